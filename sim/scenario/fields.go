@@ -1,0 +1,89 @@
+package scenario
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"paraplay/sim/units"
+)
+
+// field is one row of the declarative table that maps a scenario field to its
+// YAML key and URL parameter. Every reader and writer goes through it, so the
+// file format and the URL format cannot drift apart.
+type field struct {
+	key   string // dotted YAML/JSON key, e.g. "link.bandwidth"
+	param string // URL query parameter, e.g. "bw"
+	help  string // what the value looks like, for error messages
+	get   func(*Scenario) string
+	set   func(*Scenario, string) error
+}
+
+var fields = []field{
+	{"name", "name", "text", func(s *Scenario) string { return s.Name },
+		func(s *Scenario, v string) error { s.Name = v; return nil }},
+	{"strategy", "strategy", StrategyDataParallel, func(s *Scenario) string { return s.Strategy },
+		func(s *Scenario, v string) error { s.Strategy = v; return nil }},
+	{"gpus", "gpus", "a whole number", func(s *Scenario) string { return strconv.Itoa(s.GPUs) },
+		func(s *Scenario, v string) error { return parseInt(v, &s.GPUs) }},
+	{"link.bandwidth", "bw", "e.g. 100GB/s", func(s *Scenario) string { return s.Link.Bandwidth.String() },
+		func(s *Scenario, v string) (err error) { s.Link.Bandwidth, err = units.ParseBandwidth(v); return }},
+	{"link.latency", "lat", "e.g. 5us", func(s *Scenario) string { return s.Link.Latency.String() },
+		func(s *Scenario, v string) (err error) { s.Link.Latency, err = units.ParseTime(v); return }},
+	{"compute.forward", "fwd", "e.g. 2ms", func(s *Scenario) string { return s.Compute.Forward.String() },
+		func(s *Scenario, v string) (err error) { s.Compute.Forward, err = units.ParseTime(v); return }},
+	{"compute.backward", "bwd", "e.g. 4ms", func(s *Scenario) string { return s.Compute.Backward.String() },
+		func(s *Scenario, v string) (err error) { s.Compute.Backward, err = units.ParseTime(v); return }},
+	{"compute.jitter", "jitter", "a fraction, e.g. 0.1", func(s *Scenario) string { return strconv.FormatFloat(s.Compute.Jitter, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Compute.Jitter) }},
+	{"allreduce.algorithm", "algo", AlgorithmRing, func(s *Scenario) string { return s.AllReduce.Algorithm },
+		func(s *Scenario, v string) error { s.AllReduce.Algorithm = v; return nil }},
+	{"allreduce.size", "size", "e.g. 256MiB", func(s *Scenario) string { return s.AllReduce.Size.String() },
+		func(s *Scenario, v string) (err error) { s.AllReduce.Size, err = units.ParseBytes(v); return }},
+	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
+		func(s *Scenario, v string) (err error) { s.Seed, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64); return }},
+}
+
+func fieldByKey(key string) *field {
+	for i := range fields {
+		if fields[i].key == key {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+func fieldByParam(param string) *field {
+	for i := range fields {
+		if fields[i].param == param {
+			return &fields[i]
+		}
+	}
+	return nil
+}
+
+func knownKeys() string {
+	keys := make([]string, len(fields))
+	for i, f := range fields {
+		keys[i] = f.key
+	}
+	return strings.Join(keys, ", ")
+}
+
+func parseInt(v string, dst *int) error {
+	n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 32)
+	if err != nil {
+		return fmt.Errorf("invalid whole number %q", v)
+	}
+	*dst = int(n)
+	return nil
+}
+
+func parseFloat(v string, dst *float64) error {
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil {
+		return fmt.Errorf("invalid number %q", v)
+	}
+	*dst = f
+	return nil
+}

@@ -1,0 +1,82 @@
+package scenario
+
+import (
+	"errors"
+	"net/url"
+	"sort"
+)
+
+// ViewParams are URL parameters that belong to the viewer, not to the
+// scenario (the browser app reads them itself); FromQuery skips them.
+var ViewParams = []string{"speed", "autoplay", "t"}
+
+// FromQuery decodes a scenario from URL query parameters, starting from
+// Default. Parameters are untrusted: an unknown parameter or a bad value is a
+// *FieldError naming the parameter, and the result is validated.
+func FromQuery(q url.Values) (Scenario, error) {
+	s := Default()
+	var errs []error
+	params := make([]string, 0, len(q))
+	for p := range q {
+		params = append(params, p)
+	}
+	sort.Strings(params) // deterministic error order
+	for _, p := range params {
+		if isViewParam(p) {
+			continue
+		}
+		f := fieldByParam(p)
+		if f == nil {
+			errs = append(errs, &FieldError{Field: p, Msg: "unknown parameter; known: " + knownParams()})
+			continue
+		}
+		vs := q[p]
+		if len(vs) != 1 {
+			errs = append(errs, &FieldError{Field: p, Msg: "given more than once"})
+			continue
+		}
+		if err := f.set(&s, vs[0]); err != nil {
+			errs = append(errs, &FieldError{Field: p, Msg: err.Error() + " (" + f.help + ")"})
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return s, err
+	}
+	return s, s.Validate()
+}
+
+// Query encodes s as URL parameters: only the fields that differ from
+// Default, so that links stay short. FromQuery(s.Query()) gives s back.
+func (s *Scenario) Query() url.Values {
+	q := url.Values{}
+	d := Default()
+	for _, f := range fields {
+		if v := f.get(s); v != f.get(&d) {
+			q.Set(f.param, v)
+		}
+	}
+	return q
+}
+
+func isViewParam(p string) bool {
+	for _, v := range ViewParams {
+		if v == p {
+			return true
+		}
+	}
+	return false
+}
+
+func knownParams() string {
+	out := ""
+	for i, f := range fields {
+		if i > 0 {
+			out += ", "
+		}
+		out += f.param
+	}
+	for _, v := range ViewParams {
+		out += ", " + v
+	}
+	return out
+}

@@ -1,0 +1,64 @@
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Bandwidth is a transfer rate in bytes per second.
+type Bandwidth float64
+
+// Common rates. Network gear is quoted in bits (Gbps), GPU links in bytes
+// (GB/s); both parse.
+const (
+	BytePerSecond Bandwidth = 1
+	GBps          Bandwidth = 1e9
+	Gbps          Bandwidth = 1e9 / 8
+)
+
+var bandwidthUnits = []struct {
+	suffix string
+	rate   float64
+}{
+	{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}, {"B/s", 1},
+	{"GiB/s", 1 << 30}, {"MiB/s", 1 << 20},
+	{"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8},
+}
+
+// ParseBandwidth reads a rate such as "100GB/s", "400Gbps" or "25 GiB/s". A
+// unit is required and the rate must be positive.
+func ParseBandwidth(s string) (Bandwidth, error) {
+	in := strings.TrimSpace(s)
+	for _, u := range bandwidthUnits {
+		num, ok := strings.CutSuffix(in, u.suffix)
+		if !ok {
+			continue
+		}
+		v, err := parseNumber(strings.TrimSpace(num))
+		if err != nil || v == 0 {
+			break
+		}
+		r := v * u.rate
+		if math.IsInf(r, 0) || r > 1e18 {
+			return 0, fmt.Errorf("bandwidth %q is too large", s)
+		}
+		return Bandwidth(r), nil
+	}
+	return 0, fmt.Errorf("invalid bandwidth %q: want a positive number with a unit GB/s, MB/s, TB/s, GiB/s or Gbps (e.g. 100GB/s)", s)
+}
+
+// String prints the rate in GB/s (or MB/s when below 1 GB/s).
+func (bw Bandwidth) String() string {
+	if bw >= 1e9 {
+		return strconv.FormatFloat(float64(bw)/1e9, 'f', -1, 64) + "GB/s"
+	}
+	return strconv.FormatFloat(float64(bw)/1e6, 'f', -1, 64) + "MB/s"
+}
+
+// TransferTime is the β term of the α–β model: the time to push b bytes
+// through a link of rate bw, rounded once by Round.
+func (bw Bandwidth) TransferTime(b Bytes) Time {
+	return Round(float64(b) / float64(bw))
+}

@@ -1,0 +1,119 @@
+package units
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// Time is simulated time or a duration, in integer nanoseconds. Integer time
+// keeps runs deterministic across platforms: no floating-point accumulation.
+type Time int64
+
+// Common durations.
+const (
+	Nanosecond  Time = 1
+	Microsecond Time = 1000 * Nanosecond
+	Millisecond Time = 1000 * Microsecond
+	Second      Time = 1000 * Millisecond
+)
+
+// MaxTime is the largest representable instant; parsers reject anything
+// beyond it.
+const MaxTime Time = math.MaxInt64
+
+// Round converts a real-valued number of seconds to Time, rounding half away
+// from zero. It is the one place where the simulator rounds costs, so that
+// every cost model rounds the same way.
+func Round(seconds float64) Time {
+	ns := math.Round(seconds * 1e9)
+	if ns >= math.MaxInt64 {
+		return MaxTime
+	}
+	if ns <= math.MinInt64 {
+		return math.MinInt64
+	}
+	return Time(ns)
+}
+
+// Seconds returns t in seconds.
+func (t Time) Seconds() float64 { return float64(t) / 1e9 }
+
+// Microseconds returns t in microseconds (the unit of Chrome traces).
+func (t Time) Microseconds() float64 { return float64(t) / 1e3 }
+
+// String prints t with the largest unit that keeps at least one whole digit,
+// e.g. "1.5ms", "12µs", "3s".
+func (t Time) String() string {
+	abs := t
+	if abs < 0 {
+		abs = -abs
+	}
+	var unit string
+	var div float64
+	switch {
+	case abs >= Second:
+		unit, div = "s", 1e9
+	case abs >= Millisecond:
+		unit, div = "ms", 1e6
+	case abs >= Microsecond:
+		unit, div = "µs", 1e3
+	default:
+		return strconv.FormatInt(int64(t), 10) + "ns"
+	}
+	return strconv.FormatFloat(float64(t)/div, 'f', -1, 64) + unit
+}
+
+var timeUnits = []struct {
+	suffix string
+	ns     float64
+}{
+	// Longer suffixes first so "ms" is not read as "m" + "s".
+	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9},
+}
+
+// ParseTime reads a duration such as "5us", "2.5ms", "1s" or "750ns". A unit
+// is required: a bare number is ambiguous and rejected. Negative values are
+// rejected too: no cost in the simulator is negative.
+func ParseTime(s string) (Time, error) {
+	in := strings.TrimSpace(s)
+	for _, u := range timeUnits {
+		num, ok := strings.CutSuffix(in, u.suffix)
+		if !ok {
+			continue
+		}
+		// "ms" also ends in "s": only accept the split if the rest is a number.
+		v, err := parseNumber(strings.TrimSpace(num))
+		if err != nil {
+			continue
+		}
+		ns := v * u.ns
+		if ns >= float64(MaxTime) {
+			return 0, fmt.Errorf("duration %q is too large", s)
+		}
+		return Time(math.Round(ns)), nil
+	}
+	return 0, fmt.Errorf("invalid duration %q: want a non-negative number with a unit ns, us, ms or s (e.g. 2ms)", s)
+}
+
+// parseNumber accepts finite, non-negative decimal numbers only (no hex, no
+// Inf/NaN, no sign), which keeps fuzzed and URL input well-behaved.
+func parseNumber(s string) (float64, error) {
+	if s == "" {
+		return 0, fmt.Errorf("empty number")
+	}
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '.' && r != 'e' && r != 'E' && r != '-' && r != '+' {
+			return 0, fmt.Errorf("invalid number %q", s)
+		}
+	}
+	if s[0] == '-' || s[0] == '+' || s[0] == 'e' || s[0] == 'E' {
+		return 0, fmt.Errorf("invalid number %q", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return 0, fmt.Errorf("invalid number %q", s)
+	}
+	return v, nil
+}
