@@ -1,0 +1,158 @@
+package scene
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// Build lays out the run tl as it stands at instant t: the GPUs on a ring
+// coloured by what they do, the links with the chunks in flight on them, and
+// below a timeline strip of the whole run with a playhead at t.
+//
+// Build is pure and deterministic: the same arguments give the same list.
+// t is clamped into [0, tl.End]. Sizes in opt that are zero or invalid fall
+// back to the defaults (call Options.Validate to reject them instead). A
+// nil or empty timeline gives a list holding a message, never a panic.
+// Item IDs are stable across instants; see the package documentation.
+func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
+	w, h := opt.size()
+	b := &builder{w: w, h: h, s: min(w/DefaultWidth, h/DefaultHeight)}
+	if tl == nil || len(tl.GPUs) == 0 {
+		b.empty(tl)
+		return b.list()
+	}
+	t = max(0, min(t, tl.End))
+	b.items = make([]Item, 0, estimateItems(tl))
+	b.header(tl.Title, t, tl.End)
+	ring := layoutRing(tl, 40*b.s, 0.58*h, w, b.s)
+	acts := activities(tl, t)
+	b.links(tl, ring, t)
+	b.gpus(tl, ring, acts)
+	b.chunks(tl, ring, t)
+	b.legend(0.58*h + 18*b.s)
+	b.strip(tl, t, 0.58*h+30*b.s)
+	return b.list()
+}
+
+// estimateItems sizes the item slice once, so appends rarely grow it.
+func estimateItems(tl *timeline.Timeline) int {
+	return 64 + 6*len(tl.GPUs) + 3*len(tl.Links) + len(tl.Spans) + len(tl.Transfers)/4
+}
+
+// builder accumulates items for one frame. s scales every fixed pixel size
+// from the 960×600 design to the canvas.
+type builder struct {
+	w, h, s float64
+	items   []Item
+}
+
+func (b *builder) list() DrawList {
+	return DrawList{Width: b.w, Height: b.h, Background: colBackground, Items: b.items}
+}
+
+func (b *builder) rect(id string, x, y, w, h float64, fill Color) *Item {
+	b.items = append(b.items, Item{ID: id, Shape: Rect, X: x, Y: y, W: w, H: h, Fill: fill})
+	return &b.items[len(b.items)-1]
+}
+
+func (b *builder) line(id string, x, y, x2, y2 float64, c Color, width float64) {
+	b.items = append(b.items, Item{ID: id, Shape: Line, X: x, Y: y, X2: x2, Y2: y2, Stroke: c, StrokeWidth: width})
+}
+
+func (b *builder) text(id string, x, y float64, s string, size float64, c Color, a Anchor) *Item {
+	b.items = append(b.items, Item{ID: id, Shape: Text, X: x, Y: y, Text: s, Size: size, Fill: c, Anchor: a})
+	return &b.items[len(b.items)-1]
+}
+
+// textWidth estimates the width of s in a proportional sans-serif face; the
+// draw list carries no font metrics, so layout decisions use this bound.
+func textWidth(s string, size float64) float64 {
+	return 0.6 * size * float64(utf8.RuneCountInString(s))
+}
+
+// truncate shortens s with an ellipsis so that it fits in width.
+func truncate(s string, size, width float64) string {
+	if textWidth(s, size) <= width {
+		return s
+	}
+	keep := int(width/(0.6*size)) - 1
+	if keep <= 0 {
+		return ""
+	}
+	r := []rune(s)
+	return string(r[:min(keep, len(r))]) + "…"
+}
+
+func (b *builder) header(title string, t, end units.Time) {
+	s := b.s
+	now := "t = " + timeLabel(t) + " / " + timeLabel(end)
+	b.text("header/time", b.w-12*s, 24*s, now, 14*s, colText, AnchorEnd)
+	room := b.w - 36*s - textWidth(now, 14*s)
+	b.text("header/title", 12*s, 24*s, truncate(title, 16*s, room), 16*s, colText, AnchorStart).Bold = true
+}
+
+// timeLabel prints t, with a bare "0" for the origin.
+func timeLabel(t units.Time) string {
+	if t == 0 {
+		return "0"
+	}
+	return t.String()
+}
+
+// legendEntries are the swatches in the legend, in order.
+var legendEntries = [...]struct {
+	key, label string
+	fill       Color
+	border     Color
+}{
+	{"forward", "forward", stateStyle[Forward].fill, Color{}},
+	{"backward", "backward", stateStyle[Backward].fill, Color{}},
+	{"communication", "communication", stateStyle[Communicating].fill, Color{}},
+	{"idle", "idle", stateStyle[Idle].fill, Color{}},
+	{"done", "done", stateStyle[Done].fill, Color{}},
+	{"reduce-scatter", "chunk, reduce-scatter", colWhite, colReduceScatter},
+	{"all-gather", "chunk, all-gather", colWhite, colAllGather},
+}
+
+// legend draws one row of swatches at baseline y, dropping entries that would
+// run off a narrow canvas.
+func (b *builder) legend(y float64) {
+	s := b.s
+	x, size := 12*s, 12*s
+	for _, e := range legendEntries {
+		next := x + 18*s + textWidth(e.label, size)
+		if next > b.w-8*s {
+			return
+		}
+		sw := b.rect("legend/"+e.key+"/swatch", x, y-10*s, 12*s, 12*s, e.fill)
+		if e.border.A != 0 {
+			sw.Stroke, sw.StrokeWidth = e.border, 2*s
+		}
+		b.text("legend/"+e.key+"/label", x+17*s, y, e.label, size, colText, AnchorStart)
+		x = next + 14*s
+	}
+}
+
+// empty draws the message shown instead of a run that has no GPUs.
+func (b *builder) empty(tl *timeline.Timeline) {
+	msg := "No timeline to show."
+	if tl != nil {
+		msg = "This run has no GPUs to show."
+		if tl.Title != "" {
+			b.text("header/title", 12*b.s, 24*b.s, truncate(tl.Title, 16*b.s, b.w-24*b.s), 16*b.s, colText, AnchorStart).Bold = true
+		}
+	}
+	b.text("message", b.w/2, b.h/2, msg, 16*b.s, colMuted, AnchorMiddle)
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func gpuName(tl *timeline.Timeline, i int) string {
+	if n := tl.GPUs[i].Name; n != "" {
+		return n
+	}
+	return "GPU " + itoa(i)
+}

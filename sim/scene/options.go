@@ -1,0 +1,61 @@
+package scene
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Default and allowed canvas sizes, in logical pixels.
+const (
+	DefaultWidth  = 960
+	DefaultHeight = 600
+	// MinSize keeps the layout readable: below it the boxes and rows
+	// collapse to nothing.
+	MinSize = 64
+	// MaxSize bounds memory in raster backends (16384² RGBA is 1 GiB).
+	MaxSize = 16384
+)
+
+// Options configure Build.
+type Options struct {
+	// Width is the canvas width in logical pixels; zero means DefaultWidth.
+	Width float64
+	// Height is the canvas height in logical pixels; zero means
+	// DefaultHeight. The layout is designed for landscape canvases.
+	Height float64
+}
+
+// Validate reports sizes that are not finite, negative, or outside
+// [MinSize, MaxSize] (zero is allowed and means the default).
+func (o Options) Validate() error {
+	return errors.Join(checkSize("width", o.Width), checkSize("height", o.Height))
+}
+
+func checkSize(name string, v float64) error {
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return fmt.Errorf("scene: %s is %v; want a finite number of pixels", name, v)
+	case v < 0:
+		return fmt.Errorf("scene: %s is %v; want a positive number of pixels (or 0 for the default)", name, v)
+	case v > 0 && v < MinSize:
+		return fmt.Errorf("scene: %s is %v; want at least %d pixels", name, v, MinSize)
+	case v > MaxSize:
+		return fmt.Errorf("scene: %s is %v; want at most %d pixels", name, v, MaxSize)
+	}
+	return nil
+}
+
+// size returns the canvas size Build uses. A field that is zero or fails
+// Validate falls back to its default, so Build never draws on a degenerate
+// canvas (callers that want to reject bad input call Validate first).
+func (o Options) size() (w, h float64) {
+	w, h = o.Width, o.Height
+	if w == 0 || checkSize("", w) != nil {
+		w = DefaultWidth
+	}
+	if h == 0 || checkSize("", h) != nil {
+		h = DefaultHeight
+	}
+	return w, h
+}

@@ -1,0 +1,193 @@
+package scene
+
+import (
+	"math"
+
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// ringLayout places the GPU boxes and the link segments between them.
+type ringLayout struct {
+	cx, cy []float64 // box centres, by GPU id
+	bw, bh float64   // box size
+	segs   []segment // by link id
+}
+
+// segment is a link drawn from the edge of its source box to the edge of its
+// destination box; ok is false for links that cannot be drawn.
+type segment struct {
+	x1, y1, x2, y2 float64
+	ok             bool
+}
+
+// at returns the point a fraction f of the way along the segment.
+func (g segment) at(f float64) (x, y float64) {
+	return g.x1 + f*(g.x2-g.x1), g.y1 + f*(g.y2-g.y1)
+}
+
+// layoutRing puts the GPUs evenly by angle on an ellipse (a circle stretched
+// at most 2.2× to use a landscape canvas) between top and bottom, GPU 0 at
+// the top and the ids running clockwise, with boxes as large as the spacing
+// allows.
+func layoutRing(tl *timeline.Timeline, top, bottom, w, s float64) ringLayout {
+	n := len(tl.GPUs)
+	halfW, halfH := w/2-12*s, (bottom-top)/2
+	maxW, maxH := 100*s, 56*s
+	bw, bh := maxW, maxH
+	var rx, ry float64
+	if n > 1 {
+		dθ := 2 * math.Pi / float64(n)
+		for range 4 {
+			ry = max(0, halfH-bh/2-4*s)
+			rx = max(0, min(halfW-bw/2, 2.2*ry))
+			bw, bh = min(maxW, 0.75*rx*dθ), min(maxH, 0.65*ry*dθ)
+		}
+		bw, bh = max(bw, 2), max(bh, 2)
+	}
+	g := ringLayout{cx: make([]float64, n), cy: make([]float64, n), bw: bw, bh: bh}
+	for i := range n {
+		θ := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
+		g.cx[i] = w/2 + rx*math.Cos(θ)
+		g.cy[i] = (top+bottom)/2 + ry*math.Sin(θ)
+	}
+	g.segs = make([]segment, len(tl.Links))
+	for i, l := range tl.Links {
+		g.segs[i] = g.segment(l.From, l.To, 3*s)
+	}
+	return g
+}
+
+// segment runs from box a to box b, shifted off the centre line by off to
+// the right of the direction of travel, so that the two directions of a
+// pair of links show side by side.
+func (g ringLayout) segment(a, b int, off float64) segment {
+	n := len(g.cx)
+	if a < 0 || b < 0 || a >= n || b >= n || a == b {
+		return segment{}
+	}
+	dx, dy := g.cx[b]-g.cx[a], g.cy[b]-g.cy[a]
+	d := math.Hypot(dx, dy)
+	if d == 0 {
+		return segment{}
+	}
+	// Screen y grows downwards, so (−dy, dx) points to the right of travel.
+	ox, oy := -dy/d*off, dx/d*off
+	x1, y1 := g.cx[a]+ox, g.cy[a]+oy
+	x2, y2 := g.cx[b]+ox, g.cy[b]+oy
+	gap := 3.0
+	f1 := exitBox(x1, y1, dx, dy, g.cx[a], g.cy[a], g.bw/2+gap, g.bh/2+gap)
+	f2 := 1 - exitBox(x2, y2, -dx, -dy, g.cx[b], g.cy[b], g.bw/2+gap, g.bh/2+gap)
+	if f1 >= f2 { // boxes touch: run centre to centre
+		f1, f2 = 0, 1
+	}
+	return segment{x1 + f1*dx, y1 + f1*dy, x1 + f2*dx, y1 + f2*dy, true}
+}
+
+// exitBox returns the smallest f >= 0 at which (x, y) + f·(dx, dy) leaves
+// the box centred at (cx, cy) with half-sizes hw, hh.
+func exitBox(x, y, dx, dy, cx, cy, hw, hh float64) float64 {
+	f := math.Inf(1)
+	if dx > 0 {
+		f = min(f, (cx+hw-x)/dx)
+	} else if dx < 0 {
+		f = min(f, (cx-hw-x)/dx)
+	}
+	if dy > 0 {
+		f = min(f, (cy+hh-y)/dy)
+	} else if dy < 0 {
+		f = min(f, (cy-hh-y)/dy)
+	}
+	return max(0, f)
+}
+
+// links draws every drawable link, green and thicker while it carries a
+// transfer at t, with an arrowhead at its destination end.
+func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
+	busy := make([]bool, len(tl.Links))
+	for i := range tl.Transfers {
+		x := &tl.Transfers[i]
+		if x.Link >= 0 && x.Link < len(busy) && x.Start <= t && t < x.End {
+			busy[x.Link] = true
+		}
+	}
+	for i, sg := range g.segs {
+		if !sg.ok {
+			continue
+		}
+		c, width := colLink, 1.5*b.s
+		if busy[i] {
+			c, width = stateStyle[Communicating].fill, 3.5*b.s
+		}
+		id := "link/" + itoa(i)
+		b.line(id, sg.x1, sg.y1, sg.x2, sg.y2, c, width)
+		b.arrowhead(id, sg, c, width)
+	}
+}
+
+// arrowhead draws two short strokes at the end of sg, if it is long enough.
+func (b *builder) arrowhead(id string, sg segment, c Color, width float64) {
+	dx, dy := sg.x2-sg.x1, sg.y2-sg.y1
+	d := math.Hypot(dx, dy)
+	size := 7 * b.s
+	if d < 3*size {
+		return
+	}
+	ux, uy := dx/d, dy/d
+	for k, side := range [2]float64{1, -1} {
+		// Rotate the backwards direction by ±30°.
+		hx := -ux*0.866 - side*uy*0.5
+		hy := -uy*0.866 + side*ux*0.5
+		suffix := "/head/a"
+		if k == 1 {
+			suffix = "/head/b"
+		}
+		b.line(id+suffix, sg.x2, sg.y2, sg.x2+hx*size, sg.y2+hy*size, c, width)
+	}
+}
+
+// gpus draws the GPU boxes filled by state, with a name and an activity line
+// when the box is large enough to hold them.
+func (b *builder) gpus(tl *timeline.Timeline, g ringLayout, acts []activity) {
+	nameSize, stateSize := min(13*b.s, g.bh*0.36), min(11*b.s, g.bh*0.3)
+	twoLines := g.bh >= nameSize+stateSize+8*b.s
+	for i := range g.cx {
+		id := "gpu/" + itoa(i)
+		a := acts[i]
+		box := b.rect(id, g.cx[i]-g.bw/2, g.cy[i]-g.bh/2, g.bw, g.bh, a.state.fill())
+		box.Stroke, box.StrokeWidth = colBoxEdge, 1
+		name := gpuName(tl, i)
+		if nameSize < 7 || textWidth(name, nameSize) > g.bw-4 {
+			continue
+		}
+		nameY := g.cy[i] + nameSize*0.35
+		if twoLines {
+			nameY = g.cy[i] - 2*b.s
+		}
+		b.text(id+"/label", g.cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
+		if twoLines {
+			b.text(id+"/state", g.cx[i], nameY+stateSize+4*b.s, a.label(), stateSize, a.state.textColor(), AnchorMiddle)
+		}
+	}
+}
+
+// chunks draws a square for every transfer in flight at t, at the fraction
+// (t−Start)/(End−Start) of the way along its link, filled by chunk index
+// and outlined by phase.
+func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
+	size := max(4, min(14*b.s, g.bh*0.45))
+	for i := range tl.Transfers {
+		x := &tl.Transfers[i]
+		if !(x.Start <= t && t < x.End) || x.Link < 0 || x.Link >= len(g.segs) || !g.segs[x.Link].ok {
+			continue
+		}
+		f := float64(t-x.Start) / float64(x.End-x.Start)
+		px, py := g.segs[x.Link].at(f)
+		id := "xfer/" + itoa(i)
+		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
+		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(1, 2*b.s)
+		if size >= 12 {
+			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.7, colDarkText, AnchorMiddle)
+		}
+	}
+}
