@@ -1,0 +1,35 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"net/url"
+	"strings"
+	"syscall/js"
+
+	"github.com/hajimehoshi/ebiten/v2"
+)
+
+func main() {
+	g := newGame(locationQuery())
+	ebiten.SetWindowSize(logicalWidth, logicalHeight)
+	ebiten.SetWindowTitle("ParaPlay")
+	// Lecturers drive the demo from another window (slides, a clicker app):
+	// keep animating when the iframe does not have focus.
+	ebiten.SetRunnableOnUnfocused(true)
+	if err := ebiten.RunGame(g); err != nil {
+		g.bridge.fail(err.Error())
+		js.Global().Get("console").Call("error", "paraplay: "+err.Error())
+	}
+}
+
+// locationQuery returns the page's query parameters; a malformed query (a bad
+// %-escape) is reported as an error naming the URL rather than ignored.
+func locationQuery() (url.Values, error) {
+	search := js.Global().Get("location").Get("search").String()
+	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
+}
