@@ -27,21 +27,24 @@ var fields = []field{
 	{"gpus", "gpus", "a whole number", func(s *Scenario) string { return strconv.Itoa(s.GPUs) },
 		func(s *Scenario, v string) error { return parseInt(v, &s.GPUs) }},
 	{"link.bandwidth", "bw", "e.g. 100GB/s", func(s *Scenario) string { return s.Link.Bandwidth.String() },
-		func(s *Scenario, v string) (err error) { s.Link.Bandwidth, err = units.ParseBandwidth(v); return }},
+		func(s *Scenario, v string) error { return assign(&s.Link.Bandwidth, v, units.ParseBandwidth) }},
 	{"link.latency", "lat", "e.g. 5us", func(s *Scenario) string { return s.Link.Latency.String() },
-		func(s *Scenario, v string) (err error) { s.Link.Latency, err = units.ParseTime(v); return }},
+		func(s *Scenario, v string) error { return assign(&s.Link.Latency, v, units.ParseTime) }},
 	{"compute.forward", "fwd", "e.g. 2ms", func(s *Scenario) string { return s.Compute.Forward.String() },
-		func(s *Scenario, v string) (err error) { s.Compute.Forward, err = units.ParseTime(v); return }},
+		func(s *Scenario, v string) error { return assign(&s.Compute.Forward, v, units.ParseTime) }},
 	{"compute.backward", "bwd", "e.g. 4ms", func(s *Scenario) string { return s.Compute.Backward.String() },
-		func(s *Scenario, v string) (err error) { s.Compute.Backward, err = units.ParseTime(v); return }},
+		func(s *Scenario, v string) error { return assign(&s.Compute.Backward, v, units.ParseTime) }},
 	{"compute.jitter", "jitter", "a fraction, e.g. 0.1", func(s *Scenario) string { return strconv.FormatFloat(s.Compute.Jitter, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Compute.Jitter) }},
 	{"allreduce.algorithm", "algo", AlgorithmRing, func(s *Scenario) string { return s.AllReduce.Algorithm },
 		func(s *Scenario, v string) error { s.AllReduce.Algorithm = v; return nil }},
 	{"allreduce.size", "size", "e.g. 256MiB", func(s *Scenario) string { return s.AllReduce.Size.String() },
-		func(s *Scenario, v string) (err error) { s.AllReduce.Size, err = units.ParseBytes(v); return }},
+		func(s *Scenario, v string) error { return assign(&s.AllReduce.Size, v, units.ParseBytes) }},
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
-		func(s *Scenario, v string) (err error) { s.Seed, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64); return }},
+		func(s *Scenario, v string) (err error) {
+			s.Seed, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+			return
+		}},
 }
 
 func fieldByKey(key string) *field {
@@ -82,8 +85,42 @@ func parseInt(v string, dst *int) error {
 func parseFloat(v string, dst *float64) error {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
-		return fmt.Errorf("invalid number %q", v)
+		return fmt.Errorf("invalid number %q: want a decimal fraction such as 0.1", v)
 	}
 	*dst = f
 	return nil
+}
+
+// assign parses v and stores it only on success, so a field that fails to
+// parse keeps its previous value and Validate does not report it twice.
+func assign[T any](dst *T, v string, parse func(string) (T, error)) error {
+	x, err := parse(v)
+	if err == nil {
+		*dst = x
+	}
+	return err
+}
+
+func parseSeed(v string) (uint64, error) {
+	n, err := strconv.ParseUint(strings.TrimSpace(v), 10, 64)
+	if err != nil {
+		return 0, fmt.Errorf("invalid seed %q: want a whole number from 0 to 18446744073709551615", v)
+	}
+	return n, nil
+}
+
+// flatten lists the errors inside a joined error, so every problem is
+// reported on its own line.
+func flatten(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }

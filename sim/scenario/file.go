@@ -44,14 +44,13 @@ func Parse(data []byte) (Scenario, error) {
 		default:
 			seen[key] = true
 			if err := f.set(&s, n.Value); err != nil {
-				errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: err.Error() + " (" + f.help + ")"}))
+				errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: err.Error()}))
 			}
 		}
 	})
-	if err := errors.Join(errs...); err != nil {
-		return s, err
-	}
-	return s, s.Validate()
+	// Fields that failed to parse kept their default, so Validate only adds
+	// problems with the fields that did parse.
+	return s, errors.Join(append(errs, flatten(s.Validate())...)...)
 }
 
 // walk calls visit for every leaf of a mapping with its dotted key. Nested

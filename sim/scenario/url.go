@@ -36,13 +36,10 @@ func FromQuery(q url.Values) (Scenario, error) {
 			continue
 		}
 		if err := f.set(&s, vs[0]); err != nil {
-			errs = append(errs, &FieldError{Field: p, Msg: err.Error() + " (" + f.help + ")"})
+			errs = append(errs, &FieldError{Field: p, Msg: err.Error()})
 		}
 	}
-	if err := errors.Join(errs...); err != nil {
-		return s, err
-	}
-	return s, s.Validate()
+	return s, errors.Join(append(errs, flatten(s.Validate())...)...)
 }
 
 // Query encodes s as URL parameters: only the fields that differ from

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
+)
+
+const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
+
+Usage:
+  paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+
+  FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
+  --json           print the summary as JSON instead of text
+  --trace FILE     write a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)
+  --timeline FILE  write the full timeline as JSON
+`
+
+// Exit codes: 2 for a bad command line or scenario, 1 for anything else.
+const (
+	exitError = 1
+	exitUsage = 2
+)
+
+func main() {
+	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// Main runs the command with args and returns the exit status; tests call it
+// directly.
+func Main(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprint(stdout, usage)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return 0
+	}
+	switch args[0] {
+	case "run":
+		return runCommand(args[1:], stdout, stderr)
+	default:
+		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
+		return exitUsage
+	}
+}
+
+type runFlags struct {
+	json     bool
+	trace    string
+	timeline string
+}
+
+// parseInterleaved lets flags come before or after the file name.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return pos, nil
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+}
+
+func runCommand(args []string, stdout, stderr io.Writer) int {
+	var f runFlags
+	fs := flag.NewFlagSet("paraplay run", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fs.StringVar(&f.trace, "trace", "", "write a Chrome trace to this file")
+	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return exitUsage
+	}
+	if len(pos) != 1 {
+		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file, got %d\n\n%s", len(pos), usage)
+		return exitUsage
+	}
+	data, err := os.ReadFile(pos[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %v\n", err)
+		return exitError
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
+		return exitUsage
+	}
+	tl, err := run.Simulate(s)
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: %v\n", pos[0], err)
+		return exitError
+	}
+	sum := tl.Summarize()
+	if f.json {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(sum)
+	} else {
+		err = sum.WriteText(stdout)
+	}
+	if err == nil && f.trace != "" {
+		err = writeFile(f.trace, tl.WriteChromeTrace)
+	}
+	if err == nil && f.timeline != "" {
+		err = writeFile(f.timeline, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", " ")
+			return enc.Encode(tl)
+		})
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %v\n", err)
+		return exitError
+	}
+	return 0
+}
+
+func writeFile(path string, write func(io.Writer) error) error {
+	out, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := write(out); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
+
+// indent prints each joined error on its own indented line.
+func indent(err error) string {
+	var lines []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		lines = j.Unwrap()
+	} else {
+		lines = []error{err}
+	}
+	out := ""
+	for _, e := range lines {
+		out += "  " + e.Error() + "\n"
+	}
+	return out[:len(out)-1]
+}

@@ -1,0 +1,117 @@
+package run
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/fabric"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Simulate runs one training iteration of the scenario and returns its
+// timeline. The scenario is validated first; the result always passes
+// timeline.Validate.
+//
+// Data parallelism: every GPU runs a forward then a backward span (the
+// synthetic durations of the scenario, spread by its jitter), then the GPUs
+// sum their gradients with an all-reduce over the links. A GPU joins the
+// all-reduce as soon as its own backward ends; the ring's dependencies make
+// the others wait for it.
+func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	t := topo.Ring(s.GPUs, s.Link.Bandwidth, s.Link.Latency)
+	tl := &timeline.Timeline{Title: s.Name, Fidelity: "detailed"}
+	for _, gpu := range t.GPUs {
+		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node})
+	}
+	for _, l := range t.Links {
+		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
+	}
+	g := &graph{net: fabric.New(t), gpuAt: make([]units.Time, s.GPUs), out: tl}
+
+	// The seed is the only source of randomness (math/rand/v2's PCG, seeded).
+	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	jitter := func(d units.Time) units.Time {
+		f := 1 + s.Compute.Jitter*(2*rng.Float64()-1)
+		return max(1, units.Round(d.Seconds()*f))
+	}
+	sch := collective.Ring(s.GPUs, s.AllReduce.Size)
+	g.ops = make([]op, 0, 2*s.GPUs+len(sch.Transfers))
+	backward := make([]int, s.GPUs)
+	for i := 0; i < s.GPUs; i++ {
+		f := g.add(op{compute: true, duration: jitter(s.Compute.Forward),
+			span: timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}})
+		backward[i] = g.add(op{compute: true, duration: jitter(s.Compute.Backward),
+			span: timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}}, f)
+	}
+
+	addSchedule(g, sch, 0, backward)
+	tl.End = g.execute()
+	if g.failed != nil {
+		return nil, g.failed
+	}
+	finishCollective(tl, sch, 0)
+	sortTimeline(tl)
+	if err := tl.Validate(); err != nil {
+		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	}
+	return tl, nil
+}
+
+// addSchedule adds a collective's transfers to the graph. ready[r] is the op
+// after which rank r may start sending.
+func addSchedule(g *graph, sch collective.Schedule, index int, ready []int) {
+	first := len(g.ops)
+	for _, tr := range sch.Transfers {
+		deps := []int{ready[tr.Src]}
+		for _, a := range tr.After {
+			deps = append(deps, first+a)
+		}
+		g.add(op{xfer: timeline.Transfer{
+			Src: tr.Src, Dst: tr.Dst, Bytes: tr.Bytes, Collective: index,
+			Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase,
+		}}, deps...)
+	}
+}
+
+// finishCollective records the collective's summary from its transfers.
+func finishCollective(tl *timeline.Timeline, sch collective.Schedule, index int) {
+	c := timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm, Ranks: sch.Ranks, Bytes: sch.Bytes, Start: -1}
+	for _, tr := range tl.Transfers {
+		if tr.Collective != index {
+			continue
+		}
+		if c.Start < 0 || tr.Start < c.Start {
+			c.Start = tr.Start
+		}
+		c.End = max(c.End, tr.End)
+	}
+	c.Start = max(c.Start, 0)
+	tl.Collectives = append(tl.Collectives, c)
+}
+
+// sortTimeline puts spans and transfers in the documented order, so that
+// output does not depend on the order events happened to be recorded in.
+func sortTimeline(tl *timeline.Timeline) {
+	sort.SliceStable(tl.Spans, func(i, j int) bool {
+		a, b := tl.Spans[i], tl.Spans[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.GPU < b.GPU
+	})
+	sort.SliceStable(tl.Transfers, func(i, j int) bool {
+		a, b := tl.Transfers[i], tl.Transfers[j]
+		if a.Start != b.Start {
+			return a.Start < b.Start
+		}
+		return a.Link < b.Link
+	})
+}

@@ -1,0 +1,183 @@
+package timeline
+
+import (
+	"fmt"
+	"io"
+	"sort"
+
+	"paraplay/sim/units"
+)
+
+// Summary is the headline numbers of a run.
+type Summary struct {
+	// Title is the run's title.
+	Title string `json:"title"`
+	// Fidelity says how communication was simulated.
+	Fidelity string `json:"fidelity"`
+	// Iteration is the time of the whole iteration (Timeline.End).
+	Iteration units.Time `json:"iteration_ns"`
+	// Compute is the mean, over GPUs, of the time spent computing.
+	Compute units.Time `json:"compute_ns"`
+	// Communication is the wall time during which at least one link was busy.
+	Communication units.Time `json:"communication_ns"`
+	// ExposedCommunication is the part of Communication during which no GPU
+	// was computing: what overlap could still hide.
+	ExposedCommunication units.Time `json:"exposed_communication_ns"`
+	// Collectives lists each collective with its time.
+	Collectives []CollectiveSummary `json:"collectives"`
+	// GPUs has one entry per GPU.
+	GPUs []GPUSummary `json:"gpus"`
+}
+
+// CollectiveSummary is the time and bandwidth of one collective, in the
+// terms nccl-tests reports (NVIDIA/nccl-tests, doc/PERFORMANCE.md).
+type CollectiveSummary struct {
+	Name      string      `json:"name"`
+	Algorithm string      `json:"algorithm"`
+	Ranks     int         `json:"ranks"`
+	Bytes     units.Bytes `json:"bytes"`
+	// Time runs from the collective's first message to its last.
+	Time units.Time `json:"time_ns"`
+	// AlgBW is S / Time in bytes per second.
+	AlgBW units.Bandwidth `json:"algbw"`
+	// BusBW is AlgBW × 2(n−1)/n for all-reduce: the per-link rate that
+	// nccl-tests compares against the hardware's peak.
+	BusBW units.Bandwidth `json:"busbw"`
+}
+
+// GPUSummary is one GPU's share of the iteration.
+type GPUSummary struct {
+	Name string `json:"name"`
+	// Compute is the time its compute stream was busy.
+	Compute units.Time `json:"compute_ns"`
+	// Communication is the time it was sending or receiving.
+	Communication units.Time `json:"communication_ns"`
+	// Busy is the fraction of the iteration it was computing or communicating.
+	Busy float64 `json:"busy"`
+}
+
+// Summarize computes the summary of a run.
+func (tl *Timeline) Summarize() Summary {
+	s := Summary{Title: tl.Title, Fidelity: tl.Fidelity, Iteration: tl.End}
+	compute := make([][]span, len(tl.GPUs))
+	comm := make([][]span, len(tl.GPUs))
+	var allCompute, allComm []span
+	for _, sp := range tl.Spans {
+		compute[sp.GPU] = append(compute[sp.GPU], span{sp.Start, sp.End})
+		allCompute = append(allCompute, span{sp.Start, sp.End})
+	}
+	for _, x := range tl.Transfers {
+		iv := span{x.Start, x.End}
+		comm[x.Src] = append(comm[x.Src], iv)
+		comm[x.Dst] = append(comm[x.Dst], iv)
+		allComm = append(allComm, iv)
+	}
+	var total units.Time
+	for i, g := range tl.GPUs {
+		c := length(union(compute[i]))
+		busy := length(union(append(append([]span{}, compute[i]...), comm[i]...)))
+		gs := GPUSummary{Name: g.Name, Compute: c, Communication: length(union(comm[i]))}
+		if tl.End > 0 {
+			gs.Busy = float64(busy) / float64(tl.End)
+		}
+		s.GPUs = append(s.GPUs, gs)
+		total += c
+	}
+	if len(tl.GPUs) > 0 {
+		s.Compute = total / units.Time(len(tl.GPUs))
+	}
+	commU := union(allComm)
+	s.Communication = length(commU)
+	s.ExposedCommunication = s.Communication - length(intersect(commU, union(allCompute)))
+	for _, c := range tl.Collectives {
+		cs := CollectiveSummary{Name: c.Name, Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes, Time: c.End - c.Start}
+		if cs.Time > 0 {
+			cs.AlgBW = units.Bandwidth(float64(c.Bytes) / cs.Time.Seconds())
+			cs.BusBW = cs.AlgBW * units.Bandwidth(busFactor(c.Name, c.Ranks))
+		}
+		s.Collectives = append(s.Collectives, cs)
+	}
+	return s
+}
+
+// busFactor converts algorithm bandwidth to bus bandwidth as nccl-tests does.
+func busFactor(op string, n int) float64 {
+	nf := float64(n)
+	switch op {
+	case "all-reduce":
+		return 2 * (nf - 1) / nf
+	case "reduce-scatter", "all-gather", "all-to-all":
+		return (nf - 1) / nf
+	}
+	return 1
+}
+
+// WriteText prints the summary for people.
+func (s Summary) WriteText(w io.Writer) error {
+	pct := func(a, b units.Time) float64 {
+		if b == 0 {
+			return 0
+		}
+		return 100 * float64(a) / float64(b)
+	}
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	p("  iteration time        %v\n", s.Iteration)
+	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
+	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
+	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
+	for _, c := range s.Collectives {
+		p("  %s %s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
+			c.Algorithm, c.Name, c.Ranks, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
+	}
+	p("  %-8s %12s %14s %6s\n", "GPU", "compute", "communication", "busy")
+	for _, g := range s.GPUs {
+		p("  %-8s %12v %14v %5.1f%%\n", g.Name, g.Compute, g.Communication, 100*g.Busy)
+	}
+	return nil
+}
+
+type span struct{ start, end units.Time }
+
+// union merges overlapping intervals into a sorted disjoint list.
+func union(in []span) []span {
+	if len(in) == 0 {
+		return nil
+	}
+	s := append([]span(nil), in...)
+	sort.Slice(s, func(i, j int) bool { return s[i].start < s[j].start })
+	out := []span{s[0]}
+	for _, iv := range s[1:] {
+		if last := &out[len(out)-1]; iv.start <= last.end {
+			last.end = max(last.end, iv.end)
+		} else {
+			out = append(out, iv)
+		}
+	}
+	return out
+}
+
+// intersect returns the overlap of two sorted disjoint interval lists.
+func intersect(a, b []span) []span {
+	var out []span
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		lo, hi := max(a[i].start, b[j].start), min(a[i].end, b[j].end)
+		if lo < hi {
+			out = append(out, span{lo, hi})
+		}
+		if a[i].end < b[j].end {
+			i++
+		} else {
+			j++
+		}
+	}
+	return out
+}
+
+func length(s []span) units.Time {
+	var t units.Time
+	for _, iv := range s {
+		t += iv.end - iv.start
+	}
+	return t
+}
