@@ -175,7 +175,7 @@ func (b *builder) gpus(tl *timeline.Timeline, g ringLayout, acts []activity) {
 // (t−Start)/(End−Start) of the way along its link, filled by chunk index
 // and outlined by phase.
 func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
-	size := max(4, min(14*b.s, g.bh*0.45))
+	size := max(4, min(18*b.s, g.bh*0.45))
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
 		if !(x.Start <= t && t < x.End) || x.Link < 0 || x.Link >= len(g.segs) || !g.segs[x.Link].ok {
@@ -187,7 +187,7 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(1, 2*b.s)
 		if size >= 12 {
-			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.7, colDarkText, AnchorMiddle)
+			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
 		}
 	}
 }

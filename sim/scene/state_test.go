@@ -49,7 +49,7 @@ func TestStateAtIdleAndReceiving(t *testing.T) {
 		at   units.Time
 		want State
 	}{
-		{0, ms, Forward},       // compute wins over the transfer it sends
+		{0, ms, Forward}, // compute wins over the transfer it sends
 		{0, 2 * ms, Communicating},
 		{1, ms, Communicating}, // receiving only
 		{1, 3 * ms, Idle},      // the transfer ended (half-open)
