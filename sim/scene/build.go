@@ -19,7 +19,8 @@ import (
 // Item IDs are stable across instants; see the package documentation.
 func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 	w, h := opt.size()
-	b := &builder{w: w, h: h, s: min(w/DefaultWidth, h/DefaultHeight)}
+	s := min(w/DefaultWidth, h/DefaultHeight)
+	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7)}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()
@@ -27,8 +28,10 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 	t = max(0, min(t, tl.End))
 	b.items = make([]Item, 0, estimateItems(tl))
 	b.header(tl.Title, t, tl.End)
-	ring := layoutRing(tl, 40*b.s, 0.58*h, w, b.s)
+	ringTop, ringBottom := 40*b.s, 0.58*h
+	ring := layoutRing(tl, ringTop, ringBottom, w, b.s)
 	acts := activities(tl, t)
+	b.caption(tl, ring, t, ringTop, ringBottom)
 	b.links(tl, ring, t)
 	b.gpus(tl, ring, acts)
 	b.chunks(tl, ring, t)
@@ -43,10 +46,11 @@ func estimateItems(tl *timeline.Timeline) int {
 }
 
 // builder accumulates items for one frame. s scales every fixed pixel size
-// from the 960×600 design to the canvas.
+// from the 960×600 design to the canvas; fs scales font sizes, which shrink
+// less so that small canvases stay legible.
 type builder struct {
-	w, h, s float64
-	items   []Item
+	w, h, s, fs float64
+	items       []Item
 }
 
 func (b *builder) list() DrawList {
@@ -70,7 +74,7 @@ func (b *builder) text(id string, x, y float64, s string, size float64, c Color,
 // textWidth estimates the width of s in a proportional sans-serif face; the
 // draw list carries no font metrics, so layout decisions use this bound.
 func textWidth(s string, size float64) float64 {
-	return 0.6 * size * float64(utf8.RuneCountInString(s))
+	return 0.56 * size * float64(utf8.RuneCountInString(s))
 }
 
 // truncate shortens s with an ellipsis so that it fits in width.
@@ -78,7 +82,7 @@ func truncate(s string, size, width float64) string {
 	if textWidth(s, size) <= width {
 		return s
 	}
-	keep := int(width/(0.6*size)) - 1
+	keep := int(width/(0.56*size)) - 1
 	if keep <= 0 {
 		return ""
 	}
@@ -87,11 +91,11 @@ func truncate(s string, size, width float64) string {
 }
 
 func (b *builder) header(title string, t, end units.Time) {
-	s := b.s
+	s, fs := b.s, b.fs
 	now := "t = " + timeLabel(t) + " / " + timeLabel(end)
-	b.text("header/time", b.w-12*s, 24*s, now, 14*s, colText, AnchorEnd)
-	room := b.w - 36*s - textWidth(now, 14*s)
-	b.text("header/title", 12*s, 24*s, truncate(title, 16*s, room), 16*s, colText, AnchorStart).Bold = true
+	b.text("header/time", b.w-12*s, 24*fs, now, 14*fs, colText, AnchorEnd)
+	room := b.w - 36*s - textWidth(now, 14*fs)
+	b.text("header/title", 12*s, 24*fs, truncate(title, 16*fs, room), 16*fs, colText, AnchorStart).Bold = true
 }
 
 // timeLabel prints t, with a bare "0" for the origin.
@@ -120,8 +124,8 @@ var legendEntries = [...]struct {
 // legend draws one row of swatches at baseline y, dropping entries that would
 // run off a narrow canvas.
 func (b *builder) legend(y float64) {
-	s := b.s
-	x, size := 12*s, 12*s
+	s := b.fs // the swatches keep pace with the text
+	x, size := 12*b.s, 12*s
 	for _, e := range legendEntries {
 		next := x + 18*s + textWidth(e.label, size)
 		if next > b.w-8*s {
@@ -142,10 +146,10 @@ func (b *builder) empty(tl *timeline.Timeline) {
 	if tl != nil {
 		msg = "This run has no GPUs to show."
 		if tl.Title != "" {
-			b.text("header/title", 12*b.s, 24*b.s, truncate(tl.Title, 16*b.s, b.w-24*b.s), 16*b.s, colText, AnchorStart).Bold = true
+			b.text("header/title", 12*b.s, 24*b.fs, truncate(tl.Title, 16*b.fs, b.w-24*b.s), 16*b.fs, colText, AnchorStart).Bold = true
 		}
 	}
-	b.text("message", b.w/2, b.h/2, msg, 16*b.s, colMuted, AnchorMiddle)
+	b.text("message", b.w/2, b.h/2, msg, 16*b.fs, colMuted, AnchorMiddle)
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }

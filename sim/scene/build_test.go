@@ -117,10 +117,10 @@ func TestIDsUniqueAndStable(t *testing.T) {
 				}
 				ids[it.ID] = true
 			}
-			// Everything but the chunks in flight, the state labels that
-			// come and go, and the playhead is there at every instant.
+			// Everything but the chunks in flight and the caption naming
+			// the collective step is there at every instant.
 			for id := range prev {
-				if !ids[id] && !strings.HasPrefix(id, "xfer/") {
+				if !ids[id] && !strings.HasPrefix(id, "xfer/") && !strings.HasPrefix(id, "caption") {
 					t.Errorf("n=%d: %q drawn before %v but not at it", n, id, at)
 				}
 			}
@@ -297,5 +297,25 @@ func BenchmarkBuild(b *testing.B) {
 				at = (at + 37*units.Microsecond) % tl.End
 			}
 		})
+	}
+}
+
+func TestCaptionNamesStep(t *testing.T) {
+	tl := ringTimeline(4)
+	tests := []struct {
+		at           units.Time
+		name, detail string
+	}{
+		{ms, "", ""},
+		{6*ms + 100*units.Microsecond, "ring all-reduce", "reduce-scatter, step 1"},
+		{8*ms + 600*units.Microsecond, "ring all-reduce", "all-gather, step 6"},
+	}
+	for _, tc := range tests {
+		dl := Build(tl, tc.at, Options{})
+		name, _ := find(dl, "caption")
+		detail, _ := find(dl, "caption/detail")
+		if name.Text != tc.name || detail.Text != tc.detail {
+			t.Errorf("caption at %v = %q / %q, want %q / %q", tc.at, name.Text, detail.Text, tc.name, tc.detail)
+		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 type ringLayout struct {
 	cx, cy []float64 // box centres, by GPU id
 	bw, bh float64   // box size
+	rx, ry float64   // radii of the ellipse the centres lie on
 	segs   []segment // by link id
 }
 
@@ -45,7 +46,7 @@ func layoutRing(tl *timeline.Timeline, top, bottom, w, s float64) ringLayout {
 		}
 		bw, bh = max(bw, 2), max(bh, 2)
 	}
-	g := ringLayout{cx: make([]float64, n), cy: make([]float64, n), bw: bw, bh: bh}
+	g := ringLayout{cx: make([]float64, n), cy: make([]float64, n), bw: bw, bh: bh, rx: rx, ry: ry}
 	for i := range n {
 		θ := -math.Pi/2 + 2*math.Pi*float64(i)/float64(n)
 		g.cx[i] = w/2 + rx*math.Cos(θ)
@@ -149,7 +150,7 @@ func (b *builder) arrowhead(id string, sg segment, c Color, width float64) {
 // gpus draws the GPU boxes filled by state, with a name and an activity line
 // when the box is large enough to hold them.
 func (b *builder) gpus(tl *timeline.Timeline, g ringLayout, acts []activity) {
-	nameSize, stateSize := min(13*b.s, g.bh*0.36), min(11*b.s, g.bh*0.3)
+	nameSize, stateSize := min(13*b.fs, g.bh*0.36), min(11*b.fs, g.bh*0.3)
 	twoLines := g.bh >= nameSize+stateSize+8*b.s
 	for i := range g.cx {
 		id := "gpu/" + itoa(i)
@@ -189,5 +190,37 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		if size >= 12 {
 			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
 		}
+	}
+}
+
+// caption names, in the middle of the ring, the collective step in flight
+// at t (taken from the first active transfer of a collective), so a reader
+// can tell reduce-scatter from all-gather without the legend.
+func (b *builder) caption(tl *timeline.Timeline, g ringLayout, t units.Time, top, bottom float64) {
+	if len(g.cx) < 3 {
+		return // the centre holds a box or a link
+	}
+	for i := range tl.Transfers {
+		x := &tl.Transfers[i]
+		if !(x.Start <= t && t < x.End) || x.Collective < 0 || x.Collective >= len(tl.Collectives) {
+			continue
+		}
+		c := &tl.Collectives[x.Collective]
+		name := c.Name
+		if c.Algorithm != "" {
+			name = c.Algorithm + " " + name
+		}
+		detail := "step " + itoa(x.Step+1)
+		if x.Phase != "" {
+			detail = x.Phase + ", " + detail
+		}
+		room := 2*(g.rx-g.bw/2) - 16*b.s
+		cy := (top + bottom) / 2
+		if 2*g.ry-g.bh < 40*b.fs {
+			return // no room between the top and bottom boxes
+		}
+		b.text("caption", b.w/2, cy-2*b.s, truncate(name, 14*b.fs, room), 14*b.fs, colText, AnchorMiddle).Bold = true
+		b.text("caption/detail", b.w/2, cy+16*b.fs, truncate(detail, 12*b.fs, room), 12*b.fs, colMuted, AnchorMiddle)
+		return
 	}
 }

@@ -34,7 +34,7 @@ func (g stripLayout) pixel() units.Time {
 // the canvas, then the playhead at t on top.
 func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	s, n := b.s, len(tl.GPUs)
-	bottom := b.h - 22*s
+	bottom := b.h - 8*s - 14*b.fs // room for the axis labels
 	g := stripLayout{x0: 72 * s, x1: b.w - 20*s, top: top, end: tl.End}
 	g.rowH = max(0, bottom-top) / float64(n)
 	b.rows(tl, g)
@@ -48,7 +48,7 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 // rows shades every other row and labels each row when it is tall enough
 // to hold text.
 func (b *builder) rows(tl *timeline.Timeline, g stripLayout) {
-	size := min(11*b.s, g.rowH*0.75)
+	size := min(11*b.fs, g.rowH*0.75)
 	for i := range tl.GPUs {
 		y := g.top + float64(i)*g.rowH
 		if i%2 == 0 {
@@ -148,7 +148,7 @@ func (b *builder) axis(g stripLayout, y float64) {
 	s := b.s
 	b.line("axis", g.x0, y, g.x1, y, colAxis, 1)
 	step := tickStep(g.end)
-	size := 11 * s
+	size := 11 * b.fs
 	for k := 0; ; k++ {
 		tk := units.Time(k) * step
 		if k > 0 && (step <= 0 || tk > g.end || tk < 0) {
@@ -160,7 +160,7 @@ func (b *builder) axis(g stripLayout, y float64) {
 		if x+textWidth(label, size)/2 > b.w-4*s {
 			anchor = AnchorEnd
 		}
-		b.text("axis/label/"+itoa(k), x, y+16*s, label, size, colMuted, anchor)
+		b.text("axis/label/"+itoa(k), x, y+5*s+size, label, size, colMuted, anchor)
 	}
 }
 
