@@ -41,10 +41,7 @@ var fields = []field{
 	{"allreduce.size", "size", "e.g. 256MiB", func(s *Scenario) string { return s.AllReduce.Size.String() },
 		func(s *Scenario, v string) error { return assign(&s.AllReduce.Size, v, units.ParseBytes) }},
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
-		func(s *Scenario, v string) (err error) {
-			s.Seed, err = strconv.ParseUint(strings.TrimSpace(v), 10, 64)
-			return
-		}},
+		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
 
 func fieldByKey(key string) *field {

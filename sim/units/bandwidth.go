@@ -38,7 +38,7 @@ func ParseBandwidth(s string) (Bandwidth, error) {
 		}
 		v, err := parseNumber(strings.TrimSpace(num))
 		if err != nil || v == 0 {
-			break
+			continue
 		}
 		r := v * u.rate
 		if math.IsInf(r, 0) || r > 1e18 {
@@ -49,12 +49,22 @@ func ParseBandwidth(s string) (Bandwidth, error) {
 	return 0, fmt.Errorf("invalid bandwidth %q: want a positive number with a unit GB/s, MB/s, TB/s, GiB/s or Gbps (e.g. 100GB/s)", s)
 }
 
-// String prints the rate in GB/s (or MB/s when below 1 GB/s).
+// String prints the rate in GB/s, or MB/s below 1 GB/s, falling back to B/s
+// when the shorter form would not parse back to exactly the same value.
 func (bw Bandwidth) String() string {
-	if bw >= 1e9 {
-		return strconv.FormatFloat(float64(bw)/1e9, 'f', -1, 64) + "GB/s"
+	for _, u := range []struct {
+		name string
+		rate float64
+	}{{"GB/s", 1e9}, {"MB/s", 1e6}} {
+		if float64(bw) < u.rate && u.rate != 1e6 {
+			continue
+		}
+		v := strconv.FormatFloat(float64(bw)/u.rate, 'f', -1, 64)
+		if back, err := strconv.ParseFloat(v, 64); err == nil && Bandwidth(back*u.rate) == bw {
+			return v + u.name
+		}
 	}
-	return strconv.FormatFloat(float64(bw)/1e6, 'f', -1, 64) + "MB/s"
+	return strconv.FormatFloat(float64(bw), 'f', -1, 64) + "B/s"
 }
 
 // TransferTime is the β term of the α–β model: the time to push b bytes

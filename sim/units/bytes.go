@@ -44,7 +44,7 @@ func ParseBytes(s string) (Bytes, error) {
 		}
 		v, err := parseNumber(strings.TrimSpace(num))
 		if err != nil {
-			break
+			continue
 		}
 		b := v * u.size
 		if b >= math.MaxInt64/2 {
@@ -55,22 +55,17 @@ func ParseBytes(s string) (Bytes, error) {
 	return 0, fmt.Errorf("invalid size %q: want a non-negative number with a unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB (e.g. 256MiB)", s)
 }
 
-// String prints b with the largest binary unit that divides it exactly, or
-// else with two decimals of the largest unit below it, e.g. "256MiB",
-// "1.50GiB", "100B".
+// String prints b exactly, so that ParseBytes(b.String()) == b: with the
+// largest binary unit that divides it ("256MiB"), else the largest decimal
+// unit that divides it ("2KB"), else in bytes ("1000003B").
 func (b Bytes) String() string {
 	units := []struct {
 		name string
 		size Bytes
-	}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}}
+	}{{"TiB", TiB}, {"GiB", GiB}, {"MiB", MiB}, {"KiB", KiB}, {"TB", TB}, {"GB", GB}, {"MB", MB}, {"KB", KB}}
 	for _, u := range units {
 		if b >= u.size && b%u.size == 0 {
 			return strconv.FormatInt(int64(b/u.size), 10) + u.name
-		}
-	}
-	for _, u := range units {
-		if b >= u.size {
-			return strconv.FormatFloat(float64(b)/float64(u.size), 'f', 2, 64) + u.name
 		}
 	}
 	return strconv.FormatInt(int64(b), 10) + "B"

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# build.sh — the one entry point of ParaPlay.
+#
+#   ./build.sh build   build the wasm app and render the site into site/public
+#   ./build.sh serve   build, then serve site/public on http://127.0.0.1:${PORT:-8080}
+#   ./build.sh test    gofmt, go vet, go test, wasm + site build, browser tests
+#   ./build.sh bench   the benchmarks (not part of test: they take a while)
+#   ./build.sh clean   remove build output
+set -euo pipefail
+cd "$(dirname "$0")"
+
+OUT=site/public
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+
+say() { printf '\n== %s\n' "$*"; }
+
+need_go() {
+	command -v go >/dev/null || { echo "build.sh: Go 1.26 is required (go not found on PATH)" >&2; exit 1; }
+}
+
+build_site() {
+	say "site: rendering docs/ into $OUT"
+	go run ./site/cmd/sitegen -docs docs -out "$OUT"
+}
+
+build_wasm() {
+	say "wasm: building $OUT/paraplay.wasm"
+	mkdir -p "$OUT"
+	local start=$SECONDS
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$OUT/paraplay.wasm" ./wasm
+	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$OUT/wasm_exec.js"
+	local size gz
+	size=$(wc -c <"$OUT/paraplay.wasm")
+	gz=$(gzip -9 -c "$OUT/paraplay.wasm" | wc -c)
+	echo "paraplay.wasm: $((size / 1024)) KiB raw, $((gz / 1024)) KiB gzip, built in $((SECONDS - start)) s"
+}
+
+build() {
+	need_go
+	build_site
+	build_wasm
+}
+
+# ensure_chromium installs Debian's chromium when it is missing and we may.
+ensure_chromium() {
+	if [ -x "$CHROMIUM" ]; then return 0; fi
+	if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+		say "installing chromium (Debian package) for the browser tests"
+		export DEBIAN_FRONTEND=noninteractive
+		apt-get update -qq
+		apt-get install -y -qq chromium >/dev/null
+		return 0
+	fi
+	cat >&2 <<'MSG'
+build.sh: the browser tests need Chromium at /usr/bin/chromium (or set CHROMIUM=/path).
+Install it with:  sudo apt-get install chromium
+MSG
+	exit 1
+}
+
+test_all() {
+	need_go
+	say "gofmt"
+	local unformatted
+	unformatted=$(gofmt -l $(git ls-files '*.go' 2>/dev/null || find . -name '*.go' -not -path './site/public/*'))
+	if [ -n "$unformatted" ]; then
+		echo "gofmt would change:"; echo "$unformatted"; exit 1
+	fi
+	say "go vet"
+	go vet ./...
+	go vet -tags browser ./wasm/browsertest/
+	GOOS=js GOARCH=wasm go vet ./wasm/ ./sim/...
+	say "sim imports no Ebitengine and no syscall/js"
+	if GOOS=js GOARCH=wasm go list -deps ./sim/... | grep -E 'hajimehoshi/ebiten|^syscall/js$'; then
+		echo "a sim package imports Ebitengine or syscall/js"; exit 1
+	fi
+	say "go test"
+	go test -count=1 ./...
+	say "sim builds for GOOS=js GOARCH=wasm"
+	GOOS=js GOARCH=wasm go build ./sim/...
+	build
+	ensure_chromium
+	say "browser tests (headless Chromium)"
+	PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -v ./wasm/browsertest/ 2>&1 | tee /tmp/paraplay-browser-test.log | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+\S+_test.go)' || true
+	if ! grep -q '^ok' /tmp/paraplay-browser-test.log; then
+		echo "browser tests failed; full log in /tmp/paraplay-browser-test.log"; tail -40 /tmp/paraplay-browser-test.log; exit 1
+	fi
+	say "all tests passed"
+}
+
+case "${1:-}" in
+build) build ;;
+serve)
+	build
+	say "serving on http://127.0.0.1:${PORT:-8080}/ (Ctrl-C stops)"
+	exec go run ./site/cmd/serve -dir "$OUT" -addr "127.0.0.1:${PORT:-8080}"
+	;;
+test) test_all ;;
+bench)
+	need_go
+	go test -run '^$' -bench . -benchmem ./...
+	;;
+clean)
+	rm -rf "$OUT"
+	;;
+*)
+	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'
+	exit 2
+	;;
+esac

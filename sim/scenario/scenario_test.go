@@ -1,0 +1,177 @@
+package scenario
+
+import (
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"paraplay/sim/units"
+)
+
+func TestDefaultIsValid(t *testing.T) {
+	s := Default()
+	if err := s.Validate(); err != nil {
+		t.Errorf("Default().Validate() = %v", err)
+	}
+}
+
+func TestExampleFilesParse(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.yaml")
+	if len(files) == 0 {
+		t.Fatal("no example scenarios in testdata/")
+	}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Parse(data); err != nil {
+			t.Errorf("%s: %v", f, err)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	s, err := Parse([]byte("gpus: 8\nlink:\n  bandwidth: 50GB/s\n  latency: 10us\nallreduce:\n  size: 64KiB\nseed: 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.GPUs, want.Link.Bandwidth, want.Link.Latency, want.AllReduce.Size, want.Seed = 8, 50e9, 10*units.Microsecond, 64*units.KiB, 3
+	if !reflect.DeepEqual(s, want) {
+		t.Errorf("Parse = %+v, want %+v", s, want)
+	}
+	// JSON is YAML too.
+	j, err := Parse([]byte(`{"gpus": 8, "link": {"bandwidth": "50GB/s", "latency": "10us"}, "allreduce": {"size": "64KiB"}, "seed": 3}`))
+	if err != nil || !reflect.DeepEqual(j, want) {
+		t.Errorf("Parse(JSON) = %+v, %v; want %+v", j, err, want)
+	}
+}
+
+func TestParseErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		in    string
+		field string // every one of these must appear
+		more  string
+	}{
+		{"gpus: 999\n", "gpus", "2..64"},
+		{"gpus: four\n", "gpus", "line 1"},
+		{"link:\n  bandwidth: 0GB/s\n", "link.bandwidth", "line 2"},
+		{"link:\n  latency: 2\n", "link.latency", "unit"},
+		{"compute:\n  jitter: 2\n", "compute.jitter", "0..0.9"},
+		{"allreduce:\n  algorithm: tree\n", "allreduce.algorithm", "ring"},
+		{"allreduce:\n  size: 2TiB\n", "allreduce.size", "1TiB"},
+		{"colour: blue\n", "colour", "unknown key"},
+		{"link:\n  speed: 1GB/s\n", "link.speed", "unknown key"},
+		{"gpus: [1, 2]\n", "gpus", "single value"},
+		{"strategy: pipeline\n", "strategy", "data-parallel"},
+		{"seed: -1\n", "seed", "whole number"},
+		{"- 1\n- 2\n", "mapping", "line 1"},
+		{"gpus: 4\ngpus: 8\n", "gpus", ""},
+		{"{", "YAML", ""},
+	}
+	for _, tc := range tests {
+		_, err := Parse([]byte(tc.in))
+		if err == nil {
+			t.Errorf("Parse(%q) = nil error", tc.in)
+			continue
+		}
+		for _, w := range []string{tc.field, tc.more} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("Parse(%q) error %q does not mention %q", tc.in, err, w)
+			}
+		}
+	}
+}
+
+func TestEmptyFileIsDefault(t *testing.T) {
+	s, err := Parse(nil)
+	if err != nil || !reflect.DeepEqual(s, Default()) {
+		t.Errorf("Parse(nil) = %+v, %v; want Default()", s, err)
+	}
+}
+
+func TestQueryRoundTrip(t *testing.T) {
+	s := Default()
+	s.GPUs, s.AllReduce.Size, s.Link.Latency, s.Compute.Jitter, s.Seed, s.Name = 8, 64*units.KiB, 10*units.Microsecond, 0.25, 42, "a <b> & c"
+	q := s.Query()
+	back, err := FromQuery(q)
+	if err != nil {
+		t.Fatalf("FromQuery(%v) = %v", q.Encode(), err)
+	}
+	if !reflect.DeepEqual(back, s) {
+		t.Errorf("FromQuery(Query()) = %+v, want %+v", back, s)
+	}
+	if d := Default(); len(d.Query()) != 0 {
+		t.Errorf("Default().Query() = %v, want empty", d.Query())
+	}
+}
+
+func TestFromQueryErrors(t *testing.T) {
+	tests := []struct{ query, field string }{
+		{"gpus=999", "gpus"},
+		{"gpus=1", "gpus"},
+		{"size=lots", "size"},
+		{"bw=1GB", "bw"},
+		{"colour=red", "colour"},
+		{"gpus=4&gpus=8", "gpus"},
+		{"algo=<script>", "allreduce.algorithm"},
+	}
+	for _, tc := range tests {
+		q, _ := url.ParseQuery(tc.query)
+		_, err := FromQuery(q)
+		var fe *FieldError
+		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("FromQuery(%q) = %v, want a FieldError naming %q", tc.query, err, tc.field)
+		}
+	}
+	q, _ := url.ParseQuery("speed=4&autoplay=1&t=3ms")
+	if _, err := FromQuery(q); err != nil {
+		t.Errorf("view parameters rejected: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.yaml")
+	for _, file := range files {
+		data, _ := os.ReadFile(file)
+		f.Add(data)
+	}
+	f.Add([]byte("gpus: 4\n"))
+	f.Add([]byte("a: &x [*x]\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := Parse(data)
+		if err == nil {
+			if verr := s.Validate(); verr != nil {
+				t.Errorf("Parse accepted an invalid scenario: %v", verr)
+			}
+		}
+	})
+}
+
+func FuzzFromQuery(f *testing.F) {
+	for _, q := range []string{"gpus=8&size=64KiB", "bw=1GB/s&lat=1us", "x=1", "gpus=%zz", "seed=1&seed=2"} {
+		f.Add(q)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		q, err := url.ParseQuery(raw)
+		if err != nil {
+			return
+		}
+		s, err := FromQuery(q)
+		if err != nil {
+			return
+		}
+		if verr := s.Validate(); verr != nil {
+			t.Errorf("FromQuery(%q) accepted an invalid scenario: %v", raw, verr)
+		}
+		back, err := FromQuery(s.Query())
+		if err != nil || !reflect.DeepEqual(back, s) {
+			t.Errorf("round trip of %q: got %+v, %v; want %+v", raw, back, err, s)
+		}
+	})
+}

@@ -1,0 +1,162 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+
+	"paraplay/sim/units"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// small is a hand-made run: two GPUs, forward then backward, then one
+// message each way.
+func small() *Timeline {
+	return &Timeline{
+		Title: "two GPUs", Fidelity: "detailed",
+		GPUs:  []GPU{{ID: 0, Name: "GPU 0"}, {ID: 1, Name: "GPU 1"}},
+		Links: []Link{{ID: 0, From: 0, To: 1, Bandwidth: 1e9, Latency: 1000}, {ID: 1, From: 1, To: 0, Bandwidth: 1e9, Latency: 1000}},
+		Spans: []Span{
+			{GPU: 0, Kind: Forward, Label: "forward", Start: 0, End: 1000},
+			{GPU: 1, Kind: Forward, Label: "forward", Start: 0, End: 1500},
+			{GPU: 0, Kind: Backward, Label: "backward", Start: 1000, End: 3000},
+			{GPU: 1, Kind: Backward, Label: "backward", Start: 1500, End: 3000},
+		},
+		Transfers: []Transfer{
+			{Link: 0, Src: 0, Dst: 1, Bytes: 1000, Collective: 0, Phase: "reduce-scatter", Start: 3000, End: 5000},
+			{Link: 1, Src: 1, Dst: 0, Bytes: 1000, Collective: 0, Chunk: 1, Phase: "reduce-scatter", Start: 3000, End: 5000},
+		},
+		Collectives: []Collective{{Name: "all-reduce", Algorithm: "ring", Ranks: 2, Bytes: 2000, Start: 3000, End: 5000}},
+		End:         5000,
+	}
+}
+
+func TestValidateAcceptsAGoodRun(t *testing.T) {
+	if err := small().Validate(); err != nil {
+		t.Errorf("Validate() = %v", err)
+	}
+}
+
+func TestValidateCatchesViolations(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(*Timeline)
+		want   string
+	}{
+		{"double-booked GPU", func(tl *Timeline) { tl.Spans[2].Start = 500 }, "GPU 0 double-booked"},
+		{"double-booked link", func(tl *Timeline) {
+			tl.Transfers = append(tl.Transfers, Transfer{Link: 0, Src: 0, Dst: 1, Bytes: 1, Start: 4000, End: 4500})
+		}, "link 0 double-booked"},
+		{"backward before forward", func(tl *Timeline) { tl.Spans[3].Start, tl.Spans[1].End = 1400, 1450 }, "before its forward"},
+		{"transfer on the wrong link", func(tl *Timeline) { tl.Transfers[0].Link = 1 }, "on link 1"},
+		{"empty span", func(tl *Timeline) { tl.Spans[0].End = 0 }, "bad interval"},
+		{"end too early", func(tl *Timeline) { tl.End = 4000 }, "last operation ends at"},
+		{"unknown GPU", func(tl *Timeline) { tl.Spans[0].GPU = 7 }, "GPU 7 does not exist"},
+		{"unknown link", func(tl *Timeline) { tl.Transfers[0].Link = 9 }, "link 9 does not exist"},
+		{"unknown collective", func(tl *Timeline) { tl.Transfers[0].Collective = 3 }, "collective 3"},
+		{"zero bytes", func(tl *Timeline) { tl.Transfers[0].Bytes = 0 }, "size 0"},
+	}
+	for _, tc := range tests {
+		tl := small()
+		tc.mutate(tl)
+		err := tl.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: Validate() = %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestSummarize(t *testing.T) {
+	s := small().Summarize()
+	if s.Iteration != 5000 {
+		t.Errorf("Iteration = %v, want 5000ns", s.Iteration)
+	}
+	if s.Compute != 3000 {
+		t.Errorf("Compute = %v, want 3000ns (both GPUs compute 0–3000)", s.Compute)
+	}
+	if s.Communication != 2000 || s.ExposedCommunication != 2000 {
+		t.Errorf("Communication = %v exposed %v, want 2000ns and 2000ns", s.Communication, s.ExposedCommunication)
+	}
+	// algbw = 2000 B / 2 µs = 1 GB/s; busbw = algbw × 2(n−1)/n = 1 GB/s for n = 2.
+	c := s.Collectives[0]
+	if c.AlgBW != 1e9 || c.BusBW != 1e9 {
+		t.Errorf("algbw %v busbw %v, want 1GB/s and 1GB/s", c.AlgBW, c.BusBW)
+	}
+	for _, g := range s.GPUs {
+		if g.Busy != 1 {
+			t.Errorf("%s busy %v, want 1", g.Name, g.Busy)
+		}
+	}
+}
+
+func TestExposedCommunicationExcludesOverlap(t *testing.T) {
+	tl := small()
+	tl.Transfers[0].Start, tl.Transfers[0].End = 2000, 4000 // overlaps GPU 1's backward
+	tl.Transfers[1].Start, tl.Transfers[1].End = 2000, 4000
+	tl.Collectives[0].Start, tl.Collectives[0].End = 2000, 4000
+	tl.End = 4000
+	s := tl.Summarize()
+	if s.Communication != 2000 || s.ExposedCommunication != 1000 {
+		t.Errorf("communication %v exposed %v, want 2000ns and 1000ns", s.Communication, s.ExposedCommunication)
+	}
+}
+
+func TestChromeTraceGolden(t *testing.T) {
+	var buf bytes.Buffer
+	if err := small().WriteChromeTrace(&buf); err != nil {
+		t.Fatal(err)
+	}
+	// It must be valid JSON with complete events in microseconds.
+	var f struct {
+		TraceEvents []struct {
+			Ph       string
+			Ts, Dur  float64
+			Pid, Tid int
+		}
+	}
+	if err := json.Unmarshal(buf.Bytes(), &f); err != nil {
+		t.Fatalf("trace is not JSON: %v", err)
+	}
+	var complete int
+	for _, e := range f.TraceEvents {
+		if e.Ph == "X" {
+			complete++
+			if e.Dur <= 0 {
+				t.Errorf("event with duration %v", e.Dur)
+			}
+		}
+	}
+	if complete != 6 {
+		t.Errorf("%d complete events, want 6 (4 spans + 2 transfers)", complete)
+	}
+	golden := "testdata/small.trace.json"
+	if *update {
+		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if !bytes.Equal(buf.Bytes(), want) {
+		t.Errorf("trace differs from %s; run go test -update and review the diff\n got: %s", golden, buf.String())
+	}
+}
+
+func TestTimeUnitsInTrace(t *testing.T) {
+	tl := small()
+	tl.Spans[0].End = units.Time(1234)
+	tl.Spans[2].Start = 1234
+	var buf bytes.Buffer
+	if err := tl.WriteChromeTrace(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), `"dur": 1.234`) {
+		t.Errorf("a 1234ns span is not written as 1.234µs:\n%s", buf.String())
+	}
+}
