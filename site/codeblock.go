@@ -72,18 +72,26 @@ func writeCode(w util.BufWriter, lang string, text []byte) {
 
 // writeDemo writes the figure that embeds the browser app. The iframe is
 // lazy so that a page with several demos does not start every runtime at
-// once; CSS gives it the 16:10 shape of the app's 960×600 canvas.
+// once; CSS gives it the 16:10 shape of the app's 960×600 canvas. The
+// caption leads with the scenario's name when the author gave one.
 func writeDemo(w util.BufWriter, s *scenario.Scenario) {
 	src := "play.html"
 	if q := s.Query().Encode(); q != "" {
 		src += "?" + q
 	}
+	src = html.EscapeString(src)
 	desc := html.EscapeString(s.Describe())
+	title, caption := desc, desc
+	if def := scenario.Default(); s.Name != def.Name && s.Name != "" {
+		name := html.EscapeString(s.Name)
+		title = name + " — " + desc
+		caption = "<strong>" + name + "</strong> — " + desc
+	}
 	fmt.Fprintf(w, `<figure class="demo">
 <iframe src="%s" title="Live demo: %s" loading="lazy" width="100%%" allowfullscreen></iframe>
 <figcaption>%s · <a href="%s">open full page</a></figcaption>
 </figure>
-`, html.EscapeString(src), desc, desc, html.EscapeString(src))
+`, src, title, caption, src)
 }
 
 // leafErrors flattens errors.Join trees so each problem gets its own line.

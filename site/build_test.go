@@ -1,0 +1,123 @@
+package site
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// writeFiles creates files (path → content) under dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, content := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBuildIndexListsArticles(t *testing.T) {
+	root := t.TempDir()
+	docs, static, out := filepath.Join(root, "docs"), filepath.Join(root, "static"), filepath.Join(root, "out")
+	writeFiles(t, docs, map[string]string{
+		"zeta.md":       "---\ntitle: Zeta\nsummary: Last by order.\norder: 3\n---\nZ\n",
+		"beta.md":       "---\ntitle: Beta\nsummary: Same order, B after A.\norder: 1\n---\nB\n",
+		"alpha.md":      "---\ntitle: Alpha & co\nsummary: First.\norder: 1\n---\n```sim\ngpus: 8\n```\n",
+		"references.md": "---\ntitle: References\norder: 9\n---\n",
+		"notes.txt":     "not an article",
+	})
+	writeFiles(t, static, map[string]string{
+		"style.css":      "body{}",
+		"play.html":      "<!doctype html>",
+		"img/ring.svg":   "<svg/>",
+		"wasm/app.wasm":  "\x00asm",
+		"wasm/loader.js": "//",
+	})
+	if err := Build(Config{DocsDir: docs, OutDir: out, StaticDir: static}); err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(out, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`<a href="alpha.html">Alpha &amp; co</a><p>First.</p>`,
+		`<a href="beta.html">Beta</a><p>Same order, B after A.</p>`,
+		`<a href="zeta.html">Zeta</a>`,
+		`<a href="references.html">References</a>`,
+	}
+	last := -1
+	for _, w := range want {
+		i := strings.Index(string(index), w)
+		if i < 0 {
+			t.Fatalf("index.html does not contain %q:\n%s", w, index)
+		}
+		if i < last {
+			t.Errorf("index.html lists %q out of order", w)
+		}
+		last = i
+	}
+	for _, f := range []string{"alpha.html", "beta.html", "zeta.html", "references.html", "style.css", "play.html", "img/ring.svg", "wasm/app.wasm", "wasm/loader.js"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing output %s: %v", f, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(out, "notes.html")); err == nil {
+		t.Error("notes.txt was rendered; only *.md are articles")
+	}
+	alpha, _ := os.ReadFile(filepath.Join(out, "alpha.html"))
+	if !strings.Contains(string(alpha), `<iframe src="play.html?gpus=8"`) {
+		t.Errorf("alpha.html has no demo iframe:\n%s", alpha)
+	}
+	// A second build over the first must succeed (static files overwritten).
+	if err := Build(Config{DocsDir: docs, OutDir: out, StaticDir: static}); err != nil {
+		t.Fatalf("rebuild: %v", err)
+	}
+}
+
+func TestBuildFailsOnBadSimBlockAndWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	docs, out := filepath.Join(root, "docs"), filepath.Join(root, "out")
+	writeFiles(t, docs, map[string]string{
+		"good.md": "---\ntitle: Good\n---\nFine.\n",
+		"bad.md":  "---\ntitle: Bad\n---\n\nIntro.\n\n```sim\ngpus: 4\nlink:\n  bandwidth: fast\n```\n",
+	})
+	err := Build(Config{DocsDir: docs, OutDir: out})
+	if err == nil {
+		t.Fatal("Build succeeded, want an error for bad.md")
+	}
+	want := filepath.Join(docs, "bad.md") + ":10: sim block: link.bandwidth:"
+	if !strings.Contains(err.Error(), want) {
+		t.Errorf("got %q, want it to contain %q", err, want)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Error("Build created the output directory despite the error")
+	}
+}
+
+func TestBuildRealDocs(t *testing.T) {
+	out := t.TempDir()
+	if err := Build(Config{DocsDir: "../docs", OutDir: out, StaticDir: "static"}); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(filepath.Join(out, "ring-allreduce.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range []string{`<iframe src="play.html"`, `loading="lazy"`, "gpus=8", "References"} {
+		if !strings.Contains(string(page), w) {
+			t.Errorf("ring-allreduce.html lacks %q", w)
+		}
+	}
+	// No request may leave the site.
+	for _, bad := range []string{`src="http`, `src="//`, `href="//`, `<link rel="stylesheet" href="http`, "@import"} {
+		if strings.Contains(string(page), bad) {
+			t.Errorf("ring-allreduce.html refers outside the site: %q", bad)
+		}
+	}
+}

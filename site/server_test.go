@@ -1,0 +1,103 @@
+package site
+
+import (
+	"compress/gzip"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+func TestFileServerTypesAndGzip(t *testing.T) {
+	dir := t.TempDir()
+	big := strings.Repeat("ring all-reduce ", 200) // above the compression threshold
+	writeFiles(t, dir, map[string]string{
+		"index.html":      "<!doctype html>" + big,
+		"play.html":       "<!doctype html>",
+		"style.css":       "body{}",
+		"wasm_exec.js":    "//" + big,
+		"main.wasm":       "\x00asm" + big,
+		"poster.svg":      "<svg/>",
+		"shot.png":        "\x89PNG" + big,
+		"docs/index.html": "nested",
+		".git/config":     "secret",
+	})
+	srv := httptest.NewServer(FileServer(dir))
+	defer srv.Close()
+
+	tests := []struct {
+		path, acceptEncoding string
+		wantStatus           int
+		wantType, wantEnc    string
+	}{
+		{"/", "", 200, "text/html; charset=utf-8", ""},
+		{"/", "gzip, deflate, br", 200, "text/html; charset=utf-8", "gzip"},
+		{"/index.html", "gzip;q=0", 200, "text/html; charset=utf-8", ""},
+		{"/play.html", "gzip", 200, "text/html; charset=utf-8", ""}, // too small to bother
+		{"/style.css", "", 200, "text/css; charset=utf-8", ""},
+		{"/wasm_exec.js", "gzip", 200, "text/javascript; charset=utf-8", "gzip"},
+		{"/main.wasm", "gzip", 200, "application/wasm", "gzip"},
+		{"/main.wasm", "", 200, "application/wasm", ""},
+		{"/poster.svg", "", 200, "image/svg+xml", ""},
+		{"/shot.png", "gzip", 200, "image/png", ""}, // already compressed
+		{"/docs/", "", 200, "text/html; charset=utf-8", ""},
+		{"/.git/config", "", 404, "", ""},
+		{"/../../etc/passwd", "", 404, "", ""},
+		{"/missing.html", "", 404, "", ""},
+	}
+	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	for _, tt := range tests {
+		t.Run(tt.path+" "+tt.acceptEncoding, func(t *testing.T) {
+			req, _ := http.NewRequest("GET", srv.URL+tt.path, nil)
+			if tt.acceptEncoding != "" {
+				req.Header.Set("Accept-Encoding", tt.acceptEncoding)
+			}
+			resp, err := client.Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer resp.Body.Close()
+			if resp.StatusCode != tt.wantStatus {
+				t.Fatalf("status: got %d, want %d", resp.StatusCode, tt.wantStatus)
+			}
+			if tt.wantStatus != 200 {
+				return
+			}
+			if got := resp.Header.Get("Content-Type"); got != tt.wantType {
+				t.Errorf("Content-Type: got %q, want %q", got, tt.wantType)
+			}
+			if got := resp.Header.Get("Content-Encoding"); got != tt.wantEnc {
+				t.Errorf("Content-Encoding: got %q, want %q", got, tt.wantEnc)
+			}
+			var body io.Reader = resp.Body
+			if tt.wantEnc == "gzip" {
+				zr, err := gzip.NewReader(resp.Body)
+				if err != nil {
+					t.Fatal(err)
+				}
+				body = zr
+			}
+			if b, err := io.ReadAll(body); err != nil || len(b) == 0 {
+				t.Errorf("body: %d bytes, %v", len(b), err)
+			}
+		})
+	}
+}
+
+func TestFileServerRedirectsDirectoryAndRejectsPost(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"docs/index.html": "x"})
+	h := FileServer(dir)
+
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/docs", nil))
+	if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != "/docs/" {
+		t.Errorf("GET /docs: got %d Location %q, want 301 /docs/", rec.Code, rec.Header().Get("Location"))
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("POST", "/docs/", nil))
+	if rec.Code != http.StatusMethodNotAllowed {
+		t.Errorf("POST: got %d, want 405", rec.Code)
+	}
+}
