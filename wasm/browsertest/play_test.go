@@ -1,0 +1,118 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
+)
+
+// TestPlay loads the default demo: it must draw a real picture, animate,
+// and log no errors.
+func TestPlay(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	ttff := open(t, ctx, base, "play.html")
+	t.Logf("time to first frame (navigation start → frames > 0): %v", ttff.Round(time.Millisecond))
+
+	st := state(t, ctx)
+	if st.State != "playing" || st.Error != "" {
+		t.Fatalf("after the first frame: %v; want state playing and no error", st)
+	}
+	start := st.SimTime
+	waitFor(t, ctx, "simulated time to advance",
+		`window.paraplay.simTime > `+ftoa(start)+` || window.paraplay.simTime < `+ftoa(start))
+	// Let the run get under way so the picture shows some traffic.
+	if err := chromedp.Do(ctx, chromedp.Sleep(2*time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	assertDrawn(t, screenshot(t, ctx, "paraplay-play.png"), 50)
+	t.Logf("state at screenshot: %v", state(t, ctx))
+	for _, e := range con.list() {
+		t.Errorf("console: %s", e)
+	}
+}
+
+// TestKeyboard checks Space, → and Space again.
+func TestKeyboard(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, "play.html")
+
+	press(t, ctx, " ")
+	waitFor(t, ctx, "Space to pause", `window.paraplay.state === "paused"`)
+	a := state(t, ctx).SimTime
+	if err := chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if b := state(t, ctx).SimTime; b != a {
+		t.Errorf("paused, simTime moved from %.0f to %.0f", a, b)
+	}
+
+	press(t, ctx, kb.ArrowRight)
+	waitFor(t, ctx, "→ to step forward", `window.paraplay.simTime > `+ftoa(a))
+	st := state(t, ctx)
+	t.Logf("→ stepped from %.0f ns to %.0f ns", a, st.SimTime)
+	if st.State != "paused" {
+		t.Errorf("after →: state %q, want paused", st.State)
+	}
+
+	press(t, ctx, kb.ArrowLeft)
+	waitFor(t, ctx, "← to step back", `window.paraplay.simTime < `+ftoa(st.SimTime))
+
+	press(t, ctx, " ")
+	waitFor(t, ctx, "Space to play", `window.paraplay.state === "playing"`)
+	c := state(t, ctx).SimTime
+	waitFor(t, ctx, "time to move again", `window.paraplay.simTime !== `+ftoa(c))
+	for _, e := range con.list() {
+		t.Errorf("console: %s", e)
+	}
+}
+
+// TestBadParameter checks that a bad URL parameter is named on the canvas.
+func TestBadParameter(t *testing.T) {
+	base := serve(t)
+	ctx, _ := browser(t)
+	open(t, ctx, base, "play.html?gpus=999")
+	waitFor(t, ctx, "the error state", `window.paraplay.state === "error"`)
+	st := state(t, ctx)
+	if !strings.Contains(st.Error, "gpus") {
+		t.Errorf("error %q does not name the parameter gpus", st.Error)
+	}
+	t.Logf("error shown: %q", st.Error)
+	assertDrawn(t, screenshot(t, ctx, "paraplay-error.png"), 10)
+}
+
+// TestArticle loads the ring all-reduce article and its embedded demo.
+func TestArticle(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/ring-allreduce.html")); err != nil {
+		t.Fatal(err)
+	}
+	// The iframe is lazy: bring it into view so the browser loads it.
+	if err := chromedp.Do(ctx, chromedp.ScrollIntoView(`iframe`)); err != nil {
+		t.Fatalf("finding the demo iframe: %v", err)
+	}
+	waitFor(t, ctx, "the iframe's first frame", `(() => {
+		const f = document.querySelector("iframe");
+		const p = f && f.contentWindow && f.contentWindow.paraplay;
+		return !!(p && p.frames > 0);
+	})()`)
+	src, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.querySelector("iframe").src`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("iframe src: %s", src)
+	if err := chromedp.Do(ctx, chromedp.Sleep(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	assertDrawn(t, screenshot(t, ctx, "paraplay-article.png"), 50)
+	for _, e := range con.list() {
+		t.Errorf("console: %s", e)
+	}
+}
