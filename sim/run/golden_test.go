@@ -1,0 +1,69 @@
+package run
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden timeline dumps in testdata/")
+
+// dump prints a timeline as text, one operation a line, for golden files
+// that are reviewed as diffs.
+func dump(tl *timeline.Timeline) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s (%s), end %v\n", tl.Title, tl.Fidelity, tl.End)
+	for _, s := range tl.Spans {
+		fmt.Fprintf(&b, "span     %-10v %-10v GPU %d %s\n", s.Start, s.End, s.GPU, s.Kind)
+	}
+	for _, x := range tl.Transfers {
+		fmt.Fprintf(&b, "transfer %-10v %-10v %d→%d step %d chunk %d %v %s\n", x.Start, x.End, x.Src, x.Dst, x.Step, x.Chunk, x.Bytes, x.Phase)
+	}
+	for _, c := range tl.Collectives {
+		fmt.Fprintf(&b, "collective %s %s ranks %d %v: %v–%v\n", c.Algorithm, c.Name, c.Ranks, c.Bytes, c.Start, c.End)
+	}
+	return b.String()
+}
+
+func TestGoldenTimelines(t *testing.T) {
+	files, _ := filepath.Glob("../scenario/testdata/*.yaml")
+	for _, file := range files {
+		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
+		t.Run(name, func(t *testing.T) {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := scenario.Parse(data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Simulate(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []byte(dump(tl))
+			golden := filepath.Join("testdata", name+".timeline.txt")
+			if *update {
+				os.MkdirAll("testdata", 0o755)
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("timeline of %s differs from %s; run go test -update and review the diff", file, golden)
+			}
+		})
+	}
+}
