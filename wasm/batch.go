@@ -32,7 +32,7 @@ func newBatch() *batch {
 	img.Fill(color.White)
 	return &batch{
 		white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
-		opts:  ebiten.DrawTrianglesOptions{AntiAlias: true},
+		opts:  ebiten.DrawTrianglesOptions{AntiAlias: false},
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"paraplay/sim/scene"
-	"paraplay/sim/units"
 )
 
 // Colours of the viewer's own chrome (the scene chooses its own).
@@ -28,7 +27,7 @@ const (
 
 // drawStatus draws the status line along the bottom edge: a play or pause
 // icon (drawn as shapes: the Go fonts have no ▶ or ❚ glyph), the state, the
-// speed, the keys, and the instant.
+// speed and the keys.
 func (g *game) drawStatus(dst *ebiten.Image) {
 	p := g.play
 	y0 := float64(logicalHeight) - statusHeight
@@ -45,26 +44,16 @@ func (g *game) drawStatus(dst *ebiten.Image) {
 	g.batch.flush(dst)
 	base := y0 + 15.5
 	g.fonts.draw(dst, label, ix+16, base, statusSize, false, scene.AnchorStart, chromeText)
-	clock := fmtTime(p.t, p.end) + " / " + fmtTime(p.end, p.end)
-	g.fonts.draw(dst, clock, logicalWidth-10, base, statusSize, false, scene.AnchorEnd, chromeDim)
+	// The scene prints the instant itself; the right side lists the keys
+	// the left side has no room for.
+	right := "F fullscreen · Home restart"
+	if !p.playing {
+		right = "F fullscreen · +/− speed"
+	}
+	g.fonts.draw(dst, right, logicalWidth-10, base, statusSize, false, scene.AnchorEnd, chromeDim)
 }
 
 func fmtSpeed(s float64) string { return strconv.FormatFloat(s, 'g', 3, 64) }
-
-// fmtTime prints t in the unit that suits the whole run, with a fixed
-// number of decimals so the clock does not jitter while it runs.
-func fmtTime(t, end units.Time) string {
-	switch {
-	case end >= 10*units.Second:
-		return strconv.FormatFloat(t.Seconds(), 'f', 2, 64) + " s"
-	case end >= 10*units.Millisecond:
-		return strconv.FormatFloat(float64(t)/1e6, 'f', 2, 64) + " ms"
-	case end >= units.Millisecond:
-		return strconv.FormatFloat(float64(t)/1e6, 'f', 3, 64) + " ms"
-	default:
-		return strconv.FormatFloat(float64(t)/1e3, 'f', 1, 64) + " µs"
-	}
-}
 
 // drawError fills the canvas with the problems, one per line and wrapped,
 // so a bad link still explains itself.

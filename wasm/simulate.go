@@ -44,7 +44,9 @@ func buildScene(tl *timeline.Timeline, t units.Time) (dl scene.DrawList, err err
 			err = fmt.Errorf("drawing the scene crashed at t=%v: %v", t, r)
 		}
 	}()
-	return scene.Build(tl, t, scene.Options{Width: logicalWidth, Height: logicalHeight}), nil
+	// The scene gets the canvas minus the status line, so the line never
+	// covers the scene's axis labels.
+	return scene.Build(tl, t, scene.Options{Width: logicalWidth, Height: logicalHeight - statusHeight}), nil
 }
 
 // logPanic leaves the stack in the browser console for whoever debugs it;
