@@ -100,7 +100,7 @@ func (s *fileServer) compressed(name string, info os.FileInfo, f io.Reader) ([]b
 		return c.body, nil
 	}
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestCompression)
+	zw, _ := gzip.NewWriterLevel(&buf, gzip.DefaultCompression)
 	if _, err := io.Copy(zw, f); err != nil {
 		return nil, err
 	}
