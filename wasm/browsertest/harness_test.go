@@ -114,8 +114,9 @@ func (c *console) list() []string {
 }
 
 // browser starts headless Chromium with the flags of DESIGN.md and a fresh
-// profile, and returns a tab context with console errors collected.
-func browser(t *testing.T) (context.Context, *console) {
+// profile (plus any extra flags a test needs), and returns a tab context
+// with console errors collected.
+func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *console) {
 	t.Helper()
 	opts := []chromedp.ExecAllocatorOption{
 		chromedp.ExecPath("/usr/bin/chromium"),
@@ -131,6 +132,7 @@ func browser(t *testing.T) (context.Context, *console) {
 		chromedp.UserDataDir(t.TempDir()),
 		chromedp.WindowSize(1280, 800),
 	}
+	opts = append(opts, extra...)
 	actx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
 	con := &console{}
 	ctx, cancel := chromedp.NewContext(actx, chromedp.WithListener(con.listen))

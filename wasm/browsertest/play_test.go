@@ -78,18 +78,41 @@ func TestKeyboard(t *testing.T) {
 	}
 }
 
-// TestBadParameter checks that a bad URL parameter is named on the canvas.
+// TestBadParameter checks that bad URL parameters are named on the canvas,
+// every one of them, and that URL text never becomes markup.
 func TestBadParameter(t *testing.T) {
-	base := serve(t)
-	ctx, _ := browser(t)
-	open(t, ctx, base, "play.html?gpus=999")
-	waitFor(t, ctx, "the error state", `window.paraplay.state === "error"`)
-	st := state(t, ctx)
-	if !strings.Contains(st.Error, "gpus") {
-		t.Errorf("error %q does not name the parameter gpus", st.Error)
+	tests := []struct {
+		name  string
+		query string
+		want  []string // parameters the error must name
+		shot  string
+	}{
+		{"one", "gpus=999", []string{"gpus"}, "paraplay-error.png"},
+		{"several", "gpus=1&bw=fast&speed=100&bogus=%3Cb%3Ehi%3C/b%3E&name=" + strings.Repeat("x", 300),
+			[]string{"gpus", "bw", "speed", "bogus", "name"}, "paraplay-errors.png"},
 	}
-	t.Logf("error shown: %q", st.Error)
-	assertDrawn(t, screenshot(t, ctx, "paraplay-error.png"), 10)
+	base := serve(t)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, con := browser(t)
+			open(t, ctx, base, "play.html?"+tt.query)
+			waitFor(t, ctx, "the error state", `window.paraplay.state === "error"`)
+			st := state(t, ctx)
+			for _, p := range tt.want {
+				if !strings.Contains(st.Error, p) {
+					t.Errorf("error %q does not name the parameter %s", st.Error, p)
+				}
+			}
+			t.Logf("error shown: %q", st.Error)
+			assertDrawn(t, screenshot(t, ctx, tt.shot), 10)
+			if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll("b").length`)); err != nil || n != 0 {
+				t.Errorf("URL text became markup: %d <b> elements (%v)", n, err)
+			}
+			for _, e := range con.list() {
+				t.Errorf("console: %s", e)
+			}
+		})
+	}
 }
 
 // TestArticle loads the ring all-reduce article and its embedded demo.
@@ -120,4 +143,22 @@ func TestArticle(t *testing.T) {
 	for _, e := range con.list() {
 		t.Errorf("console: %s", e)
 	}
+}
+
+// TestNoWebGL2 checks that a browser without WebGL2 is told so in the page.
+func TestNoWebGL2(t *testing.T) {
+	base := serve(t)
+	ctx, _ := browser(t, chromedp.Flag("disable-3d-apis", true))
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/play.html")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the WebGL2 message", `!document.getElementById("problem").hidden`)
+	msg, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.getElementById("problem").textContent`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(msg, "needs WebGL2") {
+		t.Errorf("message %q does not say the demo needs WebGL2", msg)
+	}
+	screenshot(t, ctx, "paraplay-nowebgl.png")
 }
