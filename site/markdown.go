@@ -10,7 +10,7 @@ import (
 
 // newMarkdown is the one place goldmark is configured: GitHub-flavoured
 // Markdown (tables, strikethrough, autolinks, task lists), automatic heading
-// IDs so every section can be linked to, raw HTML left out (articles are
+// IDs and a "#" anchor link on every heading, raw HTML left out (articles are
 // Markdown, not HTML), and the code block renderer that turns ```sim blocks
 // into demos. The typographer stays off: quotes and dashes are written as
 // the author typed them, and LaTeX between $…$ is not touched.
@@ -22,8 +22,9 @@ func newMarkdown(code *codeBlockRenderer) goldmark.Markdown {
 		goldmark.WithExtensions(extension.GFM),
 		goldmark.WithParserOptions(parser.WithAutoHeadingID()),
 		// goldmark's own HTML renderer has priority 1000; lower wins.
-		goldmark.WithRendererOptions(
-			renderer.WithNodeRenderers(util.Prioritized(code, 100)),
-		),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(
+			util.Prioritized(code, 100),
+			util.Prioritized(headingRenderer{}, 100),
+		)),
 	)
 }
