@@ -27,7 +27,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return nil, err
 	}
 	t := topo.Ring(s.GPUs, s.Link.Bandwidth, s.Link.Latency)
-	tl := &timeline.Timeline{Title: s.Name, Fidelity: "detailed"}
+	tl := &timeline.Timeline{Title: s.Title(), Fidelity: "detailed"}
 	for _, gpu := range t.GPUs {
 		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node})
 	}

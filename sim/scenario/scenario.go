@@ -32,7 +32,8 @@ const AlgorithmRing = "ring"
 
 // Scenario is one run: a cluster, a workload and how it is parallelised.
 type Scenario struct {
-	// Name is a title for people; optional.
+	// Name is a title for people; optional: Title makes one from the
+	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
 	// Strategy is the parallelisation; "data-parallel" (the default) is the
 	// only one so far.
@@ -80,7 +81,6 @@ type AllReduce struct {
 // GPUs of one node, with a 256 MiB gradient buffer on 100 GB/s links.
 func Default() Scenario {
 	return Scenario{
-		Name:      "Data parallelism on 4 GPUs",
 		Strategy:  StrategyDataParallel,
 		GPUs:      4,
 		Link:      Link{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond},
@@ -141,6 +141,15 @@ func (s *Scenario) Validate() error {
 		bad("allreduce.size", "is %v; allowed 1B..%v", s.AllReduce.Size, MaxBuffer)
 	}
 	return errors.Join(errs...)
+}
+
+// Title is Name, or when that is empty a title made from the settings,
+// e.g. "Data parallelism on 8 GPUs".
+func (s *Scenario) Title() string {
+	if s.Name != "" {
+		return s.Name
+	}
+	return fmt.Sprintf("Data parallelism on %d GPUs", s.GPUs)
 }
 
 // Describe is a one-line summary for people.
