@@ -6,5 +6,6 @@
 //
 //	PARAPLAY_SITE=site/public go test -tags browser ./wasm/browsertest/ -count=1
 //
-// Screenshots are saved to os.TempDir() as paraplay-*.png for people to look at.
+// CHROMIUM overrides the browser (default /usr/bin/chromium). Screenshots
+// are saved to os.TempDir() as paraplay-*.png for people to look at.
 package browsertest

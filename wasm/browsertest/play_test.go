@@ -162,3 +162,22 @@ func TestNoWebGL2(t *testing.T) {
 	}
 	screenshot(t, ctx, "paraplay-nowebgl.png")
 }
+
+// TestViewParams checks the viewer's own parameters: autoplay=0 starts
+// paused at t, and speed is published. The screenshot shows the all-reduce
+// under way.
+func TestViewParams(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, "play.html?autoplay=0&t=8ms&speed=4")
+	st := state(t, ctx)
+	if st.State != "paused" || st.SimTime != 8e6 || st.Speed != 4 {
+		t.Errorf("got %v; want state paused, simTime 8000000, speed 4", st)
+	}
+	assertDrawn(t, screenshot(t, ctx, "paraplay-8ms.png"), 50)
+	press(t, ctx, "-")
+	waitFor(t, ctx, "− to halve the speed", `window.paraplay.speed === 2`)
+	for _, e := range con.list() {
+		t.Errorf("console: %s", e)
+	}
+}
