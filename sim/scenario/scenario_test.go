@@ -119,7 +119,8 @@ func TestFromQueryErrors(t *testing.T) {
 		{"bw=1GB", "bw"},
 		{"colour=red", "colour"},
 		{"gpus=4&gpus=8", "gpus"},
-		{"algo=<script>", "allreduce.algorithm"},
+		{"algo=<script>", "algo (allreduce.algorithm)"},
+		{"bw=1MB/s&lat=2s", "lat (link.latency)"},
 	}
 	for _, tc := range tests {
 		q, _ := url.ParseQuery(tc.query)

@@ -39,7 +39,18 @@ func FromQuery(q url.Values) (Scenario, error) {
 			errs = append(errs, &FieldError{Field: p, Msg: err.Error()})
 		}
 	}
-	return s, errors.Join(append(errs, flatten(s.Validate())...)...)
+	// Validate names fields by their YAML key; a URL's reader knows them by
+	// the parameter, so name that too.
+	for _, err := range flatten(s.Validate()) {
+		var fe *FieldError
+		if errors.As(err, &fe) {
+			if f := fieldByKey(fe.Field); f != nil && f.param != fe.Field {
+				err = &FieldError{Field: f.param + " (" + fe.Field + ")", Msg: fe.Msg}
+			}
+		}
+		errs = append(errs, err)
+	}
+	return s, errors.Join(errs...)
 }
 
 // Query encodes s as URL parameters: only the fields that differ from
