@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"container/heap"
 	"fmt"
 
 	"paraplay/sim/units"
@@ -11,7 +10,7 @@ import (
 type Engine struct {
 	now   units.Time
 	seq   uint64
-	queue eventQueue
+	queue []event // a binary min-heap ordered by (at, seq)
 	fired uint64
 }
 
@@ -21,22 +20,11 @@ type event struct {
 	fn  func()
 }
 
-type eventQueue []event
-
-func (q eventQueue) Len() int { return len(q) }
-func (q eventQueue) Less(i, j int) bool {
-	if q[i].at != q[j].at {
-		return q[i].at < q[j].at
+func (a *event) before(b *event) bool {
+	if a.at != b.at {
+		return a.at < b.at
 	}
-	return q[i].seq < q[j].seq
-}
-func (q eventQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
-func (q *eventQueue) Push(x any)   { *q = append(*q, x.(event)) }
-func (q *eventQueue) Pop() any {
-	old := *q
-	e := old[len(old)-1]
-	*q = old[:len(old)-1]
-	return e
+	return a.seq < b.seq
 }
 
 // Now is the simulated time of the event being run (or of the last one).
@@ -45,14 +33,28 @@ func (e *Engine) Now() units.Time { return e.now }
 // Fired counts the events run so far.
 func (e *Engine) Fired() uint64 { return e.fired }
 
+// Pending is the number of events waiting to fire.
+func (e *Engine) Pending() int { return len(e.queue) }
+
 // At schedules fn at instant t. Scheduling into the past is a bug in the
 // caller, so it panics rather than silently reordering history.
 func (e *Engine) At(t units.Time, fn func()) {
 	if t < e.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled from %v, in the past", t, e.now))
 	}
-	heap.Push(&e.queue, event{at: t, seq: e.seq, fn: fn})
+	// A hand-written heap: container/heap boxes every element in an
+	// interface, which costs an allocation per event.
+	e.queue = append(e.queue, event{at: t, seq: e.seq, fn: fn})
 	e.seq++
+	q := e.queue
+	for i := len(q) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if !q[i].before(&q[parent]) {
+			break
+		}
+		q[i], q[parent] = q[parent], q[i]
+		i = parent
+	}
 }
 
 // After schedules fn d after the current time.
@@ -60,11 +62,36 @@ func (e *Engine) After(d units.Time, fn func()) { e.At(e.now+d, fn) }
 
 // Run fires events until the queue is empty and returns the final time.
 func (e *Engine) Run() units.Time {
-	for e.queue.Len() > 0 {
-		ev := heap.Pop(&e.queue).(event)
+	for len(e.queue) > 0 {
+		ev := e.pop()
 		e.now = ev.at
 		e.fired++
 		ev.fn()
 	}
 	return e.now
+}
+
+func (e *Engine) pop() event {
+	q := e.queue
+	top := q[0]
+	last := len(q) - 1
+	q[0] = q[last]
+	q[last] = event{} // drop the closure for the garbage collector
+	q = q[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < len(q) && q[l].before(&q[m]) {
+			m = l
+		}
+		if r < len(q) && q[r].before(&q[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+	e.queue = q
+	return top
 }

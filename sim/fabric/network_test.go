@@ -1,39 +1,144 @@
 package fabric
 
 import (
+	"fmt"
 	"testing"
 
+	"paraplay/sim/engine"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
-func TestSendQueuesOnABusyLink(t *testing.T) {
-	// 1 GB/s and α = 1µs: 1000 bytes take 1µs + 1µs.
-	n := New(topo.Ring(3, units.GBps, units.Microsecond))
-	tests := []struct {
-		now        units.Time
-		src, dst   int
-		start, end units.Time
-	}{
-		{0, 0, 1, 0, 2000},        // idle link
-		{500, 0, 1, 2000, 4000},   // waits for the first message
-		{500, 1, 0, 500, 2500},    // the other direction is its own link
-		{9000, 0, 1, 9000, 11000}, // idle again
+type send struct {
+	at       units.Time
+	src, dst int
+	bytes    units.Bytes
+}
+
+// play runs the sends on t and returns each message's record.
+func play(t *testing.T, tp *topo.Topology, sends []send) []*Message {
+	t.Helper()
+	var eng engine.Engine
+	net := New(tp, &eng)
+	got := make([]*Message, len(sends))
+	for i, s := range sends {
+		i, s := i, s
+		eng.At(s.at, func() {
+			if err := net.Send(s.src, s.dst, s.bytes, func(m *Message) { got[i] = m }); err != nil {
+				t.Fatal(err)
+			}
+		})
 	}
-	for _, tc := range tests {
-		got, err := n.Send(tc.now, tc.src, tc.dst, 1000)
-		if err != nil {
-			t.Fatal(err)
+	eng.Run()
+	for i, m := range got {
+		if m == nil {
+			t.Fatalf("message %d never arrived", i)
 		}
-		if got.Start != tc.start || got.End != tc.end {
-			t.Errorf("Send(%v, %d→%d) = [%v, %v], want [%v, %v]", tc.now, tc.src, tc.dst, got.Start, got.End, tc.start, tc.end)
+	}
+	return got
+}
+
+func TestUncontendedMessageCostsAlphaPlusSOverB(t *testing.T) {
+	// 1 GB/s and α = 1µs on the uplink: 1000 bytes take 1µs + 1µs.
+	sw := topo.Switched(4, topo.Port{Bandwidth: units.GBps, Latency: units.Microsecond})
+	got := play(t, sw, []send{{0, 0, 1, 1000}, {500, 2, 3, 1000}})
+	for i, want := range [][2]units.Time{{0, 2000}, {500, 2500}} {
+		if got[i].Start != want[0] || got[i].End != want[1] {
+			t.Errorf("message %d: [%v, %v], want [%v, %v]", i, got[i].Start, got[i].End, want[0], want[1])
+		}
+	}
+	if c := Cost(sw, got[0].Path, 1000); c != 2000 {
+		t.Errorf("Cost = %v, want 2µs", c)
+	}
+}
+
+func TestFlowsSharingALinkGetHalfEach(t *testing.T) {
+	// GPU 0 and GPU 1 both send 1 MB to GPU 2: GPU 2's downlink is shared,
+	// so each flow runs at 0.5 GB/s and both take 2 ms instead of 1 ms.
+	sw := topo.Switched(3, topo.Port{Bandwidth: units.GBps})
+	got := play(t, sw, []send{{0, 0, 2, 1e6}, {0, 1, 2, 1e6}})
+	for i, m := range got {
+		if m.End != 2*units.Millisecond {
+			t.Errorf("flow %d ends at %v, want 2ms", i, m.End)
+		}
+		if len(m.Rates) != 1 || m.Rates[0].BytesPerSecond != 0.5e9 {
+			t.Errorf("flow %d rates %v, want one piece at 0.5 GB/s", i, m.Rates)
 		}
 	}
 }
 
-func TestSendWithoutLink(t *testing.T) {
-	n := New(topo.Ring(4, units.GBps, 0))
-	if _, err := n.Send(0, 0, 2, 10); err == nil {
-		t.Error("Send(0→2) on a 4-ring succeeded; there is no direct link")
+func TestLateFlowSlowsAnEarlyOne(t *testing.T) {
+	// Flow A (2 MB) starts alone at 1 GB/s; at 1 ms flow B (0.5 MB) joins on
+	// the same downlink. Both get 0.5 GB/s: B needs 1 ms and ends at 2 ms;
+	// A has 1 MB left at 1 ms, sends 0.5 MB by 2 ms, then the last 0.5 MB
+	// alone at full speed: it ends at 2.5 ms.
+	sw := topo.Switched(3, topo.Port{Bandwidth: units.GBps})
+	got := play(t, sw, []send{{0, 0, 2, 2e6}, {units.Millisecond, 1, 2, 0.5e6}})
+	if got[0].End != 2500*units.Microsecond || got[1].End != 2*units.Millisecond {
+		t.Errorf("A ends %v (want 2.5ms), B ends %v (want 2ms)", got[0].End, got[1].End)
+	}
+	want := "[{0ns 1e+09} {1ms 5e+08} {2ms 1e+09}]"
+	if s := fmt.Sprint(got[0].Rates); s != want {
+		t.Errorf("A's rates %s, want %s", s, want)
+	}
+}
+
+func TestMaxMinFairness(t *testing.T) {
+	// The textbook case: flows 0→2 and 1→2 share GPU 2's 1 GB/s downlink
+	// (0.5 each); flow 1→3 shares GPU 1's uplink with 1→2, which takes only
+	// 0.5, so 1→3 gets the other 0.5... and flow 0→3 shares GPU 0's uplink
+	// and GPU 3's downlink. All four end up at 0.5 GB/s.
+	sw := topo.Switched(4, topo.Port{Bandwidth: units.GBps})
+	got := play(t, sw, []send{{0, 0, 2, 1e6}, {0, 1, 2, 1e6}, {0, 1, 3, 1e6}, {0, 0, 3, 1e6}})
+	for i, m := range got {
+		if m.Rates[0].BytesPerSecond != 0.5e9 {
+			t.Errorf("flow %d starts at %v B/s, want 0.5e9", i, m.Rates[0].BytesPerSecond)
+		}
+	}
+	// Unequal case: 0→1 alone on its links except GPU 1's downlink, which
+	// it shares with 2→1 and 3→1 (a third each); 2→3 then gets what GPU 2's
+	// uplink has left: two thirds.
+	got = play(t, sw, []send{{0, 0, 1, 1e6}, {0, 2, 1, 1e6}, {0, 3, 1, 1e6}, {0, 2, 3, 1e6}})
+	wants := []float64{1e9 / 3, 1e9 / 3, 1e9 / 3, 2e9 / 3}
+	for i, m := range got {
+		if r := m.Rates[0].BytesPerSecond; r < wants[i]*(1-1e-12) || r > wants[i]*(1+1e-12) {
+			t.Errorf("flow %d starts at %v B/s, want %v", i, r, wants[i])
+		}
+	}
+}
+
+func TestTwoRingsCrossingOneLinkRunAtHalfSpeed(t *testing.T) {
+	// Two messages from different GPUs of node 0 to the same rail of node
+	// 1 both cross the rail's downlink... here: GPU 0→GPU 2 and GPU 1→GPU 2
+	// in a 2-node rail cluster meet on rail 0's link to GPU 2.
+	rail, _ := topo.Cluster(topo.ClusterConfig{Nodes: 2, PerNode: 2,
+		Intra: topo.Port{Bandwidth: 100 * units.GBps}, Inter: topo.Port{Bandwidth: 10 * units.GBps}, Network: topo.RailOptimized})
+	alone := play(t, rail, []send{{0, 0, 2, 1e8}})[0].End
+	both := play(t, rail, []send{{0, 0, 2, 1e8}, {0, 1, 2, 1e8}})
+	for i, m := range both {
+		if m.End != 2*alone {
+			t.Errorf("flow %d with contention ends at %v, want 2 × %v", i, m.End, alone)
+		}
+	}
+}
+
+func TestSendWithoutRoute(t *testing.T) {
+	var eng engine.Engine
+	n := New(topo.Ring(4, units.GBps, 0), &eng)
+	if err := n.Send(0, 2, 10, nil); err == nil {
+		t.Error("Send(0→2) on a 4-ring succeeded; GPUs do not forward")
+	}
+}
+
+func BenchmarkManyFlows(b *testing.B) {
+	sw := topo.Switched(256, topo.Port{Bandwidth: 100 * units.GBps, Latency: units.Microsecond})
+	for b.Loop() {
+		var eng engine.Engine
+		net := New(sw, &eng)
+		for i := 0; i < 256; i++ {
+			net.Send(i, (i+1)%256, units.MiB, nil)
+			net.Send(i, (i+7)%256, units.MiB/2, nil)
+		}
+		eng.Run()
 	}
 }

@@ -19,15 +19,25 @@ type op struct {
 }
 
 // graph executes ops once their predecessors finish. A GPU's compute
-// stream runs one span at a time in the order they became ready; a link
-// carries one message at a time (see package fabric).
+// stream runs one span at a time in the order they became ready; messages
+// share the links they cross (see package fabric).
 type graph struct {
 	ops    []op
-	eng    engine.Engine
+	eng    *engine.Engine
 	net    *fabric.Network
 	gpuAt  []units.Time // when each GPU's compute stream is next free
+	// Messages between the same two GPUs are delivered in order, one at a
+	// time, as on an NCCL connection or an MPI channel: a later message
+	// waits in channel until the one before it has arrived.
+	inFlight map[[2]int]bool
+	channel  map[[2]int][]int
 	out    *timeline.Timeline
 	failed error
+}
+
+func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.Timeline) *graph {
+	return &graph{eng: eng, net: net, gpuAt: make([]units.Time, gpus), out: out,
+		inFlight: map[[2]int]bool{}, channel: map[[2]int][]int{}}
 }
 
 // add appends an op that waits for deps and returns its index.
@@ -55,24 +65,41 @@ func (g *graph) execute() units.Time {
 func (g *graph) start(id int) {
 	o := &g.ops[id]
 	now := g.eng.Now()
-	var end units.Time
 	if o.compute {
 		start := max(now, g.gpuAt[o.span.GPU])
-		end = start + o.duration
+		end := start + o.duration
 		g.gpuAt[o.span.GPU] = end
 		o.span.Start, o.span.End = start, end
 		g.out.Spans = append(g.out.Spans, o.span)
-	} else {
-		b, err := g.net.Send(now, o.xfer.Src, o.xfer.Dst, o.xfer.Bytes)
-		if err != nil {
-			g.failed = err
-			return
-		}
-		o.xfer.Link, o.xfer.Start, o.xfer.End = b.Link, b.Start, b.End
-		end = b.End
-		g.out.Transfers = append(g.out.Transfers, o.xfer)
+		g.eng.At(end, func() { g.finish(id) })
+		return
 	}
-	g.eng.At(end, func() { g.finish(id) })
+	pair := [2]int{o.xfer.Src, o.xfer.Dst}
+	if g.inFlight[pair] {
+		g.channel[pair] = append(g.channel[pair], id)
+		return
+	}
+	g.send(id)
+}
+
+func (g *graph) send(id int) {
+	o := &g.ops[id]
+	pair := [2]int{o.xfer.Src, o.xfer.Dst}
+	g.inFlight[pair] = true
+	err := g.net.Send(o.xfer.Src, o.xfer.Dst, o.xfer.Bytes, func(m *fabric.Message) {
+		x := o.xfer
+		x.Path, x.Start, x.End, x.Rates = m.Path, m.Start, m.End, m.Rates
+		g.out.Transfers = append(g.out.Transfers, x)
+		g.inFlight[pair] = false
+		if q := g.channel[pair]; len(q) > 0 {
+			g.channel[pair] = q[1:]
+			g.send(q[0])
+		}
+		g.finish(id)
+	})
+	if err != nil && g.failed == nil {
+		g.failed = err
+	}
 }
 
 func (g *graph) finish(id int) {

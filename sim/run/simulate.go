@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/engine"
 	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
@@ -34,7 +35,8 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	for _, l := range t.Links {
 		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
 	}
-	g := &graph{net: fabric.New(t), gpuAt: make([]units.Time, s.GPUs), out: tl}
+	eng := &engine.Engine{}
+	g := newGraph(eng, fabric.New(t, eng), s.GPUs, tl)
 
 	// The seed is the only source of randomness (math/rand/v2's PCG, seeded).
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
@@ -84,6 +86,9 @@ func addSchedule(g *graph, sch collective.Schedule, index int, ready []int) {
 // finishCollective records the collective's summary from its transfers.
 func finishCollective(tl *timeline.Timeline, sch collective.Schedule, index int) {
 	c := timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm, Ranks: sch.Ranks, Bytes: sch.Bytes, Start: -1}
+	for r := 0; r < sch.Ranks; r++ {
+		c.GPUs = append(c.GPUs, r)
+	}
 	for _, tr := range tl.Transfers {
 		if tr.Collective != index {
 			continue
@@ -112,6 +117,6 @@ func sortTimeline(tl *timeline.Timeline) {
 		if a.Start != b.Start {
 			return a.Start < b.Start
 		}
-		return a.Link < b.Link
+		return a.Link() < b.Link()
 	})
 }

@@ -35,7 +35,7 @@ func ringTimeline(n int) *timeline.Timeline {
 		}
 		for i := range n {
 			tl.Transfers = append(tl.Transfers, timeline.Transfer{
-				Link: i, Src: i, Dst: (i + 1) % n, Bytes: chunk, Collective: 0,
+				Path: []int{i}, Src: i, Dst: (i + 1) % n, Bytes: chunk, Collective: 0,
 				Step: step, Chunk: ((i+c)%n + n) % n, Phase: phase,
 				Start: start, End: start + ms/2,
 			})

@@ -108,8 +108,12 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	busy := make([]bool, len(tl.Links))
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
-		if x.Link >= 0 && x.Link < len(busy) && x.Start <= t && t < x.End {
-			busy[x.Link] = true
+		if x.Start <= t && t < x.End {
+			for _, id := range x.Path {
+				if id >= 0 && id < len(busy) {
+					busy[id] = true
+				}
+			}
 		}
 	}
 	for i, sg := range g.segs {
@@ -173,17 +177,22 @@ func (b *builder) gpus(tl *timeline.Timeline, g ringLayout, acts []activity) {
 }
 
 // chunks draws a square for every transfer in flight at t, at the fraction
-// (t−Start)/(End−Start) of the way along its link, filled by chunk index
-// and outlined by phase.
+// of its bytes sent so far along its link (the time fraction when it has no
+// rates), filled by chunk index and outlined by phase. Only one-link paths
+// are drawn on the ring layout.
 func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	size := max(4, min(18*b.s, g.bh*0.45))
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
-		if !(x.Start <= t && t < x.End) || x.Link < 0 || x.Link >= len(g.segs) || !g.segs[x.Link].ok {
+		link := x.Link()
+		if !(x.Start <= t && t < x.End) || len(x.Path) != 1 || link < 0 || link >= len(g.segs) || !g.segs[link].ok {
 			continue
 		}
 		f := float64(t-x.Start) / float64(x.End-x.Start)
-		px, py := g.segs[x.Link].at(f)
+		if len(x.Rates) > 0 && x.Bytes > 0 {
+			f = x.BytesAt(t) / float64(x.Bytes)
+		}
+		px, py := g.segs[link].at(f)
 		id := "xfer/" + itoa(i)
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(1, 2*b.s)

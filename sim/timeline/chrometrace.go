@@ -58,7 +58,7 @@ func (tl *Timeline) WriteChromeTrace(w io.Writer) error {
 	}
 	for _, x := range tl.Transfers {
 		name := fmt.Sprintf("send chunk %d → %s", x.Chunk, tl.GPUs[x.Dst].Name)
-		args := map[string]any{"bytes": int64(x.Bytes), "link": x.Link, "dst": x.Dst, "step": x.Step, "chunk": x.Chunk}
+		args := map[string]any{"bytes": int64(x.Bytes), "path": x.Path, "dst": x.Dst, "step": x.Step, "chunk": x.Chunk}
 		cat := "p2p"
 		if x.Collective >= 0 {
 			c := tl.Collectives[x.Collective]

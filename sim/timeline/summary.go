@@ -66,10 +66,26 @@ func (tl *Timeline) Summarize() Summary {
 		compute[sp.GPU] = append(compute[sp.GPU], span{sp.Start, sp.End})
 		allCompute = append(allCompute, span{sp.Start, sp.End})
 	}
+	detailed := make([]bool, len(tl.Collectives))
 	for _, x := range tl.Transfers {
 		iv := span{x.Start, x.End}
 		comm[x.Src] = append(comm[x.Src], iv)
 		comm[x.Dst] = append(comm[x.Dst], iv)
+		allComm = append(allComm, iv)
+		if x.Collective >= 0 && x.Collective < len(detailed) {
+			detailed[x.Collective] = true
+		}
+	}
+	// An analytic collective has no transfers: it keeps all its GPUs busy
+	// communicating from its start to its end.
+	for i, c := range tl.Collectives {
+		if detailed[i] || c.End <= c.Start {
+			continue
+		}
+		iv := span{c.Start, c.End}
+		for _, g := range c.GPUs {
+			comm[g] = append(comm[g], iv)
+		}
 		allComm = append(allComm, iv)
 	}
 	var total units.Time

@@ -11,6 +11,10 @@ type Timeline struct {
 	Fidelity string `json:"fidelity"`
 	// GPUs lists the devices, indexed by GPU id.
 	GPUs []GPU `json:"gpus"`
+	// Switches lists the switches (NVSwitch, network switches, NICs' leaf
+	// and spine switches). Their vertex ids follow the GPUs': switch i is
+	// vertex len(GPUs)+i.
+	Switches []Switch `json:"switches,omitempty"`
 	// Links lists the directed links, indexed by link id.
 	Links []Link `json:"links"`
 	// Spans are the compute operations, sorted by start time then GPU.
@@ -33,11 +37,23 @@ type GPU struct {
 	Node int `json:"node"`
 }
 
-// Link is a directed connection from one GPU to another.
+// Switch is a vertex of the network that is not a GPU.
+type Switch struct {
+	// ID is the switch's vertex id: len(Timeline.GPUs) + its index.
+	ID int `json:"id"`
+	// Name labels the switch for people, e.g. "NVSwitch 0".
+	Name string `json:"name"`
+	// Kind says what it is, e.g. "nvswitch", "leaf", "spine", "wan".
+	Kind string `json:"kind"`
+	// Node is the server the switch sits in, or -1 for the network outside.
+	Node int `json:"node"`
+}
+
+// Link is a directed connection between two vertices (GPUs or switches).
 type Link struct {
 	// ID is the index of the link in Timeline.Links.
 	ID int `json:"id"`
-	// From and To are GPU ids.
+	// From and To are vertex ids: a GPU id, or a switch's ID.
 	From int `json:"from"`
 	To   int `json:"to"`
 	// Bandwidth is the link's rate in bytes per second.
@@ -70,11 +86,11 @@ type Span struct {
 	End   units.Time `json:"end"`
 }
 
-// Transfer is one message carried by one link.
+// Transfer is one message from one GPU to another over a path of links.
 type Transfer struct {
-	// Link is the id of the link that carried the message.
-	Link int `json:"link"`
-	// Src and Dst are the GPU ids at the two ends (Link's From and To).
+	// Path lists the ids of the links the message crossed, from Src to Dst.
+	Path []int `json:"path"`
+	// Src and Dst are the GPU ids at the two ends of the path.
 	Src int `json:"src"`
 	Dst int `json:"dst"`
 	// Bytes is the message size.
@@ -88,10 +104,53 @@ type Transfer struct {
 	Chunk int `json:"chunk"`
 	// Phase names the part of the algorithm, e.g. "reduce-scatter".
 	Phase string `json:"phase"`
-	// Start and End bound the time the link was busy with the message,
-	// including its latency; End > Start.
+	// Start is when the message was sent; End when its last byte arrived.
+	// End > Start. The message pays the latency of its path first, then
+	// streams at the rates listed in Rates.
 	Start units.Time `json:"start"`
 	End   units.Time `json:"end"`
+	// Rates is the sending rate over time: each entry holds from its At
+	// until the next entry's At (the last until End). Before the first
+	// entry the message is still in its latency and moves no bytes.
+	// Bandwidth sharing shows up here: a message that shares a link gets a
+	// lower rate.
+	Rates []Rate `json:"rates"`
+}
+
+// Rate is a piece of a transfer's piecewise-constant sending rate.
+type Rate struct {
+	// At is when this rate starts.
+	At units.Time `json:"at"`
+	// BytesPerSecond is the rate; 0 means stalled.
+	BytesPerSecond float64 `json:"bps"`
+}
+
+// Link is the first link of the message's path, or -1 if it has none.
+func (x *Transfer) Link() int {
+	if len(x.Path) == 0 {
+		return -1
+	}
+	return x.Path[0]
+}
+
+// BytesAt is how many bytes of the message have been sent by instant t,
+// integrating Rates; the result is clamped to [0, Bytes] and is Bytes at End.
+func (x *Transfer) BytesAt(t units.Time) float64 {
+	if t >= x.End {
+		return float64(x.Bytes)
+	}
+	var sent float64
+	for i, r := range x.Rates {
+		if t <= r.At {
+			break
+		}
+		until := t
+		if i+1 < len(x.Rates) && x.Rates[i+1].At < until {
+			until = x.Rates[i+1].At
+		}
+		sent += r.BytesPerSecond * (until - r.At).Seconds()
+	}
+	return min(max(sent, 0), float64(x.Bytes))
 }
 
 // Collective summarises one collective operation.
@@ -104,6 +163,8 @@ type Collective struct {
 	Ranks int `json:"ranks"`
 	// Bytes is the buffer size S each rank contributes.
 	Bytes units.Bytes `json:"bytes"`
+	// GPUs lists the GPU id of each rank, in rank order.
+	GPUs []int `json:"gpus"`
 	// Start is when its first message started; End when its last one ended.
 	Start units.Time `json:"start"`
 	End   units.Time `json:"end"`

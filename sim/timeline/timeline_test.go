@@ -27,10 +27,10 @@ func small() *Timeline {
 			{GPU: 1, Kind: Backward, Label: "backward", Start: 1500, End: 3000},
 		},
 		Transfers: []Transfer{
-			{Link: 0, Src: 0, Dst: 1, Bytes: 1000, Collective: 0, Phase: "reduce-scatter", Start: 3000, End: 5000},
-			{Link: 1, Src: 1, Dst: 0, Bytes: 1000, Collective: 0, Chunk: 1, Phase: "reduce-scatter", Start: 3000, End: 5000},
+			{Path: []int{0}, Src: 0, Dst: 1, Bytes: 1000, Collective: 0, Phase: "reduce-scatter", Start: 3000, End: 5000, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}},
+			{Path: []int{1}, Src: 1, Dst: 0, Bytes: 1000, Collective: 0, Chunk: 1, Phase: "reduce-scatter", Start: 3000, End: 5000, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}},
 		},
-		Collectives: []Collective{{Name: "all-reduce", Algorithm: "ring", Ranks: 2, Bytes: 2000, Start: 3000, End: 5000}},
+		Collectives: []Collective{{Name: "all-reduce", Algorithm: "ring", Ranks: 2, GPUs: []int{0, 1}, Bytes: 2000, Start: 3000, End: 5000}},
 		End:         5000,
 	}
 }
@@ -48,17 +48,19 @@ func TestValidateCatchesViolations(t *testing.T) {
 		want   string
 	}{
 		{"double-booked GPU", func(tl *Timeline) { tl.Spans[2].Start = 500 }, "GPU 0 double-booked"},
-		{"double-booked link", func(tl *Timeline) {
-			tl.Transfers = append(tl.Transfers, Transfer{Link: 0, Src: 0, Dst: 1, Bytes: 1, Start: 4000, End: 4500})
-		}, "link 0 double-booked"},
+		{"link over capacity", func(tl *Timeline) {
+			tl.Transfers = append(tl.Transfers, Transfer{Path: []int{0}, Src: 0, Dst: 1, Bytes: 500, Collective: -1, Start: 4000, End: 4500, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}})
+		}, "link 0 over capacity"},
+		{"rates do not carry the bytes", func(tl *Timeline) { tl.Transfers[0].Rates[0].BytesPerSecond = 2e9 }, "rates carry 2000 bytes"},
+		{"broken path", func(tl *Timeline) { tl.Transfers[0].Path = []int{1} }, "path is broken"},
 		{"backward before forward", func(tl *Timeline) { tl.Spans[3].Start, tl.Spans[1].End = 1400, 1450 }, "before its forward"},
-		{"transfer on the wrong link", func(tl *Timeline) { tl.Transfers[0].Link = 1 }, "on link 1"},
 		{"empty span", func(tl *Timeline) { tl.Spans[0].End = 0 }, "bad interval"},
 		{"end too early", func(tl *Timeline) { tl.End = 4000 }, "last operation ends at"},
 		{"unknown GPU", func(tl *Timeline) { tl.Spans[0].GPU = 7 }, "GPU 7 does not exist"},
-		{"unknown link", func(tl *Timeline) { tl.Transfers[0].Link = 9 }, "link 9 does not exist"},
+		{"unknown link", func(tl *Timeline) { tl.Transfers[0].Path = []int{9} }, "link 9 does not exist"},
 		{"unknown collective", func(tl *Timeline) { tl.Transfers[0].Collective = 3 }, "collective 3"},
 		{"zero bytes", func(tl *Timeline) { tl.Transfers[0].Bytes = 0 }, "size 0"},
+		{"collective on an unknown GPU", func(tl *Timeline) { tl.Collectives[0].GPUs[1] = 5 }, "GPU 5 does not exist"},
 	}
 	for _, tc := range tests {
 		tl := small()
@@ -95,8 +97,10 @@ func TestSummarize(t *testing.T) {
 
 func TestExposedCommunicationExcludesOverlap(t *testing.T) {
 	tl := small()
-	tl.Transfers[0].Start, tl.Transfers[0].End = 2000, 4000 // overlaps GPU 1's backward
-	tl.Transfers[1].Start, tl.Transfers[1].End = 2000, 4000
+	for i := range tl.Transfers { // overlaps GPU 1's backward
+		tl.Transfers[i].Start, tl.Transfers[i].End = 2000, 4000
+		tl.Transfers[i].Rates = []Rate{{At: 3000, BytesPerSecond: 1e9}}
+	}
 	tl.Collectives[0].Start, tl.Collectives[0].End = 2000, 4000
 	tl.End = 4000
 	s := tl.Summarize()

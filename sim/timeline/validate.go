@@ -21,9 +21,14 @@ func (tl *Timeline) Validate() error {
 			bad("gpus[%d]: id %d", i, g.ID)
 		}
 	}
+	for i, sw := range tl.Switches {
+		if sw.ID != len(tl.GPUs)+i {
+			bad("switches[%d]: id %d, want %d", i, sw.ID, len(tl.GPUs)+i)
+		}
+	}
 	for i, l := range tl.Links {
-		if l.ID != i || !tl.isGPU(l.From) || !tl.isGPU(l.To) || l.From == l.To {
-			bad("links[%d]: id %d joins %d→%d", i, l.ID, l.From, l.To)
+		if l.ID != i || !tl.isVertex(l.From) || !tl.isVertex(l.To) || l.From == l.To || !(l.Bandwidth > 0) {
+			bad("links[%d]: id %d joins %d→%d at %v", i, l.ID, l.From, l.To, l.Bandwidth)
 		}
 	}
 	var last units.Time
@@ -52,26 +57,26 @@ func (tl *Timeline) Validate() error {
 			bad("spans[%d]: backward of microbatch %d on GPU %d starts at %v before its forward ended", i, s.Microbatch, s.GPU, s.Start)
 		}
 	}
-	perLink := make(map[int][]interval)
-	for i, x := range tl.Transfers {
-		if x.Link < 0 || x.Link >= len(tl.Links) {
-			bad("transfers[%d]: link %d does not exist", i, x.Link)
-			continue
-		}
-		if l := tl.Links[x.Link]; l.From != x.Src || l.To != x.Dst {
-			bad("transfers[%d]: %d→%d on link %d, which joins %d→%d", i, x.Src, x.Dst, x.Link, l.From, l.To)
-		}
-		if x.Start < 0 || x.End <= x.Start || x.Bytes <= 0 {
-			bad("transfers[%d]: bad interval [%v, %v] or size %d", i, x.Start, x.End, x.Bytes)
-		}
-		if x.Collective < -1 || x.Collective >= len(tl.Collectives) {
-			bad("transfers[%d]: collective %d does not exist", i, x.Collective)
+	for i := range tl.Transfers {
+		x := &tl.Transfers[i]
+		if err := tl.checkTransfer(x); err != nil {
+			bad("transfers[%d]: %v", i, err)
 		}
 		last = max(last, x.End)
-		perLink[x.Link] = append(perLink[x.Link], interval{x.Start, x.End, i})
+	}
+	errs = append(errs, tl.checkCapacity()...)
+	for i, c := range tl.Collectives {
+		if c.End < c.Start || c.Start < 0 || len(c.GPUs) != c.Ranks {
+			bad("collectives[%d]: bad interval [%v, %v] or %d GPUs for %d ranks", i, c.Start, c.End, len(c.GPUs), c.Ranks)
+		}
+		for _, g := range c.GPUs {
+			if !tl.isGPU(g) {
+				bad("collectives[%d]: GPU %d does not exist", i, g)
+			}
+		}
+		last = max(last, c.End)
 	}
 	errs = append(errs, overlaps("GPU", "spans", perGPU)...)
-	errs = append(errs, overlaps("link", "transfers", perLink)...)
 	if last != tl.End {
 		bad("end is %v but the last operation ends at %v", tl.End, last)
 	}
@@ -79,6 +84,101 @@ func (tl *Timeline) Validate() error {
 }
 
 func (tl *Timeline) isGPU(id int) bool { return id >= 0 && id < len(tl.GPUs) }
+
+func (tl *Timeline) isVertex(id int) bool { return id >= 0 && id < len(tl.GPUs)+len(tl.Switches) }
+
+// checkTransfer checks one message: its path leads from Src to Dst over
+// existing links, its interval and rates are sane, and its rates carry
+// exactly its bytes (up to the nanosecond rounding of each rate change).
+func (tl *Timeline) checkTransfer(x *Transfer) error {
+	if !tl.isGPU(x.Src) || !tl.isGPU(x.Dst) || x.Src == x.Dst {
+		return fmt.Errorf("%d→%d is not between two GPUs", x.Src, x.Dst)
+	}
+	if len(x.Path) == 0 {
+		return fmt.Errorf("no path")
+	}
+	at := x.Src
+	for _, id := range x.Path {
+		if id < 0 || id >= len(tl.Links) {
+			return fmt.Errorf("link %d does not exist", id)
+		}
+		l := tl.Links[id]
+		if l.From != at {
+			return fmt.Errorf("path is broken at link %d (%d→%d), expected to leave vertex %d", id, l.From, l.To, at)
+		}
+		at = l.To
+	}
+	if at != x.Dst {
+		return fmt.Errorf("path ends at vertex %d, not at GPU %d", at, x.Dst)
+	}
+	if x.Start < 0 || x.End <= x.Start || x.Bytes <= 0 {
+		return fmt.Errorf("bad interval [%v, %v] or size %d", x.Start, x.End, x.Bytes)
+	}
+	if x.Collective < -1 || x.Collective >= len(tl.Collectives) {
+		return fmt.Errorf("collective %d does not exist", x.Collective)
+	}
+	var sent, slack float64
+	for i, r := range x.Rates {
+		until := x.End
+		if i+1 < len(x.Rates) {
+			until = x.Rates[i+1].At
+		}
+		if r.At < x.Start || until < r.At || r.BytesPerSecond < 0 {
+			return fmt.Errorf("rate %d (%v from %v) is outside [%v, %v] or out of order", i, r.BytesPerSecond, r.At, x.Start, x.End)
+		}
+		sent += r.BytesPerSecond * (until - r.At).Seconds()
+		slack += r.BytesPerSecond * 1e-9 // one nanosecond of rounding per piece
+	}
+	if d := sent - float64(x.Bytes); d > slack+1e-6*float64(x.Bytes)+1 || -d > slack+1e-6*float64(x.Bytes)+1 {
+		return fmt.Errorf("rates carry %.0f bytes, not %d", sent, x.Bytes)
+	}
+	return nil
+}
+
+// checkCapacity sweeps every link's rate pieces: at no instant may the
+// messages crossing a link send faster than its bandwidth.
+func (tl *Timeline) checkCapacity() []error {
+	type change struct {
+		at    units.Time
+		delta float64
+	}
+	perLink := make([][]change, len(tl.Links))
+	for _, x := range tl.Transfers {
+		for i, r := range x.Rates {
+			until := x.End
+			if i+1 < len(x.Rates) {
+				until = x.Rates[i+1].At
+			}
+			if r.BytesPerSecond == 0 || until <= r.At {
+				continue
+			}
+			for _, id := range x.Path {
+				if id >= 0 && id < len(tl.Links) {
+					perLink[id] = append(perLink[id], change{r.At, r.BytesPerSecond}, change{until, -r.BytesPerSecond})
+				}
+			}
+		}
+	}
+	var errs []error
+	for id, cs := range perLink {
+		sort.Slice(cs, func(i, j int) bool {
+			if cs[i].at != cs[j].at {
+				return cs[i].at < cs[j].at
+			}
+			return cs[i].delta < cs[j].delta // ends before starts
+		})
+		limit := float64(tl.Links[id].Bandwidth) * (1 + 1e-9)
+		var sum float64
+		for _, c := range cs {
+			sum += c.delta
+			if sum > limit {
+				errs = append(errs, fmt.Errorf("link %d over capacity at %v: %.4g B/s > %v", id, c.at, sum, tl.Links[id].Bandwidth))
+				break
+			}
+		}
+	}
+	return errs
+}
 
 type interval struct {
 	start, end units.Time
