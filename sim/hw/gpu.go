@@ -1,0 +1,107 @@
+package hw
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"paraplay/sim/units"
+)
+
+// GPU describes one accelerator model: what its datasheet promises and how
+// much of that the simulator assumes a training run gets.
+type GPU struct {
+	// Name is the preset's key: lower case, words joined by hyphens
+	// ("h100-sxm", "a100-sxm-80gb").
+	Name string `json:"name"`
+	// Vendor is the maker, e.g. "NVIDIA" or "AMD".
+	Vendor string `json:"vendor"`
+	// DisplayName is the product name a reader knows.
+	DisplayName string `json:"display_name"`
+	// PeakFLOPS is the peak DENSE tensor-core throughput in FLOP/s at
+	// Precision, without the 2:4 structured-sparsity doubling that
+	// datasheets print in their headline rows.
+	PeakFLOPS float64 `json:"peak_flops"`
+	// Precision is the number format of PeakFLOPS: "bf16", or "fp16" for
+	// GPUs whose tensor cores have no bf16 (V100, T4).
+	Precision string `json:"precision"`
+	// HBM is the device memory capacity (HBM, or GDDR6 on T4 and A10G).
+	HBM units.Bytes `json:"hbm_bytes"`
+	// HBMBandwidth is the peak device memory bandwidth.
+	HBMBandwidth units.Bandwidth `json:"hbm_bandwidth_bytes_per_s"`
+	// Efficiency is the ASSUMED fraction of PeakFLOPS that the large matrix
+	// multiplications of transformer training reach, in (0, 1]. It is not a
+	// datasheet number; EfficiencyBasis says what it rests on, and a
+	// scenario may set its own.
+	Efficiency float64 `json:"efficiency"`
+	// EfficiencyBasis explains Efficiency: the published training report
+	// it is read from, or why it is a guess.
+	EfficiencyBasis string `json:"efficiency_basis"`
+	// Link is the name of the link preset (see LookupLink) that joins the
+	// GPUs of this accelerator's usual server.
+	Link string `json:"link"`
+	// GPUsPerNode is the number of GPUs in that usual server.
+	GPUsPerNode int `json:"gpus_per_node"`
+	// Server names that usual server, e.g. "NVIDIA DGX H100".
+	Server string `json:"server"`
+	// Source cites the vendor document for PeakFLOPS, HBM and HBMBandwidth.
+	Source string `json:"source"`
+}
+
+// ComputeTime is how long the GPU takes for flops floating-point operations
+// at the given fraction of peak: flops / (PeakFLOPS × efficiency), rounded
+// once by units.Round. An efficiency of 0 means the GPU's default
+// (g.Efficiency). It panics on a negative or non-finite flops or an
+// efficiency outside [0, 1]: scenarios validate those before a run.
+func (g GPU) ComputeTime(flops float64, efficiency float64) units.Time {
+	if efficiency == 0 {
+		efficiency = g.Efficiency
+	}
+	if !(flops >= 0) || math.IsInf(flops, 0) {
+		panic(fmt.Sprintf("hw: %s: FLOP count %v must be finite and non-negative", g.Name, flops))
+	}
+	if !fraction(efficiency) {
+		panic(fmt.Sprintf("hw: %s: efficiency %v must be in (0, 1]", g.Name, efficiency))
+	}
+	return units.Round(flops / (g.PeakFLOPS * efficiency))
+}
+
+// Validate reports every problem with g at once, joined. It checks that Link
+// is a well-formed name, not that it is in this catalog, so that callers can
+// describe GPUs on links of their own.
+func (g GPU) Validate() error {
+	var errs []error
+	if err := validName(g.Name); err != nil {
+		errs = append(errs, err)
+	}
+	for _, f := range []struct{ what, v string }{
+		{"vendor", g.Vendor}, {"display name", g.DisplayName}, {"efficiency basis", g.EfficiencyBasis},
+		{"server", g.Server}, {"source", g.Source},
+	} {
+		if f.v == "" {
+			errs = append(errs, fmt.Errorf("gpu %s: %s is empty", g.Name, f.what))
+		}
+	}
+	if g.Precision != "bf16" && g.Precision != "fp16" {
+		errs = append(errs, fmt.Errorf("gpu %s: precision %q must be bf16 or fp16", g.Name, g.Precision))
+	}
+	if !positive(g.PeakFLOPS) {
+		errs = append(errs, fmt.Errorf("gpu %s: peak %v FLOP/s must be positive", g.Name, g.PeakFLOPS))
+	}
+	if g.HBM <= 0 {
+		errs = append(errs, fmt.Errorf("gpu %s: memory %v must be positive", g.Name, g.HBM))
+	}
+	if !positive(float64(g.HBMBandwidth)) {
+		errs = append(errs, fmt.Errorf("gpu %s: memory bandwidth %v must be positive", g.Name, g.HBMBandwidth))
+	}
+	if !fraction(g.Efficiency) {
+		errs = append(errs, fmt.Errorf("gpu %s: efficiency %v must be in (0, 1]", g.Name, g.Efficiency))
+	}
+	if err := validName(g.Link); err != nil {
+		errs = append(errs, fmt.Errorf("gpu %s: link: %w", g.Name, err))
+	}
+	if g.GPUsPerNode < 1 {
+		errs = append(errs, fmt.Errorf("gpu %s: %d GPUs per node, want at least 1", g.Name, g.GPUsPerNode))
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,139 @@
+package hw
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"paraplay/sim/units"
+)
+
+// LinkKind is the technology of a link. Fabric models use it to decide, for
+// example, whether a link is inside a node (NVLink, Infinity Fabric, PCIe)
+// or between nodes.
+type LinkKind string
+
+// The kinds of link in the catalog.
+const (
+	KindNVLink         LinkKind = "nvlink"
+	KindInfinityFabric LinkKind = "infinity-fabric"
+	KindPCIe           LinkKind = "pcie"
+	KindInfiniBand     LinkKind = "infiniband"
+	KindRoCE           LinkKind = "roce"
+	KindEthernet       LinkKind = "ethernet"
+	KindWAN            LinkKind = "wan"
+)
+
+var linkKinds = []LinkKind{KindNVLink, KindInfinityFabric, KindPCIe, KindInfiniBand, KindRoCE, KindEthernet, KindWAN}
+
+// Link describes one GPU's attachment to a fabric: how fast it sends in one
+// direction, how much of that a large message gets, and what each message
+// costs up front.
+type Link struct {
+	// Name is the preset's key: lower case, words joined by hyphens
+	// ("nvlink4", "ib-ndr").
+	Name string `json:"name"`
+	// Kind is the link technology.
+	Kind LinkKind `json:"kind"`
+	// DisplayName is the name a reader knows, e.g. "NVLink 4 (H100 SXM)".
+	DisplayName string `json:"display_name"`
+	// LineRate is the signalling rate available to one GPU in ONE direction,
+	// in bytes per second. Vendors often quote both directions added
+	// together; this field is half of such a figure.
+	LineRate units.Bandwidth `json:"line_rate_bytes_per_s"`
+	// Achievable is the fraction of LineRate that a large message actually
+	// gets after protocol overhead, in (0, 1]. Where a published
+	// measurement exists it is fitted to it (see MeasuredBusBW); otherwise
+	// it is an assumption explained in AchievableBasis.
+	Achievable float64 `json:"achievable_fraction"`
+	// AchievableBasis says where Achievable comes from.
+	AchievableBasis string `json:"achievable_basis"`
+	// Latency is α, the fixed cost of one message (one step of a ring) at the
+	// level of NCCL, not the wire: a few µs on NVLink, several on a network,
+	// tens of ms across a WAN.
+	Latency units.Time `json:"latency_ns"`
+	// LatencyBasis says where Latency comes from.
+	LatencyBasis string `json:"latency_basis"`
+	// Source cites the document that gives LineRate.
+	Source string `json:"source"`
+	// MeasuredBusBW is a published nccl-tests all_reduce_perf bus bandwidth
+	// for large messages with the ring algorithm over this link, or 0 when
+	// the catalog has none. The tests check Effective against it.
+	MeasuredBusBW units.Bandwidth `json:"measured_busbw_bytes_per_s,omitempty"`
+	// MeasuredSource cites MeasuredBusBW exactly: where it was published,
+	// on what system, and the figure.
+	MeasuredSource string `json:"measured_source,omitempty"`
+}
+
+// Effective is the bandwidth a large message gets in one direction: line
+// rate × achievable fraction. It is the β⁻¹ of the α–β model and, for a ring
+// all-reduce of large messages, the bus bandwidth nccl-tests would report.
+func (l Link) Effective() units.Bandwidth {
+	return l.LineRate * units.Bandwidth(l.Achievable)
+}
+
+// Validate reports every problem with l at once, joined.
+func (l Link) Validate() error {
+	var errs []error
+	if err := validName(l.Name); err != nil {
+		errs = append(errs, err)
+	}
+	if !knownKind(l.Kind) {
+		errs = append(errs, fmt.Errorf("link %s: kind %q is not one of %v", l.Name, l.Kind, linkKinds))
+	}
+	if l.DisplayName == "" {
+		errs = append(errs, fmt.Errorf("link %s: display name is empty", l.Name))
+	}
+	if !positive(float64(l.LineRate)) {
+		errs = append(errs, fmt.Errorf("link %s: line rate %v must be positive", l.Name, l.LineRate))
+	}
+	if !fraction(l.Achievable) {
+		errs = append(errs, fmt.Errorf("link %s: achievable fraction %v must be in (0, 1]", l.Name, l.Achievable))
+	}
+	if l.AchievableBasis == "" {
+		errs = append(errs, fmt.Errorf("link %s: achievable fraction has no basis", l.Name))
+	}
+	if l.Latency < 0 {
+		errs = append(errs, fmt.Errorf("link %s: latency %v must not be negative", l.Name, l.Latency))
+	}
+	if l.LatencyBasis == "" {
+		errs = append(errs, fmt.Errorf("link %s: latency has no basis", l.Name))
+	}
+	if l.Source == "" {
+		errs = append(errs, fmt.Errorf("link %s: no source for the line rate", l.Name))
+	}
+	errs = append(errs, l.validateMeasurement()...)
+	return errors.Join(errs...)
+}
+
+// validateMeasurement checks the optional calibration point: a ring cannot
+// move more than the line rate, and a number without a source is not data.
+func (l Link) validateMeasurement() []error {
+	var errs []error
+	m := float64(l.MeasuredBusBW)
+	switch {
+	case m == 0 && l.MeasuredSource != "":
+		errs = append(errs, fmt.Errorf("link %s: measured source given without a measured bus bandwidth", l.Name))
+	case m == 0:
+	case !positive(m):
+		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v must be positive", l.Name, l.MeasuredBusBW))
+	case l.MeasuredBusBW > l.LineRate:
+		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v exceeds the line rate %v", l.Name, l.MeasuredBusBW, l.LineRate))
+	case l.MeasuredSource == "":
+		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth has no source", l.Name))
+	}
+	return errs
+}
+
+func knownKind(k LinkKind) bool {
+	for _, known := range linkKinds {
+		if k == known {
+			return true
+		}
+	}
+	return false
+}
+
+func positive(v float64) bool { return v > 0 && !math.IsInf(v, 0) }
+
+func fraction(v float64) bool { return v > 0 && v <= 1 }
