@@ -1,6 +1,7 @@
 package run
 
 import (
+	"paraplay/sim/collective"
 	"paraplay/sim/engine"
 	"paraplay/sim/fabric"
 	"paraplay/sim/timeline"
@@ -8,73 +9,116 @@ import (
 )
 
 // op is one node of the task graph: a compute span on a GPU's compute
-// stream or a transfer on a link.
+// stream, or one message of a collective schedule. It is kept small
+// (a 1,024-GPU ring all-reduce has two million of them): what it does is
+// looked up in the graph's span templates or in the schedule.
 type op struct {
-	compute  bool
-	span     timeline.Span     // compute: GPU, Kind, Label (times filled in)
-	duration units.Time        // compute: how long it runs
-	xfer     timeline.Transfer // transfer: Src, Dst, Bytes, Collective, Step, Chunk, Phase
-	waiting  int               // unfinished predecessors
-	next     []int             // ops that wait for this one
+	transfer bool
+	item     int32   // compute: index into graph.spans; transfer: index into graph.xfers
+	waiting  int32   // unfinished predecessors
+	next     []int32 // ops that wait for this one
+}
+
+// xferRef names one transfer of one of the graph's collectives.
+type xferRef struct {
+	coll, index int32
+}
+
+// placedSchedule is a collective schedule with its ranks mapped to GPUs.
+type placedSchedule struct {
+	sch  collective.Schedule
+	gpus []int // gpus[rank] is the GPU id of rank
 }
 
 // graph executes ops once their predecessors finish. A GPU's compute
 // stream runs one span at a time in the order they became ready; messages
 // share the links they cross (see package fabric).
 type graph struct {
-	ops    []op
-	eng    *engine.Engine
-	net    *fabric.Network
-	gpuAt  []units.Time // when each GPU's compute stream is next free
+	ops   []op
+	spans []timeline.Span // compute templates; End−Start is the duration
+	xfers []xferRef
+	colls []placedSchedule
+	eng   *engine.Engine
+	net   *fabric.Network
+	gpuAt []units.Time // when each GPU's compute stream is next free
 	// Messages between the same two GPUs are delivered in order, one at a
 	// time, as on an NCCL connection or an MPI channel: a later message
 	// waits in channel until the one before it has arrived.
 	inFlight map[[2]int]bool
-	channel  map[[2]int][]int
-	out    *timeline.Timeline
-	failed error
+	channel  map[[2]int][]int32
+	out      *timeline.Timeline
+	failed   error
 }
 
 func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.Timeline) *graph {
 	return &graph{eng: eng, net: net, gpuAt: make([]units.Time, gpus), out: out,
-		inFlight: map[[2]int]bool{}, channel: map[[2]int][]int{}}
+		inFlight: map[[2]int]bool{}, channel: map[[2]int][]int32{}}
 }
 
-// add appends an op that waits for deps and returns its index.
-func (g *graph) add(o op, deps ...int) int {
+// addCompute adds a compute span of duration d (the template's Start and
+// End are ignored) that waits for deps, and returns its op index.
+func (g *graph) addCompute(span timeline.Span, d units.Time, deps ...int) int {
+	span.Start, span.End = 0, d
+	g.spans = append(g.spans, span)
+	return g.add(op{item: int32(len(g.spans) - 1)}, deps)
+}
+
+// addSchedule adds a collective whose rank r runs on GPU gpus[r]. ready[r],
+// if ≥ 0, is the op after which rank r may start sending. It returns the
+// collective's index.
+func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) int {
+	c := len(g.colls)
+	g.colls = append(g.colls, placedSchedule{sch: sch, gpus: gpus})
+	first := len(g.ops)
+	for i, tr := range sch.Transfers {
+		deps := make([]int, 0, 1+len(tr.After))
+		if ready != nil && ready[tr.Src] >= 0 {
+			deps = append(deps, ready[tr.Src])
+		}
+		for _, a := range tr.After {
+			deps = append(deps, first+a)
+		}
+		g.xfers = append(g.xfers, xferRef{coll: int32(c), index: int32(i)})
+		g.add(op{transfer: true, item: int32(len(g.xfers) - 1)}, deps)
+	}
+	return c
+}
+
+func (g *graph) add(o op, deps []int) int {
 	id := len(g.ops)
-	o.waiting = len(deps)
+	o.waiting = int32(len(deps))
 	g.ops = append(g.ops, o)
 	for _, d := range deps {
-		g.ops[d].next = append(g.ops[d].next, id)
+		g.ops[d].next = append(g.ops[d].next, int32(id))
 	}
 	return id
 }
 
 // execute plays the graph from time 0 and returns the time the last op ended.
 func (g *graph) execute() units.Time {
-	for i := range g.ops {
-		if g.ops[i].waiting == 0 {
-			id := i
-			g.eng.At(0, func() { g.start(id) })
+	g.eng.At(0, func() {
+		for i := range g.ops {
+			if g.ops[i].waiting == 0 {
+				g.start(int32(i))
+			}
 		}
-	}
+	})
 	return g.eng.Run()
 }
 
-func (g *graph) start(id int) {
+func (g *graph) start(id int32) {
 	o := &g.ops[id]
-	now := g.eng.Now()
-	if o.compute {
-		start := max(now, g.gpuAt[o.span.GPU])
-		end := start + o.duration
-		g.gpuAt[o.span.GPU] = end
-		o.span.Start, o.span.End = start, end
-		g.out.Spans = append(g.out.Spans, o.span)
-		g.eng.At(end, func() { g.finish(id) })
+	if !o.transfer {
+		span := g.spans[o.item]
+		start := max(g.eng.Now(), g.gpuAt[span.GPU])
+		span.Start, span.End = start, start+span.End
+		g.gpuAt[span.GPU] = span.End
+		g.out.Spans = append(g.out.Spans, span)
+		g.eng.At(span.End, func() { g.finish(id) })
 		return
 	}
-	pair := [2]int{o.xfer.Src, o.xfer.Dst}
+	src, dst := g.endpoints(o.item)
+	pair := [2]int{src, dst}
 	if g.inFlight[pair] {
 		g.channel[pair] = append(g.channel[pair], id)
 		return
@@ -82,14 +126,25 @@ func (g *graph) start(id int) {
 	g.send(id)
 }
 
-func (g *graph) send(id int) {
-	o := &g.ops[id]
-	pair := [2]int{o.xfer.Src, o.xfer.Dst}
+func (g *graph) endpoints(item int32) (src, dst int) {
+	ref := g.xfers[item]
+	c := &g.colls[ref.coll]
+	tr := &c.sch.Transfers[ref.index]
+	return c.gpus[tr.Src], c.gpus[tr.Dst]
+}
+
+func (g *graph) send(id int32) {
+	ref := g.xfers[g.ops[id].item]
+	c := &g.colls[ref.coll]
+	tr := &c.sch.Transfers[ref.index]
+	src, dst := c.gpus[tr.Src], c.gpus[tr.Dst]
+	pair := [2]int{src, dst}
 	g.inFlight[pair] = true
-	err := g.net.Send(o.xfer.Src, o.xfer.Dst, o.xfer.Bytes, func(m *fabric.Message) {
-		x := o.xfer
-		x.Path, x.Start, x.End, x.Rates = m.Path, m.Start, m.End, m.Rates
-		g.out.Transfers = append(g.out.Transfers, x)
+	err := g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) {
+		g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
+			Path: m.Path, Src: src, Dst: dst, Bytes: tr.Bytes, Collective: int(ref.coll),
+			Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: m.Start, End: m.End, Rates: m.Rates,
+		})
 		g.inFlight[pair] = false
 		if q := g.channel[pair]; len(q) > 0 {
 			g.channel[pair] = q[1:]
@@ -102,11 +157,30 @@ func (g *graph) send(id int) {
 	}
 }
 
-func (g *graph) finish(id int) {
+func (g *graph) finish(id int32) {
 	for _, n := range g.ops[id].next {
 		g.ops[n].waiting--
 		if g.ops[n].waiting == 0 {
 			g.start(n)
 		}
+	}
+}
+
+// collectives records each collective's summary from its transfers.
+func (g *graph) collectives() {
+	for i, c := range g.colls {
+		tc := timeline.Collective{Name: c.sch.Op, Algorithm: c.sch.Algorithm, Ranks: c.sch.Ranks,
+			Bytes: c.sch.Bytes, GPUs: append([]int(nil), c.gpus...), Start: -1}
+		for _, tr := range g.out.Transfers {
+			if tr.Collective != i {
+				continue
+			}
+			if tc.Start < 0 || tr.Start < tc.Start {
+				tc.Start = tr.Start
+			}
+			tc.End = max(tc.End, tr.End)
+		}
+		tc.Start = max(tc.Start, 0)
+		g.out.Collectives = append(g.out.Collectives, tc)
 	}
 }

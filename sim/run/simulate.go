@@ -28,13 +28,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return nil, err
 	}
 	t := topo.Ring(s.GPUs, s.Link.Bandwidth, s.Link.Latency)
-	tl := &timeline.Timeline{Title: s.Title(), Fidelity: "detailed"}
-	for _, gpu := range t.GPUs {
-		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node})
-	}
-	for _, l := range t.Links {
-		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
-	}
+	tl := newTimeline(t, s.Title())
 	eng := &engine.Engine{}
 	g := newGraph(eng, fabric.New(t, eng), s.GPUs, tl)
 
@@ -47,59 +41,44 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	sch := collective.Ring(s.GPUs, s.AllReduce.Size)
 	g.ops = make([]op, 0, 2*s.GPUs+len(sch.Transfers))
 	backward := make([]int, s.GPUs)
+	gpus := make([]int, s.GPUs)
 	for i := 0; i < s.GPUs; i++ {
-		f := g.add(op{compute: true, duration: jitter(s.Compute.Forward),
-			span: timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}})
-		backward[i] = g.add(op{compute: true, duration: jitter(s.Compute.Backward),
-			span: timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}}, f)
+		gpus[i] = i
+		f := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}, jitter(s.Compute.Forward))
+		backward[i] = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
 	}
+	g.addSchedule(sch, gpus, backward)
+	return finish(g)
+}
 
-	addSchedule(g, sch, 0, backward)
+// newTimeline starts the record of a run on t.
+func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
+	tl := &timeline.Timeline{Title: title, Fidelity: "detailed"}
+	for _, gpu := range t.GPUs {
+		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node})
+	}
+	for _, sw := range t.Switches {
+		tl.Switches = append(tl.Switches, timeline.Switch{ID: sw.ID, Name: sw.Name, Kind: sw.Kind, Node: sw.Node})
+	}
+	for _, l := range t.Links {
+		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
+	}
+	return tl
+}
+
+// finish executes the graph, completes and checks the timeline.
+func finish(g *graph) (*timeline.Timeline, error) {
+	tl := g.out
 	tl.End = g.execute()
 	if g.failed != nil {
 		return nil, g.failed
 	}
-	finishCollective(tl, sch, 0)
+	g.collectives()
 	sortTimeline(tl)
 	if err := tl.Validate(); err != nil {
 		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
 	}
 	return tl, nil
-}
-
-// addSchedule adds a collective's transfers to the graph. ready[r] is the op
-// after which rank r may start sending.
-func addSchedule(g *graph, sch collective.Schedule, index int, ready []int) {
-	first := len(g.ops)
-	for _, tr := range sch.Transfers {
-		deps := []int{ready[tr.Src]}
-		for _, a := range tr.After {
-			deps = append(deps, first+a)
-		}
-		g.add(op{xfer: timeline.Transfer{
-			Src: tr.Src, Dst: tr.Dst, Bytes: tr.Bytes, Collective: index,
-			Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase,
-		}}, deps...)
-	}
-}
-
-// finishCollective records the collective's summary from its transfers.
-func finishCollective(tl *timeline.Timeline, sch collective.Schedule, index int) {
-	c := timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm, Ranks: sch.Ranks, Bytes: sch.Bytes, Start: -1}
-	for r := 0; r < sch.Ranks; r++ {
-		c.GPUs = append(c.GPUs, r)
-	}
-	for _, tr := range tl.Transfers {
-		if tr.Collective != index {
-			continue
-		}
-		if c.Start < 0 || tr.Start < c.Start {
-			c.Start = tr.Start
-		}
-		c.End = max(c.End, tr.End)
-	}
-	c.Start = max(c.Start, 0)
-	tl.Collectives = append(tl.Collectives, c)
 }
 
 // sortTimeline puts spans and transfers in the documented order, so that
@@ -113,10 +92,13 @@ func sortTimeline(tl *timeline.Timeline) {
 		return a.GPU < b.GPU
 	})
 	sort.SliceStable(tl.Transfers, func(i, j int) bool {
-		a, b := tl.Transfers[i], tl.Transfers[j]
+		a, b := &tl.Transfers[i], &tl.Transfers[j]
 		if a.Start != b.Start {
 			return a.Start < b.Start
 		}
-		return a.Link() < b.Link()
+		if a.Src != b.Src {
+			return a.Src < b.Src
+		}
+		return a.Dst < b.Dst
 	})
 }
