@@ -79,7 +79,7 @@ func GPUs() []GPU {
 			PeakFLOPS: 2.25e15, Precision: "bf16",
 			HBM: 180 * units.GiB, HBMBandwidth: 8000 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effB200,
-			Link: "nvlink5", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX B200 (2 NVLink5 switch chips)",
+			Link: "nvlink5", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX B200 (NVLink 5 switch)",
 			Source: "NVIDIA HGX B200 specifications (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS with sparsity, i.e. 2.25 PFLOPS dense per GPU; NVIDIA DGX B200 Datasheet: 1,440 GB total GPU memory (180 GB per GPU), 64 TB/s HBM3e (8 TB/s per GPU)",
 		},
 		{

@@ -16,6 +16,7 @@ const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 
 Usage:
   paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+  paraplay presets [--json]    the GPU and link presets, with their sources
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -46,6 +47,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runCommand(args[1:], stdout, stderr)
+	case "presets":
+		return presetsCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

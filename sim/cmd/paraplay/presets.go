@@ -1,0 +1,126 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+
+	"paraplay/sim/hw"
+)
+
+// presetsCommand prints the hardware catalog: what a scenario can name as a
+// GPU or a link, with every number's source, so that users can check the
+// simulator's inputs against their own hardware.
+func presetsCommand(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("paraplay presets", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	asJSON := fs.Bool("json", false, "print the catalog as JSON")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 0 {
+		fmt.Fprintf(stderr, "paraplay presets: unexpected argument %q\n\n%s", fs.Arg(0), usage)
+		return exitUsage
+	}
+	var err error
+	if *asJSON {
+		err = writePresetsJSON(stdout)
+	} else {
+		err = writePresetsText(stdout)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %v\n", err)
+		return exitError
+	}
+	return 0
+}
+
+// presetLink adds the derived effective bandwidth to a link for JSON
+// readers, who should not have to multiply.
+type presetLink struct {
+	hw.Link
+	// Effective is LineRate × Achievable, in bytes per second.
+	Effective float64 `json:"effective_bytes_per_s"`
+}
+
+// presetCatalog is the JSON form of `paraplay presets`.
+type presetCatalog struct {
+	// GPUs is the accelerator catalog, sorted by name.
+	GPUs []hw.GPU `json:"gpus"`
+	// Links is the link catalog, sorted by name.
+	Links []presetLink `json:"links"`
+}
+
+func writePresetsJSON(w io.Writer) error {
+	cat := presetCatalog{GPUs: hw.GPUs()}
+	for _, l := range hw.Links() {
+		cat.Links = append(cat.Links, presetLink{Link: l, Effective: float64(l.Effective())})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(cat)
+}
+
+func writePresetsText(w io.Writer) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "Accelerators")
+	fmt.Fprintln(tw, "NAME\tVENDOR\tPEAK TFLOP/s\tPREC\tHBM GiB\tHBM TB/s\tEFFICIENCY*\tLINK\tPER NODE")
+	for _, g := range hw.GPUs() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%d\n", g.Name, g.Vendor, num(g.PeakFLOPS/1e12), g.Precision,
+			num(float64(g.HBM)/(1<<30)), num(float64(g.HBMBandwidth)/1e12), g.Efficiency, g.Link, g.GPUsPerNode)
+	}
+	fmt.Fprintln(tw, "* assumed fraction of peak for large transformer matmuls; set your own in the scenario.")
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "Links (rates per GPU, per direction)")
+	fmt.Fprintln(tw, "NAME\tKIND\tLINE GB/s\tACHIEVABLE\tEFFECTIVE GB/s\tLATENCY")
+	for _, l := range hw.Links() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.0f%%\t%s\t%v\n", l.Name, l.Kind, num(float64(l.LineRate)/1e9),
+			l.Achievable*100, num(float64(l.Effective())/1e9), l.Latency)
+	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "Calibration (ring all-reduce busbw for large messages: model = effective bandwidth)")
+	for _, l := range hw.Links() {
+		if l.MeasuredBusBW == 0 {
+			continue
+		}
+		model, measured := float64(l.Effective())/1e9, float64(l.MeasuredBusBW)/1e9
+		fmt.Fprintf(tw, "%s\tmodel %s GB/s\tmeasured %s GB/s\t%+.1f%%\n", l.Name, num(model), num(measured), (model/measured-1)*100)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	return writeSources(w)
+}
+
+// writeSources prints, for every preset, where each of its numbers comes
+// from; long citations are not tabulated, so they stay readable.
+func writeSources(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("\nSources\n")
+	for _, g := range hw.GPUs() {
+		fmt.Fprintf(&b, "%s: %s\n  peak, memory: %s\n  efficiency: %s\n  server: %s\n", g.Name, g.DisplayName, g.Source, g.EfficiencyBasis, g.Server)
+	}
+	for _, l := range hw.Links() {
+		fmt.Fprintf(&b, "%s: %s\n  line rate: %s\n  achievable: %s\n  latency: %s\n", l.Name, l.DisplayName, l.Source, l.AchievableBasis, l.LatencyBasis)
+		if l.MeasuredSource != "" {
+			fmt.Fprintf(&b, "  measured busbw: %s\n", l.MeasuredSource)
+		}
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// num prints a quantity short and exact enough for the catalog: two
+// decimals at most from 1 up ("1307.4", "15.75", "231"), three significant
+// digits below 1 ("0.0125").
+func num(v float64) string {
+	if v < 1 {
+		return strconv.FormatFloat(v, 'g', 3, 64)
+	}
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
