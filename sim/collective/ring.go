@@ -20,40 +20,83 @@ import "paraplay/sim/units"
 // step k, rank i sends chunk (i+1−k) mod n. Each send waits for the message
 // the rank received in the previous step, which carries that very chunk.
 func Ring(n int, s units.Bytes) Schedule {
-	sch := Schedule{Op: "all-reduce", Algorithm: "ring", Ranks: n, Bytes: s}
-	if n < 2 {
+	return RingPipelined(n, s, 1)
+}
+
+// RingPipelined is Ring with every step's chunk cut into pieces messages
+// (ChunkBytes of the chunk), so that a rank forwards the first piece of a
+// chunk while the rest is still arriving, as NCCL does with its slices.
+// Step k·pieces+p carries piece p of ring step k; each piece waits only for
+// the same piece of the previous ring step. Transfer.Chunk stays the ring's
+// chunk index. pieces < 1 counts as 1.
+//
+// On the ideal switch of the α–β model every rank is busy at every moment
+// even without pieces, so pipelining cannot hide anything and only adds
+// latency terms: the time is
+//
+//	2(n−1)·pieces·α + 2·(n−1)/n · S·β
+//
+// (each port sends 2(n−1)·pieces messages back to back). It pays off on
+// multi-hop routes, where a piece can be on the second link while the next
+// is on the first.
+func RingPipelined(n int, s units.Bytes, pieces int) Schedule {
+	sch := Schedule{Op: OpAllReduce, Algorithm: "ring", Ranks: n, Bytes: s}
+	if n < 2 || s <= 0 {
 		return sch
 	}
-	sch.Steps = 2 * (n - 1)
-	// recvAt[r] is the index of the transfer rank r received in the
-	// previous step.
-	recvAt := make([]int, n)
-	for step := 0; step < sch.Steps; step++ {
-		phase, offset := PhaseReduceScatter, step
+	pieces = max(pieces, 1)
+	steps := 2 * (n - 1)
+	sch.Steps = steps * pieces
+	sch.Transfers = make([]Transfer, 0, sch.Steps*n)
+	// recvAt[r][p] is the index of the transfer that brought piece p to
+	// rank r in the previous ring step.
+	recvAt, next := make([][]int, n), make([][]int, n)
+	for r := range recvAt {
+		recvAt[r], next[r] = make([]int, pieces), make([]int, pieces)
+	}
+	for step := 0; step < steps; step++ {
+		phase, shift := PhaseReduceScatter, step
 		if step >= n-1 {
-			phase, offset = PhaseAllGather, step-(n-1)-1
+			phase, shift = PhaseAllGather, step-(n-1)-1
 		}
-		next := make([]int, n)
-		for i := 0; i < n; i++ {
-			chunk := ((i-offset)%n + n) % n
-			t := Transfer{
-				Step: step, Src: i, Dst: (i + 1) % n, Chunk: chunk,
-				Bytes: ChunkBytes(s, n, chunk), Phase: phase,
+		for p := 0; p < pieces; p++ {
+			for i := 0; i < n; i++ {
+				chunk := ((i-shift)%n + n) % n
+				t := ringPiece(s, n, chunk, pieces, p)
+				t.Step, t.Src, t.Dst, t.Phase = step*pieces+p, i, (i+1)%n, phase
+				t.Reduce = phase == PhaseReduceScatter
+				if step > 0 && recvAt[i][p] >= 0 {
+					t.After = []int{recvAt[i][p]}
+				}
+				// A buffer smaller than n·pieces bytes has empty pieces:
+				// they are not sent, and nothing waits for them.
+				next[t.Dst][p] = -1
+				if t.Bytes > 0 {
+					next[t.Dst][p] = len(sch.Transfers)
+					sch.Transfers = append(sch.Transfers, t)
+				}
 			}
-			if step > 0 {
-				t.After = []int{recvAt[i]}
-			}
-			next[t.Dst] = len(sch.Transfers)
-			sch.Transfers = append(sch.Transfers, t)
 		}
-		recvAt = next
+		recvAt, next = next, recvAt
 	}
 	return sch
 }
 
+// ringPiece is piece p of chunk when the chunk is cut into pieces, with its
+// Chunk, Offset and Bytes set.
+func ringPiece(s units.Bytes, n, chunk, pieces, p int) Transfer {
+	cb := ChunkBytes(s, n, chunk)
+	return Transfer{
+		Chunk:  chunk,
+		Offset: ChunkOffset(s, n, chunk) + ChunkOffset(cb, pieces, p),
+		Bytes:  ChunkBytes(cb, pieces, p),
+	}
+}
+
 // RingTime is the closed-form α–β time of Ring on n ranks with per-message
 // latency α and link bandwidth B (β = 1/B): 2(n−1)α + 2(n−1)/n · S/B
-// (Thakur, Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009).
+// (Thakur, Rabenseifner & Gropp 2005, §4; Patarasuk & Yuan 2009). The γ
+// term of the additions is not charged.
 func RingTime(n int, s units.Bytes, alpha units.Time, bw units.Bandwidth) float64 {
 	nf := float64(n)
 	return 2*(nf-1)*alpha.Seconds() + 2*(nf-1)/nf*float64(s)/float64(bw)

@@ -7,24 +7,70 @@ import (
 	"paraplay/sim/units"
 )
 
-// Phase names of the ring all-reduce.
+// Phase names. A phase says what a transfer does for the algorithm; the scene
+// colours transfers by it and the timeline records it.
 const (
 	PhaseReduceScatter = "reduce-scatter"
 	PhaseAllGather     = "all-gather"
+	// PhaseReduce sends partial sums towards a root (trees, reduce).
+	PhaseReduce = "reduce"
+	// PhaseBroadcast copies data away from a root (trees, broadcast).
+	PhaseBroadcast = "broadcast"
+	// PhaseAllReduce exchanges whole buffers that are summed on arrival
+	// (recursive doubling).
+	PhaseAllReduce = "all-reduce"
+	// PhaseAllToAll sends each peer its own piece.
+	PhaseAllToAll = "all-to-all"
+	// PhaseSend is a plain point-to-point message.
+	PhaseSend = "send"
+	// PhaseBarrier is a dissemination-barrier notification.
+	PhaseBarrier = "barrier"
+	// PhasePush and PhasePull are the two halves of a parameter-server
+	// round: gradients to the servers, reduced values back.
+	PhasePush = "push"
+	PhasePull = "pull"
+)
+
+// Operation names as Schedule.Op holds them.
+const (
+	OpAllReduce     = "all-reduce"
+	OpReduceScatter = "reduce-scatter"
+	OpAllGather     = "all-gather"
+	OpBroadcast     = "broadcast"
+	OpReduce        = "reduce"
+	OpAllToAll      = "all-to-all"
+	OpSendRecv      = "sendrecv"
+	OpBarrier       = "barrier"
 )
 
 // Transfer is one message of a schedule.
+//
+// The bytes a transfer carries are the range [Offset, Offset+Bytes) of the
+// logical buffer of Schedule.Bytes bytes that every rank holds a copy of. For
+// all-to-all the range is in the sender's send buffer, and the receiver
+// stores it in its receive buffer in the slot of the sender.
 type Transfer struct {
-	// Step is the round the message belongs to, from 0.
+	// Step is the round the message belongs to, from 0. It orders the
+	// schedule for reading and drawing; the execution order comes from
+	// After alone.
 	Step int
 	// Src and Dst are ranks, 0..Ranks-1.
 	Src, Dst int
-	// Chunk is the index of the buffer chunk the message carries.
+	// Chunk is the index of the buffer chunk the message carries (for
+	// messages that carry several consecutive chunks, the first of them).
+	// Each constructor documents how it numbers chunks; Offset and Bytes
+	// are the authoritative byte range.
 	Chunk int
+	// Offset is where the carried bytes start in the buffer.
+	Offset units.Bytes
 	// Bytes is the size of the message.
 	Bytes units.Bytes
 	// Phase names the part of the algorithm.
 	Phase string
+	// Reduce is true when the receiver adds the incoming data into its own
+	// copy of the range (reduce phases), false when it stores or forwards
+	// it unchanged. ParaPlay does not charge time for the addition (γ = 0).
+	Reduce bool
 	// After lists the indices (into Schedule.Transfers) of the transfers
 	// that must have arrived before this one can be sent: the data it
 	// forwards or reduces.
@@ -33,14 +79,24 @@ type Transfer struct {
 
 // Schedule is a collective operation written out as data.
 type Schedule struct {
-	// Op is the operation, e.g. "all-reduce".
+	// Op is the operation, e.g. "all-reduce" (one of the Op constants).
 	Op string
 	// Algorithm is how it is done, e.g. "ring".
 	Algorithm string
 	// Ranks is the number of participants.
 	Ranks int
-	// Bytes is S, the buffer each rank contributes.
+	// Bytes is S, the size of the buffer the transfers' ranges refer to:
+	// the buffer each rank contributes (all-reduce, reduce-scatter,
+	// reduce), the gathered result (all-gather), the data the root sends
+	// (broadcast), the bytes one rank sends in total (all-to-all), or the
+	// notification size (barrier).
 	Bytes units.Bytes
+	// Root is the rank that owns the data (broadcast) or receives the sum
+	// (reduce); 0 for every other operation.
+	Root int
+	// Servers is the number of parameter servers, ranks 0..Servers-1,
+	// which hold no data of their own; 0 for every other algorithm.
+	Servers int
 	// Steps is the number of rounds.
 	Steps int
 	// Transfers lists every message in step order.
@@ -57,11 +113,28 @@ func ChunkBytes(s units.Bytes, n, chunk int) units.Bytes {
 	return size
 }
 
-// Validate checks that ranks, steps and dependencies are consistent: every
-// dependency points to an earlier step, and every transfer moves bytes
-// between two different ranks.
+// ChunkOffset is where chunk starts when S bytes are split into n chunks as
+// ChunkBytes does: the sum of the sizes of the chunks before it.
+func ChunkOffset(s units.Bytes, n, chunk int) units.Bytes {
+	c := units.Bytes(chunk)
+	return c*(s/units.Bytes(n)) + min(c, s%units.Bytes(n))
+}
+
+// Validate checks that ranks, steps, byte ranges and dependencies are
+// consistent: every transfer moves a non-empty range of the buffer between
+// two different ranks, and every dependency points to a transfer of an
+// earlier step, so that the dependency graph has no cycle.
 func (s *Schedule) Validate() error {
 	var errs []error
+	if s.Ranks < 1 {
+		errs = append(errs, fmt.Errorf("schedule has %d ranks, want at least 1", s.Ranks))
+	}
+	if s.Root < 0 || s.Root >= max(s.Ranks, 1) {
+		errs = append(errs, fmt.Errorf("root %d is not one of %d ranks", s.Root, s.Ranks))
+	}
+	if s.Servers < 0 || (s.Servers > 0 && s.Servers >= s.Ranks) {
+		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
+	}
 	for i, t := range s.Transfers {
 		if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
 			errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
@@ -71,6 +144,9 @@ func (s *Schedule) Validate() error {
 		}
 		if t.Bytes <= 0 {
 			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
+		}
+		if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
+			errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
 		}
 		for _, d := range t.After {
 			if d < 0 || d >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {

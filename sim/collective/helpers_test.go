@@ -1,0 +1,327 @@
+package collective
+
+import (
+	"container/heap"
+	"fmt"
+	"slices"
+	"strings"
+
+	"paraplay/sim/units"
+)
+
+// execute runs a schedule in the execution model the closed forms assume
+// and returns when the last message arrives, in seconds. Every rank hangs
+// off an ideal non-blocking switch by a full-duplex port of bw bytes per
+// second each way. A transfer is ready when every transfer in its After has
+// arrived; it then takes its sender's outgoing and its receiver's incoming
+// port for α + bytes/bw. Ports serve messages one at a time, first come
+// first served, ties broken by transfer index.
+func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
+	n := len(s.Transfers)
+	waiting := make([]int, n)
+	next := make([][]int, n)
+	for i, t := range s.Transfers {
+		waiting[i] = len(t.After)
+		for _, d := range t.After {
+			next[d] = append(next[d], i)
+		}
+	}
+	ready := make([]float64, n)
+	q := &readyQueue{}
+	for i := range n {
+		if waiting[i] == 0 {
+			heap.Push(q, readyItem{0, i})
+		}
+	}
+	out, in := make([]float64, s.Ranks), make([]float64, s.Ranks)
+	var end float64
+	for q.Len() > 0 {
+		it := heap.Pop(q).(readyItem)
+		t := s.Transfers[it.i]
+		start := max(it.at, out[t.Src], in[t.Dst])
+		arrive := start + alpha.Seconds() + float64(t.Bytes)/float64(bw)
+		out[t.Src], in[t.Dst] = arrive, arrive
+		end = max(end, arrive)
+		for _, j := range next[it.i] {
+			ready[j] = max(ready[j], arrive)
+			if waiting[j]--; waiting[j] == 0 {
+				heap.Push(q, readyItem{ready[j], j})
+			}
+		}
+	}
+	return end
+}
+
+type readyItem struct {
+	at float64
+	i  int
+}
+
+// readyQueue orders ready transfers by the time they became ready, then by
+// index.
+type readyQueue []readyItem
+
+func (q readyQueue) Len() int { return len(q) }
+func (q readyQueue) Less(i, j int) bool {
+	if q[i].at != q[j].at {
+		return q[i].at < q[j].at
+	}
+	return q[i].i < q[j].i
+}
+func (q readyQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *readyQueue) Push(x any)   { *q = append(*q, x.(readyItem)) }
+func (q *readyQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}
+
+// grid draws a schedule as text, one row per step and one column per
+// sending rank: "2→3:c1+" is rank 2 sending chunk 1 to rank 3, + when the
+// receiver adds it to its own copy; "." is a rank that sends nothing.
+func grid(s Schedule) string {
+	cells := make([][]string, s.Steps)
+	for i := range cells {
+		cells[i] = make([]string, s.Ranks)
+	}
+	width := 1
+	for _, t := range s.Transfers {
+		c := fmt.Sprintf("%d→%d:c%d", t.Src, t.Dst, t.Chunk)
+		if t.Reduce {
+			c += "+"
+		}
+		if old := cells[t.Step][t.Src]; old != "" {
+			c = old + "," + c
+		}
+		cells[t.Step][t.Src] = c
+		width = max(width, len([]rune(c)))
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %s, %d ranks, %v, %d steps\n", s.Op, s.Algorithm, s.Ranks, s.Bytes, s.Steps)
+	for step, row := range cells {
+		fmt.Fprintf(&b, "%3d", step)
+		for _, c := range row {
+			if c == "" {
+				c = "."
+			}
+			fmt.Fprintf(&b, " %-*s", width, c)
+		}
+		b.WriteString(strings.TrimRight("", " ") + "\n")
+	}
+	return strings.ReplaceAll(b.String(), " \n", "\n")
+}
+
+// replay executes a schedule on symbolic buffers and checks the
+// postcondition of its operation. Each rank's buffer is cut into segments at
+// every boundary a transfer or a shard uses; a segment holds counts[k], how
+// many times rank k's contribution has been added into it. A transfer
+// carries its sender's segments as they were at the start of its step;
+// the receiver adds them (Reduce) or replaces its own (store).
+//
+// It also checks the dependencies: a transfer must list (transitively) in
+// After every transfer that wrote the data it sends, so that no execution
+// order can send stale data; and a rank may only send data it holds.
+func replay(s Schedule) error {
+	n, S := s.Ranks, s.Bytes
+	cuts := []units.Bytes{0, S}
+	for c := 0; c < n; c++ {
+		cuts = append(cuts, ChunkOffset(S, n, c))
+	}
+	for _, t := range s.Transfers {
+		cuts = append(cuts, t.Offset, t.Offset+t.Bytes)
+	}
+	slices.Sort(cuts)
+	cuts = slices.Compact(cuts)
+	segs := len(cuts) - 1
+	seg := func(off units.Bytes) int { i, _ := slices.BinarySearch(cuts, off); return i }
+
+	type cell struct {
+		counts  []int
+		writers []int
+	}
+	buf := make([][]cell, n)
+	for r := range buf {
+		buf[r] = make([]cell, segs)
+		for g := range buf[r] {
+			c := make([]int, n)
+			if initiallyHolds(s, r, cuts[g]) {
+				c[r] = 1
+			}
+			if (s.Op == OpBroadcast || s.Op == OpSendRecv) && r == s.Root {
+				c[r] = 1
+			}
+			buf[r][g] = cell{counts: c}
+		}
+	}
+	// received[dst][src] counts all-to-all bytes.
+	received := make([][]units.Bytes, n)
+	for r := range received {
+		received[r] = make([]units.Bytes, n)
+	}
+	anc := ancestors(s)
+	order := make([]int, len(s.Transfers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return s.Transfers[a].Step - s.Transfers[b].Step })
+
+	type msg struct {
+		i      int
+		counts [][]int
+	}
+	for lo := 0; lo < len(order); {
+		hi := lo
+		for hi < len(order) && s.Transfers[order[hi]].Step == s.Transfers[order[lo]].Step {
+			hi++
+		}
+		var msgs []msg
+		for _, i := range order[lo:hi] {
+			t := s.Transfers[i]
+			m := msg{i: i}
+			for g := seg(t.Offset); g < seg(t.Offset+t.Bytes); g++ {
+				c := buf[t.Src][g]
+				for _, w := range c.writers {
+					if !anc[i][w] {
+						return fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) written by transfer %d, which is not in its After", i, t.Src, t.Dst, t.Step, cuts[g], cuts[g+1], w)
+					}
+				}
+				if sum(c.counts) == 0 {
+					return fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) that rank %d does not hold", i, t.Src, t.Dst, t.Step, cuts[g], cuts[g+1], t.Src)
+				}
+				m.counts = append(m.counts, slices.Clone(c.counts))
+			}
+			msgs = append(msgs, m)
+		}
+		for _, m := range msgs {
+			t := s.Transfers[m.i]
+			if s.Op == OpAllToAll {
+				received[t.Dst][t.Src] += t.Bytes
+				continue
+			}
+			for k, g := 0, seg(t.Offset); k < len(m.counts); k, g = k+1, g+1 {
+				c := &buf[t.Dst][g]
+				if t.Reduce {
+					for r, v := range m.counts[k] {
+						c.counts[r] += v
+					}
+					c.writers = append(c.writers, m.i)
+				} else {
+					c.counts, c.writers = m.counts[k], []int{m.i}
+				}
+			}
+		}
+		lo = hi
+	}
+	return postcondition(s, cuts, func(r, g int) []int { return buf[r][g].counts }, received)
+}
+
+// initiallyHolds reports whether rank r contributes the segment starting at
+// off before the operation starts.
+func initiallyHolds(s Schedule, r int, off units.Bytes) bool {
+	switch s.Op {
+	case OpBroadcast, OpSendRecv:
+		return false
+	case OpAllGather:
+		return shardOf(s.Bytes, s.Ranks, off) == r
+	}
+	return r >= s.Servers
+}
+
+// shardOf is the chunk of an n-chunk split that contains byte off.
+func shardOf(s units.Bytes, n int, off units.Bytes) int {
+	c := 0
+	for c+1 < n && ChunkOffset(s, n, c+1) <= off {
+		c++
+	}
+	return c
+}
+
+// postcondition checks the result of a replay against the operation's
+// definition.
+func postcondition(s Schedule, cuts []units.Bytes, counts func(r, g int) []int, received [][]units.Bytes) error {
+	n := s.Ranks
+	want := func(r, g int, w []int) error {
+		if got := counts(r, g); !slices.Equal(got, w) {
+			return fmt.Errorf("%s %s: rank %d bytes [%d,%d) hold contributions %v, want %v", s.Op, s.Algorithm, r, cuts[g], cuts[g+1], got, w)
+		}
+		return nil
+	}
+	all := make([]int, n)
+	for r := s.Servers; r < n; r++ {
+		all[r] = 1
+	}
+	one := func(k int) []int { w := make([]int, n); w[k] = 1; return w }
+	for r := 0; r < n; r++ {
+		for g := 0; g+1 < len(cuts); g++ {
+			var err error
+			switch s.Op {
+			case OpAllReduce:
+				if r >= s.Servers {
+					err = want(r, g, all)
+				}
+			case OpReduceScatter:
+				if shardOf(s.Bytes, n, cuts[g]) == r {
+					err = want(r, g, all)
+				}
+			case OpAllGather:
+				err = want(r, g, one(shardOf(s.Bytes, n, cuts[g])))
+			case OpBroadcast, OpSendRecv:
+				err = want(r, g, one(s.Root))
+			case OpReduce:
+				if r == s.Root {
+					err = want(r, g, all)
+				}
+			case OpBarrier:
+				if slices.Contains(counts(r, g), 0) {
+					err = fmt.Errorf("barrier: rank %d has heard from %v only", r, counts(r, g))
+				}
+			}
+			if err != nil {
+				return err
+			}
+		}
+		if s.Op == OpAllToAll {
+			for src := 0; src < n; src++ {
+				if got, w := received[r][src], ChunkBytes(s.Bytes, n, r); src != r && got != w {
+					return fmt.Errorf("all-to-all: rank %d received %d bytes from rank %d, want %d", r, got, src, w)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// ancestors returns, for every transfer, the set of transfers it depends on
+// directly or transitively.
+func ancestors(s Schedule) [][]bool {
+	anc := make([][]bool, len(s.Transfers))
+	done := make([]bool, len(s.Transfers))
+	var visit func(i int)
+	visit = func(i int) {
+		if done[i] {
+			return
+		}
+		done[i] = true
+		anc[i] = make([]bool, len(s.Transfers))
+		for _, d := range s.Transfers[i].After {
+			visit(d)
+			anc[i][d] = true
+			for k, v := range anc[d] {
+				anc[i][k] = anc[i][k] || v
+			}
+		}
+	}
+	for i := range s.Transfers {
+		visit(i)
+	}
+	return anc
+}
+
+func sum(xs []int) int {
+	t := 0
+	for _, x := range xs {
+		t += x
+	}
+	return t
+}
