@@ -83,4 +83,3 @@ func TestReplayCatchesBrokenSchedules(t *testing.T) {
 		}
 	}
 }
-

@@ -13,9 +13,12 @@ import (
 // and returns when the last message arrives, in seconds. Every rank hangs
 // off an ideal non-blocking switch by a full-duplex port of bw bytes per
 // second each way. A transfer is ready when every transfer in its After has
-// arrived; it then takes its sender's outgoing and its receiver's incoming
-// port for α + bytes/bw. Ports serve messages one at a time, first come
-// first served, ties broken by transfer index.
+// arrived; it then needs its sender's outgoing and its receiver's incoming
+// port, both idle, and holds them for α + bytes/bw. Ports serve one message
+// at a time; whenever ports fall idle, the waiting transfers are offered
+// them first come first served: each port serves its transfers in the order
+// they became ready (ties by index), and a transfer waiting for one of its
+// ports keeps its place in the other's queue too.
 func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 	n := len(s.Transfers)
 	waiting := make([]int, n)
@@ -26,39 +29,64 @@ func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 			next[d] = append(next[d], i)
 		}
 	}
-	ready := make([]float64, n)
-	q := &readyQueue{}
+	var queue []readyItem // ready, not started, in (at, index) order
 	for i := range n {
 		if waiting[i] == 0 {
-			heap.Push(q, readyItem{0, i})
+			queue = append(queue, readyItem{0, i})
 		}
 	}
-	out, in := make([]float64, s.Ranks), make([]float64, s.Ranks)
-	var end float64
-	for q.Len() > 0 {
-		it := heap.Pop(q).(readyItem)
-		t := s.Transfers[it.i]
-		start := max(it.at, out[t.Src], in[t.Dst])
-		arrive := start + alpha.Seconds() + float64(t.Bytes)/float64(bw)
-		out[t.Src], in[t.Dst] = arrive, arrive
-		end = max(end, arrive)
-		for _, j := range next[it.i] {
-			ready[j] = max(ready[j], arrive)
-			if waiting[j]--; waiting[j] == 0 {
-				heap.Push(q, readyItem{ready[j], j})
+	outBusy, inBusy := make([]bool, s.Ranks), make([]bool, s.Ranks)
+	running := &readyQueue{} // by arrival time
+	now := 0.0
+	for {
+		rest := queue[:0]
+		// A waiting transfer keeps its place in both ports' queues: no
+		// later transfer may overtake it on either port.
+		outHeld, inHeld := make([]bool, s.Ranks), make([]bool, s.Ranks)
+		for _, it := range queue {
+			t := s.Transfers[it.i]
+			if outBusy[t.Src] || inBusy[t.Dst] || outHeld[t.Src] || inHeld[t.Dst] {
+				outHeld[t.Src], inHeld[t.Dst] = true, true
+				rest = append(rest, it)
+				continue
+			}
+			outBusy[t.Src], inBusy[t.Dst] = true, true
+			arrive := now + alpha.Seconds() + float64(t.Bytes)/float64(bw)
+			heap.Push(running, readyItem{arrive, it.i})
+			if debugExec {
+				fmt.Printf("t%d %d→%d c%d ready %.4g start %.4g end %.4g\n", it.i, t.Src, t.Dst, t.Chunk, it.at, now, arrive)
 			}
 		}
+		queue = rest
+		if running.Len() == 0 {
+			return now
+		}
+		now = (*running)[0].at
+		var freed []readyItem
+		for running.Len() > 0 && (*running)[0].at == now {
+			done := heap.Pop(running).(readyItem)
+			t := s.Transfers[done.i]
+			outBusy[t.Src], inBusy[t.Dst] = false, false
+			for _, j := range next[done.i] {
+				if waiting[j]--; waiting[j] == 0 {
+					freed = append(freed, readyItem{now, j})
+				}
+			}
+		}
+		slices.SortFunc(freed, func(a, b readyItem) int { return a.i - b.i })
+		queue = append(queue, freed...)
 	}
-	return end
 }
+
+// debugExec makes execute print every transfer it starts.
+var debugExec bool
 
 type readyItem struct {
 	at float64
 	i  int
 }
 
-// readyQueue orders ready transfers by the time they became ready, then by
-// index.
+// readyQueue is a min-heap by time, then index.
 type readyQueue []readyItem
 
 func (q readyQueue) Len() int { return len(q) }
@@ -107,9 +135,13 @@ func grid(s Schedule) string {
 			}
 			fmt.Fprintf(&b, " %-*s", width, c)
 		}
-		b.WriteString(strings.TrimRight("", " ") + "\n")
+		b.WriteString("\n")
 	}
-	return strings.ReplaceAll(b.String(), " \n", "\n")
+	lines := strings.Split(b.String(), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // replay executes a schedule on symbolic buffers and checks the

@@ -1,0 +1,125 @@
+package collective
+
+import (
+	"fmt"
+	"math"
+
+	"paraplay/sim/units"
+)
+
+// Time is the closed-form α–β time, in seconds, of the schedule New(op,
+// algo, cfg) builds, on links of per-message latency alpha and bandwidth bw
+// per direction (β = 1/bw) — the analytic fidelity runs on it. The formulas
+// are those of Thakur, Rabenseifner & Gropp (2005) and Patarasuk & Yuan
+// (2009) as ../shared/reference.md lists them; each constructor's comment
+// gives its own, and where the literature gives only an estimate (tree,
+// chain, hierarchical, parameter server) the comment derives the time of
+// ParaPlay's schedule on the execution model of the tests: every rank on an
+// ideal switch with one full-duplex port, one message at a time per
+// direction, α + bytes·β per message. S/n is taken as a real number, so a
+// schedule with uneven chunks may differ by a byte's time per step.
+//
+// The γ term (time to add received data) is not charged: ParaPlay does not
+// model reduction arithmetic yet, so γ = 0 throughout.
+func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (float64, error) {
+	if err := cfg.Validate(); err != nil {
+		return 0, err
+	}
+	if bw <= 0 || alpha < 0 {
+		return 0, fmt.Errorf("collective: time needs alpha ≥ 0 and bandwidth > 0, got %v and %v", alpha, bw)
+	}
+	algo, err := Resolve(op, algo, cfg, alpha, bw)
+	if err != nil {
+		return 0, err
+	}
+	n, k := cfg.ranks(), cfg.chunks()
+	if n < 2 && op != "sendrecv" {
+		return 0, nil
+	}
+	a, S, nf := alpha.Seconds(), float64(cfg.Bytes), float64(n)
+	beta := 1 / float64(bw)
+	msg := func(bytes float64) float64 { return a + bytes*beta }
+	switch op + "/" + algo {
+	case "all_reduce/ring":
+		return 2*(nf-1)*float64(k)*a + 2*(nf-1)/nf*S*beta, nil
+	case "all_reduce/tree":
+		return DoubleBinaryTreeTime(n, cfg.Bytes, k, alpha, bw), nil
+	case "all_reduce/halving_doubling":
+		return 2*math.Log2(nf)*a + 2*(nf-1)/nf*S*beta, nil
+	case "all_reduce/recursive_doubling":
+		return float64(recursiveDoublingSteps(n)) * msg(S), nil
+	case "all_reduce/hierarchical":
+		nodes, per := cfg.twoLevel()
+		return HierarchicalTime(nodes, per, cfg.Bytes, alpha, bw, alpha, bw), nil
+	case "all_reduce/ps":
+		m := cfg.servers()
+		return 2 * float64(n-m) * msg(S/float64(m)), nil
+	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
+		return (nf-1)*a + (nf-1)/nf*S*beta, nil
+	case "broadcast/binomial", "reduce/binomial":
+		return float64(ceilLog2(n)) * msg(S), nil
+	case "broadcast/chain":
+		return float64(n+k-2) * msg(S/float64(k)), nil
+	case "sendrecv/direct":
+		return msg(S), nil
+	case "barrier/dissemination":
+		return float64(ceilLog2(n)) * msg(float64(BarrierBytes)), nil
+	}
+	panic("collective: Time: " + op + "/" + algo + " is listed but has no formula")
+}
+
+// DoubleBinaryTreeTime is the α–β time of DoubleBinaryTree(n, s, chunks) on
+// the execution model of Time. Each message carries a piece of
+// c = S/(2·chunks) bytes and costs α + c·β. One piece alone: going up, a
+// parent takes its two children's pieces one after the other through its
+// one incoming port (2 messages per level, 1 into the root, whose only
+// child is the top of the tree); coming down, it sends to its two children
+// one after the other (again 2 per level, 1 from the root). With H =
+// ⌈log2 n⌉ levels the first piece is back at the last leaf after
+//
+//	M₁ = 2(H−1) + 1 + 1 + 2(H−1) = 4H − 2   messages.
+//
+// Every further piece adds P messages: every port of a rank that is inside
+// one tree and a leaf of the other carries 4 messages per piece (in: two
+// children and two parents; out: two children and two parents), P = 4; on
+// n = 2 each rank sends only its piece up one tree and down the other,
+// P = 2. So
+//
+//	(4H − 2 + P·(chunks − 1)) · (α + S/(2·chunks)·β)   (γ not charged)
+//
+// is exact for chunks = 1 when n is a power of two and for n = 2; with
+// other n some leaves are nearer the root, and the time is at most this.
+// With chunks > 1 it is the conflict-free pipeline's time: the port model's
+// first-come-first-served order can interleave the two trees' pieces less
+// well and run longer (reference.md gives only ≈ 2·log2(n)·α + S·β per half).
+func DoubleBinaryTreeTime(n int, s units.Bytes, chunks int, alpha units.Time, bw units.Bandwidth) float64 {
+	if n < 2 {
+		return 0
+	}
+	k := max(chunks, 1)
+	p := 4
+	if n == 2 {
+		p = 2
+	}
+	m := 4*ceilLog2(n) - 2 + p*(k-1)
+	return float64(m) * (alpha.Seconds() + float64(s)/float64(2*k)/float64(bw))
+}
+
+// BusBWFactor is the factor nccl-tests multiplies algorithm bandwidth
+// (S / t) by to report bus bandwidth, which is comparable across rank
+// counts (NVIDIA/nccl-tests, doc/PERFORMANCE.md): 2(n−1)/n for all_reduce;
+// (n−1)/n for reduce_scatter, all_gather and all_to_all; 1 for broadcast,
+// reduce and sendrecv. Unknown ops and barrier (which moves no payload)
+// give 0.
+func BusBWFactor(op string, n int) float64 {
+	nf := float64(n)
+	switch op {
+	case "all_reduce":
+		return 2 * (nf - 1) / nf
+	case "reduce_scatter", "all_gather", "all_to_all":
+		return (nf - 1) / nf
+	case "broadcast", "reduce", "sendrecv":
+		return 1
+	}
+	return 0
+}
