@@ -20,6 +20,11 @@ need_go() {
 
 build_site() {
 	say "site: rendering docs/ into $OUT"
+	# KaTeX typesets the articles' math at build time (site/package.json).
+	if [ ! -d site/node_modules/katex ]; then
+		command -v npm >/dev/null || { echo "build.sh: Node.js and npm are required for the site's math (KaTeX): apt-get install nodejs npm" >&2; exit 1; }
+		(cd site && npm ci --no-audit --no-fund)
+	fi
 	go run ./site/cmd/sitegen -docs docs -out "$OUT"
 }
 

@@ -2,7 +2,7 @@ package site
 
 import (
 	"bytes"
-	_ "embed"
+	"embed"
 	"errors"
 	"fmt"
 	"html/template"
@@ -11,66 +11,85 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
+	"time"
+
+	"paraplay/sim/scenario"
 )
 
 // Config says where Build reads and writes.
 type Config struct {
-	// DocsDir holds the articles, *.md; other files there are ignored.
+	// DocsDir holds the articles, *.md, and the optional references.yaml and
+	// glossary.yaml; other files there are ignored.
 	DocsDir string
 	// OutDir receives the site; it is created if needed, and files in it
 	// that Build does not write are left alone.
 	OutDir string
 	// StaticDir, if not empty, is copied verbatim into OutDir (the
-	// stylesheet, play.html, the wasm and its loader, images).
+	// stylesheet, scripts, play.html, the wasm and its loader, images).
 	StaticDir string
+	// KaTeXDir, if not empty, is the KaTeX npm package (site/node_modules/
+	// katex): formulas are typeset with it at build time and its stylesheet
+	// and fonts are copied to OutDir/katex. Empty leaves formulas as plain
+	// TeX (PlainMath), which tests use to run without node.
+	KaTeXDir string
 }
 
-//go:embed templates/page.html
-var pageTemplate string
-
-// page is what the template sees. Article is nil on the index.
-type page struct {
-	Title    string
-	Summary  string
-	Article  *Article
-	Articles []Article
+// Report is what a build produced.
+type Report struct {
+	Articles, Pages, Demos, Posters, References, Cited, Formulas int
+	Duration                                                     time.Duration
 }
 
-// Build renders every article of cfg.DocsDir and the index into cfg.OutDir
-// and copies cfg.StaticDir beside them. If any article has a problem, Build
-// writes nothing and returns all the problems, each "file.md:LINE: message".
-func Build(cfg Config) error {
-	tmpl, err := template.New("page").Parse(pageTemplate)
+func (r Report) String() string {
+	return fmt.Sprintf("%d pages (%d articles), %d demos, %d posters, %d references (%d cited), %d formulas, built in %v",
+		r.Pages, r.Articles, r.Demos, r.Posters, r.References, r.Cited, r.Formulas, r.Duration.Round(time.Millisecond))
+}
+
+// Build renders every Markdown file of cfg.DocsDir and the site's own pages
+// (index, references, glossary, playground) into cfg.OutDir, writes the
+// posters and stylesheets, copies cfg.StaticDir beside them, and finally
+// checks the result: every link and anchor inside the site must resolve and
+// no page may load anything from outside it. If any article has a problem,
+// Build writes nothing and returns all the problems, each "file:LINE: message".
+func Build(cfg Config) (Report, error) {
+	start := time.Now()
+	var rep Report
+	lib, err := LoadLibrary(cfg.DocsDir)
 	if err != nil {
-		return fmt.Errorf("page template: %w", err)
+		return rep, err
 	}
-	articles, err := renderAll(cfg.DocsDir)
+	docs, err := renderAll(cfg.DocsDir, lib)
 	if err != nil {
-		return err
+		return rep, err
 	}
-	if err := os.MkdirAll(cfg.OutDir, 0o755); err != nil {
-		return err
+	typeset := PlainMath
+	if cfg.KaTeXDir != "" {
+		typeset = KaTeX(cfg.KaTeXDir)
 	}
-	for i := range articles {
-		a := &articles[i]
-		p := page{Title: a.Title, Summary: a.Summary, Article: a}
-		if err := writePage(tmpl, filepath.Join(cfg.OutDir, a.Slug+".html"), p); err != nil {
-			return err
-		}
+	if err := typesetAll(docs, typeset); err != nil {
+		return rep, err
 	}
-	index := page{Title: "ParaPlay", Summary: "Distributed deep-learning training, explained with live simulations.", Articles: articles}
-	if err := writePage(tmpl, filepath.Join(cfg.OutDir, "index.html"), index); err != nil {
-		return err
+	s := newSite(docs, lib)
+	s.KaTeX = cfg.KaTeXDir != ""
+	hero, err := newDemo("index", 1, scenario.Default(), demoView{Speed: 1, Autoplay: true})
+	if err != nil {
+		return rep, fmt.Errorf("index hero demo: %w", err)
 	}
-	if cfg.StaticDir == "" {
-		return nil
+	if err := s.write(cfg, hero); err != nil {
+		return rep, err
 	}
-	return copyDir(cfg.OutDir, cfg.StaticDir)
+	if err := Check(cfg.OutDir, builtElsewhere...); err != nil {
+		return rep, err
+	}
+	rep = s.report(hero)
+	rep.Duration = time.Since(start)
+	return rep, nil
 }
 
 // renderAll renders every *.md in dir, sorted as the index lists them: by
 // Order, then Title, then Slug so that the order never depends on chance.
-func renderAll(dir string) ([]Article, error) {
+func renderAll(dir string, lib Library) ([]*Article, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -78,7 +97,7 @@ func renderAll(dir string) ([]Article, error) {
 	if len(names) == 0 {
 		return nil, fmt.Errorf("%s: no articles (*.md)", dir)
 	}
-	var articles []Article
+	var docs []*Article
 	var errs []error
 	for _, name := range names {
 		src, err := os.ReadFile(name)
@@ -86,15 +105,15 @@ func renderAll(dir string) ([]Article, error) {
 			errs = append(errs, err)
 			continue
 		}
-		a, err := RenderArticle(name, src)
+		a, err := RenderArticle(name, src, lib)
 		errs = append(errs, err)
-		articles = append(articles, a)
+		docs = append(docs, &a)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	sort.SliceStable(articles, func(i, j int) bool {
-		a, b := articles[i], articles[j]
+	sort.SliceStable(docs, func(i, j int) bool {
+		a, b := docs[i], docs[j]
 		if a.Order != b.Order {
 			return a.Order < b.Order
 		}
@@ -103,7 +122,261 @@ func renderAll(dir string) ([]Article, error) {
 		}
 		return a.Slug < b.Slug
 	})
-	return articles, nil
+	return docs, nil
+}
+
+// typesetAll typesets the math of every page in one call, each distinct
+// formula once, and puts the results into the bodies.
+func typesetAll(docs []*Article, typeset Typesetter) error {
+	type key struct {
+		tex     string
+		display bool
+	}
+	index := map[key]int{}
+	var all []Math
+	for _, a := range docs {
+		for _, m := range a.Math {
+			k := key{m.TeX, m.Display}
+			if _, ok := index[k]; !ok {
+				index[k] = len(all)
+				all = append(all, m)
+			}
+		}
+	}
+	results, err := typeset(all)
+	if err != nil {
+		return err
+	}
+	for _, a := range docs {
+		mine := make([]string, len(a.Math))
+		for i, m := range a.Math {
+			mine[i] = results[index[key{m.TeX, m.Display}]]
+		}
+		a.Body = template.HTML(fillMath(string(a.Body), mine))
+	}
+	return nil
+}
+
+//go:embed templates/page.html
+var pageTemplate string
+
+// assets are the generator's own files, written into every site: the
+// stylesheet, the theme switch, the demo loader and the demo page.
+//
+//go:embed assets
+var assets embed.FS
+
+// builtElsewhere are files of the site that build.sh's wasm step writes
+// after the site build; links to them are not errors.
+var builtElsewhere = []string{"paraplay.wasm", "wasm_exec.js"}
+
+// site is everything the templates need.
+type site struct {
+	Articles []*Article // in index order
+	Pages    []*Article // kind: page, e.g. about
+	Themes   []theme
+	Refs     []citedRef
+	Terms    []usedTerm
+	// KaTeX is true when formulas were typeset with KaTeX, whose
+	// stylesheet pages with math then load.
+	KaTeX bool
+	lib   Library
+}
+
+type theme struct {
+	Name     string
+	ID       string
+	Articles []*Article
+}
+
+// citedRef is a paper with the articles that cite it.
+type citedRef struct {
+	Reference
+	By []*Article
+}
+
+type usedTerm struct {
+	Term
+	By []*Article
+}
+
+func newSite(docs []*Article, lib Library) *site {
+	s := &site{lib: lib}
+	for _, a := range docs {
+		if a.Kind == KindPage {
+			s.Pages = append(s.Pages, a)
+			continue
+		}
+		s.Articles = append(s.Articles, a)
+	}
+	for i, a := range s.Articles {
+		if i > 0 {
+			a.Prev = s.Articles[i-1]
+		}
+		if i+1 < len(s.Articles) {
+			a.Next = s.Articles[i+1]
+		}
+		s.addToTheme(a)
+	}
+	s.Refs = citations(lib, s.Articles)
+	for _, t := range lib.Terms {
+		u := usedTerm{Term: t}
+		for _, a := range s.Articles {
+			if strings.Contains(string(a.Body), `href="glossary.html#`+t.ID()+`"`) {
+				u.By = append(u.By, a)
+			}
+		}
+		s.Terms = append(s.Terms, u)
+	}
+	return s
+}
+
+// addToTheme groups articles by their theme in order of first appearance;
+// those without one go under "More" at the end.
+func (s *site) addToTheme(a *Article) {
+	name := a.Theme
+	if name == "" {
+		name = "More"
+	}
+	for i := range s.Themes {
+		if s.Themes[i].Name == name {
+			s.Themes[i].Articles = append(s.Themes[i].Articles, a)
+			return
+		}
+	}
+	s.Themes = append(s.Themes, theme{Name: name, ID: "theme-" + slugify(name), Articles: []*Article{a}})
+	if n := len(s.Themes); n > 1 && s.Themes[n-2].Name == "More" {
+		s.Themes[n-2], s.Themes[n-1] = s.Themes[n-1], s.Themes[n-2]
+	}
+}
+
+// citations lists every reference, by first author's surname then year,
+// with the articles that cite it or credit its ideas.
+func citations(lib Library, articles []*Article) []citedRef {
+	var refs []citedRef
+	for _, r := range lib.Refs {
+		c := citedRef{Reference: r}
+		for _, a := range articles {
+			if cites(a, r.Key) {
+				c.By = append(c.By, a)
+			}
+		}
+		refs = append(refs, c)
+	}
+	sort.Slice(refs, func(i, j int) bool {
+		a, b := refs[i].Reference, refs[j].Reference
+		if sa, sb := strings.ToLower(surname(a.Authors[0])), strings.ToLower(surname(b.Authors[0])); sa != sb {
+			return sa < sb
+		}
+		if a.Year != b.Year {
+			return a.Year < b.Year
+		}
+		return a.Key < b.Key
+	})
+	return refs
+}
+
+func cites(a *Article, key string) bool {
+	for _, r := range a.Cited {
+		if r.Key == key {
+			return true
+		}
+	}
+	for _, r := range a.IdeasFrom {
+		if r.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// page is what the template sees for one output file.
+type page struct {
+	Kind    string // article, page, index, references, glossary, playground
+	Title   string
+	Summary string
+	Article *Article
+	Hero    template.HTML
+	Site    *site
+}
+
+func (s *site) write(cfg Config, hero *demo) error {
+	tmpl, err := template.New("page").Parse(pageTemplate)
+	if err != nil {
+		return fmt.Errorf("page template: %w", err)
+	}
+	out := cfg.OutDir
+	if err := os.MkdirAll(filepath.Join(out, "posters"), 0o755); err != nil {
+		return err
+	}
+	var heroHTML strings.Builder
+	hero.writeHTML(&heroHTML, 1)
+	pages := map[string]page{
+		"index.html":      {Kind: "index", Title: "ParaPlay", Summary: "Distributed deep-learning training, explained with live simulations.", Hero: template.HTML(heroHTML.String())},
+		"references.html": {Kind: "references", Title: "References", Summary: "Every paper the articles draw on, and where they cite it."},
+		"glossary.html":   {Kind: "glossary", Title: "Glossary", Summary: "The words the articles use, each in a sentence or two."},
+		"playground.html": {Kind: "playground", Title: "Playground", Summary: "Set up your own run and watch it in the simulator."},
+	}
+	for _, a := range append(append([]*Article(nil), s.Articles...), s.Pages...) {
+		pages[a.Slug+".html"] = page{Kind: a.Kind, Title: a.Title, Summary: a.Summary, Article: a}
+		for _, p := range a.Posters {
+			if err := os.WriteFile(filepath.Join(out, p.Path), p.SVG, 0o644); err != nil {
+				return err
+			}
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, hero.poster.Path), hero.poster.SVG, 0o644); err != nil {
+		return err
+	}
+	for name, p := range pages {
+		p.Site = s
+		if err := writePage(tmpl, filepath.Join(out, name), p); err != nil {
+			return err
+		}
+	}
+	if err := os.WriteFile(filepath.Join(out, "chroma.css"), chromaCSS(), 0o644); err != nil {
+		return err
+	}
+	sub, _ := fs.Sub(assets, "assets")
+	if err := writeFS(out, sub); err != nil {
+		return err
+	}
+	if cfg.KaTeXDir != "" {
+		if err := copyKaTeX(out, cfg.KaTeXDir); err != nil {
+			return err
+		}
+	}
+	if cfg.StaticDir == "" {
+		return nil
+	}
+	return copyDir(out, cfg.StaticDir)
+}
+
+// copyKaTeX copies the stylesheet and fonts that typeset formulas need.
+func copyKaTeX(out, katexDir string) error {
+	dist := filepath.Join(katexDir, "dist")
+	if err := os.MkdirAll(filepath.Join(out, "katex"), 0o755); err != nil {
+		return err
+	}
+	if err := copyFile(filepath.Join(out, "katex", "katex.min.css"), filepath.Join(dist, "katex.min.css")); err != nil {
+		return fmt.Errorf("katex: %w (run npm ci in site/)", err)
+	}
+	return copyDir(filepath.Join(out, "katex", "fonts"), filepath.Join(dist, "fonts"))
+}
+
+func (s *site) report(hero *demo) Report {
+	r := Report{Articles: len(s.Articles), Pages: len(s.Articles) + len(s.Pages) + 4, References: len(s.Refs), Demos: 1, Posters: 1}
+	for _, a := range append(append([]*Article(nil), s.Articles...), s.Pages...) {
+		r.Demos += len(a.Posters)
+		r.Posters += len(a.Posters)
+		r.Formulas += len(a.Math)
+	}
+	for _, c := range s.Refs {
+		if len(c.By) > 0 {
+			r.Cited++
+		}
+	}
+	return r
 }
 
 // writePage executes the template into memory first, so a template error
@@ -155,4 +428,22 @@ func copyFile(dst, src string) error {
 		return err
 	}
 	return out.Close()
+}
+
+// writeFS writes every file of fsys under dir, overwriting.
+func writeFS(dir string, fsys fs.FS) error {
+	return fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(fsys, p)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dir, filepath.FromSlash(p))
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
 }

@@ -1,14 +1,13 @@
 package site
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
-	"html"
 	"regexp"
 	"strconv"
 	"strings"
 
+	chromahtml "github.com/alecthomas/chroma/v2/formatters/html"
+	"github.com/yuin/goldmark-highlighting/v2"
 	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/renderer"
 	"github.com/yuin/goldmark/util"
@@ -21,13 +20,13 @@ import (
 const simLanguage = "sim"
 
 // codeBlockRenderer renders fenced code blocks: a ```sim block becomes a demo
-// figure, every other language a plain escaped <pre><code>. Scenario errors
-// do not stop rendering; they are collected in errs with the file and the
-// line in the Markdown file, so one build reports every bad block at once.
+// figure with a poster, every other language goes to the chroma highlighter.
+// Scenario errors do not stop rendering; they are collected in the
+// document's state with the file and line, so one build reports every bad
+// block at once.
 type codeBlockRenderer struct {
-	file      string // name used in error messages
-	firstLine int    // line of the file at which the rendered source starts
-	errs      []error
+	doc       *docState
+	highlight renderer.NodeRendererFunc
 }
 
 // RegisterFuncs implements renderer.NodeRenderer.
@@ -36,63 +35,62 @@ func (r *codeBlockRenderer) RegisterFuncs(reg renderer.NodeRendererFuncRegistere
 }
 
 func (r *codeBlockRenderer) render(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.FencedCodeBlock)
+	if string(n.Language(source)) != simLanguage {
+		return r.highlight(w, source, node, entering)
+	}
 	if !entering {
 		return ast.WalkContinue, nil
 	}
-	n := node.(*ast.FencedCodeBlock)
 	text := n.Lines().Value(source)
-	lang := string(n.Language(source))
-	if lang != simLanguage {
-		writeCode(w, lang, text)
-		return ast.WalkSkipChildren, nil
+	fenceLine := r.doc.line(n.Pos())
+	fail := func(line int, msg string) {
+		r.doc.errorf(fenceLine+line, "sim block: %s", msg)
 	}
-	s, err := scenario.Parse(text)
+	view, scenarioText, viewErrs := splitView(text)
+	for _, e := range viewErrs {
+		fail(e.line, e.msg)
+	}
+	s, err := scenario.Parse(scenarioText)
 	if err != nil {
-		fenceLine := r.firstLine + bytes.Count(source[:max(n.Pos(), 0)], []byte("\n"))
 		for _, e := range leafErrors(err) {
-			line, msg := scenarioErrorLine(e, text)
-			r.errs = append(r.errs, fmt.Errorf("%s:%d: sim block: %s", r.file, fenceLine+line, msg))
+			fail(scenarioErrorLine(e, scenarioText))
 		}
-		writeCode(w, lang, text) // the build fails anyway; keep the output readable
 		return ast.WalkSkipChildren, nil
 	}
-	writeDemo(w, &s)
+	if len(viewErrs) > 0 {
+		return ast.WalkSkipChildren, nil
+	}
+	num := len(r.doc.demos) + 1
+	d, err := newDemo(r.doc.slug, num, s, view)
+	if err != nil {
+		fail(0, err.Error())
+		return ast.WalkSkipChildren, nil
+	}
+	r.doc.demos = append(r.doc.demos, d)
+	d.writeHTML(w, num)
 	return ast.WalkSkipChildren, nil
 }
 
-// writeCode writes a code block the way goldmark does, escaped, with the
-// language as a class for a highlighter.
-func writeCode(w util.BufWriter, lang string, text []byte) {
-	_, _ = w.WriteString("<pre><code")
-	if lang != "" {
-		_, _ = w.WriteString(` class="language-` + html.EscapeString(lang) + `"`)
-	}
-	_, _ = w.WriteString(">" + html.EscapeString(string(text)) + "</code></pre>\n")
+// highlighter returns the rendering function of goldmark-highlighting:
+// chroma with CSS classes (the stylesheet is generated at build time, see
+// chromaCSS), so pages carry no inline colours and follow the theme.
+func highlighter() renderer.NodeRendererFunc {
+	var fn renderer.NodeRendererFunc
+	highlighting.NewHTMLRenderer(
+		highlighting.WithFormatOptions(chromahtml.WithClasses(true)),
+	).RegisterFuncs(funcCatcher(func(k ast.NodeKind, f renderer.NodeRendererFunc) {
+		if k == ast.KindFencedCodeBlock {
+			fn = f
+		}
+	}))
+	return fn
 }
 
-// writeDemo writes the figure that embeds the browser app. The iframe is
-// lazy so that a page with several demos does not start every runtime at
-// once; CSS gives it the 16:10 shape of the app's 960×600 canvas. The
-// caption leads with the scenario's name when the author gave one.
-func writeDemo(w util.BufWriter, s *scenario.Scenario) {
-	src := "play.html"
-	if q := s.Query().Encode(); q != "" {
-		src += "?" + q
-	}
-	src = html.EscapeString(src)
-	desc := html.EscapeString(s.Describe())
-	title, caption := desc, desc
-	if def := scenario.Default(); s.Name != def.Name && s.Name != "" {
-		name := html.EscapeString(s.Name)
-		title = name + " — " + desc
-		caption = "<strong>" + name + "</strong> — " + desc
-	}
-	fmt.Fprintf(w, `<figure class="demo">
-<iframe src="%s" title="Live demo: %s" loading="lazy" width="100%%" allowfullscreen></iframe>
-<figcaption>%s · <a href="%s">open full page</a></figcaption>
-</figure>
-`, src, title, caption, src)
-}
+// funcCatcher is a registerer that hands each registration to a function.
+type funcCatcher func(ast.NodeKind, renderer.NodeRendererFunc)
+
+func (c funcCatcher) Register(k ast.NodeKind, f renderer.NodeRendererFunc) { c(k, f) }
 
 // leafErrors flattens errors.Join trees so each problem gets its own line.
 func leafErrors(err error) []error {

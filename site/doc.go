@@ -2,19 +2,34 @@
 // web site.
 //
 // Each article is a Markdown file with a front matter block (title, summary,
-// order) between two "---" lines. A fenced code block whose language is
-// "sim" holds a scenario in YAML; it becomes a live demo: an <iframe> on
-// play.html whose query string is the scenario's URL encoding. A scenario
-// that does not parse fails the build with "file.md:LINE: message", where
-// LINE points into the Markdown file, so authors find the mistake at once.
+// order, theme, tags, ideas, kind) between two "---" lines. newMarkdown is
+// the one place goldmark is configured (GFM, footnotes, typographer, heading
+// IDs and a table of contents, chroma highlighting with CSS classes, math
+// kept intact by the passthrough extension, citations, glossary links).
+//
+// A fenced code block whose language is "sim" holds a scenario in YAML plus
+// optional display options under a view: key (see demoView). At build time
+// the scenario is validated, run with sim/run, and drawn with sim/scene as an
+// SVG poster at one instant, with the run's key numbers as the caption. In
+// the page, demo.js replaces the poster with an iframe of play.html?embed=1&…
+// only when the reader presses play; a figure marked view: {autoplay: true}
+// also starts when it scrolls into view, but only the first such figure and
+// only while no other demo runs. Without JavaScript the poster and caption
+// remain. A scenario that does not parse fails the build with
+// "file.md:LINE: message", where LINE points into the Markdown file.
+//
+// Math ($…$, $$…$$) is typeset once per build by KaTeX from npm (one node
+// process for every formula of the site); pages then need only KaTeX's
+// stylesheet and fonts, served from the site. Citations [@key] resolve
+// against docs/references.yaml, numbered per article; an unknown key fails
+// the build. glossary.yaml's terms are linked from their first use.
 //
 // The pieces, in the order data flows through them:
 //
+//	LoadLibrary        references.yaml + glossary.yaml → Library
 //	ParseFrontMatter   leading ---/YAML/--- block → FrontMatter + body
 //	RenderArticle      front matter + Markdown (goldmark) → Article
-//	Build              docs/*.md → out/<slug>.html, out/index.html, static/ copied
+//	Build              docs/ → out/: pages, posters, stylesheets, KaTeX, report
+//	Check              no request leaves the site; every internal link resolves
 //	FileServer         serves the output with the right MIME types and gzip
-//
-// Nothing here talks to the network: pages reference only files of the site
-// itself, so no request leaves it.
 package site

@@ -2,27 +2,33 @@ package site_test
 
 import (
 	"fmt"
+	"strings"
 
 	"paraplay/site"
 )
 
 func ExampleRenderArticle() {
-	src := "---\ntitle: Ring\norder: 1\n---\n```sim\ngpus: 8\n```\n"
-	a, err := site.RenderArticle("ring.md", []byte(src))
+	src := "---\ntitle: Ring\norder: 1\n---\n```sim\ngpus: 8\nview:\n  poster: 7ms\n```\n"
+	a, err := site.RenderArticle("ring.md", []byte(src), site.Library{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(a.Slug, a.Title)
-	fmt.Print(a.Body)
+	for _, p := range a.Posters {
+		fmt.Println(p.Path, strings.HasPrefix(string(p.SVG), "<svg"))
+	}
+	for line := range strings.SplitSeq(string(a.Body), "\n") {
+		if strings.HasPrefix(line, "<figcaption>") {
+			fmt.Println(line)
+		}
+	}
 
-	_, err = site.RenderArticle("bad.md", []byte("---\ntitle: Bad\n---\n```sim\ngpus: 1\n```\n"))
+	_, err = site.RenderArticle("bad.md", []byte("---\ntitle: Bad\n---\n```sim\ngpus: 1\n```\n"), site.Library{})
 	fmt.Println(err)
 	// Output:
 	// ring Ring
-	// <figure class="demo">
-	// <iframe src="play.html?gpus=8" title="Live demo: 8 GPUs, ring all-reduce of 256MiB over 100GB/s links (α=5µs)" loading="lazy" width="100%" allowfullscreen></iframe>
-	// <figcaption>8 GPUs, ring all-reduce of 256MiB over 100GB/s links (α=5µs) · <a href="play.html?gpus=8">open full page</a></figcaption>
-	// </figure>
+	// posters/ring-1.svg true
+	// <figcaption>8 GPUs, ring all-reduce of 256MiB over 100GB/s links (α=5µs). <span class="metrics">iteration 10.8 ms · all-reduce 4.77 ms · busbw 98.5 GB/s</span> · <a href="play.html?gpus=8">open full page</a></figcaption>
 	// bad.md:5: sim block: gpus: is 1; allowed 2..64
 }

@@ -18,7 +18,29 @@ type FrontMatter struct {
 	Summary string
 	// Order places the article on the index: lower first, then by title.
 	Order int
+	// Theme groups the article on the index ("Data parallelism",
+	// "Pipelines"); articles without one are listed under "More".
+	Theme string
+	// Tags are short keywords shown under the title.
+	Tags []string
+	// Ideas are keys of docs/references.yaml: the papers whose authors had
+	// the ideas the article explains. They are credited under the title and
+	// listed with the article's references.
+	Ideas []string
+	// Kind is "article" (the default: listed on the index, with prev/next
+	// links) or "page" (a standalone page such as about.md, linked from the
+	// header only).
+	Kind string
 }
+
+// Kinds of page a Markdown file can be.
+const (
+	KindArticle = "article"
+	KindPage    = "page"
+)
+
+// frontMatterKeys lists the keys for error messages.
+const frontMatterKeys = "title, summary, order, theme, tags, ideas, kind"
 
 // fence is the line that opens and closes a front matter block.
 const fence = "---"
@@ -29,6 +51,7 @@ const fence = "---"
 // the body starts, so that errors found in the body can name lines of the
 // file. Errors carry a "LINE: " prefix counted in src.
 func ParseFrontMatter(src []byte) (fm FrontMatter, body []byte, bodyLine int, err error) {
+	fm.Kind = KindArticle
 	first, rest, _ := bytes.Cut(src, []byte("\n"))
 	if strings.TrimRight(string(first), " \t\r") != fence {
 		return fm, src, 1, nil
@@ -66,7 +89,7 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 // bad value names its line. Lines are counted in the file: the YAML starts
 // on line 2, after the opening fence.
 func decodeFrontMatter(data []byte) (FrontMatter, error) {
-	var fm FrontMatter
+	fm := FrontMatter{Kind: KindArticle}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		line := 1
@@ -81,7 +104,7 @@ func decodeFrontMatter(data []byte) (FrontMatter, error) {
 	}
 	root := doc.Content[0]
 	if root.Kind != yaml.MappingNode {
-		return fm, fmt.Errorf("%d: front matter: want keys title, summary, order", root.Line+1)
+		return fm, fmt.Errorf("%d: front matter: want keys %s", root.Line+1, frontMatterKeys)
 	}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -93,22 +116,55 @@ func decodeFrontMatter(data []byte) (FrontMatter, error) {
 }
 
 func setFrontMatter(fm *FrontMatter, key string, v *yaml.Node) error {
+	switch key {
+	case "tags":
+		return setList(&fm.Tags, v)
+	case "ideas":
+		return setList(&fm.Ideas, v)
+	}
 	if v.Kind != yaml.ScalarNode {
 		return fmt.Errorf("want a single value")
 	}
+	val := strings.TrimSpace(v.Value)
 	switch key {
 	case "title":
-		fm.Title = strings.TrimSpace(v.Value)
+		fm.Title = val
 	case "summary":
-		fm.Summary = strings.TrimSpace(v.Value)
+		fm.Summary = val
+	case "theme":
+		fm.Theme = val
 	case "order":
-		n, err := strconv.Atoi(strings.TrimSpace(v.Value))
+		n, err := strconv.Atoi(val)
 		if err != nil {
 			return fmt.Errorf("want a whole number, got %q", v.Value)
 		}
 		fm.Order = n
+	case "kind":
+		if val != KindArticle && val != KindPage {
+			return fmt.Errorf("want %q or %q, got %q", KindArticle, KindPage, v.Value)
+		}
+		fm.Kind = val
 	default:
-		return fmt.Errorf("unknown key; known: title, summary, order")
+		return fmt.Errorf("unknown key; known: %s", frontMatterKeys)
+	}
+	return nil
+}
+
+// setList accepts a YAML list of strings or, for convenience, one string.
+func setList(dst *[]string, v *yaml.Node) error {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		*dst = []string{strings.TrimSpace(v.Value)}
+	case yaml.SequenceNode:
+		*dst = nil
+		for _, item := range v.Content {
+			if item.Kind != yaml.ScalarNode {
+				return fmt.Errorf("want a list of words")
+			}
+			*dst = append(*dst, strings.TrimSpace(item.Value))
+		}
+	default:
+		return fmt.Errorf("want a list, e.g. [ring, bandwidth]")
 	}
 	return nil
 }

@@ -25,7 +25,7 @@ func FuzzRender(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		a, err := RenderArticle("f.md", []byte(src))
+		a, err := RenderArticle("f.md", []byte(src), Library{})
 		if err == nil {
 			if a.Title == "" {
 				t.Fatalf("no error but no title for %q", src)

@@ -2,8 +2,10 @@ package site
 
 import (
 	"flag"
+	"html/template"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -17,16 +19,23 @@ func TestRenderGolden(t *testing.T) {
 	if err != nil || len(names) == 0 {
 		t.Fatalf("no golden cases: %v", err)
 	}
+	lib, err := LoadLibrary("testdata/render")
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, name := range names {
 		t.Run(filepath.Base(name), func(t *testing.T) {
 			src, err := os.ReadFile(name)
 			if err != nil {
 				t.Fatal(err)
 			}
-			a, err := RenderArticle(name, src)
+			a, err := RenderArticle(name, src, lib)
 			if err != nil {
 				t.Fatalf("RenderArticle: %v", err)
 			}
+			// Math is typeset at the end of a build; here as plain TeX.
+			plain, _ := PlainMath(a.Math)
+			a.Body = template.HTML(fillMath(string(a.Body), plain))
 			golden := strings.TrimSuffix(name, ".md") + ".html"
 			got := string(a.Body)
 			if *update {
@@ -48,12 +57,12 @@ func TestRenderGolden(t *testing.T) {
 
 func TestRenderArticleFrontMatter(t *testing.T) {
 	src := "---\ntitle: Ring\nsummary: \"A: b\"\norder: 3\n---\nHello.\n"
-	a, err := RenderArticle("docs/ring.md", []byte(src))
+	a, err := RenderArticle("docs/ring.md", []byte(src), Library{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := FrontMatter{Title: "Ring", Summary: "A: b", Order: 3}
-	if a.FrontMatter != want || a.Slug != "ring" {
+	want := FrontMatter{Title: "Ring", Summary: "A: b", Order: 3, Kind: KindArticle}
+	if !reflect.DeepEqual(a.FrontMatter, want) || a.Slug != "ring" {
 		t.Errorf("got %+v slug %q, want %+v slug ring", a.FrontMatter, a.Slug, want)
 	}
 	if got := string(a.Body); got != "<p>Hello.</p>\n" {
@@ -88,12 +97,23 @@ func TestRenderErrors(t *testing.T) {
 		{"front matter yaml syntax", "g.md", "---\ntitle: T\nx: [\n---\n", []string{"g.md:", "front matter:"}},
 		{"reserved slug", "docs/index.md", fm, []string{"docs/index.md:1: file name"}},
 		{"bad slug", "docs/Ring AllReduce.md", fm, []string{"file name must be lower-case"}},
+		{"unknown citation", "i.md", fm + "Text.\n\nAs shown [@nobody; @ringar].\n", []string{`i.md:6: citation: unknown reference key "nobody"`}},
+		{"unknown idea", "i.md", "---\ntitle: T\nideas: [nobody]\n---\n", []string{`i.md:1: front matter: ideas: unknown reference key "nobody"`}},
+		{"unknown view option", "j.md", fm + "```sim\ngpus: 4\nview:\n  zoom: 2\n```\n", []string{"j.md:7: sim block: view.zoom: unknown option"}},
+		{"bad view value", "j.md", fm + "```sim\nview:\n  poster: soon\n  hide: [gpus]\ngpus: 4\n```\n", []string{"j.md:6: sim block: view.poster:", "j.md:7: sim block: view.hide:"}},
+		{"scenario error after view keeps its line", "j.md", fm + "```sim\nview:\n  height: 300\ngpus: 1\n```\n", []string{"j.md:7: sim block: gpus: is 1"}},
+		{"poster after the end", "j.md", fm + "```sim\nview:\n  poster: 10s\n```\n", []string{"j.md:4: sim block: view.poster: 10s is after the end"}},
+		{"bad math", "k.md", fm + "Inline $\\frac{1}{$ math.\n", nil},
 		{"crlf line endings", "h.md", strings.ReplaceAll(fm+"```sim\ngpus: 0\n```\n", "\n", "\r\n"),
 			[]string{"h.md:5: sim block: gpus: is 0"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := RenderArticle(tt.file, []byte(tt.src))
+			lib := Library{Refs: map[string]Reference{"ringar": {Key: "ringar", Authors: []string{"P"}, Title: "T", Year: 2009}}}
+			_, err := RenderArticle(tt.file, []byte(tt.src), lib)
+			if tt.want == nil {
+				return // renders; see TestBuildBadMath for typesetting errors
+			}
 			if err == nil {
 				t.Fatalf("got no error, want %q", tt.want)
 			}

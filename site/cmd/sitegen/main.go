@@ -1,10 +1,14 @@
 // Command sitegen builds ParaPlay's static site: it renders the articles in
-// -docs, writes them and the index into -out, and copies -static beside
-// them. Run it from the repository root:
+// -docs, writes them, the index, references, glossary and playground pages,
+// the demos' posters and the stylesheets into -out, typesets the math with
+// the KaTeX package in -katex, copies -static beside them, checks every
+// link and that nothing loads from outside the site, and prints a report.
+// Run it from the repository root:
 //
 //	go run ./site/cmd/sitegen -docs docs -out site/public
 //
-// A bad ```sim block fails the build with "file.md:LINE: message".
+// A bad ```sim block or an unknown citation key fails the build with
+// "file.md:LINE: message".
 package main
 
 import (
@@ -17,18 +21,26 @@ import (
 
 func main() {
 	var cfg site.Config
-	flag.StringVar(&cfg.DocsDir, "docs", "docs", "directory of the articles (*.md)")
+	flag.StringVar(&cfg.DocsDir, "docs", "docs", "directory of the articles (*.md), references.yaml and glossary.yaml")
 	flag.StringVar(&cfg.OutDir, "out", "site/public", "output directory")
-	flag.StringVar(&cfg.StaticDir, "static", "site/static", "directory copied verbatim into the output; empty for none")
+	flag.StringVar(&cfg.StaticDir, "static", "", "directory copied verbatim into the output; empty for none")
+	flag.StringVar(&cfg.KaTeXDir, "katex", "site/node_modules/katex", "the KaTeX npm package (npm ci in site/); empty leaves math as plain TeX")
 	flag.Parse()
 	if flag.NArg() > 0 {
 		fmt.Fprintln(os.Stderr, "sitegen: unexpected arguments:", flag.Args())
 		os.Exit(2)
 	}
-	if err := site.Build(cfg); err != nil {
+	if cfg.KaTeXDir != "" {
+		if _, err := os.Stat(cfg.KaTeXDir); err != nil {
+			fmt.Fprintf(os.Stderr, "sitegen: KaTeX not found at %s; run (cd site && npm ci)\n", cfg.KaTeXDir)
+			os.Exit(1)
+		}
+	}
+	rep, err := site.Build(cfg)
+	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		fmt.Fprintln(os.Stderr, "sitegen: build failed")
 		os.Exit(1)
 	}
-	fmt.Printf("sitegen: wrote %s\n", cfg.OutDir)
+	fmt.Printf("sitegen: wrote %s: %v\n", cfg.OutDir, rep)
 }

@@ -1,0 +1,255 @@
+package site
+
+import (
+	"errors"
+	"fmt"
+	"html/template"
+	"os"
+	"regexp"
+	"sort"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Reference is one paper of docs/references.yaml.
+type Reference struct {
+	// Key is what articles cite: [@key].
+	Key string `yaml:"key"`
+	// Authors in the paper's order, "First Last".
+	Authors []string `yaml:"authors"`
+	// Title of the paper as published.
+	Title string `yaml:"title"`
+	// Venue is the journal, conference or "arXiv preprint".
+	Venue string `yaml:"venue"`
+	// Year of publication (of the cited version).
+	Year int `yaml:"year"`
+	// ArXiv is the arXiv identifier without the "arXiv:" prefix.
+	ArXiv string `yaml:"arxiv"`
+	// DOI without the https://doi.org/ prefix.
+	DOI string `yaml:"doi"`
+	// URL where the paper can be read when it has neither arXiv id nor DOI.
+	URL string `yaml:"url"`
+	// Note is a short remark for readers (e.g. which version is cited).
+	Note string `yaml:"note"`
+
+	line int // in references.yaml, for error messages
+}
+
+// Link returns where to read the paper: its URL, else arXiv, else the DOI.
+func (r Reference) Link() string {
+	switch {
+	case r.URL != "":
+		return r.URL
+	case r.ArXiv != "":
+		return "https://arxiv.org/abs/" + r.ArXiv
+	case r.DOI != "":
+		return "https://doi.org/" + r.DOI
+	}
+	return ""
+}
+
+// ShortAuthors is "Patarasuk and Yuan" or "Huang et al.", for tooltips.
+func (r Reference) ShortAuthors() string {
+	last := surname
+	switch len(r.Authors) {
+	case 0:
+		return ""
+	case 1:
+		return last(r.Authors[0])
+	case 2:
+		return last(r.Authors[0]) + " and " + last(r.Authors[1])
+	}
+	return last(r.Authors[0]) + " et al."
+}
+
+// particles join the word after them in a surname: "Del Balso".
+var particles = map[string]bool{"da": true, "de": true, "del": true, "der": true, "di": true, "van": true, "von": true, "le": true}
+
+// surname is the last word of a name with its particles, or the whole name
+// when it is a group ("DeepSeek-AI").
+func surname(name string) string {
+	f := strings.Fields(name)
+	if len(f) == 0 {
+		return name
+	}
+	i := len(f) - 1
+	for i > 1 && particles[strings.ToLower(f[i-1])] {
+		i--
+	}
+	return strings.Join(f[i:], " ")
+}
+
+// Entry is the reference formatted for a reference list, as HTML.
+func (r Reference) Entry() template.HTML {
+	var b strings.Builder
+	esc := template.HTMLEscapeString
+	b.WriteString(esc(strings.Join(r.Authors, ", ")))
+	b.WriteString(". “")
+	if l := r.Link(); l != "" {
+		fmt.Fprintf(&b, `<a href="%s">%s</a>`, esc(l), esc(r.Title))
+	} else {
+		b.WriteString(esc(r.Title))
+	}
+	b.WriteString(".” ")
+	if r.Venue != "" {
+		fmt.Fprintf(&b, "<em>%s</em>, ", esc(r.Venue))
+	}
+	fmt.Fprintf(&b, "%d.", r.Year)
+	if r.ArXiv != "" {
+		fmt.Fprintf(&b, " arXiv:%s.", esc(r.ArXiv))
+	}
+	if r.DOI != "" {
+		fmt.Fprintf(&b, " doi:%s.", esc(r.DOI))
+	}
+	if r.Note != "" {
+		fmt.Fprintf(&b, ` <span class="note">%s</span>`, esc(r.Note))
+	}
+	return template.HTML(b.String())
+}
+
+// Term is one entry of docs/glossary.yaml.
+type Term struct {
+	// Term is the word or phrase as it is defined, e.g. "all-reduce".
+	Term string `yaml:"term"`
+	// Also lists other spellings that link to the same entry ("allreduce").
+	Also []string `yaml:"also"`
+	// Definition is one or two plain sentences.
+	Definition string `yaml:"definition"`
+}
+
+// ID is the term's anchor on glossary.html.
+func (t Term) ID() string { return "term-" + slugify(t.Term) }
+
+// Library is what articles may refer to besides each other: the papers they
+// cite and the glossary their terms link to. The zero Library is empty.
+type Library struct {
+	Refs  map[string]Reference
+	Terms []Term
+}
+
+var (
+	refKey    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	arxivID   = regexp.MustCompile(`^\d{4}\.\d{4,5}$`)
+	nonSlug   = regexp.MustCompile(`[^a-z0-9]+`)
+	yearRange = [2]int{1950, 2100}
+)
+
+func slugify(s string) string {
+	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
+}
+
+// LoadLibrary reads references.yaml and glossary.yaml from docsDir; either
+// may be missing. Every problem is reported as "file:LINE: message".
+func LoadLibrary(docsDir string) (Library, error) {
+	lib := Library{Refs: map[string]Reference{}}
+	var errs []error
+	refsPath := docsDir + "/references.yaml"
+	if data, err := os.ReadFile(refsPath); err == nil {
+		refs, err := parseReferences(refsPath, data)
+		errs = append(errs, err)
+		for _, r := range refs {
+			lib.Refs[r.Key] = r
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, err)
+	}
+	glossPath := docsDir + "/glossary.yaml"
+	if data, err := os.ReadFile(glossPath); err == nil {
+		terms, err := parseGlossary(glossPath, data)
+		errs = append(errs, err)
+		lib.Terms = terms
+	} else if !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, err)
+	}
+	return lib, errors.Join(errs...)
+}
+
+// parseReferences decodes and checks the list: unique lower-case keys,
+// authors, title, a plausible year, a well-formed arXiv id.
+func parseReferences(name string, data []byte) ([]Reference, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	list := doc.Content[0]
+	if list.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("%s:%d: want a list of references", name, list.Line)
+	}
+	var refs []Reference
+	var errs []error
+	seen := map[string]int{}
+	for _, n := range list.Content {
+		var r Reference
+		if err := n.Decode(&r); err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: %v", name, n.Line, err))
+			continue
+		}
+		r.line = n.Line
+		bad := func(format string, args ...any) {
+			errs = append(errs, fmt.Errorf("%s:%d: reference %q: %s", name, n.Line, r.Key, fmt.Sprintf(format, args...)))
+		}
+		switch {
+		case !refKey.MatchString(r.Key):
+			bad("key must be lower-case letters, digits, - and _")
+		case seen[r.Key] != 0:
+			bad("key already used on line %d", seen[r.Key])
+		}
+		seen[r.Key] = n.Line
+		if len(r.Authors) == 0 || r.Title == "" {
+			bad("authors and title are required")
+		}
+		if r.Year < yearRange[0] || r.Year > yearRange[1] {
+			bad("year %d is not plausible", r.Year)
+		}
+		if r.ArXiv != "" && !arxivID.MatchString(r.ArXiv) {
+			bad("arxiv %q: want an id like 1802.05799", r.ArXiv)
+		}
+		if r.Link() == "" {
+			bad("give an arxiv id, a doi or a url")
+		}
+		refs = append(refs, r)
+	}
+	return refs, errors.Join(errs...)
+}
+
+func parseGlossary(name string, data []byte) ([]Term, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	list := doc.Content[0]
+	if list.Kind != yaml.SequenceNode {
+		return nil, fmt.Errorf("%s:%d: want a list of terms", name, list.Line)
+	}
+	var terms []Term
+	var errs []error
+	seen := map[string]int{}
+	for _, n := range list.Content {
+		var t Term
+		if err := n.Decode(&t); err != nil {
+			errs = append(errs, fmt.Errorf("%s:%d: %v", name, n.Line, err))
+			continue
+		}
+		if t.Term == "" || t.Definition == "" {
+			errs = append(errs, fmt.Errorf("%s:%d: term and definition are required", name, n.Line))
+			continue
+		}
+		for _, w := range append([]string{t.Term}, t.Also...) {
+			k := strings.ToLower(w)
+			if l := seen[k]; l != 0 {
+				errs = append(errs, fmt.Errorf("%s:%d: %q is already defined on line %d", name, n.Line, w, l))
+			}
+			seen[k] = n.Line
+		}
+		terms = append(terms, t)
+	}
+	sort.SliceStable(terms, func(i, j int) bool { return strings.ToLower(terms[i].Term) < strings.ToLower(terms[j].Term) })
+	return terms, errors.Join(errs...)
+}
