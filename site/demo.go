@@ -135,16 +135,20 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 	if d.view.Height > 0 {
 		style = fmt.Sprintf(` style="height:%dpx"`, d.view.Height)
 	}
-	auto := ""
+	auto, placeholder := "", ""
 	if d.view.Autoplay {
+		// An autoplay figure carries its iframe from the start, without a
+		// src (about:blank: nothing is fetched, and CSS keeps it invisible);
+		// demo.js gives it the src when the figure scrolls into view.
 		auto = " data-autoplay"
+		placeholder = `<iframe title="Live demo: ` + title + `" allow="fullscreen"></iframe>`
 	}
 	fmt.Fprintf(stringWriter{w}, `<figure class="demo" id="demo-%d" data-src="%s" data-title="Live demo: %s"%s>
 <div class="frame"%s><img class="poster" src="%s" width="%d" height="%d" alt="Poster of the demo at one instant: %s">
-<button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button></div>
+<button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button>%s</div>
 <figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a></figcaption>
 </figure>
-`, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title,
+`, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title, placeholder,
 		caption, esc(d.metrics()), esc(d.query(false)))
 }
 

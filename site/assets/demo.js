@@ -7,7 +7,7 @@
 // runtime fetched and started, so a page with many demos runs none until
 // the reader asks, and one per demo the reader starts.
 //
-// One exception, opt-in per page: the first figure marked data-autoplay
+// One exception, opt-in per page (and used by the ring article's first demo): the first figure marked data-autoplay
 // (view: {autoplay: true} in its sim block) starts by itself when half of
 // it scrolls into view, provided no demo of the page runs yet and the
 // reader has not asked for reduced motion. The index's hero demo uses it.
@@ -18,16 +18,19 @@
 (function () {
   var running = 0;
 
+  // start gives the figure its live iframe: a new one, or the src-less
+  // placeholder that autoplay figures carry from the start.
   function start(fig) {
-    if (fig.querySelector("iframe")) return;
-    var frame = fig.querySelector(".frame");
-    var iframe = document.createElement("iframe");
-    iframe.src = fig.dataset.src;
-    iframe.title = fig.dataset.title || "Live demo";
-    iframe.setAttribute("allow", "fullscreen");
-    iframe.allowFullscreen = true;
+    var iframe = fig.querySelector("iframe");
+    if (iframe && iframe.getAttribute("src")) return;
+    if (!iframe) {
+      iframe = document.createElement("iframe");
+      iframe.title = fig.dataset.title || "Live demo";
+      iframe.setAttribute("allow", "fullscreen");
+      fig.querySelector(".frame").appendChild(iframe);
+    }
     iframe.addEventListener("load", function () { iframe.focus(); });
-    frame.appendChild(iframe);
+    iframe.src = fig.dataset.src;
     fig.classList.add("live");
     running++;
   }
