@@ -18,6 +18,15 @@ type event struct {
 	at  units.Time
 	seq uint64
 	fn  func()
+	h   Handler
+}
+
+// Handler is an event target that needs no closure: scheduling a pointer
+// that implements it costs no allocation, which matters for the millions of
+// messages of a large collective.
+type Handler interface {
+	// Fire runs the event.
+	Fire()
 }
 
 func (a *event) before(b *event) bool {
@@ -39,12 +48,17 @@ func (e *Engine) Pending() int { return len(e.queue) }
 // At schedules fn at instant t. Scheduling into the past is a bug in the
 // caller, so it panics rather than silently reordering history.
 func (e *Engine) At(t units.Time, fn func()) {
+	e.push(t, event{fn: fn})
+}
+
+func (e *Engine) push(t units.Time, ev event) {
 	if t < e.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled from %v, in the past", t, e.now))
 	}
 	// A hand-written heap: container/heap boxes every element in an
 	// interface, which costs an allocation per event.
-	e.queue = append(e.queue, event{at: t, seq: e.seq, fn: fn})
+	ev.at, ev.seq = t, e.seq
+	e.queue = append(e.queue, ev)
 	e.seq++
 	q := e.queue
 	for i := len(q) - 1; i > 0; {
@@ -57,6 +71,11 @@ func (e *Engine) At(t units.Time, fn func()) {
 	}
 }
 
+// Schedule is At for a Handler: h.Fire() runs at instant t.
+func (e *Engine) Schedule(t units.Time, h Handler) {
+	e.push(t, event{h: h})
+}
+
 // After schedules fn d after the current time.
 func (e *Engine) After(d units.Time, fn func()) { e.At(e.now+d, fn) }
 
@@ -66,7 +85,11 @@ func (e *Engine) Run() units.Time {
 		ev := e.pop()
 		e.now = ev.at
 		e.fired++
-		ev.fn()
+		if ev.h != nil {
+			ev.h.Fire()
+		} else {
+			ev.fn()
+		}
 	}
 	return e.now
 }

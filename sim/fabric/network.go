@@ -13,40 +13,86 @@ type Message struct {
 	Src, Dst int
 	// Bytes is the size.
 	Bytes units.Bytes
-	// Path is the link ids crossed, from Src to Dst.
+	// Path is the link ids crossed, from Src to Dst. It is shared between
+	// messages on the same route: read it, never change it.
 	Path []int
 	// Start is when it was sent; End when its last byte arrived.
 	Start, End units.Time
 	// Rates is its sending rate over time (see timeline.Transfer.Rates).
 	Rates []timeline.Rate
 
-	remaining float64 // bytes still to send
-	rate      float64 // current rate, bytes per second
-	frozen    bool    // scratch for progressive filling
-	done      func(*Message)
+	remaining float64    // bytes still to send at time since
+	since     units.Time // when remaining was last brought up to date
+	rate      float64    // current rate, bytes per second
+	slot      int        // index in Network.active
+	mark      uint64     // scratch: visited in the current recomputation
+	frozen    bool       // scratch for progressive filling
+	state     uint8      // latent, active or arrived
+	armedAt   units.Time // when the latest completion event fires
+	net       *Network
+	to        Receiver
+	// Tag is the sender's own label for the message, handed back on arrival.
+	Tag int
+}
+
+// Message states.
+const (
+	latent  = iota // paying its path latency
+	active         // streaming bytes
+	arrived        // done
+)
+
+// Receiver is told when a message has arrived. An interface rather than a
+// callback, so that sending costs no closure allocation.
+type Receiver interface {
+	// Arrived is called at the instant the last byte of m arrives.
+	Arrived(m *Message)
+}
+
+// ReceiverFunc adapts a function to Receiver.
+type ReceiverFunc func(*Message)
+
+// Arrived calls f(m).
+func (f ReceiverFunc) Arrived(m *Message) { f(m) }
+
+// Fire is the message's engine event: the end of its latency, or its
+// completion. Events made stale by a later rate change are ignored.
+func (m *Message) Fire() {
+	n := m.net
+	switch {
+	case m.state == latent:
+		n.activate(m)
+	case m.state == active && m.armedAt == n.eng.Now():
+		n.complete(m)
+	}
 }
 
 // Network carries messages over a topology, driven by an engine.
 type Network struct {
 	topo    *topo.Topology
 	router  *topo.Router
+	routes  map[[2]int][]int // cached paths, shared by messages
 	eng     *engine.Engine
-	active  []*Message // flows past their latency, in activation order
-	last    units.Time // when the active flows' progress was last brought up to date
-	pending bool       // a rate recomputation is scheduled for this instant
-	version uint64     // invalidates stale completion events
+	active  []*Message   // flows past their latency
+	onLink  [][]*Message // onLink[id] lists the active flows crossing link id
+	dirty   []int        // links whose set of flows changed since the last recomputation
+	pending bool         // a recomputation is scheduled for this instant
+	pass    uint64       // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
-	residual []float64
-	count    []int
-	touched  []int
+	residual  []float64
+	count     []int
+	linkMark  []uint64
+	component []*Message
+	links     []int
 }
 
 // New returns a network on t whose events run on eng.
 func New(t *topo.Topology, eng *engine.Engine) *Network {
+	n := len(t.Links)
 	return &Network{
-		topo: t, router: topo.NewRouter(t), eng: eng,
-		residual: make([]float64, len(t.Links)), count: make([]int, len(t.Links)),
+		topo: t, router: topo.NewRouter(t), routes: map[[2]int][]int{}, eng: eng,
+		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
 	}
 }
 
@@ -70,27 +116,55 @@ func Cost(t *topo.Topology, path []int, b units.Bytes) units.Time {
 }
 
 // Route returns the path a message from src to dst takes.
-func (n *Network) Route(src, dst int) ([]int, error) { return n.router.Route(src, dst) }
-
-// Send starts a message of b bytes from GPU src to GPU dst now; done is
-// called at the instant its last byte arrives.
-func (n *Network) Send(src, dst int, b units.Bytes, done func(*Message)) error {
-	path, err := n.router.Route(src, dst)
-	if err != nil {
-		return err
+func (n *Network) Route(src, dst int) ([]int, error) {
+	key := [2]int{src, dst}
+	if p, ok := n.routes[key]; ok {
+		return p, nil
 	}
-	m := &Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), done: done}
+	p, err := n.router.Route(src, dst)
+	if err != nil {
+		return nil, err
+	}
+	n.routes[key] = p
+	return p, nil
+}
+
+// Send starts a message of b bytes from GPU src to GPU dst now; done, if
+// not nil, is called at the instant its last byte arrives.
+func (n *Network) Send(src, dst int, b units.Bytes, done func(*Message)) error {
+	var r Receiver
+	if done != nil {
+		r = ReceiverFunc(done)
+	}
+	_, err := n.SendTo(src, dst, b, r, 0)
+	return err
+}
+
+// SendTo starts a message like Send and tells r, with the message's Tag
+// set to tag, when it arrives.
+func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) (*Message, error) {
+	path, err := n.Route(src, dst)
+	if err != nil {
+		return nil, err
+	}
+	m := &Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag}
 	var lat units.Time
 	for _, id := range path {
 		lat += n.topo.Links[id].Latency
 	}
-	n.eng.After(lat, func() { n.activate(m) })
-	return nil
+	n.eng.Schedule(n.eng.Now()+lat, m)
+	return m, nil
 }
 
 func (n *Network) activate(m *Message) {
-	n.advance()
+	m.state = active
+	m.since = n.eng.Now()
+	m.slot = len(n.active)
 	n.active = append(n.active, m)
+	for _, id := range m.Path {
+		n.onLink[id] = append(n.onLink[id], m)
+		n.dirty = append(n.dirty, id)
+	}
 	n.schedule()
 }
 
@@ -105,110 +179,114 @@ func (n *Network) schedule() {
 	n.eng.After(0, n.recompute)
 }
 
-// advance brings every active flow's remaining bytes up to now.
-func (n *Network) advance() {
-	now := n.eng.Now()
-	if now == n.last {
-		return
-	}
-	dt := (now - n.last).Seconds()
-	for _, m := range n.active {
-		m.remaining -= m.rate * dt
-	}
-	n.last = now
-}
-
+// recompute reshares the links of every flow connected (through shared
+// links, transitively) to a link whose flows changed. Flows outside those
+// components keep their rates: max-min fairness is decided per component.
 func (n *Network) recompute() {
 	n.pending = false
-	n.advance()
+	n.pass++
+	n.component, n.links = n.component[:0], n.links[:0]
+	for _, id := range n.dirty {
+		n.visitLink(id)
+	}
+	n.dirty = n.dirty[:0]
+	// Visit in a fixed order: links and flows are discovered in the order
+	// of the dirty list and of each link's flows, both deterministic.
+	for i := 0; i < len(n.links); i++ {
+		for _, m := range n.onLink[n.links[i]] {
+			if m.mark != n.pass {
+				m.mark = n.pass
+				n.component = append(n.component, m)
+				for _, id := range m.Path {
+					n.visitLink(id)
+				}
+			}
+		}
+	}
 	now := n.eng.Now()
-	n.share()
-	next := units.Time(-1)
-	for _, m := range n.active {
+	for _, m := range n.component {
+		m.remaining -= m.rate * (now - m.since).Seconds()
+		m.since = now
+	}
+	n.share(n.component, n.links)
+	for _, m := range n.component {
 		if len(m.Rates) == 0 || m.Rates[len(m.Rates)-1].BytesPerSecond != m.rate {
 			m.Rates = append(m.Rates, timeline.Rate{At: now, BytesPerSecond: m.rate})
-		}
-		if eta := n.eta(m); next < 0 || eta < next {
-			next = eta
+			n.arm(m)
 		}
 	}
-	if next < 0 {
+}
+
+func (n *Network) visitLink(id int) {
+	if n.linkMark[id] != n.pass {
+		n.linkMark[id] = n.pass
+		n.links = append(n.links, id)
+	}
+}
+
+// arm schedules m's completion at its current rate, cancelling any earlier
+// completion event.
+func (n *Network) arm(m *Message) {
+	var eta units.Time
+	switch {
+	case m.remaining <= 0:
+		eta = m.since
+	case m.rate <= 0:
+		m.armedAt = -1 // stalled: a later recomputation will arm it
 		return
+	default:
+		eta = m.since + units.Round(m.remaining/m.rate)
 	}
-	n.version++
-	v := n.version
-	n.eng.At(next, func() {
-		if v == n.version {
-			n.complete()
-		}
-	})
+	m.armedAt = eta
+	n.eng.Schedule(eta, m)
 }
 
-// eta is when m finishes at its current rate.
-func (n *Network) eta(m *Message) units.Time {
-	if m.remaining <= 0 {
-		return n.eng.Now()
-	}
-	if m.rate <= 0 {
-		return units.MaxTime
-	}
-	return n.last + units.Round(m.remaining/m.rate)
-}
-
-// complete retires every flow due now and reshares the links.
-func (n *Network) complete() {
-	n.advance()
-	now := n.eng.Now()
-	var finished []*Message
-	kept := n.active[:0]
-	for _, m := range n.active {
-		if n.eta(m) <= now {
-			m.remaining, m.End = 0, now
-			finished = append(finished, m)
-		} else {
-			kept = append(kept, m)
-		}
-	}
-	for i := len(kept); i < len(n.active); i++ {
-		n.active[i] = nil
-	}
-	n.active = kept
-	n.schedule()
-	for _, m := range finished {
-		m.rate = 0
-		if m.done != nil {
-			m.done(m)
-		}
-	}
-}
-
-// share sets every active flow's rate by progressive filling (max-min
-// fairness): repeatedly find the links whose remaining capacity per
-// unfrozen flow is smallest, give their flows that share, and take it off
-// every link those flows cross.
-func (n *Network) share() {
-	n.touched = n.touched[:0]
-	for _, m := range n.active {
-		m.frozen = false
-		for _, id := range m.Path {
-			if n.count[id] == 0 {
-				n.touched = append(n.touched, id)
-				n.residual[id] = float64(n.topo.Links[id].Bandwidth)
+// complete retires m and reshares the links it used.
+func (n *Network) complete(m *Message) {
+	m.remaining, m.End, m.rate, m.state = 0, n.eng.Now(), 0, arrived
+	last := n.active[len(n.active)-1]
+	n.active[m.slot], last.slot = last, m.slot
+	n.active[len(n.active)-1] = nil
+	n.active = n.active[:len(n.active)-1]
+	for _, id := range m.Path {
+		fl := n.onLink[id]
+		for i, f := range fl {
+			if f == m {
+				n.onLink[id] = append(fl[:i], fl[i+1:]...)
+				break
 			}
-			n.count[id]++
 		}
+		n.dirty = append(n.dirty, id)
 	}
-	left := len(n.active)
+	n.schedule()
+	if m.to != nil {
+		m.to.Arrived(m)
+	}
+}
+
+// share sets the rates of flows (which alone use links) by progressive
+// filling (max-min fairness): repeatedly find the links whose remaining
+// capacity per unfrozen flow is smallest, give their flows that share, and
+// take it off every link those flows cross.
+func (n *Network) share(flows []*Message, links []int) {
+	for _, id := range links {
+		n.residual[id] = float64(n.topo.Links[id].Bandwidth)
+		n.count[id] = len(n.onLink[id])
+	}
+	for _, m := range flows {
+		m.frozen = false
+	}
+	left := len(flows)
 	for left > 0 {
 		best := -1.0
-		for _, id := range n.touched {
+		for _, id := range links {
 			if n.count[id] > 0 {
 				if s := max(0, n.residual[id]/float64(n.count[id])); best < 0 || s < best {
 					best = s
 				}
 			}
 		}
-		for _, m := range n.active {
+		for _, m := range flows {
 			if m.frozen || !n.bottleneckAt(m, best) {
 				continue
 			}
@@ -220,12 +298,9 @@ func (n *Network) share() {
 			}
 		}
 	}
-	for _, id := range n.touched {
-		n.count[id] = 0
-	}
 }
 
-// bottleneckAt reports whether one of m's links offers exactly share per
+// bottleneckAt reports whether one of m's links offers at most share per
 // unfrozen flow, i.e. m is limited by that link.
 func (n *Network) bottleneckAt(m *Message, share float64) bool {
 	for _, id := range m.Path {

@@ -1,6 +1,9 @@
 package run
 
 import (
+	"cmp"
+	"slices"
+
 	"paraplay/sim/collective"
 	"paraplay/sim/engine"
 	"paraplay/sim/fabric"
@@ -14,9 +17,8 @@ import (
 // looked up in the graph's span templates or in the schedule.
 type op struct {
 	transfer bool
-	item     int32   // compute: index into graph.spans; transfer: index into graph.xfers
-	waiting  int32   // unfinished predecessors
-	next     []int32 // ops that wait for this one
+	item     int32 // compute: index into graph.spans; transfer: index into graph.xfers
+	waiting  int32 // unfinished predecessors
 }
 
 // xferRef names one transfer of one of the graph's collectives.
@@ -41,18 +43,37 @@ type graph struct {
 	eng   *engine.Engine
 	net   *fabric.Network
 	gpuAt []units.Time // when each GPU's compute stream is next free
-	// Messages between the same two GPUs are delivered in order, one at a
-	// time, as on an NCCL connection or an MPI channel: a later message
-	// waits in channel until the one before it has arrived.
-	inFlight map[[2]int]bool
-	channel  map[[2]int][]int32
-	out      *timeline.Timeline
-	failed   error
+	// The single-port model of the α–β literature (Thakur, Rabenseifner &
+	// Gropp 2005): each GPU sends one message at a time and receives one at
+	// a time. A ready message waits until both its sender's send port and
+	// its receiver's receive port are free; waiting messages go first come,
+	// first served. Messages of different GPUs still share the network's
+	// links (package fabric).
+	sending, receiving []bool
+	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
+	started            []bool    // by op: the message has left its queues
+	readySeq           []int64   // by op: order in which messages became ready
+	seq                int64
+	touchedSrc         []int // ports whose queues may have a startable message
+	touchedDst         []int
+	passPending        bool
+	candidates         []int32
+	out                *timeline.Timeline
+	failed             error
+	// Dependency edges, gathered while adding ops and turned into a
+	// compressed adjacency list (next[first[i]:first[i+1]] are the ops
+	// that wait for op i) when the graph runs: one allocation instead of
+	// one per op.
+	edges [][2]int32
+	first []int32
+	next  []int32
+	deps  []int // scratch for addSchedule
 }
 
 func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.Timeline) *graph {
 	return &graph{eng: eng, net: net, gpuAt: make([]units.Time, gpus), out: out,
-		inFlight: map[[2]int]bool{}, channel: map[[2]int][]int32{}}
+		sending: make([]bool, gpus), receiving: make([]bool, gpus),
+		bySrc: make([][]int32, gpus), byDst: make([][]int32, gpus)}
 }
 
 // addCompute adds a compute span of duration d (the template's Start and
@@ -70,8 +91,9 @@ func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) in
 	c := len(g.colls)
 	g.colls = append(g.colls, placedSchedule{sch: sch, gpus: gpus})
 	first := len(g.ops)
+	g.xfers = append(make([]xferRef, 0, len(g.xfers)+len(sch.Transfers)), g.xfers...)
 	for i, tr := range sch.Transfers {
-		deps := make([]int, 0, 1+len(tr.After))
+		deps := g.deps[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
 			deps = append(deps, ready[tr.Src])
 		}
@@ -80,6 +102,7 @@ func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) in
 		}
 		g.xfers = append(g.xfers, xferRef{coll: int32(c), index: int32(i)})
 		g.add(op{transfer: true, item: int32(len(g.xfers) - 1)}, deps)
+		g.deps = deps
 	}
 	return c
 }
@@ -89,13 +112,35 @@ func (g *graph) add(o op, deps []int) int {
 	o.waiting = int32(len(deps))
 	g.ops = append(g.ops, o)
 	for _, d := range deps {
-		g.ops[d].next = append(g.ops[d].next, int32(id))
+		g.edges = append(g.edges, [2]int32{int32(d), int32(id)})
 	}
 	return id
 }
 
+// link builds the compressed adjacency list from the edges (a counting
+// sort, so each op's successors keep the order they were added in).
+func (g *graph) link() {
+	g.first = make([]int32, len(g.ops)+1)
+	for _, e := range g.edges {
+		g.first[e[0]+1]++
+	}
+	for i := 1; i < len(g.first); i++ {
+		g.first[i] += g.first[i-1]
+	}
+	g.next = make([]int32, len(g.edges))
+	fill := append([]int32(nil), g.first[:len(g.ops)]...)
+	for _, e := range g.edges {
+		g.next[fill[e[0]]] = e[1]
+		fill[e[0]]++
+	}
+	g.edges = nil
+}
+
 // execute plays the graph from time 0 and returns the time the last op ended.
 func (g *graph) execute() units.Time {
+	g.link()
+	g.started = make([]bool, len(g.ops))
+	g.readySeq = make([]int64, len(g.ops))
 	g.eng.At(0, func() {
 		for i := range g.ops {
 			if g.ops[i].waiting == 0 {
@@ -118,12 +163,65 @@ func (g *graph) start(id int32) {
 		return
 	}
 	src, dst := g.endpoints(o.item)
-	pair := [2]int{src, dst}
-	if g.inFlight[pair] {
-		g.channel[pair] = append(g.channel[pair], id)
-		return
+	g.readySeq[id] = g.seq
+	g.seq++
+	g.bySrc[src] = append(g.bySrc[src], id)
+	g.byDst[dst] = append(g.byDst[dst], id)
+	g.touch(src, dst)
+}
+
+// touch notes that the queues of send port src and receive port dst may
+// hold a message that can start, and asks for one dispatch pass at this
+// instant, after every other event due now: messages that become ready or
+// ports that free up together are then served in first-come order.
+func (g *graph) touch(src, dst int) {
+	g.touchedSrc = append(g.touchedSrc, src)
+	g.touchedDst = append(g.touchedDst, dst)
+	if !g.passPending {
+		g.passPending = true
+		g.eng.After(0, g.dispatch)
 	}
-	g.send(id)
+}
+
+// dispatch starts, in the order they became ready, every waiting message
+// of the touched queues whose two ports are free.
+func (g *graph) dispatch() {
+	g.passPending = false
+	c := g.candidates[:0]
+	for _, p := range g.touchedSrc {
+		c = g.collect(c, &g.bySrc[p])
+	}
+	for _, p := range g.touchedDst {
+		c = g.collect(c, &g.byDst[p])
+	}
+	g.touchedSrc, g.touchedDst = g.touchedSrc[:0], g.touchedDst[:0]
+	slices.SortFunc(c, func(a, b int32) int { return cmp.Compare(g.readySeq[a], g.readySeq[b]) })
+	for i, id := range c {
+		if g.started[id] || (i > 0 && c[i-1] == id) {
+			continue
+		}
+		src, dst := g.endpoints(g.ops[id].item)
+		if !g.sending[src] && !g.receiving[dst] {
+			g.send(id)
+		}
+	}
+	g.candidates = c
+}
+
+// collect appends the waiting messages of queue to c, first dropping those
+// that already left from the queue's front.
+func (g *graph) collect(c []int32, queue *[]int32) []int32 {
+	q := *queue
+	for len(q) > 0 && g.started[q[0]] {
+		q = q[1:]
+	}
+	*queue = q
+	for _, id := range q {
+		if !g.started[id] {
+			c = append(c, id)
+		}
+	}
+	return c
 }
 
 func (g *graph) endpoints(item int32) (src, dst int) {
@@ -138,27 +236,28 @@ func (g *graph) send(id int32) {
 	c := &g.colls[ref.coll]
 	tr := &c.sch.Transfers[ref.index]
 	src, dst := c.gpus[tr.Src], c.gpus[tr.Dst]
-	pair := [2]int{src, dst}
-	g.inFlight[pair] = true
-	err := g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) {
-		g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
-			Path: m.Path, Src: src, Dst: dst, Bytes: tr.Bytes, Collective: int(ref.coll),
-			Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: m.Start, End: m.End, Rates: m.Rates,
-		})
-		g.inFlight[pair] = false
-		if q := g.channel[pair]; len(q) > 0 {
-			g.channel[pair] = q[1:]
-			g.send(q[0])
-		}
-		g.finish(id)
-	})
-	if err != nil && g.failed == nil {
+	g.sending[src], g.receiving[dst], g.started[id] = true, true, true
+	if _, err := g.net.SendTo(src, dst, tr.Bytes, g, int(id)); err != nil && g.failed == nil {
 		g.failed = err
 	}
 }
 
+// Arrived records a message of the graph and releases what waits for it.
+func (g *graph) Arrived(m *fabric.Message) {
+	id := int32(m.Tag)
+	ref := g.xfers[g.ops[id].item]
+	tr := &g.colls[ref.coll].sch.Transfers[ref.index]
+	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
+		Path: m.Path, Src: m.Src, Dst: m.Dst, Bytes: tr.Bytes, Collective: int(ref.coll),
+		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: m.Start, End: m.End, Rates: m.Rates,
+	})
+	g.sending[m.Src], g.receiving[m.Dst] = false, false
+	g.touch(m.Src, m.Dst)
+	g.finish(id)
+}
+
 func (g *graph) finish(id int32) {
-	for _, n := range g.ops[id].next {
+	for _, n := range g.next[g.first[id]:g.first[id+1]] {
 		g.ops[n].waiting--
 		if g.ops[n].waiting == 0 {
 			g.start(n)

@@ -142,7 +142,19 @@ func (tl *Timeline) checkCapacity() []error {
 		at    units.Time
 		delta float64
 	}
+	// Count first, so that every link's list is allocated once.
+	sizes := make([]int, len(tl.Links))
+	for _, x := range tl.Transfers {
+		for _, id := range x.Path {
+			if id >= 0 && id < len(sizes) {
+				sizes[id] += 2 * len(x.Rates)
+			}
+		}
+	}
 	perLink := make([][]change, len(tl.Links))
+	for id, n := range sizes {
+		perLink[id] = make([]change, 0, n)
+	}
 	for _, x := range tl.Transfers {
 		for i, r := range x.Rates {
 			until := x.End

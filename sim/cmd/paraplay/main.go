@@ -17,6 +17,7 @@ const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 Usage:
   paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
   paraplay presets [--json]    the GPU and link presets, with their sources
+  paraplay collective [flags]  a simulated nccl-tests run (paraplay collective -h for flags)
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -47,6 +48,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "run":
 		return runCommand(args[1:], stdout, stderr)
+	case "collective":
+		return collectiveCommand(args[1:], stdout, stderr)
 	case "presets":
 		return presetsCommand(args[1:], stdout, stderr)
 	default:

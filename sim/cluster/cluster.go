@@ -1,0 +1,158 @@
+package cluster
+
+import (
+	"errors"
+	"fmt"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Limits keep a cluster within what the simulator can hold.
+const (
+	MaxGPUs  = 65536
+	MaxNodes = 8192
+)
+
+// Spec describes a cluster. Zero fields take the defaults of the GPU preset.
+type Spec struct {
+	// GPU is an accelerator preset (see hw.GPUs), e.g. "h100-sxm"; default "h100-sxm".
+	GPU string
+	// Nodes is the number of servers, 1..MaxNodes; default 1.
+	Nodes int
+	// PerNode is the number of GPUs per server; default the GPU preset's server size.
+	PerNode int
+	// Intra is the link preset inside a server; default the GPU preset's link.
+	Intra string
+	// Inter is the NIC preset between servers (one NIC per GPU); default "ib-ndr".
+	Inter string
+	// Network is how the NICs are wired; default topo.RailOptimized.
+	Network topo.Network
+	// Oversubscription is the fat tree's leaf down:up ratio, ≥ 1; default 1.
+	Oversubscription float64
+	// Bandwidth and Latency, when Bandwidth > 0, replace every link by a
+	// uniform one: the GPUs of each node hang off one ideal switch with
+	// ports of this bandwidth and latency, and so do the nodes' NICs.
+	Bandwidth units.Bandwidth
+	// Latency is the uniform links' α (with Bandwidth).
+	Latency units.Time
+}
+
+// Built is a cluster ready to simulate.
+type Built struct {
+	// Topology is the wiring.
+	Topology *topo.Topology
+	// Spec is the spec with every default filled in.
+	Spec Spec
+	// Intra and Inter are the ports used (bandwidth = the catalog's
+	// effective rate, latency = its α).
+	Intra, Inter topo.Port
+	// Description says in one line what was built.
+	Description string
+}
+
+// Build fills in the spec's defaults, checks it and wires the cluster.
+func Build(s Spec) (*Built, error) {
+	if s.GPU == "" {
+		s.GPU = "h100-sxm"
+	}
+	gpu, err := hw.LookupGPU(s.GPU)
+	if err != nil {
+		return nil, fmt.Errorf("gpu: %w", err)
+	}
+	if s.Nodes == 0 {
+		s.Nodes = 1
+	}
+	if s.PerNode == 0 {
+		s.PerNode = gpu.GPUsPerNode
+	}
+	if s.Intra == "" {
+		s.Intra = gpu.Link
+	}
+	if s.Inter == "" {
+		s.Inter = "ib-ndr"
+	}
+	if s.Network == "" {
+		s.Network = topo.RailOptimized
+	}
+	if s.Oversubscription == 0 {
+		s.Oversubscription = 1
+	}
+	var errs []error
+	if s.Nodes < 1 || s.Nodes > MaxNodes {
+		errs = append(errs, fmt.Errorf("nodes: is %d; allowed 1..%d", s.Nodes, MaxNodes))
+	}
+	if s.PerNode < 1 || s.PerNode > 64 {
+		errs = append(errs, fmt.Errorf("gpus-per-node: is %d; allowed 1..64", s.PerNode))
+	}
+	if s.Nodes*s.PerNode > MaxGPUs {
+		errs = append(errs, fmt.Errorf("nodes × gpus-per-node = %d; at most %d GPUs allowed", s.Nodes*s.PerNode, MaxGPUs))
+	}
+	if s.Nodes*s.PerNode < 2 {
+		errs = append(errs, fmt.Errorf("nodes × gpus-per-node = %d; a collective needs at least 2 GPUs", s.Nodes*s.PerNode))
+	}
+	if !(s.Oversubscription >= 1 && s.Oversubscription <= 64) {
+		errs = append(errs, fmt.Errorf("oversubscription: is %v; allowed 1..64", s.Oversubscription))
+	}
+	if s.Network != topo.RailOptimized && s.Network != topo.FatTree {
+		errs = append(errs, fmt.Errorf("network: %q is not known; allowed: %s, %s", s.Network, topo.RailOptimized, topo.FatTree))
+	}
+	if s.Bandwidth < 0 || s.Latency < 0 {
+		errs = append(errs, fmt.Errorf("link bandwidth %v and latency %v must not be negative", s.Bandwidth, s.Latency))
+	}
+	b := &Built{Spec: s}
+	if s.Bandwidth > 0 {
+		b.Intra = topo.Port{Bandwidth: s.Bandwidth, Latency: s.Latency, Kind: "uniform"}
+		b.Inter = b.Intra
+	} else {
+		intra, err := hw.LookupLink(s.Intra)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("link: %w", err))
+		}
+		inter, err := hw.LookupLink(s.Inter)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("inter: %w", err))
+		}
+		b.Intra = topo.Port{Bandwidth: intra.Effective(), Latency: intra.Latency, Kind: string(intra.Kind)}
+		b.Inter = topo.Port{Bandwidth: inter.Effective(), Latency: inter.Latency, Kind: string(inter.Kind)}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	if s.Nodes == 1 {
+		b.Topology = topo.Switched(s.PerNode, b.Intra)
+	} else {
+		b.Topology, err = topo.Cluster(topo.ClusterConfig{Nodes: s.Nodes, PerNode: s.PerNode, Intra: b.Intra, Inter: b.Inter,
+			Network: s.Network, Oversubscription: s.Oversubscription})
+		if err != nil {
+			return nil, err
+		}
+	}
+	b.Description = b.describe()
+	return b, nil
+}
+
+func (b *Built) describe() string {
+	s := b.Spec
+	gbps := func(bw units.Bandwidth) string { return fmt.Sprintf("%.4g GB/s", float64(bw)/1e9) }
+	if s.Bandwidth > 0 {
+		return fmt.Sprintf("%s × %d GPUs, uniform links %s, α %v", plural(s.Nodes, "node"), s.PerNode, gbps(s.Bandwidth), s.Latency)
+	}
+	d := fmt.Sprintf("%s × %d %s, %s %s α %v", plural(s.Nodes, "node"), s.PerNode, s.GPU, s.Intra, gbps(b.Intra.Bandwidth), b.Intra.Latency)
+	if s.Nodes > 1 {
+		d += fmt.Sprintf(", %s %s α %v (%s", s.Inter, gbps(b.Inter.Bandwidth), b.Inter.Latency, s.Network)
+		if s.Network == topo.FatTree {
+			d += fmt.Sprintf(" 1:%g", s.Oversubscription)
+		}
+		d += ")"
+	}
+	return d
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -1,0 +1,75 @@
+package cluster
+
+import (
+	"strings"
+	"testing"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/units"
+)
+
+func TestBuildDefaults(t *testing.T) {
+	b, err := Build(Spec{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(b.Topology.GPUs); got != 8 {
+		t.Errorf("default cluster has %d GPUs, want 8 (one DGX H100)", got)
+	}
+	nv, _ := hw.LookupLink("nvlink4")
+	if b.Intra.Bandwidth != nv.Effective() || b.Intra.Latency != nv.Latency {
+		t.Errorf("intra port %+v, want nvlink4's effective %v and α %v", b.Intra, nv.Effective(), nv.Latency)
+	}
+	if err := b.Topology.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+func TestBuildMultiNode(t *testing.T) {
+	b, err := Build(Spec{GPU: "a100-sxm-80gb", Nodes: 4, Inter: "ib-hdr"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(b.Topology.GPUs); got != 32 {
+		t.Errorf("%d GPUs, want 32", got)
+	}
+	hdr, _ := hw.LookupLink("ib-hdr")
+	if b.Inter.Bandwidth != hdr.Effective() {
+		t.Errorf("inter port %v, want %v", b.Inter.Bandwidth, hdr.Effective())
+	}
+	if !strings.Contains(b.Description, "4 nodes × 8 a100-sxm-80gb") {
+		t.Errorf("description %q", b.Description)
+	}
+}
+
+func TestBuildUniform(t *testing.T) {
+	b, err := Build(Spec{PerNode: 16, Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Topology.GPUs) != 16 || b.Intra.Bandwidth != 100e9 || b.Intra.Latency != 5000 {
+		t.Errorf("uniform build: %d GPUs, port %+v", len(b.Topology.GPUs), b.Intra)
+	}
+}
+
+func TestBuildErrorsNameTheField(t *testing.T) {
+	tests := []struct {
+		spec Spec
+		want string
+	}{
+		{Spec{GPU: "h900"}, "gpu:"},
+		{Spec{Nodes: -1}, "nodes:"},
+		{Spec{PerNode: 100}, "gpus-per-node:"},
+		{Spec{Intra: "nvlink9"}, "link:"},
+		{Spec{Nodes: 2, Inter: "carrier-pigeon"}, "inter:"},
+		{Spec{Nodes: 2, Network: "mesh"}, "network:"},
+		{Spec{Nodes: 1, PerNode: 1}, "at least 2 GPUs"},
+		{Spec{Nodes: 8192, PerNode: 64}, "at most 65536"},
+	}
+	for _, tc := range tests {
+		_, err := Build(tc.spec)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Build(%+v) = %v, want an error containing %q", tc.spec, err, tc.want)
+		}
+	}
+}

@@ -1,0 +1,116 @@
+package run
+
+import (
+	"fmt"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/engine"
+	"paraplay/sim/fabric"
+	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Collective runs one collective schedule in detail on topology t, rank r
+// on GPU gpus[r]: every message is a flow on the links, sharing them with
+// the others. The timeline's only collective is the schedule.
+func Collective(t *topo.Topology, sch collective.Schedule, gpus []int, title string) (*timeline.Timeline, error) {
+	if err := checkPlacement(t, sch.Ranks, gpus); err != nil {
+		return nil, err
+	}
+	if err := sch.Validate(); err != nil {
+		return nil, fmt.Errorf("run: invalid schedule: %w", err)
+	}
+	tl := newTimeline(t, title)
+	eng := &engine.Engine{}
+	g := newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
+	g.ops = make([]op, 0, len(sch.Transfers))
+	tl.Transfers = make([]timeline.Transfer, 0, len(sch.Transfers))
+	g.addSchedule(sch, gpus, nil)
+	return finish(g)
+}
+
+// CollectiveAnalytic records a collective priced by a closed form instead
+// of simulated message by message: one span of length d for all its GPUs.
+// It is the "analytic" fidelity, for runs too large to animate.
+func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gpus []int, d units.Time, title string) (*timeline.Timeline, error) {
+	if err := checkPlacement(t, len(gpus), gpus); err != nil {
+		return nil, err
+	}
+	if d <= 0 {
+		return nil, fmt.Errorf("run: analytic collective of duration %v", d)
+	}
+	tl := newTimeline(t, title)
+	tl.Fidelity = "analytic"
+	tl.Collectives = []timeline.Collective{{Name: op, Algorithm: algo, Ranks: len(gpus), Bytes: bytes,
+		GPUs: append([]int(nil), gpus...), Start: 0, End: d}}
+	tl.End = d
+	if err := tl.Validate(); err != nil {
+		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	}
+	return tl, nil
+}
+
+// Bottleneck returns the α and bandwidth an α–β formula should use for a
+// collective over gpus: the largest path latency and the smallest path
+// bandwidth among the paths between neighbouring ranks (r to r+1, which
+// is where rings and most schedules send), sampling at most 256 of them so
+// that a 16,384-GPU run is priced in microseconds.
+func Bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
+	r := topo.NewRouter(t)
+	n := len(gpus)
+	if n < 2 {
+		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", n)
+	}
+	stride := max(1, n/256)
+	var alpha units.Time
+	var bw units.Bandwidth
+	for i := 0; i < n; i += stride {
+		a, b, err := pathCost(t, r, gpus[i], gpus[(i+1)%n])
+		if err != nil {
+			return 0, 0, err
+		}
+		alpha = max(alpha, a)
+		if bw == 0 || b < bw {
+			bw = b
+		}
+	}
+	return alpha, bw, nil
+}
+
+// PathCost returns the latency (sum) and bandwidth (minimum) of the route
+// from GPU src to GPU dst.
+func PathCost(t *topo.Topology, src, dst int) (units.Time, units.Bandwidth, error) {
+	return pathCost(t, topo.NewRouter(t), src, dst)
+}
+
+func pathCost(t *topo.Topology, r *topo.Router, src, dst int) (units.Time, units.Bandwidth, error) {
+	path, err := r.Route(src, dst)
+	if err != nil {
+		return 0, 0, err
+	}
+	var a units.Time
+	var b units.Bandwidth
+	for i, id := range path {
+		l := t.Links[id]
+		a += l.Latency
+		if i == 0 || l.Bandwidth < b {
+			b = l.Bandwidth
+		}
+	}
+	return a, b, nil
+}
+
+func checkPlacement(t *topo.Topology, ranks int, gpus []int) error {
+	if len(gpus) != ranks {
+		return fmt.Errorf("run: %d ranks placed on %d GPUs", ranks, len(gpus))
+	}
+	seen := make(map[int]bool, len(gpus))
+	for r, g := range gpus {
+		if !t.IsGPU(g) || seen[g] {
+			return fmt.Errorf("run: rank %d on GPU %d, which does not exist or holds another rank", r, g)
+		}
+		seen[g] = true
+	}
+	return nil
+}
