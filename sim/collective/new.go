@@ -56,6 +56,9 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 	if err := cfg.Validate(); err != nil {
 		return Schedule{}, err
 	}
+	if n := cfg.ranks(); n > MaxRanks {
+		return Schedule{}, fmt.Errorf("collective: %d ranks is more than the %d New builds schedules for; use Time for larger runs", n, MaxRanks)
+	}
 	alpha, bw := cfg.Alpha, cfg.Bandwidth
 	if alpha == 0 {
 		alpha = DefaultAlpha
@@ -121,15 +124,23 @@ func Resolve(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) 
 		return "", fmt.Errorf("collective: %s has no algorithm %q; want one of %s", op, algo, strings.Join(algos, ", "))
 	}
 	n := cfg.ranks()
-	switch {
-	case algo == "auto":
-		best, bestT := "", 0.0
+	if algo == "auto" {
+		best, bestT, firstErr := "", 0.0, error(nil)
 		for _, a := range autoCandidates(op) {
-			if t, err := Time(op, a, cfg, alpha, bw); err == nil && (best == "" || t < bestT) {
+			t, err := Time(op, a, cfg, alpha, bw)
+			if err == nil && (best == "" || t < bestT) {
 				best, bestT = a, t
 			}
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+		if best == "" {
+			return "", firstErr
 		}
 		return best, nil
+	}
+	switch {
 	case algo == "halving_doubling" && n&(n-1) != 0:
 		return "", fmt.Errorf("collective: halving_doubling needs a power-of-two number of ranks, got %d", n)
 	case algo == "hierarchical" && (cfg.Nodes < 1 || cfg.PerNode < 1):

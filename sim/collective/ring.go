@@ -48,6 +48,9 @@ func RingPipelined(n int, s units.Bytes, pieces int) Schedule {
 	steps := 2 * (n - 1)
 	sch.Steps = steps * pieces
 	sch.Transfers = make([]Transfer, 0, sch.Steps*n)
+	// deps backs every transfer's one-element After: one allocation, not
+	// one per transfer, keeps 1,024-rank rings cheap to build.
+	deps := make([]int, sch.Steps*n)
 	// recvAt[r][p] is the index of the transfer that brought piece p to
 	// rank r in the previous ring step.
 	recvAt, next := make([][]int, n), make([][]int, n)
@@ -66,7 +69,9 @@ func RingPipelined(n int, s units.Bytes, pieces int) Schedule {
 				t.Step, t.Src, t.Dst, t.Phase = step*pieces+p, i, (i+1)%n, phase
 				t.Reduce = phase == PhaseReduceScatter
 				if step > 0 && recvAt[i][p] >= 0 {
-					t.After = []int{recvAt[i][p]}
+					d := len(sch.Transfers)
+					deps[d] = recvAt[i][p]
+					t.After = deps[d : d+1 : d+1]
 				}
 				// A buffer smaller than n·pieces bytes has empty pieces:
 				// they are not sent, and nothing waits for them.
