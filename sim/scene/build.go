@@ -33,7 +33,7 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 	acts := activities(tl, t)
 	b.caption(tl, ring, t, ringTop, ringBottom)
 	b.links(tl, ring, t)
-	b.gpus(tl, ring, acts)
+	b.gpus(tl, ring.cx, ring.cy, ring.bw, ring.bh, acts)
 	b.chunks(tl, ring, t)
 	b.legend(0.58*h + 18*b.s)
 	b.strip(tl, t, 0.58*h+30*b.s)

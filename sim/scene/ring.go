@@ -151,27 +151,28 @@ func (b *builder) arrowhead(id string, sg segment, c Color, width float64) {
 	}
 }
 
-// gpus draws the GPU boxes filled by state, with a name and an activity line
-// when the box is large enough to hold them.
-func (b *builder) gpus(tl *timeline.Timeline, g ringLayout, acts []activity) {
-	nameSize, stateSize := min(13*b.fs, g.bh*0.36), min(11*b.fs, g.bh*0.3)
-	twoLines := g.bh >= nameSize+stateSize+8*b.s
-	for i := range g.cx {
+// gpus draws the GPU boxes, all bw×bh and centred on (cx[i], cy[i]), filled
+// by state, with a name and an activity line when the box is large enough
+// to hold them.
+func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, acts []activity) {
+	nameSize, stateSize := min(13*b.fs, bh*0.36), min(11*b.fs, bh*0.3)
+	twoLines := bh >= nameSize+stateSize+8*b.s
+	for i := range cx {
 		id := "gpu/" + itoa(i)
 		a := acts[i]
-		box := b.rect(id, g.cx[i]-g.bw/2, g.cy[i]-g.bh/2, g.bw, g.bh, a.state.fill())
-		box.Stroke, box.StrokeWidth = colBoxEdge, 1
+		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, a.state.fill())
+		box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
 		name := gpuName(tl, i)
-		if nameSize < 7 || textWidth(name, nameSize) > g.bw-4 {
+		if nameSize < 7 || textWidth(name, nameSize) > bw-4 {
 			continue
 		}
-		nameY := g.cy[i] + nameSize*0.35
+		nameY := cy[i] + nameSize*0.35
 		if twoLines {
-			nameY = g.cy[i] - 2*b.s
+			nameY = cy[i] - 2*b.s
 		}
-		b.text(id+"/label", g.cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
-		if twoLines {
-			b.text(id+"/state", g.cx[i], nameY+stateSize+4*b.s, a.label(), stateSize, a.state.textColor(), AnchorMiddle)
+		b.text(id+"/label", cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
+		if twoLines && textWidth(a.label(), stateSize) <= bw-4 {
+			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, a.label(), stateSize, a.state.textColor(), AnchorMiddle)
 		}
 	}
 }

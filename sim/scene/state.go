@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"slices"
+
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -42,7 +44,10 @@ func (s State) String() string {
 
 // StateAt returns what GPU gpu is doing at instant t. Spans and transfers are
 // half-open: active when Start <= t < End. A span of any kind other than
-// Backward counts as Forward. An unknown GPU (or a nil timeline) is Idle.
+// Backward counts as Forward. A collective that has no transfers (the
+// analytic fidelity records one span per collective) keeps the GPUs in its
+// GPUs list Communicating during [Start, End). An unknown GPU (or a nil
+// timeline) is Idle.
 func StateAt(tl *timeline.Timeline, gpu int, t units.Time) State {
 	if tl == nil || gpu < 0 || gpu >= len(tl.GPUs) {
 		return Idle
@@ -62,7 +67,34 @@ func StateAt(tl *timeline.Timeline, gpu int, t units.Time) State {
 			return Communicating
 		}
 	}
+	for _, c := range spanCollectives(tl) {
+		if c.Start <= t && t < c.End && slices.Contains(c.GPUs, gpu) {
+			return Communicating
+		}
+	}
 	return Idle
+}
+
+// spanCollectives lists the collectives that no transfer belongs to: those
+// recorded as a single span (the analytic fidelity), which the scene shows
+// as their GPUs communicating from Start to End.
+func spanCollectives(tl *timeline.Timeline) []*timeline.Collective {
+	if len(tl.Collectives) == 0 {
+		return nil
+	}
+	moved := make([]bool, len(tl.Collectives))
+	for i := range tl.Transfers {
+		if c := tl.Transfers[i].Collective; c >= 0 && c < len(moved) {
+			moved[c] = true
+		}
+	}
+	var out []*timeline.Collective
+	for i := range tl.Collectives {
+		if !moved[i] {
+			out = append(out, &tl.Collectives[i])
+		}
+	}
+	return out
 }
 
 func spanState(k timeline.Kind) State {
@@ -77,6 +109,9 @@ func spanState(k timeline.Kind) State {
 type activity struct {
 	state   State
 	sending bool
+	// whole is set when the GPU takes part in a collective recorded as one
+	// span, where neither direction is known.
+	whole bool
 }
 
 // activities computes every GPU's activity at t in one pass over the spans
@@ -109,6 +144,16 @@ func activities(tl *timeline.Timeline, t units.Time) []activity {
 			communicate(&acts[x.Dst])
 		}
 	}
+	for _, c := range spanCollectives(tl) {
+		if c.Start <= t && t < c.End {
+			for _, g := range c.GPUs {
+				if g >= 0 && g < n {
+					communicate(&acts[g])
+					acts[g].whole = true
+				}
+			}
+		}
+	}
 	return acts
 }
 
@@ -121,8 +166,11 @@ func communicate(a *activity) {
 // label is the second line of text in a GPU's box.
 func (a activity) label() string {
 	if a.state == Communicating {
-		if a.sending {
+		switch {
+		case a.sending:
 			return "sending"
+		case a.whole:
+			return "collective"
 		}
 		return "receiving"
 	}
