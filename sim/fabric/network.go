@@ -33,6 +33,8 @@ type Message struct {
 	to        Receiver
 	// Tag is the sender's own label for the message, handed back on arrival.
 	Tag int
+	// recycle says the network may reuse m once its receiver has been told.
+	recycle bool
 }
 
 // Message states.
@@ -77,6 +79,7 @@ type Network struct {
 	onLink  [][]*Message // onLink[id] lists the active flows crossing link id
 	dirty   []int        // links whose set of flows changed since the last recomputation
 	pending bool         // a recomputation is scheduled for this instant
+	free    []*Message   // arrived messages nobody holds, for reuse
 	pass    uint64       // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
@@ -136,18 +139,34 @@ func (n *Network) Send(src, dst int, b units.Bytes, done func(*Message)) error {
 	if done != nil {
 		r = ReceiverFunc(done)
 	}
-	_, err := n.SendTo(src, dst, b, r, 0)
+	_, err := n.send(src, dst, b, r, 0, false)
 	return err
 }
 
 // SendTo starts a message like Send and tells r, with the message's Tag
-// set to tag, when it arrives.
-func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) (*Message, error) {
+// set to tag, when it arrives. r must not keep the *Message, nor its Rates
+// slice, after Arrived returns (it may keep Path, and copy Rates): the
+// network reuses both, which spares the garbage collector millions of
+// objects in a large run.
+func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) error {
+	_, err := n.send(src, dst, b, r, tag, r != nil)
+	return err
+}
+
+func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle bool) (*Message, error) {
 	path, err := n.Route(src, dst)
 	if err != nil {
 		return nil, err
 	}
-	m := &Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag}
+	var m *Message
+	var rates []timeline.Rate
+	if k := len(n.free); k > 0 {
+		m, n.free = n.free[k-1], n.free[:k-1]
+		rates = m.Rates[:0]
+	} else {
+		m = new(Message)
+	}
+	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
 	var lat units.Time
 	for _, id := range path {
 		lat += n.topo.Links[id].Latency
@@ -261,6 +280,13 @@ func (n *Network) complete(m *Message) {
 	n.schedule()
 	if m.to != nil {
 		m.to.Arrived(m)
+		// The receiver has copied what it keeps (Path and Rates are handed
+		// over, not reused); recycle the rest. Send's callers get no
+		// pointer, so nobody else holds m.
+		if m.recycle {
+			m.to = nil
+			n.free = append(n.free, m)
+		}
 	}
 }
 

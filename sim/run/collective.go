@@ -26,6 +26,7 @@ func Collective(t *topo.Topology, sch collective.Schedule, gpus []int, title str
 	g := newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
 	g.ops = make([]op, 0, len(sch.Transfers))
 	tl.Transfers = make([]timeline.Transfer, 0, len(sch.Transfers))
+	g.rates = make([]timeline.Rate, 0, len(sch.Transfers)+len(sch.Transfers)/4)
 	g.addSchedule(sch, gpus, nil)
 	return finish(g)
 }
@@ -54,18 +55,16 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 // Bottleneck returns the α and bandwidth an α–β formula should use for a
 // collective over gpus: the largest path latency and the smallest path
 // bandwidth among the paths between neighbouring ranks (r to r+1, which
-// is where rings and most schedules send), sampling at most 256 of them so
-// that a 16,384-GPU run is priced in microseconds.
+// is where rings and most schedules send).
 func Bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
 	r := topo.NewRouter(t)
 	n := len(gpus)
 	if n < 2 {
 		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", n)
 	}
-	stride := max(1, n/256)
 	var alpha units.Time
 	var bw units.Bandwidth
-	for i := 0; i < n; i += stride {
+	for i := 0; i < n; i++ {
 		a, b, err := pathCost(t, r, gpus[i], gpus[(i+1)%n])
 		if err != nil {
 			return 0, 0, err

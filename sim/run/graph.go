@@ -1,7 +1,6 @@
 package run
 
 import (
-	"cmp"
 	"slices"
 
 	"paraplay/sim/collective"
@@ -19,6 +18,7 @@ type op struct {
 	transfer bool
 	item     int32 // compute: index into graph.spans; transfer: index into graph.xfers
 	waiting  int32 // unfinished predecessors
+	slot     int32 // transfer: its index in the timeline's Transfers, once sent
 }
 
 // xferRef names one transfer of one of the graph's collectives.
@@ -52,12 +52,14 @@ type graph struct {
 	sending, receiving []bool
 	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
 	started            []bool    // by op: the message has left its queues
-	readySeq           []int64   // by op: order in which messages became ready
-	seq                int64
+	readySeq           []int32   // by op: order in which messages became ready
+	bySeq              []int32   // op of each ready sequence number
+	collected          []uint32  // by op: dispatch pass that last collected it
+	pass               uint32
 	touchedSrc         []int // ports whose queues may have a startable message
 	touchedDst         []int
 	passPending        bool
-	candidates         []int32
+	candidates         []int32 // ready sequence numbers of this pass's candidates
 	out                *timeline.Timeline
 	failed             error
 	// Dependency edges, gathered while adding ops and turned into a
@@ -68,6 +70,10 @@ type graph struct {
 	first []int32
 	next  []int32
 	deps  []int // scratch for addSchedule
+	// rates holds every arrived message's rate pieces back to back; each
+	// Transfer.Rates is a window on it. One pointer-free array instead of
+	// a small allocation per message keeps the garbage collector idle.
+	rates []timeline.Rate
 }
 
 func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.Timeline) *graph {
@@ -92,6 +98,9 @@ func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) in
 	g.colls = append(g.colls, placedSchedule{sch: sch, gpus: gpus})
 	first := len(g.ops)
 	g.xfers = append(make([]xferRef, 0, len(g.xfers)+len(sch.Transfers)), g.xfers...)
+	if need := len(g.edges) + 2*len(sch.Transfers); cap(g.edges) < need {
+		g.edges = append(make([][2]int32, 0, need), g.edges...)
+	}
 	for i, tr := range sch.Transfers {
 		deps := g.deps[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
@@ -140,7 +149,9 @@ func (g *graph) link() {
 func (g *graph) execute() units.Time {
 	g.link()
 	g.started = make([]bool, len(g.ops))
-	g.readySeq = make([]int64, len(g.ops))
+	g.readySeq = make([]int32, len(g.ops))
+	g.collected = make([]uint32, len(g.ops))
+	g.bySeq = make([]int32, 0, len(g.ops))
 	g.eng.At(0, func() {
 		for i := range g.ops {
 			if g.ops[i].waiting == 0 {
@@ -163,8 +174,8 @@ func (g *graph) start(id int32) {
 		return
 	}
 	src, dst := g.endpoints(o.item)
-	g.readySeq[id] = g.seq
-	g.seq++
+	g.readySeq[id] = int32(len(g.bySeq))
+	g.bySeq = append(g.bySeq, id)
 	g.bySrc[src] = append(g.bySrc[src], id)
 	g.byDst[dst] = append(g.byDst[dst], id)
 	g.touch(src, dst)
@@ -187,6 +198,7 @@ func (g *graph) touch(src, dst int) {
 // of the touched queues whose two ports are free.
 func (g *graph) dispatch() {
 	g.passPending = false
+	g.pass++
 	c := g.candidates[:0]
 	for _, p := range g.touchedSrc {
 		c = g.collect(c, &g.bySrc[p])
@@ -195,9 +207,10 @@ func (g *graph) dispatch() {
 		c = g.collect(c, &g.byDst[p])
 	}
 	g.touchedSrc, g.touchedDst = g.touchedSrc[:0], g.touchedDst[:0]
-	slices.SortFunc(c, func(a, b int32) int { return cmp.Compare(g.readySeq[a], g.readySeq[b]) })
-	for i, id := range c {
-		if g.started[id] || (i > 0 && c[i-1] == id) {
+	slices.Sort(c)
+	for _, seq := range c {
+		id := g.bySeq[seq]
+		if g.started[id] {
 			continue
 		}
 		src, dst := g.endpoints(g.ops[id].item)
@@ -215,10 +228,14 @@ func (g *graph) collect(c []int32, queue *[]int32) []int32 {
 	for len(q) > 0 && g.started[q[0]] {
 		q = q[1:]
 	}
+	if len(q) == 0 {
+		q = (*queue)[:0] // reuse the whole array, not its tail
+	}
 	*queue = q
 	for _, id := range q {
-		if !g.started[id] {
-			c = append(c, id)
+		if !g.started[id] && g.collected[id] != g.pass {
+			g.collected[id] = g.pass
+			c = append(c, g.readySeq[id])
 		}
 	}
 	return c
@@ -237,7 +254,14 @@ func (g *graph) send(id int32) {
 	tr := &c.sch.Transfers[ref.index]
 	src, dst := c.gpus[tr.Src], c.gpus[tr.Dst]
 	g.sending[src], g.receiving[dst], g.started[id] = true, true, true
-	if _, err := g.net.SendTo(src, dst, tr.Bytes, g, int(id)); err != nil && g.failed == nil {
+	// Record the transfer now, so that Transfers come out in start order
+	// without a sort; Arrived fills in the rest.
+	g.ops[id].slot = int32(len(g.out.Transfers))
+	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
+		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: int(ref.coll),
+		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: g.eng.Now(),
+	})
+	if err := g.net.SendTo(src, dst, tr.Bytes, g, int(id)); err != nil && g.failed == nil {
 		g.failed = err
 	}
 }
@@ -245,12 +269,10 @@ func (g *graph) send(id int32) {
 // Arrived records a message of the graph and releases what waits for it.
 func (g *graph) Arrived(m *fabric.Message) {
 	id := int32(m.Tag)
-	ref := g.xfers[g.ops[id].item]
-	tr := &g.colls[ref.coll].sch.Transfers[ref.index]
-	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
-		Path: m.Path, Src: m.Src, Dst: m.Dst, Bytes: tr.Bytes, Collective: int(ref.coll),
-		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: m.Start, End: m.End, Rates: m.Rates,
-	})
+	x := &g.out.Transfers[g.ops[id].slot]
+	first := len(g.rates)
+	g.rates = append(g.rates, m.Rates...)
+	x.Path, x.End, x.Rates = m.Path, m.End, g.rates[first:len(g.rates):len(g.rates)]
 	g.sending[m.Src], g.receiving[m.Dst] = false, false
 	g.touch(m.Src, m.Dst)
 	g.finish(id)

@@ -19,7 +19,8 @@ type Timeline struct {
 	Links []Link `json:"links"`
 	// Spans are the compute operations, sorted by start time then GPU.
 	Spans []Span `json:"spans"`
-	// Transfers are the messages carried by links, sorted by start time then link.
+	// Transfers are the messages, sorted by start time; messages that start
+	// at the same instant keep the order in which the simulator sent them.
 	Transfers []Transfer `json:"transfers"`
 	// Collectives summarise each collective operation of the run.
 	Collectives []Collective `json:"collectives"`

@@ -5,19 +5,23 @@ import "fmt"
 // Router finds the links a GPU-to-GPU message crosses: a shortest path by
 // hop count that never passes through another GPU (GPUs do not forward
 // traffic), ties broken by the lowest link id, so routes are deterministic.
-// Routes from each source are computed once, on first use.
+// Each query is a breadth-first search that stops at the destination;
+// callers that send many messages cache the routes they use.
 type Router struct {
-	topo *Topology
-	out  [][]int // out[v] lists the ids of links leaving vertex v, ascending
-	// parent[src][v] is the link that reaches v on the route from src, or -1.
-	parent map[int][]int32
+	topo   *Topology
+	out    [][]int // out[v] lists the ids of links leaving vertex v, ascending
+	stamp  []uint32
+	parent []int32
+	queue  []int
+	search uint32
 }
 
 // NewRouter prepares routing on t.
 func NewRouter(t *Topology) *Router {
-	r := &Router{topo: t, out: make([][]int, t.Vertices()), parent: map[int][]int32{}}
+	n := t.Vertices()
+	r := &Router{topo: t, out: make([][]int, n), stamp: make([]uint32, n), parent: make([]int32, n)}
 	for _, l := range t.Links {
-		if l.From >= 0 && l.From < len(r.out) {
+		if l.From >= 0 && l.From < n {
 			r.out[l.From] = append(r.out[l.From], l.ID)
 		}
 	}
@@ -30,50 +34,49 @@ func (r *Router) Route(src, dst int) ([]int, error) {
 	if !t.IsGPU(src) || !t.IsGPU(dst) || src == dst {
 		return nil, fmt.Errorf("topo: no route from %s to %s: both must be distinct GPUs", t.VertexName(src), t.VertexName(dst))
 	}
-	par, ok := r.parent[src]
-	if !ok {
-		par = r.bfs(src)
-		r.parent[src] = par
-	}
-	if par[dst] < 0 {
+	if !r.bfs(src, dst) {
 		return nil, fmt.Errorf("topo: %s cannot reach %s", t.VertexName(src), t.VertexName(dst))
 	}
-	var rev []int
-	for v := dst; v != src; {
-		l := t.Links[par[v]]
-		rev = append(rev, l.ID)
-		v = l.From
+	hops := 0
+	for v := dst; v != src; v = t.Links[r.parent[v]].From {
+		hops++
 	}
-	path := make([]int, len(rev))
-	for i, id := range rev {
-		path[len(rev)-1-i] = id
+	path := make([]int, hops)
+	for v := dst; v != src; v = t.Links[r.parent[v]].From {
+		hops--
+		path[hops] = int(r.parent[v])
 	}
 	return path, nil
 }
 
-func (r *Router) bfs(src int) []int32 {
+// bfs searches from src until it reaches dst, recording each reached
+// vertex's parent link; it reports whether dst was reached.
+func (r *Router) bfs(src, dst int) bool {
 	t := r.topo
-	par := make([]int32, t.Vertices())
-	for i := range par {
-		par[i] = -1
+	r.search++
+	if r.search == 0 { // wrapped: clear the stamps once every 2³² searches
+		clear(r.stamp)
+		r.search = 1
 	}
-	seen := make([]bool, t.Vertices())
-	seen[src] = true
-	queue := []int{src}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
+	r.stamp[src] = r.search
+	q := append(r.queue[:0], src)
+	defer func() { r.queue = q[:0] }()
+	for head := 0; head < len(q); head++ {
+		v := q[head]
 		if v != src && t.IsGPU(v) {
 			continue // reached, but GPUs do not forward
 		}
 		for _, id := range r.out[v] {
 			w := t.Links[id].To
-			if !seen[w] {
-				seen[w] = true
-				par[w] = int32(id)
-				queue = append(queue, w)
+			if r.stamp[w] == r.search {
+				continue
 			}
+			r.stamp[w], r.parent[w] = r.search, int32(id)
+			if w == dst {
+				return true
+			}
+			q = append(q, w)
 		}
 	}
-	return par
+	return false
 }
