@@ -28,6 +28,12 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 	t = max(0, min(t, tl.End))
 	b.items = make([]Item, 0, estimateItems(tl))
 	b.header(tl.Title, t, tl.End)
+	if len(tl.Switches) > 0 {
+		b.topology(tl, t, 30*b.fs, 0.58*h+2*b.s)
+		b.legend(0.58*h + 18*b.s)
+		b.strip(tl, t, 0.58*h+30*b.s)
+		return b.list()
+	}
 	ringTop, ringBottom := 40*b.s, 0.58*h
 	ring := layoutRing(tl, ringTop, ringBottom, w, b.s)
 	acts := activities(tl, t)
@@ -42,7 +48,7 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 
 // estimateItems sizes the item slice once, so appends rarely grow it.
 func estimateItems(tl *timeline.Timeline) int {
-	return 64 + 6*len(tl.GPUs) + 3*len(tl.Links) + len(tl.Spans) + len(tl.Transfers)/4
+	return 64 + 6*len(tl.GPUs) + 2*len(tl.Switches) + 3*len(tl.Links) + len(tl.Spans) + len(tl.Transfers)/4
 }
 
 // builder accumulates items for one frame. s scales every fixed pixel size

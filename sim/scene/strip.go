@@ -40,6 +40,7 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	b.rows(tl, g)
 	b.spans(tl, g)
 	b.sends(tl, g)
+	b.collectiveSpans(tl, g)
 	b.axis(g, bottom)
 	px := g.x(t)
 	b.line("playhead", px, top-4*s, px, bottom+4*s, colPlayhead, 2*s)
@@ -133,6 +134,21 @@ func (b *builder) sends(tl *timeline.Timeline, g stripLayout) {
 	for gpu, r := range runs {
 		if r.open {
 			emit(gpu, r)
+		}
+	}
+}
+
+// collectiveSpans draws, in the send lane of each of its GPUs, a collective
+// recorded as one span (the analytic fidelity), which has no transfers.
+func (b *builder) collectiveSpans(tl *timeline.Timeline, g stripLayout) {
+	for k, c := range spanCollectives(tl) {
+		for _, gpu := range c.GPUs {
+			if gpu < 0 || gpu >= len(tl.GPUs) {
+				continue
+			}
+			y := g.top + float64(gpu)*g.rowH + g.rowH*0.66
+			r := run{start: c.Start, end: c.End}
+			b.runRect("strip/collective/"+itoa(k)+"/"+itoa(gpu), g, r, y, g.rowH*0.24, stateStyle[Communicating].fill)
 		}
 	}
 }

@@ -1,0 +1,153 @@
+package scene
+
+import (
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// Colours of the topology view.
+var (
+	colNodeFill = Color{0xf2, 0xf4, 0xf7, 0xff}
+	colNodeEdge = Color{0xb8, 0xbe, 0xc8, 0xff}
+	colSwitch   = Color{0x4a, 0x55, 0x68, 0xff}
+)
+
+// topology draws a timeline that has switches: the caption line, the nodes
+// with their GPUs and switches, the network's switches, every link coloured
+// by its load and every transfer in flight along its path.
+func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom float64) {
+	captionY := top + 14*b.fs
+	b.loadLegend(captionY)
+	b.topoCaption(tl, t, captionY)
+	L := b.layoutTopology(tl, captionY+10*b.s, bottom)
+	b.nodeGroups(L)
+	b.topoLinks(tl, L, t)
+	b.switches(tl, L)
+	cx, cy := make([]float64, len(tl.GPUs)), make([]float64, len(tl.GPUs))
+	for i := range tl.GPUs {
+		cx[i], cy[i] = L.verts[i].cx(), L.verts[i].cy()
+	}
+	b.gpus(tl, cx, cy, L.gpuW, L.gpuH, activities(tl, t))
+	b.packets(tl, L, t)
+}
+
+// topoCaption writes the step caption at the left of the caption line,
+// clear of the load legend at its right.
+func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
+	text := stepCaption(tl, t)
+	if text == "" {
+		return
+	}
+	size := 13 * b.fs
+	room := b.w - 24*b.s - b.loadLegendWidth()
+	if text = truncate(text, size, room); text != "" {
+		b.text("caption", 12*b.s, y, text, size, colText, AnchorStart).Bold = true
+	}
+}
+
+// loadLegendWidth is the width the load legend takes at the right of the
+// caption line.
+func (b *builder) loadLegendWidth() float64 {
+	size := 11 * b.fs
+	return textWidth("link load idle", size) + textWidth("full", size) + float64(len(loadRamp)+1)*12*b.fs + 24*b.s
+}
+
+// loadLegend draws "link load idle ▮▮▮▮▮ full" right-aligned at baseline y,
+// when the canvas is wide enough for it and a caption.
+func (b *builder) loadLegend(y float64) {
+	if b.loadLegendWidth() > b.w/2 {
+		return
+	}
+	size, sw := 11*b.fs, 12*b.fs
+	x := b.w - 12*b.s - textWidth("full", size)
+	b.text("legend/load/full", x, y, "full", size, colMuted, AnchorStart)
+	x -= 4 * b.s
+	for k := len(loadRamp) - 1; k >= -1; k-- {
+		x -= sw
+		c := colLink
+		if k >= 0 {
+			c = loadRamp[k]
+		}
+		b.rect("legend/load/"+itoa(k+1), x, y-sw*0.85, sw, sw*0.85, c)
+	}
+	b.text("legend/load/label", x-4*b.s, y, "link load idle", size, colMuted, AnchorEnd)
+}
+
+// nodeGroups draws each node's box and, when it has room, its name.
+func (b *builder) nodeGroups(L topoLayout) {
+	for _, n := range L.nodes {
+		id := "node/" + itoa(n.id)
+		r := b.rect(id, n.r.x0, n.r.y0, n.r.w(), n.r.h(), colNodeFill)
+		r.Stroke, r.StrokeWidth = colNodeEdge, 1
+		if n.label {
+			size := 11 * b.fs
+			b.text(id+"/label", n.r.x0+6*b.s, n.r.y0+4*b.s+size, truncate("node "+itoa(n.id), size, n.r.w()-8*b.s), size, colMuted, AnchorStart)
+		}
+	}
+}
+
+// topoLinks draws every placed link coloured by its load at t, and thicker
+// the more it carries.
+func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
+	u := loads(tl, t)
+	thin := min(1.2*b.s, max(L.gpuW*0.1, 0.3))
+	for i, sg := range L.segs {
+		if !sg.ok {
+			continue
+		}
+		width := thin
+		if u[i] > 0 {
+			width = thin * (1.5 + 1.5*min(u[i], 1))
+		}
+		b.line("link/"+itoa(i), sg.x1, sg.y1, sg.x2, sg.y2, loadColor(u[i]), width)
+	}
+}
+
+// switches draws every placed switch as a dark box, named when it fits.
+func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
+	n := len(tl.GPUs)
+	for j, sw := range tl.Switches {
+		v := n + j
+		if !L.placed[v] {
+			continue
+		}
+		r := L.verts[v]
+		id := "switch/" + itoa(v)
+		b.rect(id, r.x0, r.y0, r.w(), r.h(), colSwitch)
+		size := min(11*b.fs, r.h()*0.8)
+		name := sw.Name
+		if name == "" {
+			name = sw.Kind
+		}
+		if size >= 7 && textWidth(name, size) <= r.w()-6*b.s {
+			b.text(id+"/label", r.cx(), r.cy()+size*0.35, name, size, colWhite, AnchorMiddle)
+		}
+	}
+}
+
+// packets draws every transfer in flight at t as a square a fraction
+// BytesAt(t)/Bytes along the drawn length of its path (at the source while
+// it pays its latency), filled by chunk and outlined by phase.
+func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
+	size := max(3, min(14*b.s, L.gpuW*0.45, L.gpuH*0.45))
+	for i := range tl.Transfers {
+		x := &tl.Transfers[i]
+		if !(x.Start <= t && t < x.End) {
+			continue
+		}
+		f := 0.0
+		if x.Bytes > 0 {
+			f = x.BytesAt(t) / float64(x.Bytes)
+		}
+		px, py, ok := L.along(x.Path, f)
+		if !ok {
+			continue
+		}
+		id := "xfer/" + itoa(i)
+		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
+		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(0.75, min(2*b.s, size/6))
+		if size >= 12 {
+			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
+		}
+	}
+}
