@@ -19,7 +19,7 @@ func FuzzRender(f *testing.F) {
 		"---\ntitle: [\n---\n",
 		"---\n---\n```sim\ngpus: x\n```",
 		"---\r\ntitle: T\r\n---\r\n```sim\r\n- a\r\n```\r\n",
-		"```sim\n{gpus: 4, allreduce: {size: 1B}}\n```\n",
+		"```sim\n{gpus: 4, collective: {size: 1B}}\n```\n",
 		"---\ntitle: T\n",
 	} {
 		f.Add(seed)

@@ -80,8 +80,8 @@ func TestRenderErrors(t *testing.T) {
 	}{
 		{"unknown field", "a.md", fm + "Text.\n\n```sim\ngpus: 4\nlink:\n  bandwith: 1GB/s\n```\n",
 			[]string{"a.md:9: sim block: link.bandwith: unknown key"}},
-		{"bad value", "a.md", fm + "```sim\nallreduce:\n  size: lots\n```\n",
-			[]string{"a.md:6: sim block: allreduce.size: invalid size"}},
+		{"bad value", "a.md", fm + "```sim\ncollective:\n  size: lots\n```\n",
+			[]string{"a.md:6: sim block: collective.size: invalid size"}},
 		{"out of range has no line from Parse", "a.md", fm + "\n\n```sim\nname: x\ngpus: 100\n```\n",
 			[]string{"a.md:8: sim block: gpus: is 100; allowed 2..64"}},
 		{"two bad blocks", "b.md", fm + "```sim\ngpus: 1\n```\n\n```sim\nseed: -1\n```\n",

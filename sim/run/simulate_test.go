@@ -28,7 +28,7 @@ func TestRingMatchesAlphaBeta(t *testing.T) {
 			{1000003, 12.5 * units.GBps, 0},                           // not a multiple of n
 		} {
 			s := scenario.Default()
-			s.GPUs, s.AllReduce.Size, s.Link.Bandwidth, s.Link.Latency = n, tc.size, tc.bw, tc.alpha
+			s.GPUs, s.Collective.Size, s.Link.Bandwidth, s.Link.Latency = n, tc.size, tc.bw, tc.alpha
 			tl, err := Simulate(s)
 			if err != nil {
 				t.Fatalf("Simulate(n=%d, S=%v): %v", n, tc.size, err)
@@ -55,7 +55,7 @@ func TestIterationIsComputeThenAllReduce(t *testing.T) {
 		t.Fatal(err)
 	}
 	compute := s.Compute.Forward + s.Compute.Backward
-	ar := units.Round(collective.RingTime(s.GPUs, s.AllReduce.Size, s.Link.Latency, s.Link.Bandwidth))
+	ar := units.Round(collective.RingTime(s.GPUs, s.Collective.Size, s.Link.Latency, s.Link.Bandwidth))
 	want := compute + ar
 	if d := tl.End - want; d < -10 || d > 10 {
 		t.Errorf("iteration = %v, want compute %v + all-reduce %v = %v", tl.End, compute, ar, want)
@@ -81,7 +81,7 @@ func TestStragglerDelaysEveryone(t *testing.T) {
 	}
 	// The reduce-scatter cannot finish before the slowest GPU has sent its
 	// chunks, so the all-reduce ends at least its n−1 steps after that.
-	step := units.Round(float64(s.AllReduce.Size/units.Bytes(s.GPUs)) / float64(s.Link.Bandwidth))
+	step := units.Round(float64(s.Collective.Size/units.Bytes(s.GPUs)) / float64(s.Link.Bandwidth))
 	if tl.End < slowest+units.Time(s.GPUs-1)*step {
 		t.Errorf("iteration ends at %v, before the slowest GPU (%v) could finish its part of the ring", tl.End, slowest)
 	}
@@ -157,5 +157,54 @@ func BenchmarkSimulate(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestCollectiveScenarioMatchesTheMeasurement(t *testing.T) {
+	data, err := os.ReadFile("../scenario/testdata/allreduce-2x4-h100.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := Topology(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := MeasureCollective(topo, "all_reduce", "ring", collective.Config{Ranks: 8, Nodes: 2, PerNode: 4, Bytes: 64 * units.MiB}, Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.End != m.Time || len(tl.Switches) == 0 || len(tl.Spans) != 0 {
+		t.Errorf("scenario: end %v, %d switches, %d spans; measurement %v", tl.End, len(tl.Switches), len(tl.Spans), m.Time)
+	}
+}
+
+func TestEveryCollectiveOpRunsAsAScenario(t *testing.T) {
+	for _, op := range collective.Ops() {
+		for _, algo := range collective.Algorithms(op) {
+			s := scenario.Default()
+			s.Strategy, s.GPUs, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size = scenario.StrategyCollective, 8, op, algo, units.MiB
+			if op == "sendrecv" {
+				s.GPUs = 2
+			}
+			if algo == "hierarchical" {
+				s.Cluster = scenario.Cluster{GPU: "a100-sxm-80gb", Nodes: 2, GPUsPerNode: 4}
+			}
+			tl, err := Simulate(s)
+			if err != nil {
+				t.Errorf("%s/%s: %v", op, algo, err)
+				continue
+			}
+			if err := tl.Validate(); err != nil || tl.End <= 0 {
+				t.Errorf("%s/%s: end %v, %v", op, algo, tl.End, err)
+			}
+		}
 	}
 }

@@ -24,28 +24,46 @@ const (
 	MaxBandwidth units.Bandwidth = 1e14
 )
 
-// Strategies the simulator knows. Only data parallelism so far.
-const StrategyDataParallel = "data-parallel"
+// Strategies the simulator knows.
+const (
+	// StrategyDataParallel: every GPU computes forward and backward, then
+	// the GPUs all-reduce their gradients.
+	StrategyDataParallel = "data-parallel"
+	// StrategyCollective: one collective operation alone, as nccl-tests
+	// runs it, on a ring of GPUs or on a cluster of presets.
+	StrategyCollective = "collective"
+)
 
-// Algorithms the all-reduce can use.
+// AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
+
+// Limits on a cluster in a scenario: small enough to animate.
+const (
+	MaxNodes   = 16
+	MaxPerNode = 16
+	MaxChunks  = 64
+)
 
 // Scenario is one run: a cluster, a workload and how it is parallelised.
 type Scenario struct {
 	// Name is a title for people; optional: Title makes one from the
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
-	// Strategy is the parallelisation; "data-parallel" (the default) is the
-	// only one so far.
+	// Strategy is "data-parallel" (the default) or "collective".
 	Strategy string `yaml:"strategy" json:"strategy"`
-	// GPUs is the number of GPUs in the node, MinGPUs..MaxGPUs.
+	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
+	// no gpus_per_node: then they sit in one node.
 	GPUs int `yaml:"gpus" json:"gpus"`
-	// Link describes every GPU-to-GPU link of the ring.
+	// Link describes the ideal links used when Cluster.GPU is empty: a
+	// ring of direct links for a ring, an ideal switch otherwise.
 	Link Link `yaml:"link" json:"link"`
+	// Cluster, when its GPU is set, builds real hardware from presets.
+	Cluster Cluster `yaml:"cluster" json:"cluster"`
 	// Compute gives the synthetic durations of the compute spans.
 	Compute Compute `yaml:"compute" json:"compute"`
-	// AllReduce is the gradient synchronisation after the backward pass.
-	AllReduce AllReduce `yaml:"allreduce" json:"allreduce"`
+	// Collective is the collective operation: the gradient all-reduce of
+	// data parallelism, or the operation a "collective" scenario runs.
+	Collective Collective `yaml:"collective" json:"collective"`
 	// Seed drives the only randomness, the compute jitter; same seed, same run.
 	Seed uint64 `yaml:"seed" json:"seed"`
 }
@@ -69,24 +87,59 @@ type Compute struct {
 	Jitter float64 `yaml:"jitter" json:"jitter"`
 }
 
-// AllReduce is the collective that sums the gradients across GPUs.
-type AllReduce struct {
-	// Algorithm is "ring" (the only one so far).
+// Cluster is real hardware from the catalog (see package hw and
+// "paraplay presets").
+type Cluster struct {
+	// GPU is an accelerator preset, e.g. "h100-sxm"; empty means ideal
+	// links from Link instead of presets.
+	GPU string `yaml:"gpu" json:"gpu"`
+	// Nodes is the number of servers, 1..MaxNodes (0 means 1).
+	Nodes int `yaml:"nodes" json:"nodes"`
+	// GPUsPerNode is the number of GPUs per server, 1..MaxPerNode; 0 means
+	// all of Scenario.GPUs in one node.
+	GPUsPerNode int `yaml:"gpus_per_node" json:"gpus_per_node"`
+	// Intra is the link preset inside a server; empty means the GPU's own.
+	Intra string `yaml:"intra" json:"intra"`
+	// Inter is the NIC preset between servers; empty means "ib-ndr".
+	Inter string `yaml:"inter" json:"inter"`
+	// Network is "rail-optimized" (default) or "fat-tree".
+	Network string `yaml:"network" json:"network"`
+}
+
+// Collective is one collective operation.
+type Collective struct {
+	// Op is the operation as nccl-tests names it: all_reduce (the only one
+	// data parallelism takes), reduce_scatter, all_gather, broadcast,
+	// reduce, all_to_all, sendrecv, barrier.
+	Op string `yaml:"op" json:"op"`
+	// Algorithm is how it is done: ring, tree, halving_doubling,
+	// recursive_doubling, hierarchical, binomial, chain, pairwise, ... or
+	// auto (see collective.Algorithms).
 	Algorithm string `yaml:"algorithm" json:"algorithm"`
-	// Size is S, the gradient buffer each GPU holds, 1B..MaxBuffer.
+	// Size is S, the buffer each GPU holds, 1B..MaxBuffer.
 	Size units.Bytes `yaml:"size" json:"size"`
+	// Chunks pipelines each message in this many pieces, 1..MaxChunks.
+	Chunks int `yaml:"chunks" json:"chunks"`
+}
+
+// NumGPUs is the number of GPUs the scenario runs on.
+func (s *Scenario) NumGPUs() int {
+	if s.Cluster.GPUsPerNode > 0 {
+		return max(1, s.Cluster.Nodes) * s.Cluster.GPUsPerNode
+	}
+	return s.GPUs
 }
 
 // Default returns the scenario of the first lesson: data parallelism on four
 // GPUs of one node, with a 256 MiB gradient buffer on 100 GB/s links.
 func Default() Scenario {
 	return Scenario{
-		Strategy:  StrategyDataParallel,
-		GPUs:      4,
-		Link:      Link{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond},
-		Compute:   Compute{Forward: 2 * units.Millisecond, Backward: 4 * units.Millisecond},
-		AllReduce: AllReduce{Algorithm: AlgorithmRing, Size: 256 * units.MiB},
-		Seed:      1,
+		Strategy:   StrategyDataParallel,
+		GPUs:       4,
+		Link:       Link{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond},
+		Compute:    Compute{Forward: 2 * units.Millisecond, Backward: 4 * units.Millisecond},
+		Collective: Collective{Op: "all_reduce", Algorithm: AlgorithmRing, Size: 256 * units.MiB, Chunks: 1},
+		Seed:       1,
 	}
 }
 
@@ -111,12 +164,13 @@ func (s *Scenario) Validate() error {
 	if len(s.Name) > 200 {
 		bad("name", "is %d characters long; at most 200 allowed", len(s.Name))
 	}
-	if s.Strategy != StrategyDataParallel {
-		bad("strategy", "%q is not known; allowed: %s", s.Strategy, StrategyDataParallel)
+	if s.Strategy != StrategyDataParallel && s.Strategy != StrategyCollective {
+		bad("strategy", "%q is not known; allowed: %s, %s", s.Strategy, StrategyDataParallel, StrategyCollective)
 	}
 	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)
 	}
+	s.validateCluster(bad)
 	if s.Link.Bandwidth < MinBandwidth || s.Link.Bandwidth > MaxBandwidth {
 		bad("link.bandwidth", "is %v; allowed %v..%v", s.Link.Bandwidth, MinBandwidth, MaxBandwidth)
 	}
@@ -134,12 +188,7 @@ func (s *Scenario) Validate() error {
 	if !(s.Compute.Jitter >= 0 && s.Compute.Jitter <= 0.9) { // also rejects NaN
 		bad("compute.jitter", "is %v; allowed 0..0.9", s.Compute.Jitter)
 	}
-	if s.AllReduce.Algorithm != AlgorithmRing {
-		bad("allreduce.algorithm", "%q is not known; allowed: %s", s.AllReduce.Algorithm, AlgorithmRing)
-	}
-	if s.AllReduce.Size < 1 || s.AllReduce.Size > MaxBuffer {
-		bad("allreduce.size", "is %v; allowed 1B..%v", s.AllReduce.Size, MaxBuffer)
-	}
+	s.validateCollective(bad)
 	return errors.Join(errs...)
 }
 
@@ -149,13 +198,25 @@ func (s *Scenario) Title() string {
 	if s.Name != "" {
 		return s.Name
 	}
-	return fmt.Sprintf("Data parallelism on %d GPUs", s.GPUs)
+	if s.Strategy == StrategyCollective {
+		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
+	}
+	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
 }
 
 // Describe is a one-line summary for people.
 func (s *Scenario) Describe() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d GPUs, %s all-reduce of %v over %v links (α=%v)",
-		s.GPUs, s.AllReduce.Algorithm, s.AllReduce.Size, s.Link.Bandwidth, s.Link.Latency)
+	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
+	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)
+	if s.Cluster.GPU != "" {
+		if n := max(1, s.Cluster.Nodes); n > 1 {
+			fmt.Fprintf(&b, " on %d nodes of %d %s", n, s.NumGPUs()/n, s.Cluster.GPU)
+		} else {
+			fmt.Fprintf(&b, " on %s", s.Cluster.GPU)
+		}
+	} else {
+		fmt.Fprintf(&b, " over %v links (α=%v)", s.Link.Bandwidth, s.Link.Latency)
+	}
 	return b.String()
 }

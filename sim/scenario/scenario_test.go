@@ -36,17 +36,17 @@ func TestExampleFilesParse(t *testing.T) {
 }
 
 func TestParse(t *testing.T) {
-	s, err := Parse([]byte("gpus: 8\nlink:\n  bandwidth: 50GB/s\n  latency: 10us\nallreduce:\n  size: 64KiB\nseed: 3\n"))
+	s, err := Parse([]byte("gpus: 8\nlink:\n  bandwidth: 50GB/s\n  latency: 10us\ncollective:\n  size: 64KiB\nseed: 3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := Default()
-	want.GPUs, want.Link.Bandwidth, want.Link.Latency, want.AllReduce.Size, want.Seed = 8, 50e9, 10*units.Microsecond, 64*units.KiB, 3
+	want.GPUs, want.Link.Bandwidth, want.Link.Latency, want.Collective.Size, want.Seed = 8, 50e9, 10*units.Microsecond, 64*units.KiB, 3
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("Parse = %+v, want %+v", s, want)
 	}
 	// JSON is YAML too.
-	j, err := Parse([]byte(`{"gpus": 8, "link": {"bandwidth": "50GB/s", "latency": "10us"}, "allreduce": {"size": "64KiB"}, "seed": 3}`))
+	j, err := Parse([]byte(`{"gpus": 8, "link": {"bandwidth": "50GB/s", "latency": "10us"}, "collective": {"size": "64KiB"}, "seed": 3}`))
 	if err != nil || !reflect.DeepEqual(j, want) {
 		t.Errorf("Parse(JSON) = %+v, %v; want %+v", j, err, want)
 	}
@@ -63,12 +63,12 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"link:\n  bandwidth: 0GB/s\n", "link.bandwidth", "line 2"},
 		{"link:\n  latency: 2\n", "link.latency", "unit"},
 		{"compute:\n  jitter: 2\n", "compute.jitter", "0..0.9"},
-		{"allreduce:\n  algorithm: tree\n", "allreduce.algorithm", "ring"},
-		{"allreduce:\n  size: 2TiB\n", "allreduce.size", "1TiB"},
+		{"collective:\n  algorithm: magic\n", "collective.algorithm", "ring"},
+		{"collective:\n  size: 2TiB\n", "collective.size", "1TiB"},
 		{"colour: blue\n", "colour", "unknown key"},
 		{"link:\n  speed: 1GB/s\n", "link.speed", "unknown key"},
 		{"gpus: [1, 2]\n", "gpus", "single value"},
-		{"strategy: pipeline\n", "strategy", "data-parallel"},
+		{"strategy: pipeline\n", "strategy", "collective"},
 		{"seed: -1\n", "seed", "whole number"},
 		{"- 1\n- 2\n", "mapping", "line 1"},
 		{"gpus: 4\ngpus: 8\n", "gpus", ""},
@@ -97,7 +97,7 @@ func TestEmptyFileIsDefault(t *testing.T) {
 
 func TestQueryRoundTrip(t *testing.T) {
 	s := Default()
-	s.GPUs, s.AllReduce.Size, s.Link.Latency, s.Compute.Jitter, s.Seed, s.Name = 8, 64*units.KiB, 10*units.Microsecond, 0.25, 42, "a <b> & c"
+	s.GPUs, s.Collective.Size, s.Link.Latency, s.Compute.Jitter, s.Seed, s.Name = 8, 64*units.KiB, 10*units.Microsecond, 0.25, 42, "a <b> & c"
 	q := s.Query()
 	back, err := FromQuery(q)
 	if err != nil {
@@ -119,7 +119,7 @@ func TestFromQueryErrors(t *testing.T) {
 		{"bw=1GB", "bw"},
 		{"colour=red", "colour"},
 		{"gpus=4&gpus=8", "gpus"},
-		{"algo=<script>", "algo (allreduce.algorithm)"},
+		{"algo=<script>", "algo (collective.algorithm)"},
 		{"bw=1MB/s&lat=2s", "lat (link.latency)"},
 	}
 	for _, tc := range tests {

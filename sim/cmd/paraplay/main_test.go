@@ -66,13 +66,13 @@ func TestRunTimelineValidates(t *testing.T) {
 
 func TestBadInputExitsNonZeroNamingTheField(t *testing.T) {
 	bad := filepath.Join(t.TempDir(), "bad.yaml")
-	os.WriteFile(bad, []byte("gpus: 999\nallreduce:\n  size: huge\n"), 0o644)
+	os.WriteFile(bad, []byte("gpus: 999\ncollective:\n  size: huge\n"), 0o644)
 	tests := []struct {
 		args []string
 		code int
 		want []string
 	}{
-		{[]string{"run", bad}, exitUsage, []string{"gpus", "2..64", "allreduce.size", "line 3"}},
+		{[]string{"run", bad}, exitUsage, []string{"gpus", "2..64", "collective.size", "line 3"}},
 		{[]string{"run"}, exitUsage, []string{"exactly one scenario file"}},
 		{[]string{"run", "/no/such/file.yaml"}, exitError, []string{"no such file"}},
 		{[]string{"fly"}, exitUsage, []string{"unknown command"}},

@@ -1,0 +1,68 @@
+package scenario
+
+import (
+	"slices"
+	"strings"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/hw"
+)
+
+// validateCluster checks the cluster section against the catalog.
+func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) {
+	c := s.Cluster
+	if c.Nodes < 0 || c.Nodes > MaxNodes {
+		bad("cluster.nodes", "is %d; allowed 1..%d", c.Nodes, MaxNodes)
+	}
+	if c.GPUsPerNode < 0 || c.GPUsPerNode > MaxPerNode {
+		bad("cluster.gpus_per_node", "is %d; allowed 1..%d (or 0: all GPUs in one node)", c.GPUsPerNode, MaxPerNode)
+	}
+	if c.GPUsPerNode == 0 && c.Nodes > 1 {
+		bad("cluster.gpus_per_node", "is 0 with %d nodes; give the GPUs per node", c.Nodes)
+	}
+	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n < MinGPUs || n > MaxGPUs) {
+		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs", n, MinGPUs, MaxGPUs)
+	}
+	if c.GPU == "" {
+		for _, f := range []struct{ field, v string }{{"cluster.intra", c.Intra}, {"cluster.inter", c.Inter}} {
+			if f.v != "" {
+				bad(f.field, "needs cluster.gpu: presets apply to a cluster of catalog GPUs")
+			}
+		}
+		if c.Nodes > 1 {
+			bad("cluster.nodes", "is %d without cluster.gpu; several nodes need catalog GPUs (e.g. h100-sxm)", c.Nodes)
+		}
+	} else if _, err := hw.LookupGPU(c.GPU); err != nil {
+		bad("cluster.gpu", "%v", err)
+	}
+	for _, f := range []struct{ field, v string }{{"cluster.intra", c.Intra}, {"cluster.inter", c.Inter}} {
+		if f.v != "" {
+			if _, err := hw.LookupLink(f.v); err != nil {
+				bad(f.field, "%v", err)
+			}
+		}
+	}
+	if c.Network != "" && c.Network != "rail-optimized" && c.Network != "fat-tree" {
+		bad("cluster.network", "%q is not known; allowed: rail-optimized, fat-tree", c.Network)
+	}
+}
+
+// validateCollective checks the collective section.
+func (s *Scenario) validateCollective(bad func(field, format string, args ...any)) {
+	c := s.Collective
+	algos := collective.Algorithms(c.Op)
+	switch {
+	case algos == nil:
+		bad("collective.op", "%q is not known; allowed: %s", c.Op, strings.Join(collective.Ops(), ", "))
+	case s.Strategy == StrategyDataParallel && c.Op != "all_reduce":
+		bad("collective.op", "is %q; data parallelism sums gradients with all_reduce", c.Op)
+	case !slices.Contains(algos, c.Algorithm):
+		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(algos, ", "))
+	}
+	if c.Size < 1 || c.Size > MaxBuffer {
+		bad("collective.size", "is %v; allowed 1B..%v", c.Size, MaxBuffer)
+	}
+	if c.Chunks < 1 || c.Chunks > MaxChunks {
+		bad("collective.chunks", "is %d; allowed 1..%d", c.Chunks, MaxChunks)
+	}
+}
