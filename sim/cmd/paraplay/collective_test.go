@@ -1,0 +1,123 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+type collectiveJSON struct {
+	GPUs    int `json:"gpus"`
+	Results []struct {
+		Bytes     int64   `json:"bytes"`
+		TimeS     float64 `json:"time_s"`
+		AlgBW     float64 `json:"algbw_GBps"`
+		BusBW     float64 `json:"busbw_GBps"`
+		Algorithm string  `json:"algorithm"`
+		Fidelity  string  `json:"fidelity"`
+	} `json:"results"`
+}
+
+func runCollective(t *testing.T, args ...string) (string, collectiveJSON) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	if code := Main(append([]string{"collective"}, args...), &out, &errOut); code != 0 {
+		t.Fatalf("paraplay collective %v: exit %d: %s", args, code, errOut.String())
+	}
+	var j collectiveJSON
+	if strings.Contains(strings.Join(args, " "), "--json") {
+		if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+			t.Fatalf("--json output: %v\n%s", err, out.String())
+		}
+	}
+	return out.String(), j
+}
+
+// TestRingAcceptance is the issue's first acceptance line: 8 GPUs, 100
+// GB/s, 5 µs, 1 GiB ring all-reduce equals 2(n−1)α + 2(n−1)/n·S/B.
+func TestRingAcceptance(t *testing.T) {
+	_, j := runCollective(t, "--op", "all_reduce", "--algo", "ring", "--gpus", "8", "--link-bw", "100GB/s", "--link-latency", "5us", "--size", "1GiB", "--json")
+	if len(j.Results) != 1 || j.GPUs != 8 {
+		t.Fatalf("results %+v", j)
+	}
+	want := 2*7*5e-6 + 2*7.0/8*float64(1<<30)/100e9
+	if got := j.Results[0].TimeS; math.Abs(got-want)/want > 0.005 {
+		t.Errorf("time %.9fs, ring formula %.9fs", got, want)
+	}
+	if got, want := j.Results[0].BusBW, j.Results[0].AlgBW*2*7/8; math.Abs(got-want) > 1e-9 {
+		t.Errorf("busbw %v, want algbw × 2(n−1)/n = %v", got, want)
+	}
+}
+
+func TestSweepTable(t *testing.T) {
+	out, _ := runCollective(t, "--op", "all_reduce", "--gpus", "8", "--gpu", "h100-sxm", "-b", "1K", "-e", "8G", "-f", "4")
+	for _, w := range []string{"size", "count", "type", "time", "algbw", "busbw", "(GB/s)", "4294967296", "Avg bus bandwidth", "nvlink4"} {
+		if !strings.Contains(out, w) {
+			t.Errorf("table lacks %q:\n%s", w, out)
+		}
+	}
+	if n := strings.Count(out, "float"); n != 12 {
+		t.Errorf("%d rows, want 12 (1K·4^k up to 4G, the last size below 8G)", n)
+	}
+}
+
+func TestEveryOpFromTheCommandLine(t *testing.T) {
+	for _, op := range []string{"all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce", "all_to_all", "sendrecv"} {
+		gpus := "8"
+		if op == "sendrecv" {
+			gpus = "2"
+		}
+		_, j := runCollective(t, "--op", op, "--gpus", gpus, "--size", "16M", "--json")
+		if len(j.Results) != 1 || !(j.Results[0].BusBW > 0) {
+			t.Errorf("%s: %+v", op, j.Results)
+		}
+	}
+	_, j := runCollective(t, "--op", "all_reduce", "--algo", "hierarchical", "--nodes", "2", "--gpus-per-node", "8", "--size", "64M", "--json")
+	if j.GPUs != 16 || j.Results[0].Algorithm != "hierarchical" {
+		t.Errorf("hierarchical on 2×8: %+v", j)
+	}
+	_, j = runCollective(t, "--gpus", "16384", "--size", "1G", "--json")
+	if j.Results[0].Fidelity != "analytic" {
+		t.Errorf("16,384 GPUs ran %s, want analytic", j.Results[0].Fidelity)
+	}
+}
+
+func TestCollectiveErrors(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--op", "all_sum"}, "unknown operation"},
+		{[]string{"--algo", "magic"}, "no algorithm"},
+		{[]string{"--gpu", "h900"}, "gpu:"},
+		{[]string{"--gpus", "12"}, "--gpus: 12 is not a multiple of 8"},
+		{[]string{"--link-bw", "fast"}, "--link-bw"},
+		{[]string{"-b", "0"}, "-b:"},
+		{[]string{"-b", "8G", "-e", "1K"}, "-e:"},
+		{[]string{"-f", "1"}, "-f:"},
+		{[]string{"--fidelity", "vague", "--size", "1K"}, "fidelity"},
+		{[]string{"--algo", "halving_doubling", "--gpus", "6", "--link-bw", "1GB/s", "--size", "1K"}, "power-of-two"},
+		{[]string{"extra"}, "unexpected argument"},
+	}
+	for _, tc := range tests {
+		var out, errOut bytes.Buffer
+		code := Main(append([]string{"collective"}, tc.args...), &out, &errOut)
+		if code != exitUsage || !strings.Contains(errOut.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q; want exit %d mentioning %q", tc.args, code, errOut.String(), exitUsage, tc.want)
+		}
+	}
+}
+
+func FuzzNCCLSize(f *testing.F) {
+	for _, s := range []string{"8", "1K", "8G", "256MiB", "0", "-1", "1T", "99999999999999999999K"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		b, err := parseNCCLSize(s)
+		if err == nil && (b < 1 || b > 1<<40) {
+			t.Errorf("parseNCCLSize(%q) = %d, outside 1B..1TiB", s, b)
+		}
+	})
+}
