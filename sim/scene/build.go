@@ -26,7 +26,7 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 		return b.list()
 	}
 	t = max(0, min(t, tl.End))
-	b.items = make([]Item, 0, estimateItems(tl))
+	b.items = make([]Item, 0, estimateItems(tl, w))
 	b.header(tl.Title, t, tl.End)
 	if len(tl.Switches) > 0 {
 		b.topology(tl, t, 30*b.fs, 0.58*h+2*b.s)
@@ -46,9 +46,12 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 	return b.list()
 }
 
-// estimateItems sizes the item slice once, so appends rarely grow it.
-func estimateItems(tl *timeline.Timeline) int {
-	return 64 + 6*len(tl.GPUs) + 2*len(tl.Switches) + 3*len(tl.Links) + len(tl.Spans) + len(tl.Transfers)/4
+// estimateItems sizes the item slice once, so appends rarely grow it. The
+// strip merges a row's sends closer than a pixel, so a row holds at most
+// about w of them.
+func estimateItems(tl *timeline.Timeline, w float64) int {
+	sends := min(len(tl.Transfers), len(tl.GPUs)*int(w))
+	return 64 + 6*len(tl.GPUs) + 2*len(tl.Switches) + 3*len(tl.Links) + len(tl.Spans) + sends
 }
 
 // builder accumulates items for one frame. s scales every fixed pixel size

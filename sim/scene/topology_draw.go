@@ -22,6 +22,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	L := b.layoutTopology(tl, captionY+10*b.s, bottom)
 	b.nodeGroups(L)
 	b.topoLinks(tl, L, t)
+	b.nodeLabels(L)
 	b.switches(tl, L)
 	cx, cy := make([]float64, len(tl.GPUs)), make([]float64, len(tl.GPUs))
 	for i := range tl.GPUs {
@@ -73,12 +74,18 @@ func (b *builder) loadLegend(y float64) {
 	b.text("legend/load/label", x-4*b.s, y, "link load idle", size, colMuted, AnchorEnd)
 }
 
-// nodeGroups draws each node's box and, when it has room, its name.
+// nodeGroups draws each node's box.
 func (b *builder) nodeGroups(L topoLayout) {
 	for _, n := range L.nodes {
-		id := "node/" + itoa(n.id)
-		r := b.rect(id, n.r.x0, n.r.y0, n.r.w(), n.r.h(), colNodeFill)
+		r := b.rect("node/"+itoa(n.id), n.r.x0, n.r.y0, n.r.w(), n.r.h(), colNodeFill)
 		r.Stroke, r.StrokeWidth = colNodeEdge, 1
+	}
+}
+
+// nodeLabels names each node that has room, over the cables that cross it.
+func (b *builder) nodeLabels(L topoLayout) {
+	for _, n := range L.nodes {
+		id := "node/" + itoa(n.id)
 		if n.label {
 			size := 11 * b.fs
 			b.text(id+"/label", n.r.x0+6*b.s, n.r.y0+4*b.s+size, truncate("node "+itoa(n.id), size, n.r.w()-8*b.s), size, colMuted, AnchorStart)

@@ -5,6 +5,9 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 
 	"paraplay/sim/cluster"
@@ -99,5 +102,102 @@ func TestClusterGoldenSVG(t *testing.T) {
 		if !bytes.Equal(buf.Bytes(), want) {
 			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", g.file)
 		}
+	}
+}
+
+// clusterCases are clusters from 2 to 64 GPUs in detail, and larger ones
+// analytic, for the checks that hold at every size.
+func clusterCases(t testing.TB) map[string]*timeline.Timeline {
+	cases := map[string]*timeline.Timeline{}
+	for _, c := range []struct{ nodes, per int }{{1, 2}, {1, 8}, {2, 4}, {3, 5}, {4, 8}, {8, 8}, {16, 4}} {
+		name := itoa(c.nodes) + "x" + itoa(c.per)
+		cases[name] = clusterRun(t, cluster.Spec{Nodes: c.nodes, PerNode: c.per}, "ring", run.Detailed)
+	}
+	cases["fat-tree"] = fatTree(t)
+	cases["fat-tree 16x4"] = clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4, Network: topo.FatTree, Oversubscription: 2}, "ring", run.Detailed)
+	cases["analytic 64x8"] = clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", run.Analytic)
+	cases["analytic 512x8"] = clusterRun(t, cluster.Spec{Nodes: 512, PerNode: 8, Network: topo.FatTree}, "ring", run.Analytic)
+	return cases
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+func TestClusterItemsInsideCanvasAndUnique(t *testing.T) {
+	for name, tl := range clusterCases(t) {
+		for _, opt := range []scene.Options{{}, {Width: 320, Height: 200}, {Width: 1920, Height: 1080}} {
+			for _, frac := range []float64{0, 0.37, 1} {
+				dl := scene.Build(tl, at(tl, frac), opt)
+				seen := map[string]bool{}
+				for _, it := range dl.Items {
+					if seen[it.ID] {
+						t.Fatalf("%s %v: duplicate ID %q", name, opt, it.ID)
+					}
+					seen[it.ID] = true
+					if !inside(it, dl) {
+						t.Errorf("%s %v at %.2f: %q leaves the %v×%v canvas", name, opt, frac, it.ID, dl.Width, dl.Height)
+					}
+				}
+				for _, want := range []string{"gpu/0", "node/0", "link/0", "switch/" + itoa(len(tl.GPUs))} {
+					if !seen[want] {
+						t.Errorf("%s %v: no %q", name, opt, want)
+					}
+				}
+			}
+		}
+	}
+}
+
+// inside reports whether it lies within the canvas (text by its height and
+// estimated width).
+func inside(it scene.Item, dl scene.DrawList) bool {
+	x0, y0, x1, y1 := it.X, it.Y, it.X+it.W, it.Y+it.H
+	switch it.Shape {
+	case scene.Line:
+		x1, y1 = it.X2, it.Y2
+	case scene.Text:
+		y0 -= it.Size
+	}
+	return min(x0, x1) >= 0 && min(y0, y1) >= 0 && max(x0, x1) <= dl.Width && max(y0, y1) <= dl.Height
+}
+
+func TestClusterBuildDeterministic(t *testing.T) {
+	tl := clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", run.Detailed)
+	a, b := scene.Build(tl, at(tl, 0.4), scene.Options{}), scene.Build(tl, at(tl, 0.4), scene.Options{})
+	if !reflect.DeepEqual(a, b) {
+		t.Fatalf("two Builds of the same instant differ")
+	}
+}
+
+// TestClusterLabelsLegible: at the default size, 64 GPUs in 16 nodes keep
+// every node box and GPU box at least a few pixels wide and tall, and no
+// text smaller than 7px.
+func TestClusterLabelsLegible(t *testing.T) {
+	tl := clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4}, "ring", run.Detailed)
+	dl := scene.Build(tl, at(tl, 0.5), scene.Options{})
+	for _, it := range dl.Items {
+		switch {
+		case it.Shape == scene.Text && it.Size < 7:
+			t.Errorf("%q: text %.1fpx high", it.ID, it.Size)
+		case it.Shape == scene.Rect && strings.HasPrefix(it.ID, "gpu/") && (it.W < 6 || it.H < 6):
+			t.Errorf("%q: box %.1f×%.1f", it.ID, it.W, it.H)
+		}
+	}
+}
+
+func BenchmarkBuildCluster(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		spec cluster.Spec
+	}{{"gpus=8", cluster.Spec{Nodes: 1, PerNode: 8}}, {"gpus=64", cluster.Spec{Nodes: 8, PerNode: 8}}} {
+		tl := clusterRun(b, c.spec, "ring", run.Detailed)
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			var t units.Time
+			step := tl.End / 997
+			for b.Loop() {
+				scene.Build(tl, t, scene.Options{})
+				t = (t + step) % tl.End
+			}
+		})
 	}
 }
