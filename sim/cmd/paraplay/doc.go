@@ -1,12 +1,24 @@
 // Command paraplay runs ParaPlay's simulator headless.
 //
 //	paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+//	paraplay collective [--op all_reduce] [--algo ring] [--gpus 8 | --nodes K --gpus-per-node G] [flags]
+//	paraplay presets [--json]
 //
 // run simulates the scenario in FILE (YAML or JSON; see
-// sim/scenario/testdata for examples), prints a summary of the iteration
-// (iteration time, compute and communication time, each collective's
-// algorithm and bus bandwidth, each GPU's busy fraction) as text or, with
-// --json, as JSON, and can write the run as a Chrome trace for Perfetto
-// (--trace) or as ParaPlay's own timeline JSON (--timeline). A bad scenario
-// exits with status 2 and a message naming the field and its allowed range.
+// sim/scenario/testdata for examples), prints a summary (iteration time,
+// compute and communication time, each collective's algorithm and bus
+// bandwidth, each GPU's busy fraction) as text or, with --json, as JSON,
+// and can write the run as a Chrome trace for Perfetto (--trace) or as
+// ParaPlay's own timeline JSON (--timeline).
+//
+// collective is a simulated nccl-tests: one collective over a sweep of
+// sizes (-b, -e, -f as nccl-tests, or --size), on ideal links
+// (--link-bw, --link-latency) or a cluster of catalog parts (--gpu,
+// --link, --inter, --network), printing size, count, type, time, algbw
+// and busbw with nccl-tests' bus-bandwidth factors.
+//
+// presets lists the GPU and link catalog with the source of every number.
+//
+// Bad input exits with status 2 and a message naming the flag or field
+// and its allowed range.
 package main
