@@ -194,7 +194,7 @@ func TestClusterCollective(t *testing.T) {
 		t.Fatalf("got %v; want a paused run with no error", st)
 	}
 	assertDrawn(t, screenshot(t, ctx, "paraplay-cluster.png"), 50)
-	press(t, ctx, "ArrowRight")
+	press(t, ctx, kb.ArrowRight)
 	waitFor(t, ctx, "→ to step to the next event", `window.paraplay.simTime > 1200000`)
 	for _, e := range con.list() {
 		t.Errorf("console: %s", e)
