@@ -10,16 +10,21 @@ import (
 type Engine struct {
 	now   units.Time
 	seq   uint64
-	queue []event // a binary min-heap ordered by (at, seq)
+	queue []event // a 4-ary min-heap ordered by (at, seq): shallower than a binary one, fewer cache misses
 	fired uint64
 }
 
 type event struct {
 	at  units.Time
 	seq uint64
-	fn  func()
 	h   Handler
 }
+
+// funcHandler lets a plain function be an event; a func value is a single
+// pointer, so wrapping it in the interface costs no allocation.
+type funcHandler func()
+
+func (f funcHandler) Fire() { f() }
 
 // Handler is an event target that needs no closure: scheduling a pointer
 // that implements it costs no allocation, which matters for the millions of
@@ -48,7 +53,7 @@ func (e *Engine) Pending() int { return len(e.queue) }
 // At schedules fn at instant t. Scheduling into the past is a bug in the
 // caller, so it panics rather than silently reordering history.
 func (e *Engine) At(t units.Time, fn func()) {
-	e.push(t, event{fn: fn})
+	e.push(t, event{h: funcHandler(fn)})
 }
 
 func (e *Engine) push(t units.Time, ev event) {
@@ -62,7 +67,7 @@ func (e *Engine) push(t units.Time, ev event) {
 	e.seq++
 	q := e.queue
 	for i := len(q) - 1; i > 0; {
-		parent := (i - 1) / 2
+		parent := (i - 1) / 4
 		if !q[i].before(&q[parent]) {
 			break
 		}
@@ -85,11 +90,7 @@ func (e *Engine) Run() units.Time {
 		ev := e.pop()
 		e.now = ev.at
 		e.fired++
-		if ev.h != nil {
-			ev.h.Fire()
-		} else {
-			ev.fn()
-		}
+		ev.h.Fire()
 	}
 	return e.now
 }
@@ -102,12 +103,11 @@ func (e *Engine) pop() event {
 	q[last] = event{} // drop the closure for the garbage collector
 	q = q[:last]
 	for i := 0; ; {
-		l, r, m := 2*i+1, 2*i+2, i
-		if l < len(q) && q[l].before(&q[m]) {
-			m = l
-		}
-		if r < len(q) && q[r].before(&q[m]) {
-			m = r
+		m := i
+		for c := 4*i + 1; c <= 4*i+4 && c < len(q); c++ {
+			if q[c].before(&q[m]) {
+				m = c
+			}
 		}
 		if m == i {
 			break
