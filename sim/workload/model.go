@@ -1,0 +1,239 @@
+package workload
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// FFN kinds: the two feed-forward blocks the presets use.
+const (
+	// FFNGeLU is GPT's MLP: h → ffn_hidden (GeLU) → h, two weight matrices.
+	FFNGeLU = "gelu"
+	// FFNSwiGLU is Llama's gated MLP (Shazeer 2020): gate and up projections
+	// h → ffn_hidden, SiLU(gate)·up, then down ffn_hidden → h: three matrices.
+	FFNSwiGLU = "swiglu"
+)
+
+// Norm kinds.
+const (
+	// NormLayer is LayerNorm with a weight and a bias per channel (2h).
+	NormLayer = "layernorm"
+	// NormRMS is RMSNorm with a weight per channel only (h).
+	NormRMS = "rmsnorm"
+)
+
+// Position-embedding kinds.
+const (
+	// PositionLearned is a learned table of seq_len × hidden (GPT-2/3).
+	PositionLearned = "learned"
+	// PositionRoPE is rotary embedding (Su et al. 2021): no parameters.
+	PositionRoPE = "rope"
+)
+
+// Model is a decoder-only transformer: the shapes that parameter counts,
+// FLOPs and activation memory are computed from. The YAML/JSON names are
+// given with each field.
+type Model struct {
+	// Name is the preset's key (name): lower-case words joined by hyphens,
+	// e.g. "llama3-8b".
+	Name string `yaml:"name" json:"name"`
+	// Layers is the number of transformer layers l (layers).
+	Layers int `yaml:"layers" json:"layers"`
+	// Hidden is the model width h (hidden); it must be divisible by Heads.
+	Hidden int `yaml:"hidden" json:"hidden"`
+	// Heads is the number of attention (query) heads a (heads).
+	Heads int `yaml:"heads" json:"heads"`
+	// KVHeads is the number of key/value heads (kv_heads) for grouped-query
+	// attention (Ainslie et al. 2023); 0 means Heads (multi-head
+	// attention). Heads must be a multiple of it.
+	KVHeads int `yaml:"kv_heads,omitempty" json:"kv_heads,omitempty"`
+	// FFNHidden is the inner width of the dense MLP (ffn_hidden); 0 means
+	// 4·Hidden, which only a GeLU MLP may leave implicit.
+	FFNHidden int `yaml:"ffn_hidden,omitempty" json:"ffn_hidden,omitempty"`
+	// FFN is the MLP kind (ffn): "gelu" (GPT, plain 4h) or "swiglu"
+	// (Llama, gated).
+	FFN string `yaml:"ffn" json:"ffn"`
+	// Norm is the normalisation (norm): "layernorm" (GPT) or "rmsnorm"
+	// (Llama).
+	Norm string `yaml:"norm" json:"norm"`
+	// Bias says whether linear layers carry biases (bias): true for GPT,
+	// false for Llama.
+	Bias bool `yaml:"bias" json:"bias"`
+	// Position is the position embedding (position): "learned" (a
+	// seq_len × hidden table, GPT) or "rope" (no parameters, Llama).
+	Position string `yaml:"position" json:"position"`
+	// TiedEmbeddings says whether the output head reuses the input
+	// embedding matrix (tied_embeddings): true for GPT, false for Llama.
+	TiedEmbeddings bool `yaml:"tied_embeddings" json:"tied_embeddings"`
+	// Vocab is the vocabulary size V (vocab).
+	Vocab int `yaml:"vocab" json:"vocab"`
+	// SeqLen is the training sequence length s (seq_len); with learned
+	// positions it is also the size of the position table.
+	SeqLen int `yaml:"seq_len" json:"seq_len"`
+	// Experts is the number of experts per MoE layer (experts); 0 or 1
+	// means a dense model. When above 1, every layer's MLP is a mixture
+	// of Experts MLPs of kind FFN behind a linear router.
+	Experts int `yaml:"experts,omitempty" json:"experts,omitempty"`
+	// TopK is how many experts each token is routed to (top_k), in
+	// [1, Experts]; used only when Experts > 1.
+	TopK int `yaml:"top_k,omitempty" json:"top_k,omitempty"`
+	// MoEFFNHidden is the inner width of each expert (moe_ffn_hidden); 0
+	// means FFNHidden.
+	MoEFFNHidden int `yaml:"moe_ffn_hidden,omitempty" json:"moe_ffn_hidden,omitempty"`
+	// PublishedParams is the parameter count the source prints (e.g. 8.03e9),
+	// kept to check the exact count against; 0 for models without one.
+	PublishedParams float64 `yaml:"published_params,omitempty" json:"published_params,omitempty"`
+	// Source cites where the shapes and PublishedParams come from.
+	Source string `yaml:"source,omitempty" json:"source,omitempty"`
+}
+
+// KVHeadCount is the number of key/value heads: KVHeads, or Heads when
+// KVHeads is 0.
+func (m Model) KVHeadCount() int {
+	if m.KVHeads == 0 {
+		return m.Heads
+	}
+	return m.KVHeads
+}
+
+// HeadDim is the width of one attention head, Hidden/Heads.
+func (m Model) HeadDim() int { return m.Hidden / m.Heads }
+
+// FFNWidth is the dense MLP's inner width: FFNHidden, or 4·Hidden when it
+// is 0.
+func (m Model) FFNWidth() int {
+	if m.FFNHidden == 0 {
+		return 4 * m.Hidden
+	}
+	return m.FFNHidden
+}
+
+// ExpertWidth is each expert's inner width: MoEFFNHidden, or FFNWidth when
+// it is 0.
+func (m Model) ExpertWidth() int {
+	if m.MoEFFNHidden == 0 {
+		return m.FFNWidth()
+	}
+	return m.MoEFFNHidden
+}
+
+// IsMoE reports whether the MLPs are mixtures of experts.
+func (m Model) IsMoE() bool { return m.Experts > 1 }
+
+// IsGPTStyle reports whether m has exactly the layer that Narayanan et al.
+// 2021 count in their closed forms: multi-head attention, a plain 4h GeLU
+// MLP, LayerNorm, biases, learned positions, tied embeddings, no experts.
+func (m Model) IsGPTStyle() bool {
+	return m.KVHeadCount() == m.Heads && m.FFN == FFNGeLU && m.FFNWidth() == 4*m.Hidden &&
+		m.Norm == NormLayer && m.Bias && m.Position == PositionLearned && m.TiedEmbeddings && !m.IsMoE()
+}
+
+// Validate reports every problem with m at once, joined, each naming the
+// field by its YAML name and the range it must be in.
+func (m Model) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) {
+		errs = append(errs, fmt.Errorf("model %s: "+format, append([]any{m.Name}, args...)...))
+	}
+	if err := validName(m.Name); err != nil {
+		bad("name: %v", err)
+	}
+	for _, f := range []struct {
+		name string
+		v    int
+	}{{"layers", m.Layers}, {"hidden", m.Hidden}, {"heads", m.Heads}, {"vocab", m.Vocab}, {"seq_len", m.SeqLen}} {
+		if f.v < 1 {
+			bad("%s = %d, want at least 1", f.name, f.v)
+		}
+	}
+	if m.Heads >= 1 && m.Hidden%m.Heads != 0 {
+		bad("hidden %d must be divisible by heads %d", m.Hidden, m.Heads)
+	}
+	if m.KVHeads < 0 || m.KVHeads > m.Heads || (m.KVHeads > 0 && m.Heads%m.KVHeads != 0) {
+		bad("kv_heads = %d, want 0 (= heads) or a divisor of heads %d", m.KVHeads, m.Heads)
+	}
+	switch m.FFN {
+	case FFNGeLU:
+	case FFNSwiGLU:
+		if m.FFNHidden == 0 {
+			bad("ffn_hidden must be set for ffn %q (only gelu defaults to 4·hidden)", m.FFN)
+		}
+	default:
+		bad("ffn %q, want %q or %q", m.FFN, FFNGeLU, FFNSwiGLU)
+	}
+	if m.FFNHidden < 0 {
+		bad("ffn_hidden = %d, want 0 (= 4·hidden) or positive", m.FFNHidden)
+	}
+	if m.Norm != NormLayer && m.Norm != NormRMS {
+		bad("norm %q, want %q or %q", m.Norm, NormLayer, NormRMS)
+	}
+	if m.Position != PositionLearned && m.Position != PositionRoPE {
+		bad("position %q, want %q or %q", m.Position, PositionLearned, PositionRoPE)
+	}
+	errs = append(errs, m.validateMoE()...)
+	if m.PublishedParams < 0 {
+		bad("published_params = %v, want 0 (unknown) or positive", m.PublishedParams)
+	}
+	return errors.Join(errs...)
+}
+
+func (m Model) validateMoE() []error {
+	var errs []error
+	if m.Experts < 0 {
+		errs = append(errs, fmt.Errorf("model %s: experts = %d, want 0 or 1 (dense) or at least 2", m.Name, m.Experts))
+	}
+	if m.MoEFFNHidden < 0 {
+		errs = append(errs, fmt.Errorf("model %s: moe_ffn_hidden = %d, want 0 (= ffn_hidden) or positive", m.Name, m.MoEFFNHidden))
+	}
+	if m.IsMoE() && (m.TopK < 1 || m.TopK > m.Experts) {
+		errs = append(errs, fmt.Errorf("model %s: top_k = %d, want 1..experts (%d)", m.Name, m.TopK, m.Experts))
+	}
+	if !m.IsMoE() && (m.TopK != 0 || m.MoEFFNHidden != 0) {
+		errs = append(errs, fmt.Errorf("model %s: top_k and moe_ffn_hidden need experts ≥ 2, have experts = %d", m.Name, m.Experts))
+	}
+	return errs
+}
+
+// ValidateSplit reports whether m can be split t ways by tensor
+// parallelism and c ways by context parallelism as Megatron-LM does:
+// heads, kv_heads and the MLP width divide by t (Shoeybi et al. 2019), and
+// the sequence divides by c.
+func (m Model) ValidateSplit(t, c int) error {
+	if t < 1 || c < 1 {
+		return fmt.Errorf("model %s: tensor parallel %d and context parallel %d must be at least 1", m.Name, t, c)
+	}
+	var errs []error
+	if m.Heads%t != 0 {
+		errs = append(errs, fmt.Errorf("model %s: heads %d not divisible by tensor parallel %d", m.Name, m.Heads, t))
+	}
+	if m.KVHeadCount()%t != 0 {
+		errs = append(errs, fmt.Errorf("model %s: kv_heads %d not divisible by tensor parallel %d", m.Name, m.KVHeadCount(), t))
+	}
+	if m.FFNWidth()%t != 0 || (m.IsMoE() && m.ExpertWidth()%t != 0) {
+		errs = append(errs, fmt.Errorf("model %s: MLP width not divisible by tensor parallel %d", m.Name, t))
+	}
+	if m.SeqLen%c != 0 {
+		errs = append(errs, fmt.Errorf("model %s: seq_len %d not divisible by context parallel %d", m.Name, m.SeqLen, c))
+	}
+	return errors.Join(errs...)
+}
+
+// validName accepts lower-case words of letters, digits and dots joined by
+// single hyphens ("megatron-1.7b"), the form of every preset name.
+func validName(name string) error {
+	if name == "" {
+		return fmt.Errorf("name is empty")
+	}
+	for _, word := range strings.Split(name, "-") {
+		if word == "" {
+			return fmt.Errorf("name %q: hyphens must join non-empty words", name)
+		}
+		for _, r := range word {
+			if (r < 'a' || r > 'z') && (r < '0' || r > '9') && r != '.' {
+				return fmt.Errorf("name %q: want lower-case letters, digits, dots and hyphens", name)
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,82 @@
+package workload
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestPresetsValidate(t *testing.T) {
+	for i, m := range Models() {
+		if err := m.Validate(); err != nil {
+			t.Errorf("%s: %v", m.Name, err)
+		}
+		if m.Source == "" || m.PublishedParams == 0 {
+			t.Errorf("%s: preset without a source or a published parameter count", m.Name)
+		}
+		if i > 0 && Models()[i-1].Name >= m.Name {
+			t.Errorf("names not sorted and unique: %q then %q", Models()[i-1].Name, m.Name)
+		}
+		got, err := LookupModel(m.Name)
+		if err != nil || got.Name != m.Name {
+			t.Errorf("LookupModel(%q) = %v, %v", m.Name, got.Name, err)
+		}
+	}
+}
+
+func TestRequiredPresetsExist(t *testing.T) {
+	for _, name := range []string{
+		"gpt3-1.3b", "gpt3-175b", "llama3-8b", "llama3-70b", "llama3-405b", "mixtral-8x7b",
+		"megatron-1.7b", "megatron-3.6b", "megatron-7.5b", "megatron-18b", "megatron-39b",
+		"megatron-76b", "megatron-145b", "megatron-310b", "megatron-530b", "megatron-1t",
+	} {
+		if _, err := LookupModel(name); err != nil {
+			t.Error(err)
+		}
+	}
+	_, err := LookupModel("gpt5")
+	if err == nil || !strings.Contains(err.Error(), "llama3-8b") {
+		t.Errorf("unknown model error %v should list the known names", err)
+	}
+}
+
+func TestValidateNamesFieldAndRange(t *testing.T) {
+	base, _ := LookupModel("llama3-8b")
+	tests := []struct {
+		name   string
+		change func(*Model)
+		want   string
+	}{
+		{"hidden/heads", func(m *Model) { m.Heads = 30 }, "hidden 4096 must be divisible by heads 30"},
+		{"layers", func(m *Model) { m.Layers = 0 }, "layers = 0, want at least 1"},
+		{"kv_heads", func(m *Model) { m.KVHeads = 5 }, "kv_heads = 5"},
+		{"ffn", func(m *Model) { m.FFN = "relu" }, `ffn "relu"`},
+		{"swiglu width", func(m *Model) { m.FFNHidden = 0 }, "ffn_hidden must be set"},
+		{"norm", func(m *Model) { m.Norm = "batchnorm" }, `norm "batchnorm"`},
+		{"position", func(m *Model) { m.Position = "alibi" }, `position "alibi"`},
+		{"top_k", func(m *Model) { m.Experts, m.TopK = 8, 9 }, "top_k = 9, want 1..experts (8)"},
+		{"top_k dense", func(m *Model) { m.TopK = 2 }, "need experts ≥ 2"},
+		{"name", func(m *Model) { m.Name = "Llama 3" }, "name"},
+		{"seq_len", func(m *Model) { m.SeqLen = -1 }, "seq_len = -1"},
+	}
+	for _, tc := range tests {
+		m := base
+		tc.change(&m)
+		err := m.Validate()
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got error %v, want it to contain %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+func TestValidateSplit(t *testing.T) {
+	m, _ := LookupModel("llama3-8b")
+	tests := []struct {
+		tp, cp int
+		ok     bool
+	}{{1, 1, true}, {8, 1, true}, {8, 4, true}, {16, 1, false}, {3, 1, false}, {1, 3, false}, {0, 1, false}}
+	for _, tc := range tests {
+		if got := m.ValidateSplit(tc.tp, tc.cp) == nil; got != tc.ok {
+			t.Errorf("ValidateSplit(%d, %d) ok = %v, want %v", tc.tp, tc.cp, got, tc.ok)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+package workload
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Sources of the preset shapes.
+const (
+	srcGPT3     = "Brown et al. 2020, \"Language Models are Few-Shot Learners\" (GPT-3), Table 2.1; vocabulary 50,257 (GPT-2 BPE) and context 2,048 from §2.1"
+	srcMegatron = "Narayanan et al. 2021, \"Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM\" (SC'21), " +
+		"Table 1 (weak scaling): heads, hidden, layers and parameters; vocabulary 51,200 and sequence 2,048 from §5.1"
+	srcLlama3 = "Dubey et al. 2024, \"The Llama 3 Herd of Models\", Table 3 and §3.2 (8K-token pre-training sequences); " +
+		"vocabulary 128,256 and untied embeddings from the released config.json (meta-llama/"
+	srcMixtral = "Jiang et al. 2024, \"Mixtral of Experts\", Table 1 and §2 (46.7B total, 12.9B active parameters, 32K context); " +
+		"vocabulary and widths from mistralai/Mixtral-8x7B-v0.1 config.json"
+)
+
+// gpt is a GPT-2/3-style layer stack: MHA, 4h GeLU MLP, LayerNorm, biases,
+// learned positions, tied embeddings.
+func gpt(name string, layers, hidden, heads, vocab int, published float64, source string) Model {
+	return Model{
+		Name: name, Layers: layers, Hidden: hidden, Heads: heads,
+		FFN: FFNGeLU, Norm: NormLayer, Bias: true, Position: PositionLearned, TiedEmbeddings: true,
+		Vocab: vocab, SeqLen: 2048, PublishedParams: published, Source: source,
+	}
+}
+
+// llama is a Llama-3-style layer stack: GQA, SwiGLU, RMSNorm, no biases,
+// RoPE, untied output head.
+func llama(name string, layers, hidden, heads, kvHeads, ffn, vocab, seq int, published float64, source string) Model {
+	return Model{
+		Name: name, Layers: layers, Hidden: hidden, Heads: heads, KVHeads: kvHeads, FFNHidden: ffn,
+		FFN: FFNSwiGLU, Norm: NormRMS, Position: PositionRoPE,
+		Vocab: vocab, SeqLen: seq, PublishedParams: published, Source: source,
+	}
+}
+
+// Models returns the preset catalog sorted by name. Every call builds a
+// fresh slice.
+func Models() []Model {
+	const megatronVocab = 51200
+	mixtral := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, 32768, 46.7e9, srcMixtral)
+	mixtral.Experts, mixtral.TopK = 8, 2
+	gpt3XL := gpt("gpt3-1.3b", 24, 2048, 16, 50257, 1.3e9, srcGPT3+
+		". Table 2.1 prints 24 heads of 128 for d_model 2,048, which cannot both hold; "+
+		"we keep d_head 128 and use 16 heads (attention head count changes no parameter and no FLOP count)")
+	models := []Model{
+		gpt3XL,
+		gpt("gpt3-175b", 96, 12288, 96, 50257, 175.0e9, srcGPT3),
+		llama("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8192, 8.03e9, srcLlama3+"Meta-Llama-3-8B); 8.03B is the count Hugging Face shows for the released checkpoint, which the paper rounds to 8B"),
+		llama("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 8192, 70.6e9, srcLlama3+"Meta-Llama-3-70B); 70.6B is the count Hugging Face shows for the released checkpoint, which the paper rounds to 70B"),
+		llama("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 8192, 405e9, srcLlama3+"Llama-3.1-405B); 405B as the paper prints"),
+		mixtral,
+	}
+	// Narayanan et al. 2021, Table 1: (parameters in billions, heads, hidden, layers).
+	for _, r := range []struct {
+		name                  string
+		billions              float64
+		heads, hidden, layers int
+	}{
+		{"1.7b", 1.7, 24, 2304, 24}, {"3.6b", 3.6, 32, 3072, 30}, {"7.5b", 7.5, 32, 4096, 36},
+		{"18b", 18.4, 48, 6144, 40}, {"39b", 39.1, 64, 8192, 48}, {"76b", 76.1, 80, 10240, 60},
+		{"145b", 145.6, 96, 12288, 80}, {"310b", 310.1, 128, 16384, 96}, {"530b", 529.6, 128, 20480, 105},
+		{"1t", 1008.0, 160, 25600, 128},
+	} {
+		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
+	}
+	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
+	return models
+}
+
+// LookupModel returns the preset called name; the error of an unknown name
+// lists the known ones.
+func LookupModel(name string) (Model, error) {
+	all := Models()
+	names := make([]string, len(all))
+	for i, m := range all {
+		if m.Name == name {
+			return m, nil
+		}
+		names[i] = m.Name
+	}
+	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
+}
