@@ -1,0 +1,148 @@
+package playground
+
+import (
+	"strings"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
+)
+
+// Control is one form control of the playground, made from a row of the
+// scenario's field table (scenario.Params). The page renders it as a
+// labelled <select>, <input type=number> or <input type=text>.
+type Control struct {
+	// Name is the URL parameter and the control's name, e.g. "bw".
+	Name string `json:"name"`
+	// Key is the scenario key, e.g. "link.bandwidth".
+	Key string `json:"key"`
+	// Label is what the page writes beside the control.
+	Label string `json:"label"`
+	// Group is the fieldset, the key's first part: "link", "cluster", ...
+	Group string `json:"group"`
+	// Kind is "select", "number" or "text".
+	Kind string `json:"kind"`
+	// Options are a select's values; an empty value means "the default".
+	Options []Option `json:"options,omitempty"`
+	// Min, Max and Step bound a number.
+	Min  *float64 `json:"min,omitempty"`
+	Max  *float64 `json:"max,omitempty"`
+	Step float64  `json:"step,omitempty"`
+	// Value is the scenario's current value.
+	Value string `json:"value"`
+	// Help says what a value looks like (a text input's placeholder).
+	Help string `json:"help"`
+	// Inactive says the value does not matter with the other settings
+	// (link bandwidth once a GPU preset gives real links).
+	Inactive bool `json:"inactive,omitempty"`
+}
+
+// Option is one choice of a select.
+type Option struct {
+	Value string `json:"value"`
+	Label string `json:"label"`
+}
+
+// labels name the controls in words; a field missing here is labelled by
+// its key, so a new field still gets a working control.
+var labels = map[string]string{
+	"name": "Title", "strategy": "Strategy", "gpus": "GPUs", "bw": "Link bandwidth",
+	"lat": "Link latency α", "fwd": "Forward", "bwd": "Backward", "jitter": "Jitter ±",
+	"gpu": "GPU preset", "nodes": "Nodes", "gpus_per_node": "GPUs per node",
+	"link": "Intra-node link", "inter": "Inter-node link", "network": "Network",
+	"op": "Operation", "algo": "Algorithm", "size": "Buffer size S", "chunks": "Chunks", "seed": "Seed",
+}
+
+func num(f float64) *float64 { return &f }
+
+// Controls builds the form for s from the field table, in its order. Enums
+// become selects (the algorithm's list follows the operation through
+// collective.Algorithms; GPU and link presets come from package hw), counts
+// become numbers with the scenario's limits, and everything else a text
+// input with the table's help as placeholder.
+func Controls(s scenario.Scenario) []Control {
+	vals := s.Values()
+	var out []Control
+	for _, p := range scenario.Params() {
+		c := Control{Name: p.Name, Key: p.Key, Label: labels[p.Name], Kind: "text", Value: vals.Get(p.Name), Help: p.Help, Group: "run"}
+		if c.Label == "" {
+			c.Label = p.Key
+		}
+		if i := strings.IndexByte(p.Key, '.'); i > 0 {
+			c.Group = p.Key[:i]
+		}
+		shape(&c, s)
+		out = append(out, c)
+	}
+	return out
+}
+
+// shape specialises a control by its parameter.
+func shape(c *Control, s scenario.Scenario) {
+	number := func(lo, hi, step float64) { c.Kind, c.Min, c.Max, c.Step = "number", num(lo), num(hi), step }
+	choose := func(vs ...string) {
+		c.Kind = "select"
+		for _, v := range vs {
+			c.Options = append(c.Options, Option{Value: v, Label: v})
+		}
+	}
+	cluster := s.Cluster.GPU != ""
+	switch c.Name {
+	case "strategy":
+		choose(scenario.StrategyDataParallel, scenario.StrategyCollective)
+	case "op":
+		choose(collective.Ops()...)
+	case "algo":
+		choose(collective.Algorithms(s.Collective.Op)...)
+	case "network":
+		choose("", "rail-optimized", "fat-tree")
+		c.Options[0].Label = "default (rail-optimized)"
+		c.Inactive = !cluster
+	case "gpu":
+		choose("")
+		c.Options[0].Label = "none: ideal links"
+		for _, g := range hw.GPUs() {
+			c.Options = append(c.Options, Option{Value: g.Name, Label: g.Name})
+		}
+	case "link", "inter":
+		choose("")
+		c.Options[0].Label = "default"
+		for _, l := range hw.Links() {
+			c.Options = append(c.Options, Option{Value: l.Name, Label: l.Name})
+		}
+		c.Inactive = !cluster
+	case "gpus":
+		number(scenario.MinGPUs, scenario.MaxGPUs, 1)
+		c.Inactive = s.Cluster.GPUsPerNode > 0
+	case "nodes":
+		number(0, scenario.MaxNodes, 1)
+		c.Inactive = !cluster
+	case "gpus_per_node":
+		number(0, scenario.MaxPerNode, 1)
+	case "chunks":
+		number(1, scenario.MaxChunks, 1)
+	case "seed":
+		number(0, 1e9, 1)
+	case "jitter":
+		number(0, 0.9, 0.05)
+	case "bw", "lat":
+		c.Inactive = cluster
+	}
+	if s.Strategy == scenario.StrategyCollective && (c.Name == "fwd" || c.Name == "bwd" || c.Name == "jitter" || c.Name == "seed") {
+		c.Inactive = true
+	}
+	// A select must offer the current value, even one the lists lack (a
+	// bad URL), so the form shows what the address says.
+	if c.Kind == "select" && !hasOption(c.Options, c.Value) {
+		c.Options = append(c.Options, Option{Value: c.Value, Label: c.Value + " (not valid)"})
+	}
+}
+
+func hasOption(os []Option, v string) bool {
+	for _, o := range os {
+		if o.Value == v {
+			return true
+		}
+	}
+	return false
+}

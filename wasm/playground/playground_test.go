@@ -1,0 +1,198 @@
+package playground
+
+import (
+	"net/url"
+	"slices"
+	"strings"
+	"testing"
+
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+func simulate(t *testing.T, query string) *timeline.Timeline {
+	t.Helper()
+	q, err := url.ParseQuery(query)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.FromQuery(q)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	tl, err := run.Simulate(s)
+	if err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return tl
+}
+
+func TestPresetsRun(t *testing.T) {
+	for _, p := range Presets {
+		tl := simulate(t, p.Query)
+		if tl.End <= 0 {
+			t.Errorf("%s: empty run", p.Label)
+		}
+	}
+}
+
+func TestPresetLessonsHold(t *testing.T) {
+	end := func(label string) units.Time {
+		for _, p := range Presets {
+			if p.Label == label {
+				return simulate(t, p.Query).End
+			}
+		}
+		t.Fatalf("no preset %q", label)
+		return 0
+	}
+	if r, tr := end("Ring, 16 GPUs, 64 KiB"), end("Tree, 16 GPUs, 64 KiB"); tr >= r {
+		t.Errorf("64 KiB on 16 GPUs: tree %v, ring %v; want the tree faster", tr, r)
+	}
+	if r, h := end("2×8 H100: ring"), end("2×8 H100: hierarchical"); h >= r {
+		t.Errorf("2×8 H100: hierarchical %v, ring %v; want hierarchical faster", h, r)
+	}
+}
+
+func TestClock(t *testing.T) {
+	tl := simulate(t, "")
+	c := NewClock(tl, View{Speed: 1, Autoplay: true})
+	if !c.Playing || c.T != 0 {
+		t.Fatalf("new clock: %+v", c)
+	}
+	c.Tick(1)
+	if c.T != units.Time(baseRate*1e9) {
+		t.Errorf("after 1 s at ×1: T = %v, want %v", c.T, units.Time(baseRate*1e9))
+	}
+	c.Step(1)
+	if c.Playing {
+		t.Error("Step left the clock playing")
+	}
+	at := c.T
+	c.Step(-1)
+	if c.T >= at {
+		t.Errorf("Step(-1) from %v went to %v", at, c.T)
+	}
+	c.SetSpeed(1e9)
+	if c.Speed != MaxSpeed {
+		t.Errorf("SetSpeed(1e9) = %v", c.Speed)
+	}
+	c.SetSpeed(0)
+	if c.Speed != MinSpeed {
+		t.Errorf("SetSpeed(0) = %v", c.Speed)
+	}
+	c.Loop = false
+	c.Toggle()
+	c.SetSpeed(MaxSpeed)
+	for range 1000 {
+		c.Tick(1.0 / 60)
+	}
+	if c.T != c.End || c.Playing {
+		t.Errorf("without loop, the end: T=%v End=%v playing=%v; want paused at the end", c.T, c.End, c.Playing)
+	}
+	c.Loop = true
+	c.Toggle() // from the end: starts over
+	if c.T != 0 || !c.Playing {
+		t.Errorf("Toggle at the end: T=%v playing=%v", c.T, c.Playing)
+	}
+	c.Seek(-5)
+	if c.T != 0 {
+		t.Errorf("Seek(-5) = %v", c.T)
+	}
+	c.ToEnd()
+	if c.T != c.End || c.Playing {
+		t.Errorf("ToEnd: %+v", c)
+	}
+	c.Playing = true
+	c.Tick(EndHold / 2)
+	if c.T != c.End {
+		t.Error("looping clock did not hold at the end")
+	}
+	c.Tick(EndHold)
+	if c.T != 0 {
+		t.Errorf("looping clock after the hold: T=%v, want 0", c.T)
+	}
+}
+
+func TestParseView(t *testing.T) {
+	q, _ := url.ParseQuery("speed=500&autoplay=0&t=3ms&embed=1&hide=controls,metrics,legend")
+	v, err := ParseView(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := View{Speed: 500, Autoplay: false, Start: 3 * units.Millisecond, Embed: true, Hide: []string{"controls", "metrics", "legend"}}
+	if v.Speed != want.Speed || v.Autoplay != want.Autoplay || v.Start != want.Start || v.Embed != want.Embed || !slices.Equal(v.Hide, want.Hide) {
+		t.Errorf("ParseView = %+v, want %+v", v, want)
+	}
+	q, _ = url.ParseQuery("speed=5000&autoplay=maybe&t=x&embed=2")
+	_, err = ParseView(q)
+	for _, p := range []string{"speed", "autoplay", "t:", "embed"} {
+		if err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("error %v does not name %s", err, p)
+		}
+	}
+}
+
+func TestCanonical(t *testing.T) {
+	q, _ := url.ParseQuery("gpus=8&size=256MiB&speed=2&embed=1")
+	s, err := scenario.FromQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := Canonical(q, s, true).Encode(), "embed=1&gpus=8&speed=2"; got != want {
+		t.Errorf("Canonical = %q, want %q (the default size dropped)", got, want)
+	}
+	q, _ = url.ParseQuery("gpus=999&hide=controls")
+	if got, want := Canonical(q, s, false).Encode(), "gpus=999&hide=controls"; got != want {
+		t.Errorf("Canonical of a bad query = %q, want %q", got, want)
+	}
+}
+
+func TestControlsCoverTheTable(t *testing.T) {
+	s := scenario.Default()
+	cs := Controls(s)
+	if len(cs) != len(scenario.Params()) {
+		t.Fatalf("%d controls for %d parameters", len(cs), len(scenario.Params()))
+	}
+	q := url.Values{}
+	for _, c := range cs {
+		if c.Label == "" || c.Kind == "" {
+			t.Errorf("%s: label %q kind %q", c.Name, c.Label, c.Kind)
+		}
+		if c.Kind == "select" && !hasOption(c.Options, c.Value) {
+			t.Errorf("%s: value %q is not among its options", c.Name, c.Value)
+		}
+		q.Set(c.Name, c.Value)
+	}
+	// The form's values, submitted as they stand, give the scenario back.
+	got, err := scenario.FromQuery(q)
+	if err != nil || got != s {
+		t.Errorf("FromQuery(the form) = %+v, %v; want %+v", got, err, s)
+	}
+}
+
+func TestAlgorithmsFollowTheOperation(t *testing.T) {
+	s := scenario.Default()
+	s.Strategy, s.Collective.Op, s.Collective.Algorithm = scenario.StrategyCollective, "broadcast", "binomial"
+	for _, c := range Controls(s) {
+		if c.Name != "algo" {
+			continue
+		}
+		var vs []string
+		for _, o := range c.Options {
+			vs = append(vs, o.Value)
+		}
+		if !slices.Equal(vs, []string{"auto", "binomial", "chain"}) {
+			t.Errorf("algorithms for broadcast: %v", vs)
+		}
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	m := MetricsOf(simulate(t, "gpus=8"))
+	if len(m.GPUs) != 8 || len(m.Collectives) != 1 || m.Iteration == "" || m.Collectives[0].BusBW == "" {
+		t.Errorf("MetricsOf = %+v", m)
+	}
+}

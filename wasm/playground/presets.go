@@ -1,0 +1,32 @@
+package playground
+
+// Preset is a lesson the playground offers as a button: a label and the
+// scenario's query (view parameters included).
+type Preset struct {
+	Label string `json:"label"`
+	// Lesson says in a sentence what to look at.
+	Lesson string `json:"lesson"`
+	Query  string `json:"query"`
+}
+
+// Presets are the classic lessons the scenarios of today can tell.
+var Presets = []Preset{
+	{"Ring, 16 GPUs, 64 KiB", "Small buffers: the ring pays 2(n−1) latencies.",
+		"strategy=collective&gpus=16&algo=ring&size=64KiB"},
+	{"Tree, 16 GPUs, 64 KiB", "The double binary tree pays only about 2 log₂ n latencies.",
+		"strategy=collective&gpus=16&algo=tree&size=64KiB"},
+	{"Ring, 16 GPUs, 256 MiB", "Large buffers: the ring uses every link's bandwidth.",
+		"strategy=collective&gpus=16&algo=ring&size=256MiB"},
+	{"Tree, 16 GPUs, 256 MiB", "Large buffers: the tree is bandwidth-bound too, but not faster.",
+		"strategy=collective&gpus=16&algo=tree&size=256MiB"},
+	{"The ring article", "Four GPUs compute, then all-reduce 256 MiB of gradients around a ring.",
+		"gpus=4&size=256MiB"},
+	{"Latency-bound ring, 8 GPUs", "The ring article's second demo: 64 KiB, α = 10 µs.",
+		"name=Latency-bound+ring+on+8+GPUs&gpus=8&lat=10us&size=64KiB"},
+	{"2×8 H100: ring", "A flat ring crosses the slow inter-node links on every step.",
+		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=ring&size=256MiB"},
+	{"2×8 H100: hierarchical", "Reduce inside each node over NVLink, then across nodes.",
+		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=hierarchical&size=256MiB"},
+	{"Straggler", "With ±40% jitter the slowest GPU makes every other GPU wait to all-reduce.",
+		"gpus=8&jitter=0.4&seed=3"},
+}
