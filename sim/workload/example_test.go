@@ -110,3 +110,14 @@ func ExampleActivationBytesPerLayer() {
 	// sp=true  selective 102.0 MiB per layer
 	// sp=false full       48.0 MiB per layer
 }
+
+func ExampleStageParams() {
+	// Llama 3 70B, tensor parallel 8, pipeline 4 (20 layers a stage), ZeRO-1
+	// over 16 data-parallel ranks: the model states of the first stage.
+	m, _ := workload.LookupModel("llama3-70b")
+	psi := workload.StageParams(m, 20, true, false, 8, 1)
+	b := workload.ModelStateBytes(psi, 1, 16)
+	fmt.Printf("Ψ = %.2fB: %.1f GiB of model states\n", psi/1e9, b.Total()/float64(units.GiB))
+	// Output:
+	// Ψ = 2.27B: 10.0 GiB of model states
+}

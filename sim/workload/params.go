@@ -1,5 +1,7 @@
 package workload
 
+import "fmt"
+
 // ParamCount is an exact parameter count split by where the parameters
 // live, so that a pipeline can place the embedding on its first stage and
 // the output head on its last.
@@ -111,4 +113,38 @@ func normParams(m Model) int64 {
 func NarayananParams(l, h, vocab, seq int) float64 {
 	L, H, V, S := float64(l), float64(h), float64(vocab), float64(seq)
 	return 12 * L * H * H * (1 + 13/(12*H) + (V+S)/(12*L*H))
+}
+
+// StageParams is the number of parameters one GPU holds for a pipeline
+// stage of layers layers (first: it holds the embedding; last: the final
+// norm and the head) under tensor parallelism t and expert parallelism ep:
+// the Ψ that ModelStateBytes takes. As in Megatron-LM, weight matrices and
+// the vocabulary are split t ways (Shoeybi et al. 2019), norm weights are
+// replicated, experts are split ep ways, and with tied embeddings a last
+// stage that is not also the first keeps its own copy of the word
+// embeddings for the head. Biases are counted as split, position tables as
+// split with the vocabulary: both are below 0.01% of any preset.
+func StageParams(m Model, layers int, first, last bool, t, ep int) float64 {
+	if layers < 0 || t < 1 || ep < 1 {
+		panic(fmt.Sprintf("workload: stage of %d layers, tensor parallel %d, expert parallel %d", layers, t, ep))
+	}
+	p := Params(m)
+	T := float64(t)
+	norms := 2 * float64(normParams(m))
+	split := float64(p.PerLayer) - norms
+	if m.IsMoE() {
+		experts := float64(int64(m.Experts) * expertParams(m, m.ExpertWidth()))
+		split += experts/float64(ep) - experts
+	}
+	total := float64(layers) * (split/T + norms)
+	if first {
+		total += float64(p.Embedding) / T
+	}
+	if last {
+		total += float64(p.FinalNorm) + float64(p.Head)/T
+		if m.TiedEmbeddings && !first {
+			total += float64(int64(m.Vocab)*int64(m.Hidden)) / T
+		}
+	}
+	return total
 }

@@ -103,3 +103,42 @@ func TestNarayananClosedForm(t *testing.T) {
 		}
 	}
 }
+
+func TestStageParams(t *testing.T) {
+	for _, m := range Models() {
+		if got, want := StageParams(m, m.Layers, true, true, 1, 1), float64(Params(m).Total()); got != want {
+			t.Errorf("%s: one stage holds %.0f, want all %.0f", m.Name, got, want)
+		}
+	}
+	// Llama 3 8B, tensor parallel 8, four stages of 8 layers: per layer
+	// (41,943,040 attention + 176,160,768 MLP)/8 + 8,192 of RMSNorm.
+	m, _ := LookupModel("llama3-8b")
+	layer := (41943040.0+176160768)/8 + 8192
+	emb := 128256.0 * 4096 / 8
+	tests := []struct {
+		first, last bool
+		want        float64
+	}{
+		{true, false, 8*layer + emb},
+		{false, false, 8 * layer},
+		{false, true, 8*layer + 4096 + emb},
+	}
+	for _, tc := range tests {
+		if got := StageParams(m, 8, tc.first, tc.last, 8, 1); got != tc.want {
+			t.Errorf("first=%v last=%v: got %.0f, want %.0f", tc.first, tc.last, got, tc.want)
+		}
+	}
+	// Tied GPT: the last stage keeps a copy of the word embeddings.
+	g, _ := LookupModel("gpt3-175b")
+	last := StageParams(g, 12, false, true, 8, 1)
+	mid := StageParams(g, 12, false, false, 8, 1)
+	if got, want := last-mid, 2*12288.0+50257.0*12288/8; got != want {
+		t.Errorf("tied head on the last stage: %.0f, want %.0f", got, want)
+	}
+	// Mixtral, expert parallel 8: one expert per GPU instead of eight.
+	x, _ := LookupModel("mixtral-8x7b")
+	expert := 3 * 4096 * 14336.0
+	if got, want := StageParams(x, 1, false, false, 1, 1)-StageParams(x, 1, false, false, 1, 8), 7*expert; got != want {
+		t.Errorf("expert parallel 8 saves %.0f per layer, want %.0f", got, want)
+	}
+}
