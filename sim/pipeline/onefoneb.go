@@ -1,0 +1,31 @@
+package pipeline
+
+// OneFOneB returns PipeDream-Flush, the 1F1B schedule with a flush at the
+// end of each iteration (Narayanan et al. 2021, "Memory-Efficient
+// Pipeline-Parallel DNN Training", ICML, and Megatron-LM, SC'21, Figure 4
+// top; the steady state is Harlap et al. 2018's 1F1B). Device d runs
+// min(p−d−1, m) warm-up forwards, then alternates one forward and one
+// backward, then drains the remaining backwards. It has GPipe's makespan
+// and bubble but holds at most min(p−d, m) microbatches on device d.
+func OneFOneB(p, m int) Schedule {
+	s := newSchedule("1f1b", p, m, 1, loopLayout(p, 1))
+	for d := range s.Order {
+		s.Order[d] = oneFOneBOrder(min(max(p-d-1, 0), m), m)
+	}
+	return s
+}
+
+// oneFOneBOrder is one device's 1F1B order with warmup warm-up forwards.
+func oneFOneBOrder(warmup, m int) []Op {
+	ops := make([]Op, 0, 2*m)
+	for i := 0; i < warmup; i++ {
+		ops = append(ops, fwd(i))
+	}
+	for i := 0; i < m-warmup; i++ {
+		ops = append(ops, fwd(warmup+i), bwd(i))
+	}
+	for i := m - warmup; i < m; i++ {
+		ops = append(ops, bwd(i))
+	}
+	return ops
+}
