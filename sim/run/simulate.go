@@ -31,6 +31,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if s.Strategy == scenario.StrategyTraining {
+		return simulateTraining(s)
+	}
 	t, err := Topology(s)
 	if err != nil {
 		return nil, err

@@ -20,8 +20,12 @@ func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) 
 	if c.GPUsPerNode == 0 && c.Nodes > 1 {
 		bad("cluster.gpus_per_node", "is 0 with %d nodes; give the GPUs per node", c.Nodes)
 	}
-	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n < MinGPUs || n > MaxGPUs) {
-		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs", n, MinGPUs, MaxGPUs)
+	limit := MaxDetailedGPUs
+	if s.Strategy == StrategyTraining {
+		limit = MaxClusterGPUs
+	}
+	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n > limit || (n < MinGPUs && s.Strategy != StrategyTraining)) {
+		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs for strategy %s", n, MinGPUs, limit, s.Strategy)
 	}
 	if c.GPU == "" {
 		for _, f := range []struct{ field, v string }{{"cluster.intra", c.Intra}, {"cluster.inter", c.Inter}} {
@@ -42,8 +46,8 @@ func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) 
 			}
 		}
 	}
-	if c.Network != "" && c.Network != "rail-optimized" && c.Network != "fat-tree" {
-		bad("cluster.network", "%q is not known; allowed: rail-optimized, fat-tree", c.Network)
+	if c.Network != "" && c.Network != "rail-optimized" && c.Network != "fat-tree" && c.Network != "ideal" {
+		bad("cluster.network", "%q is not known; allowed: rail-optimized, fat-tree, ideal", c.Network)
 	}
 }
 

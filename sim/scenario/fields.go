@@ -56,6 +56,41 @@ var fields = []field{
 		func(s *Scenario, v string) error { return assign(&s.Collective.Size, v, units.ParseBytes) }},
 	{"collective.chunks", "chunks", "a whole number", func(s *Scenario) string { return strconv.Itoa(s.Collective.Chunks) },
 		func(s *Scenario, v string) error { return parseInt(v, &s.Collective.Chunks) }},
+	{"fidelity", "fidelity", "auto, detailed or analytic", func(s *Scenario) string { return s.Fidelity },
+		func(s *Scenario, v string) error { s.Fidelity = v; return nil }},
+	{"model.preset", "model", "a model preset, e.g. llama3-8b", func(s *Scenario) string { return s.Model.Preset },
+		func(s *Scenario, v string) error { s.Model.Preset = v; return nil }},
+	intField("model.layers", "layers", func(s *Scenario) *int { return &s.Model.Layers }),
+	intField("model.hidden", "hidden", func(s *Scenario) *int { return &s.Model.Hidden }),
+	intField("model.heads", "heads", func(s *Scenario) *int { return &s.Model.Heads }),
+	intField("model.kv_heads", "kv_heads", func(s *Scenario) *int { return &s.Model.KVHeads }),
+	intField("model.ffn_hidden", "ffn_hidden", func(s *Scenario) *int { return &s.Model.FFNHidden }),
+	intField("model.vocab", "vocab", func(s *Scenario) *int { return &s.Model.Vocab }),
+	intField("model.seq_len", "seq_len", func(s *Scenario) *int { return &s.Model.SeqLen }),
+	timeField("model.synthetic.forward", "tf", func(s *Scenario) *units.Time { return &s.Model.Synthetic.Forward }),
+	timeField("model.synthetic.backward_input", "tb", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardInput }),
+	timeField("model.synthetic.backward_weight", "tw", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardWeight }),
+	intField("parallel.dp", "dp", func(s *Scenario) *int { return &s.Parallel.DP }),
+	intField("parallel.tp", "tp", func(s *Scenario) *int { return &s.Parallel.TP }),
+	intField("parallel.pp", "pp", func(s *Scenario) *int { return &s.Parallel.PP }),
+	intField("parallel.cp", "cp", func(s *Scenario) *int { return &s.Parallel.CP }),
+	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
+	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
+	{"parallel.schedule", "schedule", "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipev, pipedream-async", func(s *Scenario) string { return s.Parallel.Schedule },
+		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},
+	intField("parallel.virtual_stages", "virtual_stages", func(s *Scenario) *int { return &s.Parallel.VirtualStages }),
+	intField("parallel.microbatches", "microbatches", func(s *Scenario) *int { return &s.Parallel.Microbatches }),
+	intField("parallel.micro_batch_size", "micro_batch_size", func(s *Scenario) *int { return &s.Parallel.MicroBatchSize }),
+	{"parallel.sequence_parallel", "sequence_parallel", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Parallel.SequenceParallel) },
+		func(s *Scenario, v string) error { return assign(&s.Parallel.SequenceParallel, v, parseBool) }},
+	{"parallel.recompute", "recompute", "none, selective or full", func(s *Scenario) string { return s.Parallel.Recompute },
+		func(s *Scenario, v string) error { s.Parallel.Recompute = v; return nil }},
+	{"training.precision", "precision", "bf16 or fp16", func(s *Scenario) string { return s.Training.Precision },
+		func(s *Scenario, v string) error { s.Training.Precision = v; return nil }},
+	{"training.optimizer", "optimizer", "adam", func(s *Scenario) string { return s.Training.Optimizer },
+		func(s *Scenario, v string) error { s.Training.Optimizer = v; return nil }},
+	{"training.efficiency", "efficiency", "a fraction, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Training.Efficiency, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Training.Efficiency) }},
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
@@ -136,4 +171,30 @@ func flatten(err error) []error {
 		return out
 	}
 	return []error{err}
+}
+
+func intField(key, param string, at func(*Scenario) *int) field {
+	return field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
+		func(s *Scenario, v string) error { return parseInt(v, at(s)) }}
+}
+
+func timeField(key, param string, at func(*Scenario) *units.Time) field {
+	return field{key, param, "e.g. 1ms", func(s *Scenario) string { return at(s).String() },
+		func(s *Scenario, v string) error { return assign(at(s), v, units.ParseTime) }}
+}
+
+func parseBool(v string) (bool, error) {
+	switch strings.TrimSpace(v) {
+	case "true", "1", "yes":
+		return true, nil
+	case "false", "0", "no":
+		return false, nil
+	}
+	return false, fmt.Errorf("invalid switch %q: want true or false", v)
+}
+
+// trainingKey reports whether a key belongs to a training scenario, so
+// that a file or URL that sets one and no strategy is a training scenario.
+func trainingKey(key string) bool {
+	return strings.HasPrefix(key, "model.") || strings.HasPrefix(key, "parallel.") || strings.HasPrefix(key, "training.")
 }

@@ -12,7 +12,14 @@ import (
 // fuzzed or hostile input from asking for absurd work.
 const (
 	MinGPUs = 2
+	// MaxGPUs bounds the gpus field: the GPUs of one node.
 	MaxGPUs = 64
+	// MaxClusterGPUs bounds nodes × gpus_per_node for a training scenario,
+	// whose collectives turn analytic above 512 GPUs.
+	MaxClusterGPUs = 65536
+	// MaxDetailedGPUs bounds the other strategies, which simulate every
+	// message of their collective.
+	MaxDetailedGPUs = 512
 	// MaxBuffer caps the gradient buffer at 1 TiB.
 	MaxBuffer = units.TiB
 	// MaxCompute caps a synthetic forward or backward span at one hour.
@@ -32,15 +39,21 @@ const (
 	// StrategyCollective: one collective operation alone, as nccl-tests
 	// runs it, on a ring of GPUs or on a cluster of presets.
 	StrategyCollective = "collective"
+	// StrategyTraining: one iteration of a real (or synthetic) model under
+	// a hybrid plan: dp, tp, pp, cp, ep, ZeRO, a pipeline schedule. A
+	// scenario that sets any model or parallel key and no strategy is one.
+	StrategyTraining = "training"
 )
 
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
 
-// Limits on a cluster in a scenario: small enough to animate.
+// Limits on a cluster in a scenario. The browser animates up to a few
+// hundred GPUs; the command line simulates up to MaxGPUs, with analytic
+// collectives above run.AutoDetailedRanks.
 const (
-	MaxNodes   = 16
-	MaxPerNode = 16
+	MaxNodes   = 8192
+	MaxPerNode = 64
 	MaxChunks  = 64
 )
 
@@ -64,6 +77,16 @@ type Scenario struct {
 	// Collective is the collective operation: the gradient all-reduce of
 	// data parallelism, or the operation a "collective" scenario runs.
 	Collective Collective `yaml:"collective" json:"collective"`
+	// Model is the network trained by a "training" scenario.
+	Model Model `yaml:"model" json:"model"`
+	// Parallel is the hybrid plan of a "training" scenario.
+	Parallel Parallel `yaml:"parallel" json:"parallel"`
+	// Training holds the optimisation settings of a "training" scenario.
+	Training Training `yaml:"training" json:"training"`
+	// Fidelity is how collectives are simulated: "detailed" (every
+	// message), "analytic" (one α–β span per collective) or "auto"
+	// (detailed up to 512 GPUs).
+	Fidelity string `yaml:"fidelity" json:"fidelity"`
 	// Seed drives the only randomness, the compute jitter; same seed, same run.
 	Seed uint64 `yaml:"seed" json:"seed"`
 }
@@ -102,7 +125,8 @@ type Cluster struct {
 	Intra string `yaml:"intra" json:"intra"`
 	// Inter is the NIC preset between servers; empty means "ib-ndr".
 	Inter string `yaml:"inter" json:"inter"`
-	// Network is "rail-optimized" (default) or "fat-tree".
+	// Network is "rail-optimized" (default), "fat-tree", or "ideal": free
+	// communication, to see a pipeline schedule or the compute alone.
 	Network string `yaml:"network" json:"network"`
 }
 
@@ -135,11 +159,15 @@ func (s *Scenario) NumGPUs() int {
 func Default() Scenario {
 	return Scenario{
 		Strategy:   StrategyDataParallel,
+		Fidelity:   "auto",
 		GPUs:       4,
 		Link:       Link{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond},
 		Compute:    Compute{Forward: 2 * units.Millisecond, Backward: 4 * units.Millisecond},
 		Collective: Collective{Op: "all_reduce", Algorithm: AlgorithmRing, Size: 256 * units.MiB, Chunks: 1},
-		Seed:       1,
+		Parallel: Parallel{DP: 1, TP: 1, PP: 1, CP: 1, EP: 1, Schedule: "1f1b", VirtualStages: 1,
+			Microbatches: 8, MicroBatchSize: 1, Recompute: "none"},
+		Training: Training{Precision: "bf16", Optimizer: "adam"},
+		Seed:     1,
 	}
 }
 
@@ -164,8 +192,14 @@ func (s *Scenario) Validate() error {
 	if len(s.Name) > 200 {
 		bad("name", "is %d characters long; at most 200 allowed", len(s.Name))
 	}
-	if s.Strategy != StrategyDataParallel && s.Strategy != StrategyCollective {
-		bad("strategy", "%q is not known; allowed: %s, %s", s.Strategy, StrategyDataParallel, StrategyCollective)
+	if s.Strategy != StrategyDataParallel && s.Strategy != StrategyCollective && s.Strategy != StrategyTraining {
+		bad("strategy", "%q is not known; allowed: %s, %s, %s", s.Strategy, StrategyDataParallel, StrategyCollective, StrategyTraining)
+	}
+	if s.Fidelity != "auto" && s.Fidelity != "detailed" && s.Fidelity != "analytic" {
+		bad("fidelity", "%q is not known; allowed: auto, detailed, analytic", s.Fidelity)
+	}
+	if s.Strategy == StrategyTraining {
+		s.validateTraining(bad)
 	}
 	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)
@@ -197,6 +231,10 @@ func (s *Scenario) Validate() error {
 func (s *Scenario) Title() string {
 	if s.Name != "" {
 		return s.Name
+	}
+	if s.Strategy == StrategyTraining {
+		p := s.Parallel
+		return fmt.Sprintf("%s on %d GPUs (dp %d, tp %d, pp %d)", s.Model.label(), s.NumGPUs(), p.DP, p.TP, p.PP)
 	}
 	if s.Strategy == StrategyCollective {
 		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())

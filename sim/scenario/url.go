@@ -16,6 +16,7 @@ var ViewParams = []string{"speed", "autoplay", "t", "embed", "hide"}
 func FromQuery(q url.Values) (Scenario, error) {
 	s := Default()
 	var errs []error
+	seen := map[string]bool{}
 	params := make([]string, 0, len(q))
 	for p := range q {
 		params = append(params, p)
@@ -35,10 +36,12 @@ func FromQuery(q url.Values) (Scenario, error) {
 			errs = append(errs, &FieldError{Field: p, Msg: "given more than once"})
 			continue
 		}
+		seen[f.key] = true
 		if err := f.set(&s, vs[0]); err != nil {
 			errs = append(errs, &FieldError{Field: p, Msg: err.Error()})
 		}
 	}
+	inferStrategy(&s, seen)
 	// Validate names fields by their YAML key; a URL's reader knows them by
 	// the parameter, so name that too.
 	for _, err := range flatten(s.Validate()) {
@@ -87,4 +90,18 @@ func knownParams() string {
 		out += ", " + v
 	}
 	return out
+}
+
+// inferStrategy makes a scenario that sets a model, parallel or training
+// key, and no strategy, a training scenario.
+func inferStrategy(s *Scenario, seen map[string]bool) {
+	if seen["strategy"] {
+		return
+	}
+	for k := range seen {
+		if trainingKey(k) {
+			s.Strategy = StrategyTraining
+			return
+		}
+	}
 }

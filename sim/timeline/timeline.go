@@ -26,6 +26,81 @@ type Timeline struct {
 	Collectives []Collective `json:"collectives"`
 	// End is the instant the last operation finished: the iteration time.
 	End units.Time `json:"end"`
+	// Memory has one entry per GPU for training runs, nil otherwise.
+	Memory []Memory `json:"memory,omitempty"`
+	// Training holds what a training run's metrics need, nil otherwise.
+	Training *Training `json:"training,omitempty"`
+}
+
+// Memory is one GPU's memory over the run: model states that stay for the
+// whole iteration, and activations that come and go with microbatches.
+type Memory struct {
+	// GPU is the GPU id.
+	GPU int `json:"gpu"`
+	// Capacity is the GPU's HBM size.
+	Capacity units.Bytes `json:"capacity"`
+	// Parameters, Gradients and OptimizerStates are the model states this
+	// GPU holds (ZeRO's accounting); Buffers are communication buffers.
+	Parameters      units.Bytes `json:"parameters"`
+	Gradients       units.Bytes `json:"gradients"`
+	OptimizerStates units.Bytes `json:"optimizer_states"`
+	Buffers         units.Bytes `json:"buffers"`
+	// Activations is the activation memory over time, piecewise constant:
+	// each point holds from its At until the next.
+	Activations []MemoryPoint `json:"activations"`
+	// Peak is the largest total (states + buffers + activations).
+	Peak units.Bytes `json:"peak"`
+	// PeakInFlight is the microbatches' activations held at the peak, in
+	// stage-equivalents (a model chunk counts 1/v).
+	PeakInFlight float64 `json:"peak_inflight"`
+}
+
+// MemoryPoint is the activation memory from instant At on.
+type MemoryPoint struct {
+	// At is when the value starts to hold.
+	At units.Time `json:"at"`
+	// Bytes is the activation memory.
+	Bytes units.Bytes `json:"bytes"`
+	// InFlight is the stage-equivalents of microbatches held.
+	InFlight float64 `json:"inflight"`
+}
+
+// Static is the memory that stays for the whole iteration.
+func (m *Memory) Static() units.Bytes {
+	return m.Parameters + m.Gradients + m.OptimizerStates + m.Buffers
+}
+
+// At returns the total memory at instant t.
+func (m *Memory) At(t units.Time) units.Bytes {
+	var a units.Bytes
+	for _, p := range m.Activations {
+		if p.At > t {
+			break
+		}
+		a = p.Bytes
+	}
+	return m.Static() + a
+}
+
+// OOM reports whether the peak exceeds the GPU's memory.
+func (m *Memory) OOM() bool { return m.Capacity > 0 && m.Peak > m.Capacity }
+
+// Training is what a training run's summary needs beyond the spans.
+type Training struct {
+	// Tokens is the number of tokens the iteration trains on.
+	Tokens float64 `json:"tokens"`
+	// ModelFLOPs is the model FLOPs of the iteration (no recomputation).
+	ModelFLOPs float64 `json:"model_flops"`
+	// HardwareFLOPs also counts recomputed FLOPs.
+	HardwareFLOPs float64 `json:"hardware_flops"`
+	// PeakFLOPS is one GPU's peak dense FLOP/s (0 for synthetic models).
+	PeakFLOPS float64 `json:"peak_flops"`
+	// Schedule names the pipeline schedule.
+	Schedule string `json:"schedule"`
+	// Chunks is v, the model chunks per pipeline device.
+	Chunks int `json:"chunks"`
+	// Warnings are valid but suspicious choices of the plan.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // GPU is a device in the run.
@@ -66,11 +141,30 @@ type Link struct {
 // Kind says what a compute span does. The scene colours GPUs by it.
 type Kind string
 
-// The kinds of compute span.
+// The kinds of span on a GPU's compute stream.
 const (
-	Forward  Kind = "forward"
+	// Forward is a forward pass.
+	Forward Kind = "forward"
+	// Backward is a full backward pass, or the backward for the input
+	// (B) when the schedule splits it.
 	Backward Kind = "backward"
+	// BackwardWeight is the backward for the weights (W) of a split backward.
+	BackwardWeight Kind = "backward-weight"
+	// Optimizer is the optimizer step.
+	Optimizer Kind = "optimizer"
+	// TPComm is the tensor-parallel collectives of an op (Megatron's two
+	// all-reduces per layer and pass), which block the compute stream.
+	TPComm Kind = "tp-comm"
+	// CPComm is the part of context parallelism's K/V exchange that
+	// attention compute does not hide.
+	CPComm Kind = "cp-comm"
+	// EPComm is expert parallelism's all-to-alls around the expert layers.
+	EPComm Kind = "ep-comm"
 )
+
+// IsCommunication reports whether spans of kind k are communication that
+// blocks compute rather than compute.
+func (k Kind) IsCommunication() bool { return k == TPComm || k == CPComm || k == EPComm }
 
 // Span is one compute operation on one GPU's compute stream.
 type Span struct {
@@ -80,6 +174,8 @@ type Span struct {
 	Kind Kind `json:"kind"`
 	// Microbatch numbers the microbatch the span belongs to (0 when there is one).
 	Microbatch int `json:"microbatch"`
+	// Stage is the model (pipeline) stage the span runs, 0 without a pipeline.
+	Stage int `json:"stage"`
 	// Label is the text shown for the span, e.g. "F0".
 	Label string `json:"label"`
 	// Start and End bound the span; End > Start.
@@ -166,6 +262,9 @@ type Collective struct {
 	Bytes units.Bytes `json:"bytes"`
 	// GPUs lists the GPU id of each rank, in rank order.
 	GPUs []int `json:"gpus"`
+	// Purpose says what the collective is for in a training run: "dp"
+	// (gradients), "zero" (ZeRO-3 parameters); empty for a lone collective.
+	Purpose string `json:"purpose,omitempty"`
 	// Start is when its first message started; End when its last one ended.
 	Start units.Time `json:"start"`
 	End   units.Time `json:"end"`

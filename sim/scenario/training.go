@@ -1,0 +1,236 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/parallel"
+	"paraplay/sim/pipeline"
+	"paraplay/sim/units"
+	"paraplay/sim/workload"
+)
+
+// Model is the network a training scenario trains: a preset from the
+// catalog (see workload.Models), any of whose shape fields may be
+// overridden beside it, or a synthetic model whose op times are given.
+type Model struct {
+	// Preset names a model preset, e.g. "llama3-8b" (URL model).
+	Preset string `yaml:"preset" json:"preset"`
+	// Layers overrides the number of transformer layers (0 = the preset's).
+	Layers int `yaml:"layers" json:"layers"`
+	// Hidden overrides the model width (0 = the preset's).
+	Hidden int `yaml:"hidden" json:"hidden"`
+	// Heads overrides the number of attention heads (0 = the preset's).
+	Heads int `yaml:"heads" json:"heads"`
+	// KVHeads overrides the number of key/value heads (0 = the preset's).
+	KVHeads int `yaml:"kv_heads" json:"kv_heads"`
+	// FFNHidden overrides the MLP width (0 = the preset's).
+	FFNHidden int `yaml:"ffn_hidden" json:"ffn_hidden"`
+	// Vocab overrides the vocabulary size (0 = the preset's).
+	Vocab int `yaml:"vocab" json:"vocab"`
+	// SeqLen overrides the sequence length (0 = the preset's).
+	SeqLen int `yaml:"seq_len" json:"seq_len"`
+	// Synthetic, when its Forward is set, replaces the model by fixed op
+	// times per microbatch per pipeline stage: the pipeline lessons.
+	Synthetic Synthetic `yaml:"synthetic" json:"synthetic"`
+}
+
+// Synthetic gives a pipeline stage's op times directly.
+type Synthetic struct {
+	// Forward is one microbatch's forward pass through one stage.
+	Forward units.Time `yaml:"forward" json:"forward"`
+	// BackwardInput is its backward for the input (B).
+	BackwardInput units.Time `yaml:"backward_input" json:"backward_input"`
+	// BackwardWeight is its backward for the weights (W).
+	BackwardWeight units.Time `yaml:"backward_weight" json:"backward_weight"`
+}
+
+// Parallel is a hybrid parallel plan.
+type Parallel struct {
+	// DP is the number of data-parallel replicas.
+	DP int `yaml:"dp" json:"dp"`
+	// TP is the tensor-parallel degree.
+	TP int `yaml:"tp" json:"tp"`
+	// PP is the number of pipeline stages.
+	PP int `yaml:"pp" json:"pp"`
+	// CP is the context-parallel degree.
+	CP int `yaml:"cp" json:"cp"`
+	// EP is the expert-parallel degree (it must divide dp).
+	EP int `yaml:"ep" json:"ep"`
+	// ZeRO is the ZeRO stage 0..3 (3 = FSDP-style sharded parameters).
+	ZeRO int `yaml:"zero" json:"zero"`
+	// Schedule is the pipeline schedule: gpipe, 1f1b, interleaved, zb-h1,
+	// zb-h2, zb-v, dualpipev or pipedream-async.
+	Schedule string `yaml:"schedule" json:"schedule"`
+	// VirtualStages is v, the model chunks per device (interleaved: ≥ 2).
+	VirtualStages int `yaml:"virtual_stages" json:"virtual_stages"`
+	// Microbatches is m, the microbatches per iteration per replica.
+	Microbatches int `yaml:"microbatches" json:"microbatches"`
+	// MicroBatchSize is b, the sequences in one microbatch.
+	MicroBatchSize int `yaml:"micro_batch_size" json:"micro_batch_size"`
+	// SequenceParallel turns TP's all-reduces into reduce-scatter +
+	// all-gather and splits the layer norms' activations (Korthikanti 2022).
+	SequenceParallel bool `yaml:"sequence_parallel" json:"sequence_parallel"`
+	// Recompute is none, selective or full activation recomputation.
+	Recompute string `yaml:"recompute" json:"recompute"`
+}
+
+// Training holds how the model is optimised.
+type Training struct {
+	// Precision is the number format of weights and activations: bf16 or fp16.
+	Precision string `yaml:"precision" json:"precision"`
+	// Optimizer is adam (mixed precision, 12 bytes of state per
+	// parameter as in ZeRO's K = 12).
+	Optimizer string `yaml:"optimizer" json:"optimizer"`
+	// Efficiency overrides the GPU preset's assumed fraction of peak
+	// FLOP/s, 0 < e ≤ 1 (0 = the preset's).
+	Efficiency float64 `yaml:"efficiency" json:"efficiency"`
+}
+
+// IsSynthetic reports whether the model is given by op times.
+func (m Model) IsSynthetic() bool { return m.Synthetic.Forward > 0 }
+
+func (m Model) label() string {
+	switch {
+	case m.IsSynthetic():
+		return "Synthetic model"
+	case m.Preset != "":
+		return m.Preset
+	}
+	return fmt.Sprintf("%d-layer model", m.Layers)
+}
+
+// Resolve returns the workload model: the preset with the overrides
+// applied. A synthetic model has none.
+func (m Model) Resolve() (workload.Model, error) {
+	if m.IsSynthetic() {
+		return workload.Model{}, fmt.Errorf("model: synthetic models have no shape")
+	}
+	var w workload.Model
+	if m.Preset != "" {
+		p, err := workload.LookupModel(m.Preset)
+		if err != nil {
+			return w, err
+		}
+		w = p
+	} else {
+		w = workload.Model{Name: "custom", FFN: "gelu", Norm: "layernorm", Bias: true, Position: "learned", TiedEmbeddings: true}
+	}
+	set := func(dst *int, v int) {
+		if v > 0 {
+			*dst = v
+		}
+	}
+	set(&w.Layers, m.Layers)
+	set(&w.Hidden, m.Hidden)
+	set(&w.Heads, m.Heads)
+	set(&w.KVHeads, m.KVHeads)
+	set(&w.FFNHidden, m.FFNHidden)
+	set(&w.Vocab, m.Vocab)
+	set(&w.SeqLen, m.SeqLen)
+	return w, w.Validate()
+}
+
+// PipelineSchedules lists the schedule names a training scenario takes.
+var PipelineSchedules = []string{"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zb-v", "dualpipev", "pipedream-async"}
+
+// validateTraining checks the model, plan and training sections.
+func (s *Scenario) validateTraining(bad func(field, format string, args ...any)) {
+	m := s.Model
+	for _, f := range []struct {
+		field  string
+		v, max int
+	}{{"model.layers", m.Layers, 1000}, {"model.hidden", m.Hidden, 1 << 17}, {"model.heads", m.Heads, 4096},
+		{"model.kv_heads", m.KVHeads, 4096}, {"model.ffn_hidden", m.FFNHidden, 1 << 20},
+		{"model.vocab", m.Vocab, 1 << 22}, {"model.seq_len", m.SeqLen, 1 << 22}} {
+		if f.v < 0 || f.v > f.max {
+			bad(f.field, "is %d; allowed 1..%d (0 = the preset's)", f.v, f.max)
+		}
+	}
+	if m.IsSynthetic() {
+		if m.Preset != "" {
+			bad("model.synthetic", "is set with model.preset %q; a model is one or the other", m.Preset)
+		}
+		for _, f := range []struct {
+			field string
+			v     units.Time
+		}{{"model.synthetic.forward", m.Synthetic.Forward}, {"model.synthetic.backward_input", m.Synthetic.BackwardInput},
+			{"model.synthetic.backward_weight", m.Synthetic.BackwardWeight}} {
+			if f.v < 0 || f.v > MaxCompute {
+				bad(f.field, "is %v; allowed 0..%v", f.v, MaxCompute)
+			}
+		}
+	} else if m.Preset == "" && (m.Layers == 0 || m.Hidden == 0 || m.Heads == 0 || m.Vocab == 0 || m.SeqLen == 0) {
+		bad("model.preset", "is empty; give a preset (e.g. llama3-8b), a full shape (layers, hidden, heads, vocab, seq_len) or synthetic op times")
+	} else if _, err := m.Resolve(); err != nil {
+		bad("model", "%v", err)
+	}
+	p := s.Parallel
+	plan := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}
+	if _, err := plan.Check(s.NumGPUs(), s.perNode()); err != nil {
+		for _, e := range flatten(err) {
+			// Check's errors already start with "parallel.<dim>: ".
+			field, msg, _ := strings.Cut(e.Error(), ": ")
+			bad(field, "%s", msg)
+		}
+	}
+	if p.ZeRO < 0 || p.ZeRO > 3 {
+		bad("parallel.zero", "is %d; allowed 0, 1, 2, 3", p.ZeRO)
+	}
+	if p.Microbatches < 1 || p.Microbatches > 4096 {
+		bad("parallel.microbatches", "is %d; allowed 1..4096", p.Microbatches)
+	}
+	if p.MicroBatchSize < 1 || p.MicroBatchSize > 4096 {
+		bad("parallel.micro_batch_size", "is %d; allowed 1..4096", p.MicroBatchSize)
+	}
+	if p.VirtualStages < 1 || p.VirtualStages > 64 {
+		bad("parallel.virtual_stages", "is %d; allowed 1..64", p.VirtualStages)
+	}
+	if !workload.Recompute(p.Recompute).Valid() {
+		bad("parallel.recompute", "%q is not known; allowed: none, selective, full", p.Recompute)
+	}
+	if !contains(PipelineSchedules, p.Schedule) {
+		bad("parallel.schedule", "%q is not known; allowed: %s", p.Schedule, strings.Join(PipelineSchedules, ", "))
+	} else if p.PP >= 1 && p.Microbatches >= 1 && p.VirtualStages >= 1 && p.PP <= 1024 && p.Microbatches <= 4096 {
+		if _, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.VirtualStages); err != nil {
+			bad("parallel.schedule", "%v", err)
+		}
+	}
+	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
+		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
+	}
+	if t := s.Training; t.Optimizer != "adam" {
+		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
+	}
+	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
+		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+func contains(list []string, v string) bool {
+	for _, x := range list {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// perNode is the number of GPUs in one server.
+func (s *Scenario) perNode() int {
+	if s.Cluster.GPUsPerNode > 0 {
+		return s.Cluster.GPUsPerNode
+	}
+	return s.NumGPUs()
+}
+
+// Warnings lists what is valid but probably a mistake, e.g. a
+// tensor-parallel group larger than a server.
+func (s *Scenario) Warnings() []string {
+	if s.Strategy != StrategyTraining {
+		return nil
+	}
+	p := s.Parallel
+	w, _ := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}.Check(s.NumGPUs(), s.perNode())
+	return w
+}
