@@ -39,10 +39,12 @@ func Grid(s Schedule) string {
 				row[t] = "--"
 			}
 		}
-		fmt.Fprintf(&b, "%3d |", d)
+		var line strings.Builder
+		fmt.Fprintf(&line, "%3d |", d)
 		for _, cell := range row {
-			fmt.Fprintf(&b, " %-*s", width, cell)
+			fmt.Fprintf(&line, " %-*s", width, cell)
 		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
 		b.WriteString("\n")
 	}
 	return b.String()
