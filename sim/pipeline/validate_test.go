@@ -10,9 +10,9 @@ import (
 // checks that Validate names the problem.
 func TestValidateRejects(t *testing.T) {
 	cases := []struct {
-		name  string
+		name   string
 		break_ func(s *Schedule)
-		want  string
+		want   string
 	}{
 		{"missing op", func(s *Schedule) { s.Order[1] = s.Order[1][:len(s.Order[1])-1] }, "never runs B3"},
 		{"duplicate op", func(s *Schedule) { s.Order[0][1] = s.Order[0][0] }, "runs F0 twice"},
