@@ -73,7 +73,10 @@ func describeGPU(tl *timeline.Timeline, g int, t units.Time) string {
 		return ""
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "GPU %d · %s", g, gpuName(tl, g))
+	b.WriteString("GPU " + itoa(g))
+	if name := gpuName(tl, g); name != "GPU "+itoa(g) {
+		b.WriteString(" · " + name)
+	}
 	if len(tl.Switches) > 0 {
 		fmt.Fprintf(&b, " · node %d", tl.GPUs[g].Node)
 	}
