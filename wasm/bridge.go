@@ -2,50 +2,183 @@
 
 package main
 
-import "syscall/js"
+import (
+	"bytes"
+	"encoding/json"
+	"net/url"
+	"strings"
+	"syscall/js"
 
-// bridge publishes the app's state as window.paraplay for the host page
-// and the browser tests. The object is created once; its properties are
-// overwritten each frame, which allocates nothing on the JS side.
+	"paraplay/sim/units"
+	"paraplay/wasm/playground"
+)
+
+// bridge publishes the app as window.paraplay for the host page and the
+// browser tests: state properties overwritten every frame, and functions
+// the page calls. Functions that change playback only queue the change for
+// the next Update; run simulates at once and returns its result.
 type bridge struct {
 	obj js.Value
+	fns []js.Func // kept alive for the page's lifetime
 }
 
-func newBridge() *bridge {
-	obj := js.Global().Get("Object").New()
-	obj.Set("frames", 0)
-	obj.Set("simTime", 0)
-	obj.Set("end", 0)
-	obj.Set("speed", 1)
-	obj.Set("state", "loading")
-	obj.Set("error", "")
-	js.Global().Set("paraplay", obj)
-	return &bridge{obj: obj}
+func newBridge(g *game) *bridge {
+	b := &bridge{obj: js.Global().Get("Object").New()}
+	for k, v := range map[string]any{"frames": 0, "simTime": 0, "end": 0, "speed": 1, "fps": 0,
+		"state": "loading", "error": "", "loop": true, "hover": "", "hoverText": "", "query": ""} {
+		b.obj.Set(k, v)
+	}
+	clock := func(f func(c *playground.Clock, args []js.Value)) func([]js.Value) any {
+		return func(args []js.Value) any {
+			g.do(func(c *playground.Clock) { f(c, args) })
+			return nil
+		}
+	}
+	b.fn("run", func(args []js.Value) any {
+		q, err := url.ParseQuery(strings.TrimPrefix(arg(args, 0), "?"))
+		ss := newSession(q, err)
+		g.show(ss)
+		return b.result(ss)
+	})
+	b.fn("current", func([]js.Value) any { return b.result(g.current()) })
+	b.fn("trace", func([]js.Value) any {
+		ss := g.current()
+		if ss == nil || ss.tl == nil {
+			return ""
+		}
+		var buf bytes.Buffer
+		if err := ss.tl.WriteChromeTrace(&buf); err != nil {
+			return ""
+		}
+		return buf.String()
+	})
+	b.fn("presets", func([]js.Value) any { return parseJSON(mustJSON(playground.Presets)) })
+	b.fn("toggle", clock(func(c *playground.Clock, _ []js.Value) { c.Toggle() }))
+	b.fn("play", clock(func(c *playground.Clock, _ []js.Value) {
+		if !c.Playing {
+			c.Toggle()
+		}
+	}))
+	b.fn("pause", clock(func(c *playground.Clock, _ []js.Value) { c.Playing = false }))
+	b.fn("step", clock(func(c *playground.Clock, a []js.Value) { c.Step(intArg(a, 0, 1)) }))
+	b.fn("seek", clock(func(c *playground.Clock, a []js.Value) { c.Seek(units.Time(floatArg(a, 0, 0))) }))
+	b.fn("seekFraction", clock(func(c *playground.Clock, a []js.Value) {
+		c.Seek(units.Time(floatArg(a, 0, 0) * float64(c.End)))
+	}))
+	b.fn("setSpeed", clock(func(c *playground.Clock, a []js.Value) { c.SetSpeed(floatArg(a, 0, 1)) }))
+	b.fn("faster", clock(func(c *playground.Clock, _ []js.Value) { c.SetSpeed(c.Speed * 2) }))
+	b.fn("slower", clock(func(c *playground.Clock, _ []js.Value) { c.SetSpeed(c.Speed / 2) }))
+	b.fn("restart", clock(func(c *playground.Clock, _ []js.Value) { c.Restart() }))
+	b.fn("toEnd", clock(func(c *playground.Clock, _ []js.Value) { c.ToEnd() }))
+	b.fn("setLoop", clock(func(c *playground.Clock, a []js.Value) { c.Loop = len(a) > 0 && a[0].Truthy() }))
+	js.Global().Set("paraplay", b.obj)
+	return b
 }
+
+func (b *bridge) fn(name string, f func([]js.Value) any) {
+	jf := js.FuncOf(func(_ js.Value, args []js.Value) any { return f(args) })
+	b.fns = append(b.fns, jf)
+	b.obj.Set(name, jf)
+}
+
+// runResult is what run and current return to the page.
+type runResult struct {
+	OK       bool            `json:"ok"`
+	Query    string          `json:"query"`
+	Title    string          `json:"title"`
+	Describe string          `json:"describe"`
+	Error    string          `json:"error"`
+	ErrTitle string          `json:"errorTitle"`
+	Params   []string        `json:"errorParams"`
+	Embed    bool            `json:"embed"`
+	Hide     []string        `json:"hide"`
+	Controls json.RawMessage `json:"controls"`
+	Metrics  json.RawMessage `json:"metrics"`
+}
+
+func (b *bridge) result(ss *session) any {
+	if ss == nil {
+		return js.Null()
+	}
+	r := runResult{OK: ss.tl != nil, Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
+		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
+		Embed: ss.view.Embed, Hide: ss.view.Hide, Controls: ss.controls, Metrics: ss.metrics}
+	if r.Metrics == nil {
+		r.Metrics = json.RawMessage("null")
+	}
+	if r.Controls == nil {
+		r.Controls = json.RawMessage("[]")
+	}
+	return parseJSON(mustJSON(r))
+}
+
+// errorParams lists the parameter each error line names (the text before
+// the first colon, up to a space: "size (collective.size): ..." → "size"),
+// so the page can mark those controls.
+func errorParams(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		if i := strings.Index(l, ":"); i > 0 {
+			p := l[:i]
+			if j := strings.IndexByte(p, ' '); j > 0 {
+				p = p[:j]
+			}
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func mustJSON(v any) string {
+	buf, err := json.Marshal(v)
+	if err != nil {
+		return "null"
+	}
+	return string(buf)
+}
+
+func parseJSON(s string) js.Value { return js.Global().Get("JSON").Call("parse", s) }
+
+func arg(args []js.Value, i int) string {
+	if i < len(args) && args[i].Type() == js.TypeString {
+		return args[i].String()
+	}
+	return ""
+}
+
+func floatArg(args []js.Value, i int, def float64) float64 {
+	if i < len(args) && args[i].Type() == js.TypeNumber {
+		return args[i].Float()
+	}
+	return def
+}
+
+func intArg(args []js.Value, i, def int) int { return int(floatArg(args, i, float64(def))) }
 
 // publish writes the per-frame state.
-func (b *bridge) publish(frames int, p *playback, errText string) {
-	b.obj.Set("frames", frames)
+func (b *bridge) publish(g *game) {
+	o := b.obj
+	o.Set("frames", g.frames)
+	o.Set("fps", g.fps.fps)
 	switch {
-	case errText != "":
-		b.obj.Set("state", "error")
-	case p == nil:
-		b.obj.Set("state", "loading")
-	case p.playing:
-		b.obj.Set("state", "playing")
+	case g.cur == nil:
+		o.Set("state", "loading")
+	case g.clock == nil:
+		o.Set("state", "error")
+	case g.clock.Playing:
+		o.Set("state", "playing")
 	default:
-		b.obj.Set("state", "paused")
+		o.Set("state", "paused")
 	}
-	b.obj.Set("error", errText)
-	if p != nil {
-		b.obj.Set("simTime", float64(p.t))
-		b.obj.Set("end", float64(p.end))
-		b.obj.Set("speed", p.speed)
+	if g.cur != nil {
+		o.Set("error", strings.Join(g.cur.errLines, "\n"))
 	}
-}
-
-// fail records an error that happened outside a frame (RunGame failing).
-func (b *bridge) fail(msg string) {
-	b.obj.Set("state", "error")
-	b.obj.Set("error", msg)
+	if c := g.clock; c != nil {
+		o.Set("simTime", float64(c.T))
+		o.Set("end", float64(c.End))
+		o.Set("speed", c.Speed)
+		o.Set("loop", c.Loop)
+	}
+	o.Set("hover", g.pointer.id)
+	o.Set("hoverText", g.pointer.text)
 }

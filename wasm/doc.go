@@ -1,40 +1,40 @@
 //go:build js && wasm
 
 // Command wasm is the ParaPlay browser app: a thin Ebitengine adapter that
-// runs one simulation and animates it on a 960×600 logical canvas.
+// runs a simulation and animates it on a canvas 600 logical pixels high and
+// as wide as the page's stage (600..1600).
 //
-// At start it reads window.location.search, decodes the scenario with
-// scenario.FromQuery and runs run.Simulate once. Each tick, Update advances
-// the simulated instant t; Draw replays scene.Build(t)'s draw list — every
-// rectangle and line in one DrawTriangles call, then the text on top.
+// At start it reads window.location.search and makes a session: it decodes
+// the scenario with scenario.FromQuery and the viewer's parameters with
+// playground.ParseView, and runs run.Simulate once. Each tick Update applies
+// what the page asked for through the bridge, advances the playground.Clock,
+// and rebuilds scene.Build(t)'s draw list when t changed; Draw replays it —
+// every rectangle and line in one DrawTriangles call, then the text on top.
+// The pointer inspects (scene.HitTest, scene.Describe) and, pressed on the
+// timeline strip, scrubs (scene.StripTimeAt).
 //
 // # View parameters
 //
-// Besides the scenario parameters, the URL may hold three parameters that
-// belong to the viewer:
-//
-//   - speed: a multiplier of the base playback rate, 0.25..16 (default 1).
-//     The base rate is 1.5 ms of simulated time per real second, so ×1 plays
-//     a 12 ms iteration in 8 s (the default run, about 10 ms, in under 7 s)
-//     and two demos at the same speed are directly comparable. A run that would last under 4 s or over 30 s at
-//     that rate is instead given a base rate that plays it in 8 s; the
-//     status line always shows the multiplier.
-//   - autoplay: "0" or "false" starts paused (default: playing).
+//   - speed: a multiplier of the base playback rate, 0.1..1000 (default 1);
+//     see playground.Clock for the base rate.
+//   - autoplay: "0" starts paused (default: playing, or paused when the
+//     reader prefers reduced motion).
 //   - t: the instant to start at, e.g. "3ms" (default 0).
-//
-// # Keyboard
-//
-// Space play/pause; → and PageDown step to the next event (the start or end
-// of a span or transfer) and pause; ← and PageUp step back; + and − double or
-// halve the speed; Home restarts; F toggles fullscreen. At the end of the run
-// playback holds for one second and loops.
+//   - embed=1: the canvas alone with a small playback bar (play.js).
+//   - hide=controls,metrics: hide parts of the playground (play.js).
 //
 // # JavaScript bridge
 //
-// window.paraplay = {frames, simTime, end, speed, state, error} is updated
-// every frame: frames counts Draw calls, simTime and end are nanoseconds,
-// state is "playing", "paused" or "error". Browser tests and the host page
-// read it; nothing flows back into the simulation.
+// window.paraplay holds, updated every frame: frames, fps, simTime and end
+// (ns), speed, loop, state ("loading", "playing", "paused", "error"),
+// error, hover (the ID under the pointer) and hoverText (scene.Describe).
+// Its functions: run(query) re-simulates and returns {ok, query (canonical),
+// title, describe, error, errorTitle, errorParams, embed, hide, controls,
+// metrics}; current() returns the same for the run shown; trace() the
+// Chrome trace JSON; presets(); and toggle, play, pause, step(n), seek(ns),
+// seekFraction(f), setSpeed(x), faster, slower, restart, toEnd,
+// setLoop(bool), which take effect at the next tick. The page (play.js)
+// owns the keyboard and the address bar; nothing flows back into a run.
 //
 // Bad parameters never give a blank canvas: every problem is drawn over the
 // canvas on its own line, and a panic in the simulator is shown the same way.

@@ -3,153 +3,181 @@
 package main
 
 import (
-	"errors"
-	"net/url"
-	"strings"
+	"sync"
+	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
-	"paraplay/sim/timeline"
 	"paraplay/sim/units"
+	"paraplay/wasm/playground"
 )
 
-// game is the ebiten.Game: Update moves the clock and rebuilds the draw
-// list when the instant changed; Draw only replays it.
+// The logical canvas is logicalHeight pixels high and as wide as the page's
+// stage allows (within minWidth..maxWidth), so the picture fills the stage
+// rather than sitting in letterbox bars; Ebitengine scales it to the canvas.
+const (
+	logicalHeight = 600
+	minWidth      = 600
+	maxWidth      = 1600
+)
+
+// game is the ebiten.Game. Update applies what the page asked for, moves
+// the clock and rebuilds the draw list when the instant changed; Draw only
+// replays it.
 type game struct {
 	bridge *bridge
 	fonts  *fonts
 	batch  *batch
 
-	tl   *timeline.Timeline
-	play *playback
+	// mu guards what the JS bridge hands over: pending (a new session to
+	// show), shown (the session the bridge answers about) and cmds. It is
+	// held only for a few assignments, never across a call into JS.
+	mu      sync.Mutex
+	pending *session
+	shown   *session
+	cmds    []func(*playground.Clock)
 
+	// Owned by the game goroutine.
+	cur     *session
+	clock   *playground.Clock
+	width   float64
 	dl      scene.DrawList
 	builtAt units.Time
 	built   bool
+	fontErr error
 
-	errTitle string
-	errLines []string
-	errText  string
-
-	frames int
+	pointer pointer
+	fps     fpsMeter
+	frames  int
 }
 
-// newGame decodes the URL, runs the simulation once and prepares the
-// viewer. Any failure leaves the game in the error state, which draws it.
-func newGame(q url.Values, qerr error) *game {
-	g := &game{bridge: newBridge(), batch: newBatch()}
-	f, err := newFonts()
-	if err != nil {
-		g.fail("The demo cannot draw text", err)
-		return g
-	}
-	g.fonts = f
-	if qerr != nil {
-		g.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
-		return g
-	}
-	s, serr := scenario.FromQuery(q)
-	v, verr := parseView(q)
-	if err := errors.Join(serr, verr); err != nil {
-		g.fail("This demo's parameters are not valid", err)
-		return g
-	}
-	tl, err := simulate(s)
-	if err != nil {
-		g.fail("The simulation failed", err)
-		return g
-	}
-	g.tl, g.play = tl, newPlayback(tl, v)
+// newGame shows the first session.
+func newGame(first *session) *game {
+	g := &game{batch: newBatch(), width: 960}
+	g.fonts, g.fontErr = newFonts()
+	g.bridge = newBridge(g)
+	g.show(first)
 	return g
 }
 
-// fail switches to the error state; it is permanent for this page.
-func (g *game) fail(title string, err error) {
-	g.errTitle = title
-	g.errLines = errorLines(err)
-	g.errText = strings.Join(g.errLines, "\n")
-	g.bridge.fail(g.errText)
+// show hands a session to the game goroutine (from any goroutine).
+func (g *game) show(ss *session) {
+	g.mu.Lock()
+	g.pending, g.shown = ss, ss
+	g.mu.Unlock()
 }
 
-// Update handles the keys, advances the clock and rebuilds the draw list.
+// current is the session the bridge answers about.
+func (g *game) current() *session {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.shown
+}
+
+// do queues a change to the clock for the next Update.
+func (g *game) do(f func(*playground.Clock)) {
+	g.mu.Lock()
+	g.cmds = append(g.cmds, f)
+	g.mu.Unlock()
+}
+
+// take collects what the page asked for since the last tick.
+func (g *game) take() (*session, []func(*playground.Clock)) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	ss, cmds := g.pending, g.cmds
+	g.pending, g.cmds = nil, nil
+	return ss, cmds
+}
+
+// Update applies the page's requests, handles the pointer, advances the
+// clock and rebuilds the draw list.
 func (g *game) Update() error {
-	if g.errText != "" {
+	ss, cmds := g.take()
+	if ss != nil {
+		g.cur, g.clock, g.built = ss, nil, false
+		if ss.tl != nil {
+			g.clock = playground.NewClock(ss.tl, ss.view)
+		}
+	}
+	if g.clock == nil {
 		return nil
 	}
-	g.handleKeys()
-	g.play.tick(float64(ebiten.TPS()))
-	return g.rebuild()
-}
-
-func (g *game) handleKeys() {
-	p := g.play
-	switch {
-	case inpututil.IsKeyJustPressed(ebiten.KeySpace):
-		p.toggle()
-	case repeating(ebiten.KeyArrowRight), repeating(ebiten.KeyPageDown):
-		p.next()
-	case repeating(ebiten.KeyArrowLeft), repeating(ebiten.KeyPageUp):
-		p.prev()
-	case inpututil.IsKeyJustPressed(ebiten.KeyEqual), inpututil.IsKeyJustPressed(ebiten.KeyNumpadAdd):
-		p.faster()
-	case inpututil.IsKeyJustPressed(ebiten.KeyMinus), inpututil.IsKeyJustPressed(ebiten.KeyNumpadSubtract):
-		p.slower()
-	case inpututil.IsKeyJustPressed(ebiten.KeyHome):
-		p.restart()
-	case inpututil.IsKeyJustPressed(ebiten.KeyF):
-		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+	for _, f := range cmds {
+		f(g.clock)
 	}
-}
-
-// repeating reports a key press, then auto-repeats while the key is held.
-func repeating(k ebiten.Key) bool {
-	d := inpututil.KeyPressDuration(k)
-	return d == 1 || (d >= 24 && (d-24)%4 == 0)
-}
-
-// rebuild asks the scene for the current instant when it changed.
-func (g *game) rebuild() error {
-	if g.built && g.builtAt == g.play.t {
-		return nil
-	}
-	dl, err := buildScene(g.tl, g.play.t)
-	if err != nil {
-		g.fail("The demo could not be drawn", err)
-		return nil
-	}
-	g.dl, g.builtAt, g.built = dl, g.play.t, true
+	g.clock.Tick(1 / float64(ebiten.TPS()))
+	g.rebuild()
+	g.pointer.update(g)
 	return nil
 }
 
+// rebuild asks the scene for the current instant when it changed.
+func (g *game) rebuild() {
+	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width {
+		return
+	}
+	dl, err := buildScene(g.cur.tl, g.clock.T, g.width, logicalHeight)
+	if err != nil {
+		g.cur = &session{query: g.cur.query, s: g.cur.s, errTitle: "The demo could not be drawn", errLines: []string{err.Error()}}
+		g.clock = nil
+		return
+	}
+	g.dl, g.builtAt, g.built = dl, g.clock.T, true
+}
+
 // Draw replays the draw list: background, all shapes in one batch, then
-// text on top, then the status line. It counts frames for the bridge.
+// text on top. It counts frames and measures the frame rate for the bridge.
 func (g *game) Draw(screen *ebiten.Image) {
 	g.frames++
+	g.fps.frame(time.Now())
 	switch {
-	case g.errText != "":
+	case g.cur == nil || g.fonts == nil:
+		g.batch.box(screen, 0, 0, g.width, logicalHeight, errorBG)
+		g.batch.flush(screen)
+	case g.clock == nil:
 		g.drawError(screen)
 	case g.built:
 		g.drawList(screen)
-		g.drawStatus(screen)
 	default:
 		// Before the first Update: never a transparent canvas.
-		g.batch.box(screen, 0, 0, logicalWidth, logicalHeight, errorBG)
+		g.batch.box(screen, 0, 0, g.width, logicalHeight, errorBG)
 		g.batch.flush(screen)
 	}
-	g.bridge.publish(g.frames, g.play, g.errText)
+	g.bridge.publish(g)
 }
 
 func (g *game) drawList(screen *ebiten.Image) {
 	bg := g.dl.Background
 	bg.A = 255
-	g.batch.box(screen, 0, 0, logicalWidth, logicalHeight, bg)
+	g.batch.box(screen, 0, 0, g.width, logicalHeight, bg)
 	g.batch.addItems(screen, g.dl.Items)
 	g.batch.flush(screen)
 	g.fonts.drawItems(screen, g.dl.Items)
 }
 
-// Layout fixes the logical size; Ebitengine scales it to the canvas.
-func (g *game) Layout(int, int) (int, int) { return logicalWidth, logicalHeight }
+// Layout keeps the height and follows the stage's aspect ratio.
+func (g *game) Layout(ow, oh int) (int, int) {
+	if ow > 0 && oh > 0 {
+		g.width = float64(min(max(logicalHeight*ow/oh, minWidth), maxWidth))
+	}
+	return int(g.width), logicalHeight
+}
+
+// fpsMeter counts frames over windows of at least half a second.
+type fpsMeter struct {
+	start time.Time
+	n     int
+	fps   float64
+}
+
+func (m *fpsMeter) frame(now time.Time) {
+	if m.start.IsZero() {
+		m.start = now
+	}
+	m.n++
+	if d := now.Sub(m.start).Seconds(); d >= 0.5 {
+		m.fps, m.n, m.start = float64(m.n)/d, 0, now
+	}
+}

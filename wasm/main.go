@@ -11,14 +11,15 @@ import (
 )
 
 func main() {
-	g := newGame(locationQuery())
-	ebiten.SetWindowSize(logicalWidth, logicalHeight)
+	g := newGame(newSession(locationQuery()))
+	ebiten.SetWindowSize(960, logicalHeight)
 	ebiten.SetWindowTitle("ParaPlay")
 	// Lecturers drive the demo from another window (slides, a clicker app):
 	// keep animating when the iframe does not have focus.
 	ebiten.SetRunnableOnUnfocused(true)
 	if err := ebiten.RunGame(g); err != nil {
-		g.bridge.fail(err.Error())
+		g.bridge.obj.Set("state", "error")
+		g.bridge.obj.Set("error", err.Error())
 		js.Global().Get("console").Call("error", "paraplay: "+err.Error())
 	}
 }
@@ -27,9 +28,5 @@ func main() {
 // %-escape) is reported as an error naming the URL rather than ignored.
 func locationQuery() (url.Values, error) {
 	search := js.Global().Get("location").Get("search").String()
-	q, err := url.ParseQuery(strings.TrimPrefix(search, "?"))
-	if err != nil {
-		return nil, err
-	}
-	return q, nil
+	return url.ParseQuery(strings.TrimPrefix(search, "?"))
 }

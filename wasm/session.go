@@ -1,0 +1,112 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"runtime/debug"
+	"syscall/js"
+
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/scene"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+	"paraplay/wasm/playground"
+)
+
+// session is one decoded address and its run. It is immutable once made,
+// so the JS bridge may read it while the game goroutine draws it.
+type session struct {
+	// query is the canonical form of the address (playground.Canonical).
+	query url.Values
+	s     scenario.Scenario
+	view  playground.View
+	// tl is nil when the address or the run failed; errTitle and
+	// errLines then say why.
+	tl       *timeline.Timeline
+	errTitle string
+	errLines []string
+	// The JSON the page asks for, made once.
+	controls, metrics []byte
+}
+
+// newSession decodes q (qerr is a malformed query string) and runs it.
+// Every failure becomes an error session, which the canvas draws.
+func newSession(q url.Values, qerr error) *session {
+	if qerr != nil {
+		q = url.Values{}
+	}
+	s, serr := scenario.FromQuery(q)
+	v, verr := playground.ParseView(q)
+	if _, set := q["autoplay"]; !set && reducedMotion() {
+		v.Autoplay = false // the reader asked the system for less motion
+	}
+	ss := &session{s: s, view: v}
+	ss.controls, _ = json.Marshal(playground.Controls(s))
+	switch err := errors.Join(serr, verr); {
+	case qerr != nil:
+		ss.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
+	case err != nil:
+		ss.fail("This demo's parameters are not valid", err)
+	default:
+		tl, err := simulate(s)
+		if err != nil {
+			ss.fail("The simulation failed", err)
+			break
+		}
+		ss.tl = tl
+		ss.metrics, _ = json.Marshal(playground.MetricsOf(tl))
+	}
+	ss.query = playground.Canonical(q, s, ss.tl != nil)
+	return ss
+}
+
+func (ss *session) fail(title string, err error) {
+	ss.errTitle, ss.errLines = title, playground.ErrorLines(err)
+}
+
+// reducedMotion reports the prefers-reduced-motion media query.
+func reducedMotion() bool {
+	mm := js.Global().Get("matchMedia")
+	if mm.Type() != js.TypeFunction {
+		return false
+	}
+	return js.Global().Call("matchMedia", "(prefers-reduced-motion: reduce)").Get("matches").Bool()
+}
+
+// simulate runs the scenario, turning a panic in the simulator into an
+// error so the page shows it instead of dying with a blank canvas.
+func simulate(s scenario.Scenario) (tl *timeline.Timeline, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			logPanic(r)
+			tl, err = nil, fmt.Errorf("the simulator crashed: %v", r)
+		}
+	}()
+	tl, err = run.Simulate(s)
+	if err == nil && tl == nil {
+		err = fmt.Errorf("the simulator returned no timeline")
+	}
+	return tl, err
+}
+
+// buildScene asks the scene for instant t, turning a panic into an error.
+func buildScene(tl *timeline.Timeline, t units.Time, w, h float64) (dl scene.DrawList, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			logPanic(r)
+			err = fmt.Errorf("drawing the scene crashed at t=%v: %v", t, r)
+		}
+	}()
+	return scene.Build(tl, t, scene.Options{Width: w, Height: h}), nil
+}
+
+// logPanic leaves the stack in the browser console for whoever debugs it;
+// console.warn, not error, since the page handles it and shows the message.
+func logPanic(r any) {
+	js.Global().Get("console").Call("warn", fmt.Sprintf("paraplay: recovered panic: %v\n%s", r, debug.Stack()))
+}
