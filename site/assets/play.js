@@ -1,17 +1,24 @@
-// play.js starts the ParaPlay wasm app in play.html. It checks for WebGL2,
-// loads paraplay.wasm (streaming where the server sends application/wasm),
-// shows "Loading…" until the app has drawn its first frame, and reports load
-// failures in the page. The app reads the scenario from location.search
-// itself; this file never puts URL text into the page.
+// play.js is the playground around the ParaPlay wasm app in play.html. It
+// checks for WebGL2 and loads paraplay.wasm; then it builds the form from
+// the app's field table (window.paraplay.current().controls), re-runs the
+// simulation through window.paraplay.run(query) when a control changes,
+// keeps the address bar in step (history.replaceState), and drives the
+// playback bar, the metrics, the inspector tooltip, the keyboard and the
+// share buttons. URL text is untrusted: it reaches the page only through
+// textContent, .value and attribute escaping, never as markup.
 "use strict";
 
 (function () {
-  const status = document.getElementById("status");
-  const loading = document.getElementById("loading");
-  const problem = document.getElementById("problem");
+  const $ = (id) => document.getElementById(id);
+  const root = document.documentElement;
+  const status = $("status"), loading = $("loading"), problem = $("problem");
+  const VIEW = ["speed", "autoplay", "t", "embed", "hide"];
+  let app = null;       // window.paraplay once the wasm runs
+  let lastResult = null;
+  let scrubbing = false;
 
-  // showProblem replaces the loading message with an error box. textContent
-  // only: messages may echo parts of the URL.
+  // showProblem replaces the loading message with an error box (textContent
+  // only: messages may echo parts of the URL).
   function showProblem(title, detail) {
     loading.hidden = true;
     problem.hidden = false;
@@ -21,29 +28,325 @@
   }
 
   function hasWebGL2() {
-    try {
-      return !!document.createElement("canvas").getContext("webgl2");
-    } catch (e) {
-      return false;
+    try { return !!document.createElement("canvas").getContext("webgl2"); } catch (e) { return false; }
+  }
+
+  function el(tag, props, text) {
+    const e = document.createElement(tag);
+    if (props) for (const k in props) e.setAttribute(k, props[k]);
+    if (text !== undefined) e.textContent = text;
+    return e;
+  }
+
+  // --- the address ---------------------------------------------------------
+
+  function viewParams() {
+    const cur = new URLSearchParams(location.search), out = new URLSearchParams();
+    for (const p of VIEW) if (p !== "t" && cur.has(p)) out.set(p, cur.get(p));
+    return out;
+  }
+
+  function setAddress(query) {
+    const url = location.pathname + (query ? "?" + query : "") + location.hash;
+    history.replaceState(null, "", url);
+  }
+
+  function setViewParam(name, value) {
+    const q = new URLSearchParams(location.search);
+    if (value === null) q.delete(name); else q.set(name, value);
+    setAddress(q.toString());
+  }
+
+  // --- running -------------------------------------------------------------
+
+  // run asks the app for a new run and shows its result.
+  function run(query) {
+    const r = app.run(query);
+    setAddress(r.query);
+    show(r);
+    return r;
+  }
+
+  function formQuery() {
+    const q = viewParams();
+    for (const e of $("controls").elements) {
+      if (e.name && e.value !== "") q.set(e.name, e.value);
+    }
+    return q.toString();
+  }
+
+  function show(r) {
+    lastResult = r;
+    applyView(r);
+    renderControls(r.controls, r.errorParams || []);
+    renderMetrics(r.metrics);
+    $("describe").textContent = r.ok ? r.title + ": " + r.describe + "." : r.errorTitle;
+    $("live").textContent = r.ok ? "Showing " + r.title + ": " + r.describe + "." : r.errorTitle + ". " + r.error;
+    $("errbar").hidden = r.ok;
+    document.title = (r.ok ? r.title : "Error") + " · ParaPlay";
+    const open = new URLSearchParams(r.query);
+    open.delete("embed");
+    $("open").href = "play.html" + (open.toString() ? "?" + open : "");
+  }
+
+  function applyView(r) {
+    root.classList.toggle("embed", !!r.embed);
+    const hide = r.hide || [];
+    root.classList.toggle("hide-controls", hide.includes("controls"));
+    root.classList.toggle("hide-metrics", hide.includes("metrics"));
+    if (hide.includes("controls") && hide.includes("metrics") && !r.embed) root.style.setProperty("--side", "0px");
+    else root.style.removeProperty("--side");
+  }
+
+  // --- the form --------------------------------------------------------------
+
+  function renderControls(list, bad) {
+    const form = $("controls");
+    const groups = {};
+    for (const fs of form.querySelectorAll("fieldset")) groups[fs.dataset.group] = fs;
+    for (const c of list) {
+      let input = form.elements.namedItem(c.name);
+      if (!input) input = createControl(form, groups, c);
+      if (c.kind === "select") setOptions(input, c.options);
+      if (document.activeElement !== input || input.value !== c.value) input.value = c.value;
+      input.setAttribute("aria-invalid", bad.includes(c.name) ? "true" : "false");
+      input.closest(".row").classList.toggle("inactive", !!c.inactive);
     }
   }
 
-  // waitForFirstFrame hides the loading message once the app has drawn
-  // (window.paraplay.frames > 0); the app draws its own errors.
-  function waitForFirstFrame() {
-    const p = window.paraplay;
-    if (p && p.frames > 0) {
-      status.hidden = true;
+  function createControl(form, groups, c) {
+    let fs = groups[c.group];
+    if (!fs) {
+      fs = el("fieldset");
+      fs.dataset.group = c.group;
+      fs.append(el("legend", null, c.group));
+      form.append(fs);
+      groups[c.group] = fs;
+    }
+    const row = el("div", { class: "row" });
+    const id = "c-" + c.name;
+    row.append(el("label", { for: id }, c.label));
+    let input;
+    if (c.kind === "select") {
+      input = el("select", { id: id, name: c.name });
+    } else {
+      input = el("input", { id: id, name: c.name, type: c.kind === "number" ? "number" : "text", autocomplete: "off", spellcheck: "false" });
+      if (c.min !== undefined) input.min = c.min;
+      if (c.max !== undefined) input.max = c.max;
+      if (c.step) input.step = c.step;
+      if (c.kind === "text") input.placeholder = c.help;
+    }
+    input.title = c.key + ": " + c.help;
+    input.addEventListener("change", () => {
+      // A new operation may not know the old algorithm; auto knows them all.
+      if (c.name === "op" && form.elements.namedItem("algo")) form.elements.namedItem("algo").value = "auto";
+      run(formQuery());
+    });
+    row.append(input);
+    fs.append(row);
+    return input;
+  }
+
+  function setOptions(select, options) {
+    const same = select.options.length === options.length &&
+      options.every((o, i) => select.options[i].value === o.value);
+    if (same) return;
+    select.replaceChildren(...options.map((o) => { const e = el("option", null, o.label); e.value = o.value; return e; }));
+  }
+
+  // --- metrics ---------------------------------------------------------------
+
+  function renderMetrics(m) {
+    const totals = $("totals"), body = $("colls").tBodies[0], busy = $("busy");
+    if (!m) {
+      totals.replaceChildren(el("dt", null, "no run"), el("dd", null, "—"));
+      body.replaceChildren();
+      busy.replaceChildren();
       return;
     }
-    requestAnimationFrame(waitForFirstFrame);
+    const rows = [["iteration", m.iteration], ["compute (mean)", m.compute], ["communication", m.communication],
+      ["exposed communication", m.exposed], ["fidelity", m.fidelity]];
+    totals.replaceChildren(...rows.flatMap(([k, v]) => [el("dt", null, k), el("dd", { "data-metric": k }, v)]));
+    body.replaceChildren(...(m.collectives || []).map((c) => {
+      const tr = el("tr");
+      tr.append(el("td", { title: c.ranks + " ranks, " + c.bytes }, c.algorithm + " " + c.name), el("td", null, c.time),
+        el("td", null, c.algbw), el("td", null, c.busbw));
+      return tr;
+    }));
+    busy.replaceChildren(...(m.gpus || []).map((g) => {
+      const d = el("div", { class: "busy", title: g.name + ": busy " + g.busyPct + " (compute " + g.compute + ", communication " + g.comm + ")" });
+      const bar = el("i");
+      bar.style.width = Math.max(0, Math.min(100, 100 * g.busy)) + "%";
+      d.append(bar, el("span", null, g.busyPct));
+      return d;
+    }));
   }
+
+  // --- playback bar, tooltip, keyboard -----------------------------------------
+
+  function fmtTime(ns) {
+    if (!(ns > 0)) return "0";
+    if (ns < 1e3) return ns.toFixed(0) + "ns";
+    if (ns < 1e6) return (ns / 1e3).toPrecision(3) + "µs";
+    if (ns < 1e9) return (ns / 1e6).toPrecision(3) + "ms";
+    return (ns / 1e9).toPrecision(3) + "s";
+  }
+  function fmtSpeed(s) { return "×" + (s >= 10 ? s.toFixed(0) : s.toPrecision(2)); }
+
+  let pointer = null, lastSpeed = null;
+  function frame() {
+    const p = app;
+    if (p.frames > 0 && !status.hidden && problem.hidden) status.hidden = true;
+    const playing = p.state === "playing";
+    const t = $("toggle");
+    t.classList.toggle("playing", playing);
+    t.setAttribute("aria-label", playing ? "Pause" : "Play");
+    root.classList.toggle("paused", !playing);
+    if (!scrubbing && p.end > 0) $("scrub").value = String(Math.round(1000 * p.simTime / p.end));
+    $("clock").textContent = fmtTime(p.simTime) + " / " + fmtTime(p.end);
+    if (p.speed !== lastSpeed) {
+      lastSpeed = p.speed;
+      if (document.activeElement !== $("speed")) $("speed").value = String(Math.log10(p.speed));
+      $("speedout").textContent = fmtSpeed(p.speed);
+      if (p.state !== "loading" && p.state !== "error") {
+        const cur = new URLSearchParams(location.search).get("speed");
+        const want = Math.abs(p.speed - 1) < 1e-9 ? null : String(+p.speed.toPrecision(3));
+        if (cur !== want && !(cur === null && want === null)) setViewParam("speed", want);
+      }
+    }
+    $("loop").checked = p.loop;
+    const tip = $("tip");
+    if (pointer && p.hoverText) {
+      tip.textContent = p.hoverText;
+      tip.hidden = false;
+      const x = Math.min(pointer.x + 14, innerWidth - tip.offsetWidth - 4);
+      const y = pointer.y + 18 + tip.offsetHeight > innerHeight ? pointer.y - tip.offsetHeight - 8 : pointer.y + 18;
+      tip.style.left = Math.max(4, x) + "px";
+      tip.style.top = Math.max(4, y) + "px";
+    } else {
+      tip.hidden = true;
+    }
+    requestAnimationFrame(frame);
+  }
+
+  function toggleFullscreen() {
+    if (document.fullscreenElement) document.exitFullscreen().catch(() => {});
+    else if (root.requestFullscreen) root.requestFullscreen().catch(() => {});
+  }
+
+  const keys = {
+    " ": () => app.toggle(), "ArrowRight": () => app.step(1), "PageDown": () => app.step(1),
+    "ArrowLeft": () => app.step(-1), "PageUp": () => app.step(-1), "+": () => app.faster(), "=": () => app.faster(),
+    "-": () => app.slower(), "_": () => app.slower(), "Home": () => app.restart(), "End": () => app.toEnd(),
+    "f": toggleFullscreen, "F": toggleFullscreen,
+  };
+
+  function onKey(e) {
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const t = e.target, tag = t && t.tagName;
+    if (tag === "SELECT" || tag === "TEXTAREA" || (t && t.isContentEditable)) return;
+    if (tag === "INPUT" && t.type !== "range" && t.type !== "checkbox") return;
+    if (tag === "INPUT" && t.type === "range" && e.key.startsWith("Arrow")) return;
+    if ((tag === "BUTTON" || tag === "A") && (e.key === " " || e.key === "Enter")) return;
+    const f = keys[e.key];
+    if (!f) return;
+    e.preventDefault();
+    f();
+  }
+
+  function wire() {
+    $("toggle").addEventListener("click", () => app.toggle());
+    $("prev").addEventListener("click", () => app.step(-1));
+    $("next").addEventListener("click", () => app.step(1));
+    const scrub = $("scrub");
+    scrub.addEventListener("input", () => { scrubbing = true; app.pause(); app.seekFraction(scrub.value / 1000); });
+    scrub.addEventListener("change", () => { scrubbing = false; });
+    $("speed").addEventListener("input", (e) => app.setSpeed(Math.pow(10, +e.target.value)));
+    $("loop").addEventListener("change", (e) => app.setLoop(e.target.checked));
+    $("fullscreen").addEventListener("click", toggleFullscreen);
+    document.addEventListener("fullscreenchange", () => root.classList.toggle("fs", !!document.fullscreenElement));
+    $("reset").addEventListener("click", () => {
+      const q = new URLSearchParams();
+      const cur = new URLSearchParams(location.search);
+      for (const p of ["embed", "hide"]) if (cur.has(p)) q.set(p, cur.get(p));
+      run(q.toString());
+    });
+    document.addEventListener("keydown", onKey);
+    // The canvas is Ebitengine's; listen on the document for its events.
+    const at = (e) => { pointer = e.target.tagName === "CANVAS" ? { x: e.clientX, y: e.clientY } : null; };
+    document.addEventListener("pointermove", at);
+    document.addEventListener("pointerdown", at);
+    document.addEventListener("pointerleave", () => { pointer = null; });
+    const presets = $("presets");
+    for (const p of app.presets()) {
+      const b = el("button", { type: "button", title: p.lesson }, p.label);
+      b.addEventListener("click", () => {
+        const q = new URLSearchParams(p.query);
+        for (const [k, v] of viewParams()) q.set(k, v);
+        run(q.toString());
+      });
+      presets.append(b);
+    }
+    $("copy-link").addEventListener("click", () => copy(location.href, "Link copied."));
+    $("copy-embed").addEventListener("click", () => copy(embedCode(), "Embed code copied."));
+    $("download").addEventListener("click", download);
+  }
+
+  // --- sharing -----------------------------------------------------------------
+
+  function escapeAttr(s) {
+    return String(s).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+  }
+
+  function embedCode() {
+    const u = new URL(location.href);
+    u.searchParams.set("embed", "1");
+    u.searchParams.delete("hide");
+    const title = "ParaPlay: " + (lastResult ? lastResult.title : "demo");
+    return '<iframe src="' + escapeAttr(u.href) + '" width="960" height="600" style="border:0;max-width:100%" ' +
+      'title="' + escapeAttr(title) + '" loading="lazy" allow="fullscreen; clipboard-write"></iframe>';
+  }
+
+  function say(msg) { $("share-status").textContent = msg; }
+
+  function copy(text, done) {
+    const fallback = () => {
+      const ta = el("textarea");
+      ta.value = text;
+      ta.setAttribute("readonly", "");
+      ta.style.position = "fixed"; ta.style.opacity = "0";
+      document.body.append(ta);
+      ta.select();
+      let ok = false;
+      try { ok = document.execCommand("copy"); } catch (e) { ok = false; }
+      ta.remove();
+      say(ok ? done : "Copy failed; select and copy this: " + text);
+    };
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(text).then(() => say(done), fallback);
+    } else {
+      fallback();
+    }
+  }
+
+  function download() {
+    const json = app.trace();
+    if (!json) { say("No run to download."); return; }
+    const a = el("a");
+    a.href = URL.createObjectURL(new Blob([json], { type: "application/json" }));
+    a.download = "paraplay-trace.json";
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+    say("Trace saved: open it in ui.perfetto.dev or chrome://tracing.");
+  }
+
+  // --- start -------------------------------------------------------------------
 
   async function instantiate(go) {
     const resp = await fetch("paraplay.wasm");
-    if (!resp.ok) {
-      throw new Error("paraplay.wasm: HTTP " + resp.status + " " + resp.statusText);
-    }
+    if (!resp.ok) throw new Error("paraplay.wasm: HTTP " + resp.status + " " + resp.statusText);
     if (WebAssembly.instantiateStreaming) {
       try {
         return await WebAssembly.instantiateStreaming(resp.clone(), go.importObject);
@@ -55,7 +358,23 @@
     return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
   }
 
+  // started waits for the app's bridge, then wires the page to it.
+  function started() {
+    if (!window.paraplay || !window.paraplay.current) { requestAnimationFrame(started); return; }
+    app = window.paraplay;
+    const r = app.current();
+    if (r) {
+      show(r);
+      if (r.query !== new URLSearchParams(location.search).toString()) setAddress(r.query);
+    }
+    wire();
+    requestAnimationFrame(frame);
+  }
+
   async function start() {
+    // Apply embed/hide before the wasm loads, so the layout does not jump.
+    const q = new URLSearchParams(location.search);
+    applyView({ embed: ["1", "true", "yes", "on", ""].includes(q.get("embed")), hide: (q.get("hide") || "").split(",") });
     if (!hasWebGL2()) {
       showProblem("This demo needs WebGL2, which this browser does not provide.",
         "Try a current Firefox, Chrome, Edge or Safari, or turn on hardware acceleration.");
@@ -73,7 +392,7 @@
       showProblem("The demo could not be loaded.", String(e && e.message || e));
       return;
     }
-    waitForFirstFrame();
+    requestAnimationFrame(started);
     try {
       await go.run(result.instance);
       showProblem("The demo stopped.", "Reload the page to start it again.");
