@@ -88,7 +88,7 @@ func TestBadParameter(t *testing.T) {
 		shot  string
 	}{
 		{"one", "gpus=999", []string{"gpus"}, "paraplay-error.png"},
-		{"several", "gpus=1&bw=fast&speed=100&bogus=%3Cb%3Ehi%3C/b%3E&name=" + strings.Repeat("x", 300),
+		{"several", "gpus=1&bw=fast&speed=5000&bogus=%3Cb%3Ehi%3C/b%3E&name=" + strings.Repeat("x", 300),
 			[]string{"gpus", "bw", "speed", "bogus", "name"}, "paraplay-errors.png"},
 	}
 	base := serve(t)
