@@ -1,6 +1,9 @@
 package scenario
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+)
 
 func TestParamsFollowTheTable(t *testing.T) {
 	ps := Params()
@@ -18,7 +21,7 @@ func TestParamsFollowTheTable(t *testing.T) {
 	if err != nil {
 		t.Fatalf("FromQuery(Default().Values()) = %v", err)
 	}
-	if got != s {
+	if !reflect.DeepEqual(got, s) {
 		t.Errorf("FromQuery(Values()) = %+v, want %+v", got, s)
 	}
 }

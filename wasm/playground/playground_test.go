@@ -2,6 +2,7 @@ package playground
 
 import (
 	"net/url"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -168,7 +169,7 @@ func TestControlsCoverTheTable(t *testing.T) {
 	}
 	// The form's values, submitted as they stand, give the scenario back.
 	got, err := scenario.FromQuery(q)
-	if err != nil || got != s {
+	if err != nil || !reflect.DeepEqual(got, s) {
 		t.Errorf("FromQuery(the form) = %+v, %v; want %+v", got, err, s)
 	}
 }
