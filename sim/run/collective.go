@@ -57,7 +57,10 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 // bandwidth among the paths between neighbouring ranks (r to r+1, which
 // is where rings and most schedules send).
 func Bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
-	r := topo.NewRouter(t)
+	return bottleneck(t, topo.NewRouter(t), gpus)
+}
+
+func bottleneck(t *topo.Topology, r *topo.Router, gpus []int) (units.Time, units.Bandwidth, error) {
 	n := len(gpus)
 	if n < 2 {
 		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", n)

@@ -9,14 +9,6 @@ import (
 	"paraplay/sim/units"
 )
 
-func iota(n int) []int {
-	g := make([]int, n)
-	for i := range g {
-		g[i] = i
-	}
-	return g
-}
-
 // TestRingOnASwitchMatchesAlphaBeta runs the ring through one switch:
 // each message crosses an uplink and a downlink, uncontended, so the time
 // is the closed form 2(n−1)α + 2(n−1)/n·S/B.
@@ -24,7 +16,7 @@ func TestRingOnASwitchMatchesAlphaBeta(t *testing.T) {
 	for _, n := range []int{2, 4, 8, 16} {
 		for _, s := range []units.Bytes{units.MiB, units.GiB} {
 			p := topo.Port{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond}
-			tl, err := Collective(topo.Switched(n, p), collective.Ring(n, s), iota(n), "ring")
+			tl, err := Collective(topo.Switched(n, p), collective.Ring(n, s), identity(n), "ring")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -82,16 +74,16 @@ func TestAnalyticAgreesWithDetailedWhenUncontended(t *testing.T) {
 	for _, n := range []int{4, 16} {
 		sw := topo.Switched(n, p)
 		s := 512 * units.MiB
-		det, err := Collective(sw, collective.Ring(n, s), iota(n), "")
+		det, err := Collective(sw, collective.Ring(n, s), identity(n), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		alpha, bw, err := Bottleneck(sw, iota(n))
+		alpha, bw, err := Bottleneck(sw, identity(n))
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := units.Round(collective.RingTime(n, s, alpha, bw))
-		an, err := CollectiveAnalytic(sw, "all-reduce", "ring", s, iota(n), d, "")
+		an, err := CollectiveAnalytic(sw, "all-reduce", "ring", s, identity(n), d, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +111,7 @@ func BenchmarkRing1024Detailed1GiB(b *testing.B) {
 		Inter: topo.Port{Bandwidth: 50 * units.GBps, Latency: 5 * units.Microsecond}, Network: topo.RailOptimized})
 	sch := collective.Ring(1024, units.GiB)
 	for b.Loop() {
-		if _, err := Collective(c, sch, iota(1024), ""); err != nil {
+		if _, err := Collective(c, sch, identity(1024), ""); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -21,7 +21,7 @@ func dump(tl *timeline.Timeline) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s (%s), end %v\n", tl.Title, tl.Fidelity, tl.End)
 	for _, s := range tl.Spans {
-		fmt.Fprintf(&b, "span     %-10v %-10v GPU %d %s\n", s.Start, s.End, s.GPU, s.Kind)
+		fmt.Fprintf(&b, "span     %-10v %-10v GPU %d %s %s stage %d\n", s.Start, s.End, s.GPU, s.Kind, s.Label, s.Stage)
 	}
 	for _, x := range tl.Transfers {
 		fmt.Fprintf(&b, "transfer %-10v %-10v %d→%d step %d chunk %d %v %s\n", x.Start, x.End, x.Src, x.Dst, x.Step, x.Chunk, x.Bytes, x.Phase)

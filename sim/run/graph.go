@@ -15,11 +15,22 @@ import (
 // (a 1,024-GPU ring all-reduce has two million of them): what it does is
 // looked up in the graph's span templates or in the schedule.
 type op struct {
-	transfer bool
-	item     int32 // compute: index into graph.spans; transfer: index into graph.xfers
-	waiting  int32 // unfinished predecessors
-	slot     int32 // transfer: its index in the timeline's Transfers, once sent
+	kind    opKind
+	item    int32 // index into the slice of its kind: spans, xfers, groups or analytics
+	waiting int32 // unfinished predecessors
+	slot    int32 // transfer: its index in the timeline's Transfers, once sent
 }
+
+// opKind says what an op does.
+type opKind uint8
+
+const (
+	opCompute  opKind = iota // a span on one GPU's compute stream
+	opTransfer               // one message of a placed schedule
+	opGroup                  // a span on several GPUs' compute streams at once (groups.go)
+	opAnalytic               // a collective priced by its closed form (groups.go)
+	opJoin                   // nothing: waits for its dependencies
+)
 
 // xferRef names one transfer of one of the graph's collectives.
 type xferRef struct {
@@ -30,6 +41,9 @@ type xferRef struct {
 type placedSchedule struct {
 	sch  collective.Schedule
 	gpus []int // gpus[rank] is the GPU id of rank
+	// tl is the index of its record in the timeline's Collectives, or −1
+	// for point-to-point messages, which belong to no collective.
+	tl int
 }
 
 // graph executes ops once their predecessors finish. A GPU's compute
@@ -66,10 +80,14 @@ type graph struct {
 	// compressed adjacency list (next[first[i]:first[i+1]] are the ops
 	// that wait for op i) when the graph runs: one allocation instead of
 	// one per op.
-	edges [][2]int32
-	first []int32
-	next  []int32
-	deps  []int // scratch for addSchedule
+	edges     [][2]int32
+	first     []int32
+	next      []int32
+	deps      []int // scratch for addSchedule
+	groups    []groupOp
+	analytics []analyticOp
+	commAt    []units.Time // when each GPU's communication stream is next free
+	mem       []memTrack   // activation memory by GPU; nil unless tracked
 	// rates holds every arrived message's rate pieces back to back; each
 	// Transfer.Rates is a window on it. One pointer-free array instead of
 	// a small allocation per message keeps the garbage collector idle.
@@ -77,7 +95,7 @@ type graph struct {
 }
 
 func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.Timeline) *graph {
-	return &graph{eng: eng, net: net, gpuAt: make([]units.Time, gpus), out: out,
+	return &graph{eng: eng, net: net, gpuAt: make([]units.Time, gpus), commAt: make([]units.Time, gpus), out: out,
 		sending: make([]bool, gpus), receiving: make([]bool, gpus),
 		bySrc: make([][]int32, gpus), byDst: make([][]int32, gpus)}
 }
@@ -87,15 +105,27 @@ func newGraph(eng *engine.Engine, net *fabric.Network, gpus int, out *timeline.T
 func (g *graph) addCompute(span timeline.Span, d units.Time, deps ...int) int {
 	span.Start, span.End = 0, d
 	g.spans = append(g.spans, span)
-	return g.add(op{item: int32(len(g.spans) - 1)}, deps)
+	return g.add(op{kind: opCompute, item: int32(len(g.spans) - 1)}, deps)
 }
 
 // addSchedule adds a collective whose rank r runs on GPU gpus[r]. ready[r],
 // if ≥ 0, is the op after which rank r may start sending. It returns the
 // collective's index.
 func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) int {
+	return g.addPlaced(sch, gpus, ready, "")
+}
+
+// addPlaced is addSchedule with the collective's purpose ("dp", ...);
+// purpose "p2p" marks point-to-point messages, which get no record.
+func (g *graph) addPlaced(sch collective.Schedule, gpus []int, ready []int, purpose string) int {
 	c := len(g.colls)
-	g.colls = append(g.colls, placedSchedule{sch: sch, gpus: gpus})
+	tl := -1
+	if purpose != "p2p" {
+		tl = len(g.out.Collectives)
+		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm,
+			Ranks: sch.Ranks, Bytes: sch.Bytes, GPUs: append([]int(nil), gpus...), Purpose: purpose, Start: -1})
+	}
+	g.colls = append(g.colls, placedSchedule{sch: sch, gpus: gpus, tl: tl})
 	first := len(g.ops)
 	g.xfers = append(make([]xferRef, 0, len(g.xfers)+len(sch.Transfers)), g.xfers...)
 	if need := len(g.edges) + 2*len(sch.Transfers); cap(g.edges) < need {
@@ -110,7 +140,7 @@ func (g *graph) addSchedule(sch collective.Schedule, gpus []int, ready []int) in
 			deps = append(deps, first+a)
 		}
 		g.xfers = append(g.xfers, xferRef{coll: int32(c), index: int32(i)})
-		g.add(op{transfer: true, item: int32(len(g.xfers) - 1)}, deps)
+		g.add(op{kind: opTransfer, item: int32(len(g.xfers) - 1)}, deps)
 		g.deps = deps
 	}
 	return c
@@ -164,7 +194,17 @@ func (g *graph) execute() units.Time {
 
 func (g *graph) start(id int32) {
 	o := &g.ops[id]
-	if !o.transfer {
+	switch o.kind {
+	case opGroup:
+		g.startGroup(id)
+		return
+	case opAnalytic:
+		g.startAnalytic(id)
+		return
+	case opJoin:
+		g.finish(id)
+		return
+	case opCompute:
 		span := g.spans[o.item]
 		start := max(g.eng.Now(), g.gpuAt[span.GPU])
 		span.Start, span.End = start, start+span.End
@@ -258,7 +298,7 @@ func (g *graph) send(id int32) {
 	// without a sort; Arrived fills in the rest.
 	g.ops[id].slot = int32(len(g.out.Transfers))
 	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
-		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: int(ref.coll),
+		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
 		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: g.eng.Now(),
 	})
 	if err := g.net.SendTo(src, dst, tr.Bytes, g, int(id)); err != nil && g.failed == nil {
@@ -287,21 +327,20 @@ func (g *graph) finish(id int32) {
 	}
 }
 
-// collectives records each collective's summary from its transfers.
+// collectives completes each detailed collective's record from its
+// transfers (analytic ones were recorded as they ran).
 func (g *graph) collectives() {
-	for i, c := range g.colls {
-		tc := timeline.Collective{Name: c.sch.Op, Algorithm: c.sch.Algorithm, Ranks: c.sch.Ranks,
-			Bytes: c.sch.Bytes, GPUs: append([]int(nil), c.gpus...), Start: -1}
-		for _, tr := range g.out.Transfers {
-			if tr.Collective != i {
-				continue
+	cs := g.out.Collectives
+	for _, tr := range g.out.Transfers {
+		if i := tr.Collective; i >= 0 {
+			if cs[i].Start < 0 || tr.Start < cs[i].Start {
+				cs[i].Start = tr.Start
 			}
-			if tc.Start < 0 || tr.Start < tc.Start {
-				tc.Start = tr.Start
-			}
-			tc.End = max(tc.End, tr.End)
+			cs[i].End = max(cs[i].End, tr.End)
 		}
-		tc.Start = max(tc.Start, 0)
-		g.out.Collectives = append(g.out.Collectives, tc)
+	}
+	for i := range cs {
+		cs[i].Start = max(cs[i].Start, 0)
+		cs[i].End = max(cs[i].End, cs[i].Start)
 	}
 }

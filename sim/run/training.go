@@ -1,13 +1,733 @@
 package run
 
 import (
-	"errors"
+	"fmt"
 
+	"paraplay/sim/cluster"
+	"paraplay/sim/collective"
+	"paraplay/sim/engine"
+	"paraplay/sim/fabric"
+	"paraplay/sim/hw"
+	"paraplay/sim/parallel"
+	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
-// simulateTraining runs one training iteration (see training.go's doc).
+// training is one training iteration being laid out as a task graph.
+//
+// The unit of work is a pipeline op (F, B or W of one microbatch on one
+// model chunk) of one model-parallel group: the tp·cp GPUs that share a
+// data-parallel replica and a pipeline device run it in lockstep, so it is
+// one group op on all their compute streams (see groupOp). Around the ops:
+//   - pipeline point-to-point messages between consecutive model stages,
+//     b·(s/cp)·h elements per microbatch and direction, split over the tp
+//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1);
+//   - the data-parallel gradient collective of each model chunk, started as
+//     soon as the chunk's last backward ends, on the communication stream
+//     so that it overlaps the remaining compute (bucketed DDP, Li et al.
+//     2020); ZeRO-1/2 reduce-scatter instead and all-gather the updated
+//     parameters after the step, ZeRO-3 also all-gathers parameters before
+//     every pass, one op ahead (Rajbhandari et al. 2020);
+//   - the optimizer step, memory-bound: 28 bytes of HBM traffic per
+//     parameter of the shard this GPU updates (read fp32 master weights,
+//     Adam's two moments and the gradient, write them back and the bf16
+//     copy; an estimate, not a measurement).
+type training struct {
+	s     scenario.Scenario
+	plan  parallel.Plan
+	sch   pipeline.Schedule
+	topo  *topo.Topology
+	g     *graph
+	gpu   hw.GPU
+	model workload.Model
+	real  bool // a real model (else synthetic op times)
+	ideal bool // communication is free
+	// detailed: messages and DP collectives are simulated on the links;
+	// otherwise they are closed-form delays and spans.
+	detailed bool
+	eff      float64
+	elem     float64 // bytes per element of activations and gradients
+
+	stages     int   // p·v model stages
+	layers     []int // layers[k] of model stage k
+	opTime     [3][]units.Time
+	commTime   [2][]units.Time // blocking TP/CP/EP communication of F and B
+	commKind   timeline.Kind
+	actBytes   []float64 // activation bytes one microbatch leaves on stage k
+	p2pBytes   units.Bytes
+	stageOfDev [][]int // stageOfDev[d][c]: model stage of device d's chunk c
+
+	// ids[r][k][kind][mb] is the op of replica r, model stage k.
+	ids [][][3][]int
+	// mpGroup[r][d] lists the GPUs of replica r's pipeline device d.
+	mpGroup [][][]int
+	p2p     int // index of the point-to-point schedule in g.colls
+	router  *topo.Router
+	paths   map[[2]int]pathCostEntry // cached α and bandwidth between GPUs
+}
+
+type pathCostEntry struct {
+	alpha units.Time
+	bw    units.Bandwidth
+}
+
+// path is the α and bandwidth of the route from GPU a to GPU b, cached:
+// a 16,384-GPU run asks for the same few routes a hundred thousand times.
+func (tr *training) path(a, b int) (units.Time, units.Bandwidth, error) {
+	if e, ok := tr.paths[[2]int{a, b}]; ok {
+		return e.alpha, e.bw, nil
+	}
+	alpha, bw, err := pathCost(tr.topo, tr.router, a, b)
+	if err != nil {
+		return 0, 0, err
+	}
+	tr.paths[[2]int{a, b}] = pathCostEntry{alpha, bw}
+	return alpha, bw, nil
+}
+
+// simulateTraining runs one iteration of a training scenario.
 func simulateTraining(s scenario.Scenario) (*timeline.Timeline, error) {
-	return nil, errors.New("strategy training: the training simulator is not built yet")
+	tr, err := newTraining(s)
+	if err != nil {
+		return nil, err
+	}
+	if err := tr.build(); err != nil {
+		return nil, err
+	}
+	tl, err := finish(tr.g)
+	if err != nil {
+		return nil, err
+	}
+	tr.record(tl)
+	return tl, nil
+}
+
+func newTraining(s scenario.Scenario) (*training, error) {
+	p := s.Parallel
+	tr := &training{s: s, plan: parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}, elem: 2}
+	var err error
+	if tr.sch, err = pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
+		return nil, fmt.Errorf("parallel.schedule: %w", err)
+	}
+	tr.ideal = s.Cluster.Network == "ideal"
+	n := s.NumGPUs()
+	if s.Cluster.GPU != "" {
+		per := s.Cluster.GPUsPerNode
+		if per == 0 {
+			per = n
+		}
+		network := topo.Network(s.Cluster.Network)
+		if tr.ideal {
+			network = ""
+		}
+		b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
+			Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network})
+		if err != nil {
+			return nil, err
+		}
+		tr.topo = b.Topology
+		if tr.gpu, err = hw.LookupGPU(s.Cluster.GPU); err != nil {
+			return nil, err
+		}
+	} else {
+		tr.topo = topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"})
+	}
+	tr.real = !s.Model.IsSynthetic()
+	if tr.real {
+		if s.Cluster.GPU == "" {
+			return nil, fmt.Errorf("cluster.gpu: a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)")
+		}
+		if tr.model, err = s.Model.Resolve(); err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		if err := tr.model.ValidateSplit(p.TP, p.CP); err != nil {
+			return nil, fmt.Errorf("parallel.tp: %w", err)
+		}
+		tr.eff = s.Training.Efficiency
+		if tr.eff == 0 {
+			tr.eff = tr.gpu.Efficiency
+		}
+	}
+	switch s.Fidelity {
+	case "detailed":
+		tr.detailed = true
+	case "auto":
+		tr.detailed = n <= AutoDetailedRanks
+	}
+	return tr, nil
+}
+
+// build lays out the whole iteration as a graph.
+func (tr *training) build() error {
+	tr.router, tr.paths = topo.NewRouter(tr.topo), map[[2]int]pathCostEntry{}
+	if err := tr.costs(); err != nil {
+		return err
+	}
+	n := tr.s.NumGPUs()
+	tl := newTimeline(tr.topo, tr.s.Title())
+	if !tr.detailed {
+		tl.Fidelity = Analytic
+	}
+	eng := &engine.Engine{}
+	tr.g = newGraph(eng, fabric.New(tr.topo, eng), len(tr.topo.GPUs), tl)
+	tr.g.mem = make([]memTrack, n)
+	tr.p2p = len(tr.g.colls)
+	tr.g.colls = append(tr.g.colls, placedSchedule{sch: collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
+		gpus: identity(len(tr.topo.GPUs)), tl: -1})
+	tr.groups()
+	tr.ops()
+	tr.dependencies()
+	if err := tr.dataParallel(); err != nil {
+		return err
+	}
+	// Two spans (compute and blocking communication) per GPU of each group
+	// op: size the list once, it runs to millions on large clusters.
+	spans := 0
+	for _, o := range tr.g.groups {
+		spans += len(o.gpus)
+		if o.comm > 0 {
+			spans += len(o.gpus)
+		}
+	}
+	tl.Spans = make([]timeline.Span, 0, spans)
+	return nil
+}
+
+func identity(n int) []int {
+	g := make([]int, n)
+	for i := range g {
+		g[i] = i
+	}
+	return g
+}
+
+// costs works out each model stage's layers, op times, blocking
+// communication and activation memory.
+func (tr *training) costs() error {
+	sch, p := tr.sch, tr.s.Parallel
+	tr.stages = sch.ModelStages()
+	tr.stageOfDev = make([][]int, sch.Stages)
+	for d := range tr.stageOfDev {
+		tr.stageOfDev[d] = make([]int, sch.Chunks)
+	}
+	for k, pl := range sch.Layout {
+		tr.stageOfDev[pl.Device][pl.Chunk] = k
+	}
+	for i := range tr.opTime {
+		tr.opTime[i] = make([]units.Time, tr.stages)
+	}
+	for i := range tr.commTime {
+		tr.commTime[i] = make([]units.Time, tr.stages)
+	}
+	tr.actBytes = make([]float64, tr.stages)
+	tr.layers = make([]int, tr.stages)
+	if !tr.real {
+		syn := tr.s.Model.Synthetic
+		v := units.Time(sch.Chunks)
+		for k := 0; k < tr.stages; k++ {
+			tr.opTime[pipeline.F][k] = syn.Forward / v
+			tr.opTime[pipeline.B][k] = syn.BackwardInput / v
+			tr.opTime[pipeline.W][k] = syn.BackwardWeight / v
+		}
+		tr.p2pBytes = 0
+		return nil
+	}
+	m := tr.model
+	if m.Layers < tr.stages {
+		return fmt.Errorf("parallel.pp: %d model stages (pp·v) for %d layers; each stage needs a layer", tr.stages, m.Layers)
+	}
+	for k := 0; k < tr.stages; k++ {
+		tr.layers[k] = m.Layers / tr.stages
+		if k < m.Layers%tr.stages {
+			tr.layers[k]++
+		}
+	}
+	b, t, c := p.MicroBatchSize, p.TP, p.CP
+	r := workload.Recompute(p.Recompute)
+	seq := float64(m.SeqLen) / float64(c)
+	actElems := float64(b) * seq * float64(m.Hidden) // one layer boundary, one microbatch
+	tr.p2pBytes = units.Bytes(actElems * tr.elem / float64(t))
+	tpAR, cpStep, epA2A := tr.commCosts(actElems)
+	perLayerAct := workload.ActivationBytesPerLayerCP(m, b, t, c, p.SequenceParallel, r)
+	layer := workload.LayerFLOPs(m, b, t, c, r)
+	attn := workload.OpTime(layer.Attention.Forward, tr.gpu, tr.eff)
+	for k := 0; k < tr.stages; k++ {
+		f := workload.StageFLOPs(m, tr.layers[k], k == 0, k == tr.stages-1, b, t, c, r)
+		tr.opTime[pipeline.F][k] = workload.OpTime(f.Forward, tr.gpu, tr.eff)
+		tr.opTime[pipeline.B][k] = workload.OpTime(f.BackwardInput+f.Recompute, tr.gpu, tr.eff)
+		tr.opTime[pipeline.W][k] = workload.OpTime(f.BackwardWeight, tr.gpu, tr.eff)
+		l := units.Time(tr.layers[k])
+		// Megatron: two all-reduces (or reduce-scatter + all-gather with
+		// sequence parallelism, the same bytes) per layer in each pass.
+		fwd, bwd := 2*l*tpAR, 2*l*tpAR
+		// Ring attention: c−1 K/V exchanges per layer, hidden behind the
+		// attention compute when it is long enough (Liu et al. 2023).
+		if c > 1 {
+			fwd += l * max(0, units.Time(c-1)*cpStep-attn)
+			bwd += l * max(0, 2*units.Time(c-1)*cpStep-2*attn)
+		}
+		// Expert parallelism: dispatch and combine all-to-alls around the
+		// expert MLP in each pass (Lepikhin et al. 2020).
+		fwd += 2 * l * epA2A
+		bwd += 2 * l * epA2A
+		tr.commTime[0][k], tr.commTime[1][k] = fwd, bwd
+		tr.actBytes[k] = perLayerAct * float64(tr.layers[k])
+	}
+	switch {
+	case p.TP > 1:
+		tr.commKind = timeline.TPComm
+	case p.CP > 1:
+		tr.commKind = timeline.CPComm
+	default:
+		tr.commKind = timeline.EPComm
+	}
+	return nil
+}
+
+// commCosts prices, with the α–β closed forms on the groups' bottleneck
+// paths, one TP all-reduce of a layer's activations, one ring-attention
+// K/V step and one MoE all-to-all.
+func (tr *training) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time) {
+	if tr.ideal {
+		return 0, 0, 0
+	}
+	p := tr.s.Parallel
+	pathOf := func(a, b int) (units.Time, units.Bandwidth) {
+		alpha, bw, err := tr.path(a, b)
+		if err != nil {
+			return 0, units.Bandwidth(1e18)
+		}
+		return alpha, bw
+	}
+	if p.TP > 1 {
+		a, bw := pathOf(tr.plan.Group(0, parallel.TP)[0], tr.plan.Group(0, parallel.TP)[1])
+		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*tr.elem), a, bw))
+	}
+	if p.CP > 1 {
+		g := tr.plan.Group(0, parallel.CP)
+		a, bw := pathOf(g[0], g[1])
+		kv := actElems * float64(tr.model.KVHeadCount()*tr.model.HeadDim()) / float64(tr.model.Hidden) / float64(p.TP)
+		cpStep = a + bw.TransferTime(units.Bytes(2*kv*tr.elem))
+	}
+	if tr.model.IsMoE() && p.EP > 1 {
+		g := tr.plan.Group(0, parallel.DP)
+		a, bw := pathOf(g[0], g[1])
+		s := units.Bytes(actElems * tr.elem * float64(tr.model.TopK) / float64(p.TP))
+		n := float64(p.EP)
+		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
+	}
+	return tpAR, cpStep, epA2A
+}
+
+// groups lists, for every data-parallel replica and pipeline device, the
+// GPUs of its tensor- and context-parallel group.
+func (tr *training) groups() {
+	pl := tr.plan
+	tr.mpGroup = make([][][]int, pl.DP)
+	for r := 0; r < pl.DP; r++ {
+		tr.mpGroup[r] = make([][]int, pl.PP)
+		for d := 0; d < pl.PP; d++ {
+			var g []int
+			for c := 0; c < pl.CP; c++ {
+				for t := 0; t < pl.TP; t++ {
+					g = append(g, pl.Rank(parallel.Coord{DP: r, TP: t, PP: d, CP: c}))
+				}
+			}
+			tr.mpGroup[r][d] = g
+		}
+	}
+}
+
+// ops adds every pipeline op of every replica, chained in each device's
+// Order; their data dependencies come in dependencies.
+func (tr *training) ops() {
+	sch, m := tr.sch, tr.sch.Microbatches
+	v := float64(sch.Chunks)
+	tr.ids = make([][][3][]int, tr.plan.DP)
+	for r := range tr.ids {
+		tr.ids[r] = make([][3][]int, tr.stages)
+		for k := range tr.ids[r] {
+			for kind := range tr.ids[r][k] {
+				tr.ids[r][k][kind] = make([]int, m)
+				for i := range tr.ids[r][k][kind] {
+					tr.ids[r][k][kind][i] = -1
+				}
+			}
+		}
+		for d, order := range sch.Order {
+			prev := -1
+			for _, o := range order {
+				k := tr.stageOfDev[d][o.Chunk]
+				op := groupOp{gpus: tr.mpGroup[r][d], commKind: tr.commKind,
+					span: timeline.Span{Microbatch: o.Microbatch, Stage: k, Label: fmt.Sprintf("%v%d", o.Kind, o.Microbatch)}}
+				switch o.Kind {
+				case pipeline.F:
+					op.span.Kind, op.compute, op.comm = timeline.Forward, tr.opTime[pipeline.F][k], tr.commTime[0][k]
+					op.actIn, op.inflightIn = tr.actBytes[k], 1/v
+				case pipeline.B:
+					op.span.Kind, op.compute, op.comm = timeline.Backward, tr.opTime[pipeline.B][k], tr.commTime[1][k]
+					if !sch.SplitBackward {
+						op.compute += tr.opTime[pipeline.W][k]
+					}
+					op.actOut, op.inflightOut = tr.actBytes[k], 1/v
+				case pipeline.W:
+					op.span.Kind, op.compute = timeline.BackwardWeight, tr.opTime[pipeline.W][k]
+				}
+				if op.compute == 0 && op.comm == 0 {
+					op.compute = 1 // a zero-length op still orders the pipeline
+				}
+				var deps []int
+				if prev >= 0 {
+					deps = []int{prev}
+				}
+				id := tr.g.addGroup(op, deps...)
+				tr.ids[r][k][o.Kind][o.Microbatch] = id
+				prev = id
+			}
+		}
+	}
+}
+
+// depend makes op id wait for dep as well.
+func (g *graph) depend(id, dep int) {
+	g.ops[id].waiting++
+	g.edges = append(g.edges, [2]int32{int32(dep), int32(id)})
+}
+
+// dependencies wires each op to the ops whose data it needs, through
+// point-to-point messages when they are on different devices.
+func (tr *training) dependencies() {
+	sch := tr.sch
+	for r := range tr.ids {
+		for k := 0; k < tr.stages; k++ {
+			for mb := 0; mb < sch.Microbatches; mb++ {
+				f, b, w := tr.ids[r][k][pipeline.F][mb], tr.ids[r][k][pipeline.B][mb], tr.ids[r][k][pipeline.W][mb]
+				if k > 0 {
+					tr.message(r, k-1, k, tr.ids[r][k-1][pipeline.F][mb], f)
+				}
+				if k < tr.stages-1 {
+					tr.message(r, k+1, k, tr.ids[r][k+1][pipeline.B][mb], b)
+				}
+				if b >= 0 && f >= 0 {
+					tr.g.depend(b, f)
+				}
+				if w >= 0 && b >= 0 {
+					tr.g.depend(w, b)
+				}
+			}
+		}
+	}
+}
+
+// message makes op to (on model stage kTo) wait for op from (on stage
+// kFrom) and for the activations or gradients it sends: one message per
+// tp·cp rank on the network, or a closed-form delay.
+func (tr *training) message(r, kFrom, kTo, from, to int) {
+	if from < 0 || to < 0 {
+		return
+	}
+	dFrom, dTo := tr.sch.Layout[kFrom].Device, tr.sch.Layout[kTo].Device
+	if dFrom == dTo || tr.ideal || tr.p2pBytes == 0 {
+		tr.g.depend(to, from)
+		return
+	}
+	src, dst := tr.mpGroup[r][dFrom], tr.mpGroup[r][dTo]
+	if !tr.detailed {
+		a, bw, err := tr.path(src[0], dst[0])
+		if err != nil {
+			tr.g.failed = err
+			return
+		}
+		delay := tr.g.addAnalytic("send-recv", "p2p", "pp", tr.p2pBytes, []int{src[0], dst[0]}, a+bw.TransferTime(tr.p2pBytes), from)
+		tr.g.depend(to, delay)
+		return
+	}
+	for i := range src {
+		id := tr.g.addP2P(tr.p2p, src[i], dst[i], tr.p2pBytes, from)
+		tr.g.depend(to, id)
+	}
+}
+
+// addP2P adds a point-to-point message from GPU src to GPU dst that waits
+// for dep.
+func (g *graph) addP2P(coll, src, dst int, bytes units.Bytes, dep int) int {
+	c := &g.colls[coll]
+	c.sch.Transfers = append(c.sch.Transfers, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: "pp"})
+	g.xfers = append(g.xfers, xferRef{coll: int32(coll), index: int32(len(c.sch.Transfers) - 1)})
+	return g.add(op{kind: opTransfer, item: int32(len(g.xfers) - 1)}, []int{dep})
+}
+
+// dataParallel adds, for every model chunk, the data-parallel gradient
+// collective after its last backward, then each GPU's optimizer step.
+func (tr *training) dataParallel() error {
+	pl, sch := tr.plan, tr.sch
+	p := tr.s.Parallel
+	for d := 0; d < sch.Stages; d++ {
+		// done[r] collects what replica r's optimizer step waits for.
+		done := make([][]int, pl.DP)
+		for c := 0; c < sch.Chunks; c++ {
+			k := tr.stageOfDev[d][c]
+			last := tr.lastBackward(d, c)
+			grads := tr.gradBytes(k)
+			for j := range tr.mpGroup[0][d] {
+				gpus := make([]int, pl.DP)
+				ready := make([]int, pl.DP)
+				for r := 0; r < pl.DP; r++ {
+					gpus[r], ready[r] = tr.mpGroup[r][d][j], tr.ids[r][k][last.Kind][last.Microbatch]
+				}
+				if pl.DP == 1 || tr.ideal || grads == 0 {
+					for r := range done {
+						done[r] = append(done[r], ready[r])
+					}
+					continue
+				}
+				op := "all_reduce"
+				if p.ZeRO >= 1 {
+					op = "reduce_scatter"
+				}
+				ids, err := tr.collective(op, "dp", gpus, ready, grads)
+				if err != nil {
+					return err
+				}
+				for r := range done {
+					done[r] = append(done[r], ids[r])
+				}
+			}
+		}
+		opt := make([]int, pl.DP)
+		for r := 0; r < pl.DP; r++ {
+			opt[r] = tr.optimizer(r, d, done[r])
+		}
+		// ZeRO-1/2: every replica updated one shard; gather the new
+		// parameters (ZeRO-3 gathers them before each pass instead).
+		if p.ZeRO == 1 || p.ZeRO == 2 {
+			if err := tr.gatherAfterStep(d, opt); err != nil {
+				return err
+			}
+		}
+	}
+	if p.ZeRO == 3 {
+		return tr.zero3Gathers()
+	}
+	return nil
+}
+
+// gatherAfterStep all-gathers device d's updated parameters across the
+// replicas once every replica's step (opt[r]) is done.
+func (tr *training) gatherAfterStep(d int, opt []int) error {
+	pl := tr.plan
+	if pl.DP == 1 || tr.ideal || !tr.real {
+		return nil
+	}
+	var params units.Bytes
+	for c := 0; c < tr.sch.Chunks; c++ {
+		params += tr.gradBytes(tr.stageOfDev[d][c])
+	}
+	for j := range tr.mpGroup[0][d] {
+		gpus := make([]int, pl.DP)
+		for r := range gpus {
+			gpus[r] = tr.mpGroup[r][d][j]
+		}
+		if _, err := tr.collective("all_gather", "zero", gpus, opt, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zero3Gathers adds ZeRO-3's parameter all-gathers: before every F and B,
+// the chunk's parameters are gathered across the replicas, issued when the
+// op before it on the device starts (one op of prefetch), so the gather
+// hides behind that op's compute when it is short enough.
+func (tr *training) zero3Gathers() error {
+	pl := tr.plan
+	if pl.DP == 1 || tr.ideal || !tr.real {
+		return nil
+	}
+	for d, order := range tr.sch.Order {
+		for i, o := range order {
+			if o.Kind == pipeline.W || i == 0 {
+				continue
+			}
+			k := tr.stageOfDev[d][o.Chunk]
+			prev := order[i-1]
+			kp := tr.stageOfDev[d][prev.Chunk]
+			for j := range tr.mpGroup[0][d] {
+				gpus := make([]int, pl.DP)
+				ready := make([]int, pl.DP)
+				for r := range gpus {
+					gpus[r] = tr.mpGroup[r][d][j]
+					// Depend on what the previous op waited for, not on
+					// the op itself: the gather runs while it computes.
+					ready[r] = tr.ids[r][kp][prev.Kind][prev.Microbatch]
+				}
+				ids, err := tr.prefetch(gpus, ready, tr.gradBytes(k))
+				if err != nil {
+					return err
+				}
+				for r := range gpus {
+					tr.g.depend(tr.ids[r][k][o.Kind][o.Microbatch], ids[r])
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// prefetch adds an all-gather that may start with the ops in ready (it
+// waits for their dependencies, not for them to finish).
+func (tr *training) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, error) {
+	starts := make([]int, len(ready))
+	for r, id := range ready {
+		// A join that waits for what ready[r] waits for: the ops before it.
+		starts[r] = tr.g.addJoin(tr.g.predecessors(id)...)
+	}
+	return tr.collective("all_gather", "zero", gpus, starts, bytes)
+}
+
+// predecessors lists the ops op id waits for, from the edges added so far.
+func (g *graph) predecessors(id int) []int {
+	var p []int
+	for _, e := range g.edges {
+		if int(e[1]) == id {
+			p = append(p, int(e[0]))
+		}
+	}
+	return p
+}
+
+// lastBackward is the last op of device d's order that finishes chunk c's
+// gradients: its last W, or its last B when the backward is not split.
+func (tr *training) lastBackward(d, c int) pipeline.Op {
+	want := pipeline.B
+	if tr.sch.SplitBackward {
+		want = pipeline.W
+	}
+	var last pipeline.Op
+	for _, o := range tr.sch.Order[d] {
+		if o.Chunk == c && o.Kind == want {
+			last = o
+		}
+	}
+	return last
+}
+
+// gradBytes is the gradient one GPU of model stage k holds: 2 bytes per
+// parameter of its shard (bf16 gradients, as ZeRO counts them).
+func (tr *training) gradBytes(k int) units.Bytes {
+	if !tr.real {
+		return 0
+	}
+	psi := workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, tr.s.Parallel.TP, tr.s.Parallel.EP)
+	return units.Bytes(2 * psi)
+}
+
+// collective adds a data-parallel collective over gpus (rank r may start
+// after ready[r]) and returns, per rank, the op after which rank r is done.
+func (tr *training) collective(op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
+	n := len(gpus)
+	cfg := collective.Config{Ranks: n, Bytes: bytes}
+	done := make([]int, n)
+	if !tr.detailed {
+		alpha, bw, err := tr.bottleneck(gpus)
+		if err != nil {
+			return nil, err
+		}
+		secs, err := collective.Time(op, "ring", cfg, alpha, bw)
+		if err != nil {
+			return nil, err
+		}
+		id := tr.g.addAnalytic(op, "ring", purpose, bytes, gpus, max(1, units.Round(secs)), ready...)
+		for r := range done {
+			done[r] = id
+		}
+		return done, nil
+	}
+	sch, err := collective.New(op, "ring", cfg)
+	if err != nil {
+		return nil, err
+	}
+	first := len(tr.g.ops)
+	tr.g.addPlaced(sch, gpus, ready, purpose)
+	// Rank r is done when the messages into it and out of it are.
+	for r := range done {
+		done[r] = tr.g.addJoin()
+	}
+	for i, t := range sch.Transfers {
+		tr.g.depend(done[t.Dst], first+i)
+		tr.g.depend(done[t.Src], first+i)
+	}
+	return done, nil
+}
+
+// optimizer adds replica r's device d optimizer step after deps and
+// returns it.
+func (tr *training) optimizer(r, d int, deps []int) int {
+	if !tr.real {
+		return tr.g.addJoin(deps...)
+	}
+	p := tr.s.Parallel
+	var psi float64
+	for c := 0; c < tr.sch.Chunks; c++ {
+		k := tr.stageOfDev[d][c]
+		psi += workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, p.TP, p.EP)
+	}
+	shard := psi
+	if p.ZeRO >= 1 {
+		shard /= float64(p.DP)
+	}
+	t := units.Round(28 * shard / float64(tr.gpu.HBMBandwidth))
+	return tr.g.addGroup(groupOp{gpus: tr.mpGroup[r][d], compute: max(1, t),
+		span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
+}
+
+// record fills in the timeline's memory and training metrics.
+func (tr *training) record(tl *timeline.Timeline) {
+	p := tr.s.Parallel
+	batch := p.DP * p.Microbatches * p.MicroBatchSize
+	info := &timeline.Training{Schedule: tr.sch.Name, Chunks: tr.sch.Chunks, Warnings: tr.s.Warnings()}
+	if tr.real {
+		r := workload.Recompute(p.Recompute)
+		it := workload.IterationFLOPs(tr.model, batch, r)
+		info.Tokens = float64(batch) * float64(tr.model.SeqLen)
+		info.ModelFLOPs, info.HardwareFLOPs, info.PeakFLOPS = it.Model(), it.Hardware(), tr.gpu.PeakFLOPS
+	}
+	tl.Training = info
+	for gpu := range tr.g.mem {
+		m := timeline.Memory{GPU: gpu, Activations: tr.g.mem[gpu].points, PeakInFlight: tr.g.mem[gpu].peakIn}
+		if tr.real {
+			c := tr.plan.Coord(gpu)
+			var psi float64
+			for ch := 0; ch < tr.sch.Chunks; ch++ {
+				k := tr.stageOfDev[c.PP][ch]
+				psi += workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, p.TP, p.EP)
+			}
+			states := workload.ModelStateBytes(psi, p.ZeRO, p.DP)
+			m.Capacity = tr.gpu.HBM
+			m.Parameters, m.Gradients, m.OptimizerStates = units.Bytes(states.Parameters), units.Bytes(states.Gradients), units.Bytes(states.OptimizerStates)
+		}
+		m.Peak = m.Static() + units.Bytes(tr.g.mem[gpu].peak+0.5)
+		tl.Memory = append(tl.Memory, m)
+	}
+}
+
+// bottleneck is Bottleneck with the training's cached routes.
+func (tr *training) bottleneck(gpus []int) (units.Time, units.Bandwidth, error) {
+	var alpha units.Time
+	var bw units.Bandwidth
+	for i := range gpus {
+		a, b, err := tr.path(gpus[i], gpus[(i+1)%len(gpus)])
+		if err != nil {
+			return 0, 0, err
+		}
+		alpha = max(alpha, a)
+		if bw == 0 || b < bw {
+			bw = b
+		}
+	}
+	return alpha, bw, nil
 }

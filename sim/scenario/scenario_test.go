@@ -176,3 +176,53 @@ func FuzzFromQuery(f *testing.F) {
 		}
 	})
 }
+
+func TestTrainingPlanErrors(t *testing.T) {
+	base := "model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n"
+	tests := []struct{ yaml, want string }{
+		{"parallel: {dp: 4, tp: 8}\n", "dp·tp·pp·cp = 32 but the cluster has 16 GPUs"},
+		{"parallel: {dp: 1, tp: 8, pp: 2, schedule: interleaved, virtual_stages: 2, microbatches: 3}\n", "parallel.schedule"},
+		{"parallel: {dp: 2, tp: 8, ep: 3}\n", "ep = 3 must divide dp = 2"},
+		{"parallel: {dp: 2, tp: 8, zero: 4}\n", "parallel.zero"},
+		{"parallel: {dp: 2, tp: 8, recompute: most}\n", "parallel.recompute"},
+		{"parallel: {dp: 2, tp: 8, schedule: zigzag}\n", "parallel.schedule"},
+		{"parallel: {dp: 2, tp: 8, microbatches: 0}\n", "parallel.microbatches"},
+		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp8}\n", "training.precision"},
+	}
+	for _, tc := range tests {
+		_, err := Parse([]byte(base + tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+	for _, yaml := range []string{"model: {preset: gpt5}\nparallel: {dp: 2, tp: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n"} {
+		if _, err := Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), "model") {
+			t.Errorf("%q: error %v, want one naming the model", yaml, err)
+		}
+	}
+	s, err := Parse([]byte(base + "parallel: {dp: 1, tp: 16}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if w := s.Warnings(); len(w) != 1 || !strings.Contains(w[0], "tp = 16 exceeds gpus_per_node = 8") {
+		t.Errorf("warnings %v, want the tp-across-nodes one", w)
+	}
+	if s.Strategy != StrategyTraining {
+		t.Errorf("strategy %q, want training inferred from the model key", s.Strategy)
+	}
+}
+
+func TestTrainingQueryRoundTrip(t *testing.T) {
+	q, _ := url.ParseQuery("model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=4&pp=2&schedule=interleaved&virtual_stages=2&microbatches=16&zero=1&sequence_parallel=true&recompute=selective")
+	s, err := FromQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Strategy != StrategyTraining || s.Parallel.TP != 4 || !s.Parallel.SequenceParallel {
+		t.Errorf("decoded %+v", s.Parallel)
+	}
+	back, err := FromQuery(s.Query())
+	if err != nil || !reflect.DeepEqual(back, s) {
+		t.Errorf("round trip: %+v, %v", back, err)
+	}
+}

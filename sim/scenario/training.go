@@ -87,6 +87,16 @@ type Training struct {
 	Efficiency float64 `yaml:"efficiency" json:"efficiency"`
 }
 
+// ChunksArg is the v to pass to pipeline.New: virtual_stages for the
+// interleaved schedule, and 0 (the schedule's own: 1, or 2 for the V
+// shapes) for the others unless virtual_stages says otherwise.
+func (p Parallel) ChunksArg() int {
+	if p.Schedule != "interleaved" && p.VirtualStages == 1 {
+		return 0
+	}
+	return p.VirtualStages
+}
+
 // IsSynthetic reports whether the model is given by op times.
 func (m Model) IsSynthetic() bool { return m.Synthetic.Forward > 0 }
 
@@ -192,7 +202,7 @@ func (s *Scenario) validateTraining(bad func(field, format string, args ...any))
 	if !contains(PipelineSchedules, p.Schedule) {
 		bad("parallel.schedule", "%q is not known; allowed: %s", p.Schedule, strings.Join(PipelineSchedules, ", "))
 	} else if p.PP >= 1 && p.Microbatches >= 1 && p.VirtualStages >= 1 && p.PP <= 1024 && p.Microbatches <= 4096 {
-		if _, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.VirtualStages); err != nil {
+		if _, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
 			bad("parallel.schedule", "%v", err)
 		}
 	}

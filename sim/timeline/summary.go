@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strings"
 
 	"paraplay/sim/units"
 )
@@ -23,6 +24,25 @@ type Summary struct {
 	// ExposedCommunication is the part of Communication during which no GPU
 	// was computing: what overlap could still hide.
 	ExposedCommunication units.Time `json:"exposed_communication_ns"`
+	// IterationSeconds is Iteration in seconds.
+	IterationSeconds float64 `json:"iteration_time_s"`
+	// TokensPerSecond is the training throughput (training runs).
+	TokensPerSecond float64 `json:"tokens_per_s,omitempty"`
+	// MFU is model FLOPs per second over the GPUs' peak (Chowdhery et al.
+	// 2022, PaLM, Appendix B); HFU also counts recomputed FLOPs.
+	MFU float64 `json:"mfu,omitempty"`
+	HFU float64 `json:"hfu,omitempty"`
+	// BubbleFraction is the pipeline bubble: on the GPU where it is
+	// largest, the idle share of the window from its first forward to its
+	// last backward; (p−1)/(m+p−1) for GPipe and 1F1B.
+	BubbleFraction float64 `json:"bubble_fraction"`
+	// ExposedBy is the communication that no compute hid, by kind (tp, cp,
+	// ep, pp, dp, zero), in seconds, averaged over GPUs.
+	ExposedBy map[string]float64 `json:"exposed_comm_s,omitempty"`
+	// Schedule is the pipeline schedule of a training run.
+	Schedule string `json:"schedule,omitempty"`
+	// Warnings repeats the plan's warnings.
+	Warnings []string `json:"warnings,omitempty"`
 	// Collectives lists each collective with its time.
 	Collectives []CollectiveSummary `json:"collectives"`
 	// GPUs has one entry per GPU.
@@ -47,13 +67,24 @@ type CollectiveSummary struct {
 
 // GPUSummary is one GPU's share of the iteration.
 type GPUSummary struct {
+	// Rank is the GPU's id, which is its rank in the plan.
+	Rank int    `json:"rank"`
 	Name string `json:"name"`
 	// Compute is the time its compute stream was busy.
 	Compute units.Time `json:"compute_ns"`
 	// Communication is the time it was sending or receiving.
 	Communication units.Time `json:"communication_ns"`
 	// Busy is the fraction of the iteration it was computing or communicating.
-	Busy float64 `json:"busy"`
+	Busy float64 `json:"busy_fraction"`
+	// PeakMemory is its peak memory (training runs).
+	PeakMemory units.Bytes `json:"peak_memory_bytes,omitempty"`
+	// Memory is the peak's breakdown by category.
+	Memory map[string]units.Bytes `json:"memory,omitempty"`
+	// PeakInFlight is the microbatches' activations held at the peak, in
+	// stage-equivalents.
+	PeakInFlight float64 `json:"peak_inflight_microbatches"`
+	// OOM says the peak exceeds the GPU's memory.
+	OOM bool `json:"oom"`
 }
 
 // Summarize computes the summary of a run.
@@ -63,8 +94,14 @@ func (tl *Timeline) Summarize() Summary {
 	comm := make([][]span, len(tl.GPUs))
 	var allCompute, allComm []span
 	for _, sp := range tl.Spans {
-		compute[sp.GPU] = append(compute[sp.GPU], span{sp.Start, sp.End})
-		allCompute = append(allCompute, span{sp.Start, sp.End})
+		iv := span{sp.Start, sp.End}
+		if sp.Kind.IsCommunication() {
+			comm[sp.GPU] = append(comm[sp.GPU], iv)
+			allComm = append(allComm, iv)
+			continue
+		}
+		compute[sp.GPU] = append(compute[sp.GPU], iv)
+		allCompute = append(allCompute, iv)
 	}
 	detailed := make([]bool, len(tl.Collectives))
 	for _, x := range tl.Transfers {
@@ -92,7 +129,7 @@ func (tl *Timeline) Summarize() Summary {
 	for i, g := range tl.GPUs {
 		c := length(union(compute[i]))
 		busy := length(union(append(append([]span{}, compute[i]...), comm[i]...)))
-		gs := GPUSummary{Name: g.Name, Compute: c, Communication: length(union(comm[i]))}
+		gs := GPUSummary{Rank: g.ID, Name: g.Name, Compute: c, Communication: length(union(comm[i]))}
 		if tl.End > 0 {
 			gs.Busy = float64(busy) / float64(tl.End)
 		}
@@ -105,7 +142,12 @@ func (tl *Timeline) Summarize() Summary {
 	commU := union(allComm)
 	s.Communication = length(commU)
 	s.ExposedCommunication = s.Communication - length(intersect(commU, union(allCompute)))
+	s.IterationSeconds = tl.End.Seconds()
+	tl.summarizeTraining(&s, compute)
 	for _, c := range tl.Collectives {
+		if c.Purpose == "pp" {
+			continue
+		}
 		cs := CollectiveSummary{Name: c.Name, Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes, Time: c.End - c.Start}
 		if cs.Time > 0 {
 			cs.AlgBW = units.Bandwidth(float64(c.Bytes) / cs.Time.Seconds())
@@ -118,6 +160,7 @@ func (tl *Timeline) Summarize() Summary {
 
 // busFactor converts algorithm bandwidth to bus bandwidth as nccl-tests does.
 func busFactor(op string, n int) float64 {
+	op = strings.ReplaceAll(op, "_", "-")
 	nf := float64(n)
 	switch op {
 	case "all-reduce":
@@ -142,13 +185,81 @@ func (s Summary) WriteText(w io.Writer) error {
 	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
 	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
 	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
-	for _, c := range s.Collectives {
-		p("  %s %s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
-			c.Algorithm, c.Name, c.Ranks, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
+	if s.TokensPerSecond > 0 {
+		p("  throughput            %.0f tokens/s\n", s.TokensPerSecond)
+		p("  MFU                   %.1f%%   (HFU %.1f%%)\n", 100*s.MFU, 100*s.HFU)
 	}
-	p("  %-8s %12s %14s %6s\n", "GPU", "compute", "communication", "busy")
-	for _, g := range s.GPUs {
-		p("  %-8s %12v %14v %5.1f%%\n", g.Name, g.Compute, g.Communication, 100*g.Busy)
+	if s.Schedule != "" {
+		p("  pipeline bubble       %.1f%%   (%s)\n", 100*s.BubbleFraction, s.Schedule)
+	}
+	if len(s.ExposedBy) > 0 {
+		p("  exposed communication by kind:")
+		for _, k := range []string{"tp", "cp", "ep", "pp", "dp", "zero"} {
+			if v, ok := s.ExposedBy[k]; ok {
+				p(" %s %v", k, units.Round(v))
+			}
+		}
+		p("\n")
+	}
+	for _, w := range s.Warnings {
+		p("  warning: %s\n", w)
+	}
+	// Identical collectives (a training run has one per group) print once.
+	type key struct {
+		name, algo string
+		ranks      int
+		bytes      units.Bytes
+		time       units.Time
+	}
+	count := map[key]int{}
+	var order []key
+	for _, c := range s.Collectives {
+		k := key{c.Name, c.Algorithm, c.Ranks, c.Bytes, c.Time}
+		if count[k] == 0 {
+			order = append(order, k)
+		}
+		count[k]++
+	}
+	for i, k := range order {
+		if i == 8 {
+			p("  … and %d more kinds of collective\n", len(order)-8)
+			break
+		}
+		c := s.Collectives[0]
+		for _, x := range s.Collectives {
+			if (key{x.Name, x.Algorithm, x.Ranks, x.Bytes, x.Time}) == k {
+				c = x
+				break
+			}
+		}
+		times := ""
+		if count[k] > 1 {
+			times = fmt.Sprintf(" ×%d", count[k])
+		}
+		p("  %s %s%s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
+			c.Algorithm, c.Name, times, c.Ranks, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
+	}
+	memory := len(s.GPUs) > 0 && s.GPUs[0].PeakMemory > 0
+	if memory {
+		p("  %-9s %12s %14s %6s %12s %9s\n", "GPU", "compute", "communication", "busy", "peak memory", "in flight")
+	} else {
+		p("  %-9s %12s %14s %6s\n", "GPU", "compute", "communication", "busy")
+	}
+	for i, g := range s.GPUs {
+		if i == 16 && len(s.GPUs) > 17 {
+			p("  … %d more GPUs (--json lists them all)\n", len(s.GPUs)-16)
+			break
+		}
+		if memory {
+			oom := ""
+			if g.OOM {
+				oom = "  OUT OF MEMORY"
+			}
+			p("  %-9s %12v %14v %5.1f%% %12s %9.2f%s\n", g.Name, g.Compute, g.Communication, 100*g.Busy,
+				fmt.Sprintf("%.1f GiB", float64(g.PeakMemory)/float64(units.GiB)), g.PeakInFlight, oom)
+		} else {
+			p("  %-9s %12v %14v %5.1f%%\n", g.Name, g.Compute, g.Communication, 100*g.Busy)
+		}
 	}
 	return nil
 }
