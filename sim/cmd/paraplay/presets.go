@@ -11,6 +11,7 @@ import (
 	"text/tabwriter"
 
 	"paraplay/sim/hw"
+	"paraplay/sim/workload"
 )
 
 // presetsCommand prints the hardware catalog: what a scenario can name as a
@@ -54,10 +55,22 @@ type presetCatalog struct {
 	GPUs []hw.GPU `json:"gpus"`
 	// Links is the link catalog, sorted by name.
 	Links []presetLink `json:"links"`
+	// Models is the model catalog.
+	Models []presetModel `json:"models"`
+}
+
+// presetModel adds the exact parameter count to a model for JSON readers.
+type presetModel struct {
+	workload.Model
+	// Params is the exact parameter count of the architecture.
+	Params int64 `json:"params"`
 }
 
 func writePresetsJSON(w io.Writer) error {
 	cat := presetCatalog{GPUs: hw.GPUs()}
+	for _, m := range workload.Models() {
+		cat.Models = append(cat.Models, presetModel{Model: m, Params: workload.Params(m).Total()})
+	}
 	for _, l := range hw.Links() {
 		cat.Links = append(cat.Links, presetLink{Link: l, Effective: float64(l.Effective())})
 	}
@@ -91,6 +104,17 @@ func writePresetsText(w io.Writer) error {
 		model, measured := float64(l.Effective())/1e9, float64(l.MeasuredBusBW)/1e9
 		fmt.Fprintf(tw, "%s\tmodel %s GB/s\tmeasured %s GB/s\t%+.1f%%\n", l.Name, num(model), num(measured), (model/measured-1)*100)
 	}
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "Models (model.preset)")
+	fmt.Fprintln(tw, "NAME\tPARAMS\tLAYERS\tHIDDEN\tHEADS\tKV HEADS\tFFN\tVOCAB\tSEQ\tEXPERTS")
+	for _, m := range workload.Models() {
+		experts := "-"
+		if m.IsMoE() {
+			experts = fmt.Sprintf("%d (top %d)", m.Experts, m.TopK)
+		}
+		fmt.Fprintf(tw, "%s\t%.2fB\t%d\t%d\t%d\t%d\t%s %d\t%d\t%d\t%s\n", m.Name, float64(workload.Params(m).Total())/1e9,
+			m.Layers, m.Hidden, m.Heads, m.KVHeadCount(), m.FFN, m.FFNWidth(), m.Vocab, m.SeqLen, experts)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -104,6 +128,9 @@ func writeSources(w io.Writer) error {
 	b.WriteString("\nSources\n")
 	for _, g := range hw.GPUs() {
 		fmt.Fprintf(&b, "%s: %s\n  peak, memory: %s\n  efficiency: %s\n  server: %s\n", g.Name, g.DisplayName, g.Source, g.EfficiencyBasis, g.Server)
+	}
+	for _, m := range workload.Models() {
+		fmt.Fprintf(&b, "%s: %s\n", m.Name, m.Source)
 	}
 	for _, l := range hw.Links() {
 		fmt.Fprintf(&b, "%s: %s\n  line rate: %s\n  achievable: %s\n  latency: %s\n", l.Name, l.DisplayName, l.Source, l.AchievableBasis, l.LatencyBasis)
