@@ -108,7 +108,7 @@ func simulateTraining(s scenario.Scenario) (*timeline.Timeline, error) {
 
 func newTraining(s scenario.Scenario) (*training, error) {
 	p := s.Parallel
-	tr := &training{s: s, plan: parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}, elem: 2}
+	tr := &training{s: s, plan: p.Plan(), elem: 2}
 	var err error
 	if tr.sch, err = pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
 		return nil, fmt.Errorf("parallel.schedule: %w", err)

@@ -166,3 +166,41 @@ func TestZeROMemoryInTheRun(t *testing.T) {
 		}
 	}
 }
+
+// TestVShapedSchedulesWithinTheirBound: ZB-V and DualPipeV through the
+// whole simulator keep their bubble (the largest idle time of a device
+// between its first and last op) within DeepSeek's (PP/2−1)(F&B + B − 3W)
+// bound, PP = 2p chunk stages, with per-chunk times.
+func TestVShapedSchedulesWithinTheirBound(t *testing.T) {
+	ms := units.Millisecond
+	tf, tb, tw := 2*ms, 2*ms, 2*ms
+	for _, name := range []string{"zb-v", "dualpipev"} {
+		for _, p := range []int{2, 4, 8} {
+			m := 2 * p
+			tl, err := Simulate(synthetic(name, p, m, 1, tf, tb, tw))
+			if err != nil {
+				t.Fatalf("%s p=%d: %v", name, p, err)
+			}
+			f, b, w := tf/2, tb/2, tw/2 // two chunks per device
+			bound := units.Time(p-1) * ((f + b + w) + (b + w) - 3*w)
+			if got := maxIdle(tl); got > bound {
+				t.Errorf("%s p=%d m=%d: bubble %v, above the bound %v", name, p, m, got, bound)
+			}
+		}
+	}
+}
+
+// maxIdle is the largest idle time of a GPU between its first and last span.
+func maxIdle(tl *timeline.Timeline) units.Time {
+	var worst units.Time
+	for g := range tl.GPUs {
+		var busy units.Time
+		for _, sp := range tl.Spans {
+			if sp.GPU == g {
+				busy += sp.End - sp.Start
+			}
+		}
+		worst = max(worst, windowOf(tl, g)-busy)
+	}
+	return worst
+}

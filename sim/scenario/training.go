@@ -73,6 +73,20 @@ type Parallel struct {
 	SequenceParallel bool `yaml:"sequence_parallel" json:"sequence_parallel"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
+	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the
+	// default, Megatron's): which ranks are neighbours on the hardware.
+	Order string `yaml:"order" json:"order"`
+}
+
+// Plan is the plan's layout as package parallel takes it.
+func (p Parallel) Plan() parallel.Plan {
+	pl := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}
+	if p.Order != "" {
+		for _, d := range strings.Split(p.Order, ",") {
+			pl.Order = append(pl.Order, parallel.Dim(strings.TrimSpace(d)))
+		}
+	}
+	return pl
 }
 
 // Training holds how the model is optimised.
@@ -176,7 +190,7 @@ func (s *Scenario) validateTraining(bad func(field, format string, args ...any))
 		bad("model", "%v", err)
 	}
 	p := s.Parallel
-	plan := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}
+	plan := p.Plan()
 	if _, err := plan.Check(s.NumGPUs(), s.perNode()); err != nil {
 		for _, e := range flatten(err) {
 			// Check's errors already start with "parallel.<dim>: ".
@@ -241,6 +255,6 @@ func (s *Scenario) Warnings() []string {
 		return nil
 	}
 	p := s.Parallel
-	w, _ := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}.Check(s.NumGPUs(), s.perNode())
+	w, _ := p.Plan().Check(s.NumGPUs(), s.perNode())
 	return w
 }
