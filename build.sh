@@ -96,6 +96,28 @@ test_all() {
 	say "all tests passed"
 }
 
+# bench_browser measures the app in headless Chromium: frames per second of
+# the largest scenarios, time to first frame against a minimal Ebitengine
+# page built the same way (wasm/minimal), and the wasm's sizes.
+bench_browser() {
+	build
+	ensure_chromium
+	say "wasm sizes"
+	mkdir -p "$OUT/bench"
+	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$OUT/bench/minimal.wasm" ./wasm/minimal
+	cp wasm/minimal/minimal.html "$OUT/bench/"
+	local f
+	for f in "$OUT/paraplay.wasm" "$OUT/bench/minimal.wasm"; do
+		local br="n/a (apt-get install brotli)"
+		if command -v brotli >/dev/null; then br="$(($(brotli -q 11 -c "$f" | wc -c) / 1024)) KiB"; fi
+		echo "$(basename "$f"): $(($(wc -c <"$f") / 1024)) KiB raw, $(($(gzip -9 -c "$f" | wc -c) / 1024)) KiB gzip, brotli $br"
+	done
+	say "browser benchmarks (headless Chromium, software WebGL, 1280×800)"
+	PARAPLAY_BENCH=1 PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -run 'TestBench' -v -timeout 20m ./wasm/browsertest/ |
+		grep -E 'frames/s|first frame| ms$|^(--- |ok|FAIL)'
+	rm -rf "$OUT/bench"
+}
+
 case "${1:-}" in
 build) build ;;
 serve)
@@ -107,6 +129,7 @@ test) test_all ;;
 bench)
 	need_go
 	go test -run '^$' -bench . -benchmem ./...
+	bench_browser
 	;;
 clean)
 	rm -rf "$OUT"
