@@ -18,40 +18,56 @@ import (
 // nil or empty timeline gives a list holding a message, never a panic.
 // Item IDs are stable across instants; see the package documentation.
 func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
+	return NewFrames(tl).Build(t, opt)
+}
+
+// build lays out one frame. A training run gives the right-hand column to
+// its metrics and memory bars and the network view the rest.
+func (f *Frames) build(t units.Time, opt Options) DrawList {
+	tl := f.tl
 	w, h := opt.size()
 	s := min(w/DefaultWidth, h/DefaultHeight)
-	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7)}
+	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7), vw: w, f: f}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()
 	}
 	t = max(0, min(t, tl.End))
-	b.items = make([]Item, 0, estimateItems(tl, w))
+	b.items = make([]Item, 0, estimateItems(f, w))
 	b.header(tl.Title, t, tl.End)
-	if len(tl.Switches) > 0 {
-		b.topology(tl, t, 30*b.fs, 0.58*h+2*b.s)
-		b.legend(0.58*h + 18*b.s)
-		b.strip(tl, t, 0.58*h+30*b.s)
-		return b.list()
+	bandBottom := 0.58 * h
+	if f.training {
+		b.vw = w - b.panelWidth()
+		b.panel(t, 30*b.fs, bandBottom)
 	}
-	ringTop, ringBottom := 40*b.s, 0.58*h
-	ring := layoutRing(tl, ringTop, ringBottom, w, b.s)
-	acts := activities(tl, t)
-	b.caption(tl, ring, t, ringTop, ringBottom)
-	b.links(tl, ring, t)
-	b.gpus(tl, ring.cx, ring.cy, ring.bw, ring.bh, acts)
-	b.chunks(tl, ring, t)
-	b.legend(0.58*h + 18*b.s)
-	b.strip(tl, t, 0.58*h+30*b.s)
+	acts := activities(tl, t, f.colls)
+	if len(tl.Switches) > 0 {
+		b.topology(tl, t, 30*b.fs, bandBottom+2*b.s, acts)
+	} else {
+		ringTop := 40 * b.s
+		ring := layoutRing(tl, ringTop, bandBottom, b.vw, b.s)
+		b.caption(tl, ring, t, ringTop, bandBottom)
+		b.links(tl, ring, t)
+		b.gpus(tl, ring.cx, ring.cy, ring.bw, ring.bh, acts)
+		b.chunks(tl, ring, t)
+	}
+	b.legend(bandBottom + 18*b.s)
+	b.strip(tl, t, bandBottom+30*b.s)
 	return b.list()
 }
 
 // estimateItems sizes the item slice once, so appends rarely grow it. The
 // strip merges a row's sends closer than a pixel, so a row holds at most
 // about w of them.
-func estimateItems(tl *timeline.Timeline, w float64) int {
-	sends := min(len(tl.Transfers), len(tl.GPUs)*int(w))
-	return 64 + 6*len(tl.GPUs) + 2*len(tl.Switches) + 3*len(tl.Links) + len(tl.Spans) + sends
+func estimateItems(f *Frames, w float64) int {
+	tl, rows := f.tl, len(f.rows.gpus)
+	sends := min(len(tl.Transfers), rows*int(w))
+	spans := min(len(tl.Spans), rows*int(w)/2)
+	links := len(tl.Links)
+	if len(tl.Switches) == 0 {
+		links *= 3 // a line and two arrowhead strokes each
+	}
+	return 64 + 4*len(tl.GPUs) + 2*len(tl.Switches) + links + 2*spans + sends + 10*rows
 }
 
 // builder accumulates items for one frame. s scales every fixed pixel size
@@ -59,7 +75,10 @@ func estimateItems(tl *timeline.Timeline, w float64) int {
 // less so that small canvases stay legible.
 type builder struct {
 	w, h, s, fs float64
-	items       []Item
+	// vw is the width of the network view, left of a training run's panel.
+	vw    float64
+	f     *Frames
+	items []Item
 }
 
 func (b *builder) list() DrawList {
@@ -130,14 +149,71 @@ var legendEntries = [...]struct {
 	{"all-gather", "chunk, all-gather", colWhite, colAllGather},
 }
 
+// legendEntry is one swatch of the legend.
+type legendEntry struct {
+	key, label string
+	fill       Color
+	border     Color
+}
+
+// entries lists the legend's swatches: for a training run the span kinds
+// and traffic kinds it holds, else the GPU states and the chunks' phases.
+func (b *builder) entries() []legendEntry {
+	if !b.f.training {
+		out := make([]legendEntry, len(legendEntries))
+		for i, e := range legendEntries {
+			out[i] = legendEntry{e.key, e.label, e.fill, e.border}
+		}
+		return out
+	}
+	var out []legendEntry
+	for _, k := range b.f.kinds {
+		c, _ := kindColor(k)
+		out = append(out, legendEntry{string(k), kindLabel(k), c, Color{}})
+	}
+	for _, k := range b.f.traffic {
+		out = append(out, legendEntry{"traffic-" + k, trafficLabel(k), trafficColor(k), Color{}})
+	}
+	return append(out, legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}})
+}
+
+// kindLabel names a span kind in the legend, with the letter its spans'
+// labels start with.
+func kindLabel(k timeline.Kind) string {
+	switch k {
+	case timeline.Forward:
+		return "forward F"
+	case timeline.Backward:
+		return "backward B"
+	case timeline.BackwardWeight:
+		return "weight grad W"
+	case timeline.TPComm:
+		return "TP comm"
+	case timeline.CPComm:
+		return "CP comm"
+	case timeline.EPComm:
+		return "EP comm"
+	}
+	return string(k)
+}
+
 // legend draws one row of swatches at baseline y, dropping entries that would
-// run off a narrow canvas.
+// run off a narrow canvas. A strip that shows one row per stage says so at
+// the right, and the legend stops short of that note.
 func (b *builder) legend(y float64) {
 	s := b.fs // the swatches keep pace with the text
 	x, size := 12*b.s, 12*s
-	for _, e := range legendEntries {
+	right := b.w - 8*s
+	if note := b.f.rows.note; note != "" {
+		nsize := 10 * b.fs
+		if text := truncate(note, nsize, b.w/2); text != "" {
+			b.text("strip/note", b.w-12*b.s, y, text, nsize, colMuted, AnchorEnd)
+			right -= textWidth(text, nsize) + 12*b.s
+		}
+	}
+	for _, e := range b.entries() {
 		next := x + 18*s + textWidth(e.label, size)
-		if next > b.w-8*s {
+		if next > right {
 			return
 		}
 		sw := b.rect("legend/"+e.key+"/swatch", x, y-10*s, 12*s, 12*s, e.fill)

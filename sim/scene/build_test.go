@@ -187,7 +187,7 @@ func TestBuildMalformed(t *testing.T) {
 	tl := &timeline.Timeline{
 		GPUs:      []timeline.GPU{{ID: 0}, {ID: 1}},
 		Links:     []timeline.Link{{ID: 0, From: 0, To: 7}, {ID: 1, From: 1, To: 1}, {ID: 2, From: 0, To: 1}},
-		Spans:     []timeline.Span{{GPU: 9, Start: 0, End: ms}, {GPU: -1, Start: 0, End: ms}, {GPU: 0, Kind: "optimizer", Start: 0, End: ms}},
+		Spans:     []timeline.Span{{GPU: 9, Start: 0, End: ms}, {GPU: -1, Start: 0, End: ms}, {GPU: 0, Kind: "mystery", Start: 0, End: ms}},
 		Transfers: []timeline.Transfer{{Path: []int{5}, Src: 8, Dst: -2, Start: 0, End: ms}, {Path: []int{0}, Src: 0, Dst: 7, Start: 0, End: ms}},
 		End:       ms,
 	}

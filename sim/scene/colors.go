@@ -1,5 +1,7 @@
 package scene
 
+import "paraplay/sim/timeline"
+
 // The palette. These are read-only: Build copies them into items.
 var (
 	colBackground = Color{0xff, 0xff, 0xff, 0xff}
@@ -27,6 +29,9 @@ var stateStyle = [...]struct{ fill, text Color }{
 	Backward:      {Color{0xf2, 0x8e, 0x2b, 0xff}, colDarkText},
 	Communicating: {Color{0x59, 0xa1, 0x4f, 0xff}, colDarkText},
 	Done:          {Color{0x9a, 0x9a, 0x9a, 0xff}, colDarkText},
+	// BackwardWeight and Optimizer share their spans' colours (kindColor).
+	BackwardWeight: {Color{0xed, 0xc9, 0x48, 0xff}, colDarkText},
+	Optimizer:      {Color{0xb0, 0x7a, 0xa1, 0xff}, colDarkText},
 }
 
 func (s State) fill() Color {
@@ -72,3 +77,86 @@ func phaseColor(phase string) Color {
 	}
 	return colOtherPhase
 }
+
+// kindColor is the fill of a strip span by what it does: the four compute
+// kinds in hues that stay apart under the common colour-vision deficiencies
+// and in greyscale (blue, orange, yellow, mauve), and the communication that
+// blocks the compute stream in dark tones, so it reads as "not computing".
+func kindColor(k timeline.Kind) (Color, bool) {
+	switch k {
+	case timeline.Forward:
+		return stateStyle[Forward].fill, true
+	case timeline.Backward:
+		return stateStyle[Backward].fill, true
+	case timeline.BackwardWeight:
+		return stateStyle[BackwardWeight].fill, true
+	case timeline.Optimizer:
+		return stateStyle[Optimizer].fill, true
+	case timeline.TPComm:
+		return Color{0x3a, 0x3a, 0x3a, 0xff}, true
+	case timeline.CPComm:
+		return Color{0x1d, 0x5c, 0x57, 0xff}, true
+	case timeline.EPComm:
+		return Color{0x6b, 0x3a, 0x1e, 0xff}, true
+	}
+	return stateStyle[Forward].fill, false
+}
+
+// spanColor is the fill of a span of kind k for microbatch mb: odd
+// microbatches a lighter tint of the kind's hue, so neighbouring
+// microbatches of one kind stay apart in a pipeline even without labels.
+func spanColor(k timeline.Kind, mb int) Color {
+	c, _ := kindColor(k)
+	if mb%2 != 0 && !k.IsCommunication() {
+		c = mix(c, colWhite, 0.3)
+	}
+	return c
+}
+
+// Traffic kinds of a training run, which colour packets and the strip's
+// communication lane.
+const (
+	trafficPP    = "pp"   // pipeline messages between stages
+	trafficDP    = "dp"   // data-parallel gradient collectives
+	trafficZeRO  = "zero" // ZeRO-3 parameter gathers
+	trafficOther = ""     // a lone collective's traffic
+)
+
+// trafficColor tells the traffic kinds apart: green, sky blue and dark
+// purple differ in hue for every common colour-vision deficiency and in
+// lightness in greyscale.
+func trafficColor(kind string) Color {
+	switch kind {
+	case trafficPP:
+		return stateStyle[Communicating].fill
+	case trafficDP:
+		return Color{0x56, 0xb4, 0xe9, 0xff}
+	case trafficZeRO:
+		return colAllGather
+	}
+	return stateStyle[Communicating].fill
+}
+
+// textOn is the text colour that reads best on fill c: white on dark
+// fills, near-black on light ones (by relative luminance).
+func textOn(c Color) Color {
+	l := 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)
+	if l < 140 {
+		return colWhite
+	}
+	return colDarkText
+}
+
+// Colours of the memory panel's categories, bottom to top.
+var memColors = [...]Color{
+	{0x4e, 0x79, 0xa7, 0xff}, // parameters
+	{0xa0, 0xcb, 0xe8, 0xff}, // gradients
+	{0xf2, 0x8e, 0x2b, 0xff}, // optimizer states
+	{0xba, 0xb0, 0xac, 0xff}, // buffers
+	{0x76, 0xb7, 0xb2, 0xff}, // activations
+}
+
+var (
+	colOOM      = Color{0xd6, 0x27, 0x28, 0xff}
+	colHBMLimit = Color{0x22, 0x22, 0x22, 0xff}
+)

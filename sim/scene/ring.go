@@ -163,6 +163,9 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, a.state.fill())
 		box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
 		name := gpuName(tl, i)
+		if b.f.training && textWidth(name, nameSize) > bw-4 {
+			name = itoa(i) // a narrow box in a training run keeps its number
+		}
 		if nameSize < 7 || textWidth(name, nameSize) > bw-4 {
 			continue
 		}
@@ -171,8 +174,13 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 			nameY = cy[i] - 2*b.s
 		}
 		b.text(id+"/label", cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
-		if twoLines && textWidth(a.label(), stateSize) <= bw-4 {
-			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, a.label(), stateSize, a.state.textColor(), AnchorMiddle)
+		if !twoLines {
+			continue
+		}
+		if label := a.label(); textWidth(label, stateSize) <= bw-4 {
+			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, label, stateSize, a.state.textColor(), AnchorMiddle)
+		} else if a.span != nil && a.span.Label != "" && textWidth(a.span.Label, stateSize) <= bw-4 {
+			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, a.span.Label, stateSize, a.state.textColor(), AnchorMiddle)
 		}
 	}
 }
@@ -195,6 +203,11 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		}
 		px, py := g.segs[link].at(f)
 		id := "xfer/" + itoa(i)
+		if b.f.training {
+			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
+			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, b.s)
+			continue
+		}
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(1, 2*b.s)
 		if size >= 12 {
@@ -229,8 +242,8 @@ func (b *builder) caption(tl *timeline.Timeline, g ringLayout, t units.Time, top
 		if 2*g.ry-g.bh < 40*b.fs {
 			return // no room between the top and bottom boxes
 		}
-		b.text("caption", b.w/2, cy-2*b.s, truncate(name, 14*b.fs, room), 14*b.fs, colText, AnchorMiddle).Bold = true
-		b.text("caption/detail", b.w/2, cy+16*b.fs, truncate(detail, 12*b.fs, room), 12*b.fs, colMuted, AnchorMiddle)
+		b.text("caption", b.vw/2, cy-2*b.s, truncate(name, 14*b.fs, room), 14*b.fs, colText, AnchorMiddle).Bold = true
+		b.text("caption/detail", b.vw/2, cy+16*b.fs, truncate(detail, 12*b.fs, room), 12*b.fs, colMuted, AnchorMiddle)
 		return
 	}
 }

@@ -23,6 +23,10 @@ const (
 	Communicating
 	// Done: the run has ended (t is at or after the timeline's End).
 	Done
+	// BackwardWeight: the weight-gradient half (W) of a split backward.
+	BackwardWeight
+	// Optimizer: the optimizer step.
+	Optimizer
 )
 
 // String returns the lower-case name of the state, e.g. "forward".
@@ -38,13 +42,20 @@ func (s State) String() string {
 		return "communicating"
 	case Done:
 		return "done"
+	case BackwardWeight:
+		return "backward-weight"
+	case Optimizer:
+		return "optimizer"
 	}
 	return "unknown"
 }
 
 // StateAt returns what GPU gpu is doing at instant t. Spans and transfers are
-// half-open: active when Start <= t < End. A span of any kind other than
-// Backward counts as Forward. A collective that has no transfers (the
+// half-open: active when Start <= t < End. A span's kind names the state
+// (forward, backward, backward-weight, optimizer); the communication spans
+// that block the compute stream (tp-, cp-, ep-comm) count as Communicating,
+// and a span of an unknown kind as Forward. SpanAt returns the span itself,
+// whose Label ("F3") says which microbatch. A collective that has no transfers (the
 // analytic fidelity records one span per collective) keeps the GPUs in its
 // GPUs list Communicating during [Start, End). An unknown GPU (or a nil
 // timeline) is Idle.
@@ -55,11 +66,8 @@ func StateAt(tl *timeline.Timeline, gpu int, t units.Time) State {
 	if t >= tl.End {
 		return Done
 	}
-	for i := range tl.Spans {
-		s := &tl.Spans[i]
-		if s.GPU == gpu && s.Start <= t && t < s.End {
-			return spanState(s.Kind)
-		}
+	if s, ok := SpanAt(tl, gpu, t); ok {
+		return spanState(s.Kind)
 	}
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
@@ -73,6 +81,25 @@ func StateAt(tl *timeline.Timeline, gpu int, t units.Time) State {
 		}
 	}
 	return Idle
+}
+
+// SpanAt returns the span active on GPU gpu's compute stream at instant t
+// (the first in Timeline.Spans, which are sorted by start), and false when
+// none is, the run has ended, or gpu is unknown.
+func SpanAt(tl *timeline.Timeline, gpu int, t units.Time) (timeline.Span, bool) {
+	if tl == nil || gpu < 0 || gpu >= len(tl.GPUs) || t >= tl.End {
+		return timeline.Span{}, false
+	}
+	for i := range tl.Spans {
+		s := &tl.Spans[i]
+		if s.Start > t {
+			break
+		}
+		if s.GPU == gpu && t < s.End {
+			return *s, true
+		}
+	}
+	return timeline.Span{}, false
 }
 
 // spanCollectives lists the collectives that no transfer belongs to: those
@@ -98,8 +125,15 @@ func spanCollectives(tl *timeline.Timeline) []*timeline.Collective {
 }
 
 func spanState(k timeline.Kind) State {
-	if k == timeline.Backward {
+	switch {
+	case k == timeline.Backward:
 		return Backward
+	case k == timeline.BackwardWeight:
+		return BackwardWeight
+	case k == timeline.Optimizer:
+		return Optimizer
+	case k.IsCommunication():
+		return Communicating
 	}
 	return Forward
 }
@@ -112,11 +146,14 @@ type activity struct {
 	// whole is set when the GPU takes part in a collective recorded as one
 	// span, where neither direction is known.
 	whole bool
+	// span is the compute-stream span active at t, if any.
+	span *timeline.Span
 }
 
 // activities computes every GPU's activity at t in one pass over the spans
-// and transfers, agreeing with StateAt GPU by GPU.
-func activities(tl *timeline.Timeline, t units.Time) []activity {
+// and transfers, agreeing with StateAt GPU by GPU; colls are the
+// timeline's spanCollectives.
+func activities(tl *timeline.Timeline, t units.Time, colls []*timeline.Collective) []activity {
 	acts := make([]activity, len(tl.GPUs))
 	if t >= tl.End {
 		for i := range acts {
@@ -127,8 +164,12 @@ func activities(tl *timeline.Timeline, t units.Time) []activity {
 	n := len(acts)
 	for i := range tl.Spans {
 		s := &tl.Spans[i]
-		if s.GPU >= 0 && s.GPU < n && acts[s.GPU].state == Idle && s.Start <= t && t < s.End {
+		if s.Start > t {
+			break
+		}
+		if s.GPU >= 0 && s.GPU < n && acts[s.GPU].span == nil && t < s.End {
 			acts[s.GPU].state = spanState(s.Kind)
+			acts[s.GPU].span = s
 		}
 	}
 	for i := range tl.Transfers {
@@ -144,7 +185,7 @@ func activities(tl *timeline.Timeline, t units.Time) []activity {
 			communicate(&acts[x.Dst])
 		}
 	}
-	for _, c := range spanCollectives(tl) {
+	for _, c := range colls {
 		if c.Start <= t && t < c.End {
 			for _, g := range c.GPUs {
 				if g >= 0 && g < n {
@@ -158,13 +199,21 @@ func activities(tl *timeline.Timeline, t units.Time) []activity {
 }
 
 func communicate(a *activity) {
-	if a.state == Idle {
+	if a.state == Idle && a.span == nil {
 		a.state = Communicating
 	}
 }
 
-// label is the second line of text in a GPU's box.
+// label is the second line of text in a GPU's box: the op and its
+// microbatch during a span ("forward F3", "tp-comm B2").
 func (a activity) label() string {
+	if a.span != nil {
+		name := string(a.span.Kind)
+		if a.span.Label != "" {
+			name += " " + a.span.Label
+		}
+		return name
+	}
 	if a.state == Communicating {
 		switch {
 		case a.sending:

@@ -62,13 +62,13 @@ func TestStateAtIdleAndReceiving(t *testing.T) {
 		}
 	}
 	// The per-frame pass must agree with StateAt and pick the right label.
-	acts := activities(tl, ms)
+	acts := activities(tl, ms, spanCollectives(tl))
 	for gpu, want := range []string{"forward", "receiving", "idle"} {
 		if got := acts[gpu].label(); got != want {
 			t.Errorf("label of gpu %d at 1ms = %q, want %q", gpu, got, want)
 		}
 	}
-	if got := activities(tl, 2*ms)[0].label(); got != "sending" {
+	if got := activities(tl, 2*ms, spanCollectives(tl))[0].label(); got != "sending" {
 		t.Errorf("label of gpu 0 at 2ms = %q, want %q", got, "sending")
 	}
 }
@@ -76,7 +76,7 @@ func TestStateAtIdleAndReceiving(t *testing.T) {
 func TestActivitiesAgreeWithStateAt(t *testing.T) {
 	tl := ringTimeline(4)
 	for at := units.Time(0); at <= tl.End+ms; at += 250 * units.Microsecond {
-		acts := activities(tl, at)
+		acts := activities(tl, at, spanCollectives(tl))
 		for gpu := range tl.GPUs {
 			if got, want := acts[gpu].state, StateAt(tl, gpu, at); got != want {
 				t.Errorf("activities at %v, gpu %d = %v, want StateAt's %v", at, gpu, got, want)

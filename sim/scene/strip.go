@@ -31,48 +31,66 @@ func (g stripLayout) pixel() units.Time {
 }
 
 // strip draws the timeline strip from y = top to the axis at the bottom of
-// the canvas, then the playhead at t on top.
+// the canvas, then the playhead at t on top. Its rows are the Frames' rows:
+// every GPU, or one per pipeline stage of a large training run.
 func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
-	s, n := b.s, len(tl.GPUs)
+	s, rows := b.s, &b.f.rows
 	bottom := b.h - 8*s - 14*b.fs // room for the axis labels
 	g := stripLayout{x0: 72 * s, x1: b.w - 20*s, top: top, end: tl.End}
-	g.rowH = max(0, bottom-top) / float64(n)
+	g.rowH = max(0, bottom-top) / float64(len(rows.gpus))
 	b.rows(tl, g)
 	b.spans(tl, g)
 	b.sends(tl, g)
-	b.collectiveSpans(tl, g)
+	b.collectiveSpans(g)
 	b.axis(g, bottom)
 	px := g.x(t)
 	b.line("playhead", px, top-4*s, px, bottom+4*s, colPlayhead, 2*s)
 }
 
+// lanes are where in a row the compute spans and the sends go, as
+// fractions of the row's height. A training run gives the spans more room
+// for their labels.
+func (b *builder) lanes() (spanTop, spanH, sendTop, sendH float64) {
+	if b.f.training {
+		return 0.08, 0.62, 0.74, 0.22
+	}
+	return 0.1, 0.5, 0.66, 0.24
+}
+
 // rows shades every other row and labels each row when it is tall enough
-// to hold text.
+// to hold text. Row items are named by the GPU they show.
 func (b *builder) rows(tl *timeline.Timeline, g stripLayout) {
 	size := min(11*b.fs, g.rowH*0.75)
-	for i := range tl.GPUs {
+	for i, gpu := range b.f.rows.gpus {
 		y := g.top + float64(i)*g.rowH
 		if i%2 == 0 {
-			b.rect("strip/row/"+itoa(i), g.x0, y, g.x1-g.x0, g.rowH, colRowShade)
+			b.rect("strip/row/"+itoa(gpu), g.x0, y, g.x1-g.x0, g.rowH, colRowShade)
 		}
 		if g.rowH >= 10 {
-			name := truncate(gpuName(tl, i), size, g.x0-12*b.s)
-			b.text("strip/label/"+itoa(i), g.x0-6*b.s, y+g.rowH/2+size*0.35, name, size, colText, AnchorEnd)
+			name := truncate(b.f.rows.rowName(tl, i), size, g.x0-12*b.s)
+			b.text("strip/label/"+itoa(gpu), g.x0-6*b.s, y+g.rowH/2+size*0.35, name, size, colText, AnchorEnd)
 		}
 	}
 }
 
-// run is a stretch of one row drawn as a single rect: consecutive spans of
-// one kind, or sends, that touch or overlap (within a pixel). first is the
-// index of the first span or transfer in it, which names the rect.
+// run is a stretch of one row drawn as a single rect: a span, consecutive
+// spans of one kind and microbatch that touch, spans too narrow to draw
+// apart (coloured by the kind that lasts longest in it), or sends of one
+// kind that touch or overlap (within a pixel). first is the index of the
+// first span or transfer in it, which names the rect.
 type run struct {
 	start, end units.Time
 	first      int
 	kind       timeline.Kind
+	mb         int
+	label      string
+	longest    units.Time // the longest piece, whose kind the run takes
+	mixed      bool       // it merged spans of different kinds or microbatches
 	open       bool
 }
 
-// extend adds [start, end) to r if it touches r, and reports whether it did.
+// extend adds [start, end) to r if it touches r and is of r's kind, and
+// reports whether it did.
 func (r *run) extend(start, end, slack units.Time, kind timeline.Kind) bool {
 	if !r.open || kind != r.kind || start > r.end+slack || end+slack < r.start {
 		return false
@@ -81,82 +99,139 @@ func (r *run) extend(start, end, slack units.Time, kind timeline.Kind) bool {
 	return true
 }
 
-// spans draws the compute spans in the upper part of each row.
-func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
-	runs := make([]run, len(tl.GPUs))
-	emit := func(gpu int, r run) {
-		y := g.top + float64(gpu)*g.rowH + g.rowH*0.1
-		b.runRect("strip/span/"+itoa(r.first), g, r, y, g.rowH*0.5, spanState(r.kind).fill())
+// absorb adds span sp to r when it continues r's op (same kind and
+// microbatch, touching), or when both are narrower than narrow, so that a
+// row holds at most a few rects per pixel column.
+func (r *run) absorb(sp *timeline.Span, slack, narrow units.Time) bool {
+	if !r.open || sp.Start > r.end+slack {
+		return false
 	}
-	slack := g.pixel()
+	same := sp.Kind == r.kind && sp.Microbatch == r.mb
+	if !same && (r.end-r.start >= narrow || sp.End-sp.Start >= narrow) {
+		return false
+	}
+	if d := sp.End - sp.Start; d > r.longest {
+		r.longest, r.kind, r.mb = d, sp.Kind, sp.Microbatch
+	}
+	r.mixed = r.mixed || !same
+	r.start, r.end = min(r.start, sp.Start), max(r.end, sp.End)
+	return true
+}
+
+// spans draws the compute-stream spans in the upper part of each row,
+// coloured by kind (and, in a training run, tinted by microbatch) and
+// labelled with their op ("F3") where the rect is wide enough.
+func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
+	rows := &b.f.rows
+	runs := make([]run, len(rows.gpus))
+	top, h, _, _ := b.lanes()
+	emit := func(row int, r run) {
+		y := g.top + float64(row)*g.rowH + g.rowH*top
+		id := "strip/span/" + itoa(r.first)
+		c, _ := kindColor(r.kind)
+		if b.f.training {
+			c = spanColor(r.kind, r.mb)
+		}
+		x0, w := b.runRect(id, g, r, y, g.rowH*h, c)
+		if b.f.training && !r.mixed {
+			b.spanLabel(id, r.label, x0, y, w, g.rowH*h, c)
+		}
+	}
+	slack, narrow := g.pixel(), 3*g.pixel()
 	for i := range tl.Spans {
 		sp := &tl.Spans[i]
-		if sp.GPU < 0 || sp.GPU >= len(runs) {
+		if sp.GPU < 0 || sp.GPU >= len(rows.row) || rows.row[sp.GPU] < 0 {
 			continue
 		}
-		r := &runs[sp.GPU]
-		if !r.extend(sp.Start, sp.End, slack, sp.Kind) {
+		row := rows.row[sp.GPU]
+		r := &runs[row]
+		if !r.absorb(sp, slack, narrow) {
 			if r.open {
-				emit(sp.GPU, *r)
+				emit(row, *r)
 			}
-			*r = run{start: sp.Start, end: sp.End, first: i, kind: sp.Kind, open: true}
+			*r = run{start: sp.Start, end: sp.End, first: i, kind: sp.Kind, mb: sp.Microbatch,
+				label: sp.Label, longest: sp.End - sp.Start, open: true}
 		}
 	}
-	for gpu, r := range runs {
+	for row, r := range runs {
 		if r.open {
-			emit(gpu, r)
+			emit(row, r)
 		}
 	}
 }
 
-// sends draws the transfers each GPU sends as a thinner green bar in the
-// lower part of its row, merged into runs.
+// minLabelWidth is the narrowest span rect that gets its op's label.
+const minLabelWidth = 14
+
+// spanLabel writes label centred in the span rect at x, y, w×h when the
+// rect is at least minLabelWidth wide and the text fits.
+func (b *builder) spanLabel(id, label string, x, y, w, h float64, fill Color) {
+	size := min(10*b.fs, h*0.85)
+	if label == "" || w < minLabelWidth || size < 6 || textWidth(label, size) > w-2 {
+		return
+	}
+	b.text(id+"/label", x+w/2, y+h/2+size*0.35, label, size, textOn(fill), AnchorMiddle)
+}
+
+// sends draws the transfers each shown GPU sends as a thinner bar in the
+// lower part of its row, merged into runs of one kind of traffic (pipeline
+// messages, data-parallel gradients, ZeRO gathers) told apart by colour.
 func (b *builder) sends(tl *timeline.Timeline, g stripLayout) {
-	runs := make([]run, len(tl.GPUs))
-	emit := func(gpu int, r run) {
-		y := g.top + float64(gpu)*g.rowH + g.rowH*0.66
-		b.runRect("strip/send/"+itoa(r.first), g, r, y, g.rowH*0.24, stateStyle[Communicating].fill)
+	rows := &b.f.rows
+	runs := make([]run, len(rows.gpus))
+	_, _, top, h := b.lanes()
+	emit := func(row int, r run) {
+		y := g.top + float64(row)*g.rowH + g.rowH*top
+		b.runRect("strip/send/"+itoa(r.first), g, r, y, g.rowH*h, trafficColor(string(r.kind)))
 	}
 	slack := g.pixel()
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
-		if x.Src < 0 || x.Src >= len(runs) {
+		if x.Src < 0 || x.Src >= len(rows.row) || rows.row[x.Src] < 0 {
 			continue
 		}
-		r := &runs[x.Src]
-		if !r.extend(x.Start, x.End, slack, "") {
+		row := rows.row[x.Src]
+		kind := timeline.Kind(trafficOf(tl, x))
+		r := &runs[row]
+		if !r.extend(x.Start, x.End, slack, kind) {
 			if r.open {
-				emit(x.Src, *r)
+				emit(row, *r)
 			}
-			*r = run{start: x.Start, end: x.End, first: i, open: true}
+			*r = run{start: x.Start, end: x.End, first: i, kind: kind, open: true}
 		}
 	}
-	for gpu, r := range runs {
+	for row, r := range runs {
 		if r.open {
-			emit(gpu, r)
+			emit(row, r)
 		}
 	}
 }
 
-// collectiveSpans draws, in the send lane of each of its GPUs, a collective
-// recorded as one span (the analytic fidelity), which has no transfers.
-func (b *builder) collectiveSpans(tl *timeline.Timeline, g stripLayout) {
-	for k, c := range spanCollectives(tl) {
+// collectiveSpans draws, in the send lane of each of its shown GPUs, a
+// collective recorded as one span (the analytic fidelity), which has no
+// transfers, coloured by its purpose.
+func (b *builder) collectiveSpans(g stripLayout) {
+	rows := &b.f.rows
+	_, _, top, h := b.lanes()
+	for k, c := range b.f.colls {
 		for _, gpu := range c.GPUs {
-			if gpu < 0 || gpu >= len(tl.GPUs) {
+			if gpu < 0 || gpu >= len(rows.row) || rows.row[gpu] < 0 {
 				continue
 			}
-			y := g.top + float64(gpu)*g.rowH + g.rowH*0.66
+			y := g.top + float64(rows.row[gpu])*g.rowH + g.rowH*top
 			r := run{start: c.Start, end: c.End}
-			b.runRect("strip/collective/"+itoa(k)+"/"+itoa(gpu), g, r, y, g.rowH*0.24, stateStyle[Communicating].fill)
+			b.runRect("strip/collective/"+itoa(k)+"/"+itoa(gpu), g, r, y, g.rowH*h, trafficColor(c.Purpose))
 		}
 	}
 }
 
-// runRect draws r at least one pixel wide, so short spans stay visible.
-func (b *builder) runRect(id string, g stripLayout, r run, y, h float64, c Color) {
+// runRect draws r at least one pixel wide, so short spans stay visible,
+// and returns its left edge and width.
+func (b *builder) runRect(id string, g stripLayout, r run, y, h float64, c Color) (x, w float64) {
 	x0, x1 := g.x(max(0, r.start)), g.x(min(g.end, r.end))
-	b.rect(id, x0, y, max(1, x1-x0), max(h, 0.5), c)
+	w = max(1, x1-x0)
+	b.rect(id, x0, y, w, max(h, 0.5), c)
+	return x0, w
 }
 
 // axis draws the time axis under the strip with 4–6 labelled ticks.

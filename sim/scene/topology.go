@@ -147,7 +147,7 @@ func (d nodeGrid) score(cables bool) float64 {
 func (b *builder) layoutTopology(tl *timeline.Timeline, top, bottom float64) topoLayout {
 	s := b.s
 	g := groupTopology(tl)
-	x0, x1 := 12*s, b.w-12*s
+	x0, x1 := 12*s, b.vw-12*s
 	areaH := bottom - top
 	nRows := 0
 	for _, tier := range g.tiers {

@@ -15,7 +15,7 @@ var (
 // topology draws a timeline that has switches: the caption line, the nodes
 // with their GPUs and switches, the network's switches, every link coloured
 // by its load and every transfer in flight along its path.
-func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom float64) {
+func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom float64, acts []activity) {
 	captionY := top + 14*b.fs
 	b.loadLegend(captionY)
 	b.topoCaption(tl, t, captionY)
@@ -28,7 +28,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	for i := range tl.GPUs {
 		cx[i], cy[i] = L.verts[i].cx(), L.verts[i].cy()
 	}
-	b.gpus(tl, cx, cy, L.gpuW, L.gpuH, activities(tl, t))
+	b.gpus(tl, cx, cy, L.gpuW, L.gpuH, acts)
 	b.packets(tl, L, t)
 }
 
@@ -36,11 +36,14 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 // clear of the load legend at its right.
 func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
 	text := stepCaption(tl, t)
+	if b.f.training {
+		text = trainingCaption(tl, t)
+	}
 	if text == "" {
 		return
 	}
 	size := 13 * b.fs
-	room := b.w - 24*b.s - b.loadLegendWidth()
+	room := b.vw - 24*b.s - b.loadLegendWidth()
 	if text = truncate(text, size, room); text != "" {
 		b.text("caption", 12*b.s, y, text, size, colText, AnchorStart).Bold = true
 	}
@@ -56,11 +59,11 @@ func (b *builder) loadLegendWidth() float64 {
 // loadLegend draws "link load idle ▮▮▮▮▮ full" right-aligned at baseline y,
 // when the canvas is wide enough for it and a caption.
 func (b *builder) loadLegend(y float64) {
-	if b.loadLegendWidth() > b.w/2 {
+	if b.loadLegendWidth() > b.vw/2 {
 		return
 	}
 	size, sw := 11*b.fs, 12*b.fs
-	x := b.w - 12*b.s - textWidth("full", size)
+	x := b.vw - 12*b.s - textWidth("full", size)
 	b.text("legend/load/full", x, y, "full", size, colMuted, AnchorStart)
 	x -= 4 * b.s
 	for k := len(loadRamp) - 1; k >= -1; k-- {
@@ -151,6 +154,11 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 			continue
 		}
 		id := "xfer/" + itoa(i)
+		if b.f.training {
+			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
+			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, min(b.s, size/8))
+			continue
+		}
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(0.75, min(2*b.s, size/6))
 		if size >= 12 {

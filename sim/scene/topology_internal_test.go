@@ -169,11 +169,11 @@ func TestStateAtAnalytic(t *testing.T) {
 		if got := StateAt(tl, gpu, 5*ms); got != want {
 			t.Errorf("StateAt(gpu %d) = %v, want %v", gpu, got, want)
 		}
-		if got := activities(tl, 5*ms)[gpu].state; got != want {
+		if got := activities(tl, 5*ms, spanCollectives(tl))[gpu].state; got != want {
 			t.Errorf("activities[%d] = %v, want %v", gpu, got, want)
 		}
 	}
-	if got := activities(tl, 5*ms)[0].label(); got != "collective" {
+	if got := activities(tl, 5*ms, spanCollectives(tl))[0].label(); got != "collective" {
 		t.Errorf("label = %q, want %q", got, "collective")
 	}
 }

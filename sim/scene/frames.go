@@ -1,0 +1,238 @@
+package scene
+
+import (
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// Frames is a run prepared for drawing many instants: what every frame of
+// it shares (the strip's rows, the training metrics, the legend's entries,
+// the collectives recorded as one span) is worked out once, so that an
+// animation calls NewFrames once and Frames.Build every frame.
+//
+// Frames never changes the timeline; the timeline must not change while
+// Frames is in use.
+type Frames struct {
+	tl       *timeline.Timeline
+	training bool
+	rows     stripRows
+	metrics  metrics
+	colls    []*timeline.Collective
+	kinds    []timeline.Kind // span kinds present, in legend order
+	traffic  []string        // traffic kinds present, in legend order
+}
+
+// NewFrames prepares tl for Build. A nil timeline is allowed: its frames
+// hold a message.
+func NewFrames(tl *timeline.Timeline) *Frames {
+	f := &Frames{tl: tl}
+	if tl == nil || len(tl.GPUs) == 0 {
+		return f
+	}
+	f.training = tl.Training != nil || len(tl.Memory) > 0
+	f.rows = chooseRows(tl, f.training)
+	f.colls = spanCollectives(tl)
+	if f.training {
+		f.metrics = trainingMetrics(tl)
+		f.kinds, f.traffic = presentKinds(tl)
+	}
+	return f
+}
+
+// Build is the package's Build for the prepared timeline.
+func (f *Frames) Build(t units.Time, opt Options) DrawList {
+	return f.build(t, opt)
+}
+
+// legendKinds and legendTraffic order the legend of a training run.
+var (
+	legendKinds = [...]timeline.Kind{timeline.Forward, timeline.Backward, timeline.BackwardWeight,
+		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm}
+	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO}
+)
+
+// presentKinds lists the span kinds and traffic kinds the run holds.
+func presentKinds(tl *timeline.Timeline) ([]timeline.Kind, []string) {
+	var seenK [len(legendKinds)]bool
+	for i := range tl.Spans {
+		for k, kind := range legendKinds {
+			if tl.Spans[i].Kind == kind {
+				seenK[k] = true
+			}
+		}
+	}
+	var seenT [len(legendTraffic)]bool
+	mark := func(kind string) {
+		for k, tk := range legendTraffic {
+			if kind == tk {
+				seenT[k] = true
+			}
+		}
+	}
+	for i := range tl.Transfers {
+		mark(trafficOf(tl, &tl.Transfers[i]))
+	}
+	for i := range tl.Collectives {
+		mark(tl.Collectives[i].Purpose)
+	}
+	var kinds []timeline.Kind
+	for k, ok := range seenK {
+		if ok {
+			kinds = append(kinds, legendKinds[k])
+		}
+	}
+	var traffic []string
+	for k, ok := range seenT {
+		if ok {
+			traffic = append(traffic, legendTraffic[k])
+		}
+	}
+	return kinds, traffic
+}
+
+// trafficOf names the kind of traffic x carries: a pipeline message, or the
+// purpose of its collective.
+func trafficOf(tl *timeline.Timeline, x *timeline.Transfer) string {
+	if x.Phase == trafficPP {
+		return trafficPP
+	}
+	if c := x.Collective; c >= 0 && c < len(tl.Collectives) {
+		return tl.Collectives[c].Purpose
+	}
+	return trafficOther
+}
+
+// metrics are the headline numbers of a training run shown on screen.
+type metrics struct {
+	iteration       units.Time
+	tokensPerSecond float64
+	mfu             float64
+	bubble          float64
+	peak, capacity  units.Bytes // the largest peak over GPUs, and that GPU's HBM
+	oom             int         // GPUs whose peak exceeds their HBM
+}
+
+// trainingMetrics computes, in one pass over the spans and the GPUs, the
+// numbers Timeline.Summarize reports for a training run (the test checks
+// that they agree). Summarize also works out the exposed communication,
+// which takes far longer on thousands of GPUs and is not shown.
+func trainingMetrics(tl *timeline.Timeline) metrics {
+	m := metrics{iteration: tl.End, bubble: bubbleFraction(tl)}
+	if tr := tl.Training; tr != nil {
+		if secs := tl.End.Seconds(); secs > 0 {
+			m.tokensPerSecond = tr.Tokens / secs
+			if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
+				m.mfu = tr.ModelFLOPs / secs / peak
+			}
+		}
+	}
+	for i := range tl.Memory {
+		mem := &tl.Memory[i]
+		if mem.Peak > m.peak {
+			m.peak, m.capacity = mem.Peak, mem.Capacity
+		}
+		if mem.OOM() {
+			m.oom++
+		}
+	}
+	return m
+}
+
+// bubbleFraction is Summary.BubbleFraction: on the GPU where it is largest,
+// the idle share of the window from its first pipeline op to its last (the
+// optimizer step left out).
+func bubbleFraction(tl *timeline.Timeline) float64 {
+	type window struct {
+		start, end, busy units.Time
+		seen             bool
+	}
+	w := make([]window, len(tl.GPUs))
+	for i := range tl.Spans {
+		sp := &tl.Spans[i]
+		if sp.Kind == timeline.Optimizer || sp.GPU < 0 || sp.GPU >= len(w) {
+			continue
+		}
+		x := &w[sp.GPU]
+		if !x.seen || sp.Start < x.start {
+			x.start = sp.Start
+		}
+		x.end = max(x.end, sp.End)
+		x.busy += sp.End - sp.Start
+		x.seen = true
+	}
+	var worst float64
+	for _, x := range w {
+		if x.seen && x.end > x.start {
+			worst = max(worst, float64(x.end-x.start-x.busy)/float64(x.end-x.start))
+		}
+	}
+	return worst
+}
+
+// maxRowsPerGPU is the most GPUs the strip and the memory panel show one
+// row or bar each; a larger training run shows one per pipeline stage.
+const maxRowsPerGPU = 32
+
+// stripRows are the GPUs the strip shows, one row each, in order.
+type stripRows struct {
+	gpus  []int
+	row   []int // by GPU id: its row, or -1
+	stage []int // by row: the pipeline stage (device) it stands for, or -1
+	note  string
+}
+
+// chooseRows shows every GPU, except in a training run of more than
+// maxRowsPerGPU GPUs, where it shows for each pipeline stage the GPU of
+// data-parallel replica 0 and tensor- and context-parallel rank 0. A GPU's
+// stage is the lowest Stage of its spans (an interleaved or V-shaped
+// schedule puts stages d, d+p… on device d), and with tp innermost, then
+// cp, pp and dp in the rank order, the lowest GPU id of a stage is that
+// GPU.
+func chooseRows(tl *timeline.Timeline, training bool) stripRows {
+	n := len(tl.GPUs)
+	r := stripRows{row: make([]int, n)}
+	if !training || n <= maxRowsPerGPU {
+		r.gpus, r.stage = make([]int, n), make([]int, n)
+		for i := range n {
+			r.gpus[i], r.row[i], r.stage[i] = i, i, -1
+		}
+		return r
+	}
+	stage := make([]int, n)
+	for i := range stage {
+		stage[i] = -1
+	}
+	for i := range tl.Spans {
+		sp := &tl.Spans[i]
+		if sp.GPU >= 0 && sp.GPU < n && (stage[sp.GPU] < 0 || sp.Stage < stage[sp.GPU]) {
+			stage[sp.GPU] = max(sp.Stage, 0)
+		}
+	}
+	first := map[int]int{}
+	for g := range n {
+		r.row[g] = -1
+		if _, ok := first[stage[g]]; !ok && stage[g] >= 0 {
+			first[stage[g]] = g
+		}
+	}
+	for d := 0; len(r.gpus) < len(first) && d <= n; d++ {
+		if g, ok := first[d]; ok {
+			r.row[g] = len(r.gpus)
+			r.gpus = append(r.gpus, g)
+			r.stage = append(r.stage, d)
+		}
+	}
+	if len(r.gpus) == 0 { // no spans at all: the first GPU
+		r.gpus, r.stage, r.row[0] = []int{0}, []int{-1}, 0
+	}
+	r.note = "showing tp rank 0 of each stage, replica 0 (" + itoa(len(r.gpus)) + " of " + itoa(n) + " GPUs)"
+	return r
+}
+
+// rowName labels a row of the strip: the GPU's name, or its stage.
+func (r stripRows) rowName(tl *timeline.Timeline, row int) string {
+	if r.stage[row] >= 0 {
+		return "stage " + itoa(r.stage[row])
+	}
+	return gpuName(tl, r.gpus[row])
+}

@@ -1,0 +1,195 @@
+package scene
+
+import (
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// memCategories name the memory panel's categories bottom to top, as the
+// ID suffix and the legend label.
+var memCategories = [...]struct{ key, label string }{
+	{"parameters", "params"},
+	{"gradients", "grads"},
+	{"optimizer", "optimizer"},
+	{"buffers", "buffers"},
+	{"activations", "activations"},
+}
+
+// memBytes splits m at instant t into the categories of memCategories.
+func memBytes(m *timeline.Memory, t units.Time) [len(memCategories)]units.Bytes {
+	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static()}
+}
+
+// memoryOf returns GPU gpu's memory record, or nil.
+func memoryOf(tl *timeline.Timeline, gpu int) *timeline.Memory {
+	if gpu >= 0 && gpu < len(tl.Memory) && tl.Memory[gpu].GPU == gpu {
+		return &tl.Memory[gpu]
+	}
+	for i := range tl.Memory {
+		if tl.Memory[i].GPU == gpu {
+			return &tl.Memory[i]
+		}
+	}
+	return nil
+}
+
+// memOverflow is the room above the HBM line, as a fraction of the bar
+// height, where a total beyond the capacity shows in red.
+const memOverflow = 0.12
+
+// memLayout places the memory bars in their area.
+type memLayout struct {
+	x0, slot, barW  float64
+	base, height    float64 // the bars' bottom, and the height of a full HBM
+	scale           units.Bytes
+	perGPUCapacity  bool
+	labelY, labelSz float64
+}
+
+// memory draws one stacked bar per shown GPU at instant t in r: the model
+// states, buffers and activations, each category's height its bytes over
+// the GPU's capacity times the bar height, under a line at the HBM limit.
+// A GPU whose peak exceeds its HBM gets a red outline and "OOM", and the
+// part of its total above the line is red.
+func (b *builder) memory(t units.Time, r box) {
+	tl, gpus := b.f.tl, b.f.rows.gpus
+	size := 11 * b.fs
+	if r.h() < 70*b.fs || r.w() < 60*b.s {
+		return
+	}
+	title := "memory at t"
+	var L memLayout
+	L.scale, L.perGPUCapacity = b.memScale()
+	switch {
+	case len(tl.Memory) == 0 || !L.perGPUCapacity && L.scale <= 0:
+		b.text("mem/title", r.x0, r.y0+size, truncate("memory: not modelled", size, r.w()), size, colMuted, AnchorStart)
+		return
+	case L.perGPUCapacity:
+		title += " · line: HBM " + gib(b.f.metrics.capacityOf(tl))
+	default:
+		title += " (no HBM size)"
+	}
+	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, r.w()), size, colMuted, AnchorStart)
+	if b.f.metrics.oom > 0 {
+		msg := "OOM on " + itoa(b.f.metrics.oom) + " GPU"
+		if b.f.metrics.oom > 1 {
+			msg += "s"
+		}
+		b.text("mem/oom", r.x1, r.y0+size, msg, size, colOOM, AnchorEnd).Bold = true
+	}
+	legendTop := b.memLegend(r)
+	L.labelSz = min(9*b.fs, 60*b.s)
+	L.labelY = legendTop - 4*b.s
+	L.base = L.labelY - L.labelSz - 2*b.s
+	top := r.y0 + size + 6*b.s
+	L.height = max(0, L.base-top) / (1 + memOverflow)
+	L.slot = r.w() / float64(len(gpus))
+	L.barW = min(L.slot*0.72, 28*b.s)
+	L.x0 = r.x0
+	if L.height < 10 {
+		return
+	}
+	for i, gpu := range gpus {
+		b.memBar(i, gpu, t, L)
+	}
+	if L.perGPUCapacity {
+		limitY := L.base - L.height
+		b.line("mem/limit", r.x0, limitY, r.x1, limitY, colHBMLimit, max(1, 1.2*b.s))
+	}
+}
+
+// capacityOf is the HBM the panel's title names: the largest.
+func (m metrics) capacityOf(tl *timeline.Timeline) units.Bytes {
+	var c units.Bytes
+	for i := range tl.Memory {
+		c = max(c, tl.Memory[i].Capacity)
+	}
+	return c
+}
+
+// memScale reports whether every shown GPU has a capacity (each bar is
+// then scaled to its own), and the largest peak of the shown GPUs, which
+// fills a bar otherwise.
+func (b *builder) memScale() (units.Bytes, bool) {
+	var peak units.Bytes
+	all := true
+	for _, g := range b.f.rows.gpus {
+		m := memoryOf(b.f.tl, g)
+		if m == nil {
+			continue
+		}
+		all = all && m.Capacity > 0
+		peak = max(peak, m.Peak)
+	}
+	return max(peak, 0), all
+}
+
+// memBar draws the i-th bar, for GPU gpu.
+func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
+	m := memoryOf(b.f.tl, gpu)
+	id := "mem/" + itoa(gpu)
+	cx := L.x0 + (float64(i)+0.5)*L.slot
+	x := cx - L.barW/2
+	if m == nil {
+		return
+	}
+	scale := L.scale
+	if L.perGPUCapacity {
+		scale = m.Capacity
+	}
+	limitY := L.base - L.height
+	ceiling := limitY - memOverflow*L.height
+	track := b.rect(id, x, limitY, L.barW, L.height, colRowShade)
+	if m.OOM() {
+		track.Stroke, track.StrokeWidth = colOOM, max(1, 1.5*b.s)
+	}
+	y := L.base
+	for k, v := range memBytes(m, t) {
+		h := float64(max(v, 0)) / float64(scale) * L.height
+		h = min(h, y-ceiling)
+		y -= h
+		b.rect(id+"/"+memCategories[k].key, x, y, L.barW, h, memColors[k])
+	}
+	if L.perGPUCapacity && y < limitY {
+		b.rect(id+"/over", x, y, L.barW, limitY-y, colOOM)
+	}
+	if m.OOM() && textWidth("OOM", L.labelSz) <= L.slot {
+		b.text(id+"/oom", cx, ceiling-2*b.s, "OOM", L.labelSz, colOOM, AnchorMiddle).Bold = true
+	}
+	label := itoa(gpu)
+	if textWidth(label, L.labelSz) <= L.slot-1 {
+		b.text(id+"/label", cx, L.labelY, label, L.labelSz, colMuted, AnchorMiddle)
+	}
+}
+
+// memLegend draws the categories' swatches in rows at the bottom of r and
+// returns the top of the first row.
+func (b *builder) memLegend(r box) float64 {
+	size, sw := 10*b.fs, 9*b.fs
+	rowH := size + 4*b.s
+	var rows [][]int
+	var cur []int
+	x := r.x0
+	for k, c := range memCategories {
+		w := sw + 4*b.s + textWidth(c.label, size) + 8*b.s
+		if x+w > r.x1 && len(cur) > 0 {
+			rows, cur, x = append(rows, cur), nil, r.x0
+		}
+		cur = append(cur, k)
+		x += w
+	}
+	rows = append(rows, cur)
+	top := r.y1 - float64(len(rows))*rowH
+	for j, row := range rows {
+		y := top + float64(j+1)*rowH - 3*b.s
+		x := r.x0
+		for _, k := range row {
+			c := memCategories[k]
+			id := "mem/legend/" + c.key
+			b.rect(id+"/swatch", x, y-sw*0.9, sw, sw, memColors[k])
+			b.text(id+"/label", x+sw+4*b.s, y, c.label, size, colText, AnchorStart)
+			x += sw + 4*b.s + textWidth(c.label, size) + 8*b.s
+		}
+	}
+	return top
+}
