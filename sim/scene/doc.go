@@ -17,8 +17,22 @@
 // (the rates of the transfers crossing it over its bandwidth, on a
 // colour-blind-safe ramp), and every transfer in flight as a square along
 // its whole multi-hop path. StateAt answers what a
-// GPU is doing at an instant, the same answer the picture shows. WriteSVG
-// encodes a draw list as a deterministic SVG document.
+// GPU is doing at an instant, the same answer the picture shows, and SpanAt
+// which op ("F3"). WriteSVG encodes a draw list as a deterministic SVG
+// document.
+//
+// A training run (Timeline.Training or Memory set) gives a column right of
+// the network view to its metrics (iteration time, tokens/s, MFU, bubble,
+// peak memory) and to one memory bar per GPU at t: parameters, gradients,
+// optimizer states, buffers and activations stacked to scale with the GPU's
+// HBM under a line at the limit, red with "OOM" past it. Its strip colours
+// spans by kind (forward, backward B, weight gradient W, optimizer, and the
+// tp/cp/ep communication that blocks compute in dark tones), tints odd
+// microbatches lighter and labels spans 14 px wide or more ("F3"); its
+// packets and send lane are coloured by traffic: pipeline messages,
+// data-parallel gradients, ZeRO gathers. Beyond 32 GPUs the strip and the
+// bars show one row per pipeline stage (tp rank 0 of replica 0) and say so.
+// NewFrames prepares a run once for an animation's many Builds.
 //
 // Item IDs name the thing drawn, not its position in the list, so they are
 // the same at every instant (those marked * exist only while active):
@@ -34,9 +48,17 @@
 //	xfer/<k>, xfer/<k>/label *         transfer k of Timeline.Transfers in flight
 //	caption, caption/detail *          the collective step in flight
 //	legend/<key>/{swatch,label}        the legend
+//	metrics/<key>, metrics/<key>/label the metrics of a training run
+//	mem/title, mem/oom, mem/limit      the memory panel and its HBM line
+//	mem/<i>, mem/<i>/<category>, mem/<i>/label, mem/<i>/over *, mem/<i>/oom *
+//	                                   GPU i's memory bar (category: parameters,
+//	                                   gradients, optimizer, buffers, activations)
+//	mem/legend/<category>/{swatch,label}
+//	strip/note                         which GPUs a large run's strip shows
 //	strip/row/<i>, strip/label/<i>     GPU i's row in the strip
 //	strip/span/<k>, strip/send/<k>     compute spans and sends of GPU rows,
 //	                                   merged into runs named by their first index
+//	strip/span/<k>/label               the op of a wide span ("F3")
 //	strip/collective/<k>/<i>           GPU i's part of the k-th collective
 //	                                   recorded as one span (analytic)
 //	axis, axis/tick/<k>, axis/label/<k>, playhead
