@@ -296,26 +296,27 @@ func (tr *training) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time)
 		return 0, 0, 0
 	}
 	p := tr.s.Parallel
-	pathOf := func(a, b int) (units.Time, units.Bandwidth) {
-		alpha, bw, err := tr.path(a, b)
+	// groupCost prices a collective on the group's bottleneck: the slowest
+	// path between neighbouring ranks, so that a group spanning two nodes
+	// pays for the network hop, not for the NVLink between its first two.
+	groupCost := func(g []int) (units.Time, units.Bandwidth) {
+		alpha, bw, err := bottleneck(tr.topo, tr.router, g)
 		if err != nil {
 			return 0, units.Bandwidth(1e18)
 		}
 		return alpha, bw
 	}
 	if p.TP > 1 {
-		a, bw := pathOf(tr.plan.Group(0, parallel.TP)[0], tr.plan.Group(0, parallel.TP)[1])
+		a, bw := groupCost(tr.plan.Group(0, parallel.TP))
 		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*tr.elem), a, bw))
 	}
 	if p.CP > 1 {
-		g := tr.plan.Group(0, parallel.CP)
-		a, bw := pathOf(g[0], g[1])
+		a, bw := groupCost(tr.plan.Group(0, parallel.CP))
 		kv := actElems * float64(tr.model.KVHeadCount()*tr.model.HeadDim()) / float64(tr.model.Hidden) / float64(p.TP)
 		cpStep = a + bw.TransferTime(units.Bytes(2*kv*tr.elem))
 	}
 	if tr.model.IsMoE() && p.EP > 1 {
-		g := tr.plan.Group(0, parallel.DP)
-		a, bw := pathOf(g[0], g[1])
+		a, bw := groupCost(tr.plan.Group(0, parallel.DP)[:p.EP])
 		s := units.Bytes(actElems * tr.elem * float64(tr.model.TopK) / float64(p.TP))
 		n := float64(p.EP)
 		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))

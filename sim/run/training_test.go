@@ -204,3 +204,26 @@ func maxIdle(tl *timeline.Timeline) units.Time {
 	}
 	return worst
 }
+
+// TestTensorParallelAcrossNodesPaysTheNetwork: the same tp = 8 plan on one
+// node of 8 and on two nodes of 4 must differ: a TP ring that crosses
+// InfiniBand is priced on its slowest hop, not on the NVLink between its
+// first two ranks.
+func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
+	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
+	s.Parallel.DP, s.Parallel.TP, s.Parallel.PP = 1, 8, 1
+	s.Cluster.Nodes, s.Cluster.GPUsPerNode = 1, 8
+	one, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Cluster.Nodes, s.Cluster.GPUsPerNode = 2, 4
+	two, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := one.Summarize().ExposedBy["tp"], two.Summarize().ExposedBy["tp"]
+	if !(b > 4*a) {
+		t.Errorf("exposed tp communication: %g s on one node, %g s across two; want the second > 4× the first", a, b)
+	}
+}
