@@ -34,7 +34,9 @@ type demo struct {
 	scenario scenario.Scenario
 	view     demoView
 	summary  timeline.Summary
-	poster   Poster
+	// caption is the line of key numbers under the poster (captionMetrics).
+	caption string
+	poster  Poster
 }
 
 // newDemo runs s and draws the poster; n numbers the demo in its page.
@@ -64,10 +66,16 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 	if err := scene.WriteSVG(&svg, dl); err != nil {
 		return nil, err
 	}
+	sum := tl.Summarize()
+	caption, err := captionMetrics(s, tl, sum)
+	if err != nil {
+		return nil, fmt.Errorf("caption: %w", err)
+	}
 	return &demo{
 		scenario: s,
 		view:     v,
-		summary:  tl.Summarize(),
+		summary:  sum,
+		caption:  caption,
 		poster:   Poster{Path: fmt.Sprintf("posters/%s-%d.svg", slug, n), SVG: svg.Bytes()},
 	}, nil
 }
@@ -107,16 +115,9 @@ func encodeQuery(q url.Values) string {
 	return "play.html"
 }
 
-// metrics is the caption's line of key numbers from the run's summary.
-func (d *demo) metrics() string {
-	s := d.summary
-	parts := []string{"iteration " + roundTime(s.Iteration)}
-	for _, c := range s.Collectives {
-		parts = append(parts, c.Name+" "+roundTime(c.Time), fmt.Sprintf("busbw %.3g GB/s", float64(c.BusBW)/1e9))
-		break // the first collective is the one the lesson is about
-	}
-	return strings.Join(parts, " · ")
-}
+// metrics is the caption's line of key numbers from the run, with the
+// closed forms beside them (see captionMetrics).
+func (d *demo) metrics() string { return d.caption }
 
 // writeHTML writes the figure: the poster with a play button (shown by
 // demo.js; without JavaScript the poster and caption remain), and the
