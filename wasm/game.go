@@ -47,9 +47,10 @@ type game struct {
 	built   bool
 	fontErr error
 
-	pointer pointer
-	fps     fpsMeter
-	frames  int
+	pointer  pointer
+	fps      fpsMeter
+	lastTick time.Time
+	frames   int
 }
 
 // newGame shows the first session.
@@ -107,10 +108,23 @@ func (g *game) Update() error {
 	for _, f := range cmds {
 		f(g.clock)
 	}
-	g.clock.Tick(1 / float64(ebiten.TPS()))
+	g.clock.Tick(g.elapsed(time.Now()))
 	g.rebuild()
 	g.pointer.update(g)
 	return nil
+}
+
+// elapsed is the real time since the last tick, at most a quarter second
+// (a hidden tab or a stall does not jump the animation). Update runs once
+// per frame (ebiten.SyncWithFPS), so a slow frame costs one scene build,
+// not a catch-up burst of them.
+func (g *game) elapsed(now time.Time) float64 {
+	dt := 1.0 / 60
+	if !g.lastTick.IsZero() {
+		dt = min(max(now.Sub(g.lastTick).Seconds(), 0), 0.25)
+	}
+	g.lastTick = now
+	return dt
 }
 
 // rebuild asks the scene for the current instant when it changed.

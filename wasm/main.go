@@ -17,6 +17,7 @@ func main() {
 	// Lecturers drive the demo from another window (slides, a clicker app):
 	// keep animating when the iframe does not have focus.
 	ebiten.SetRunnableOnUnfocused(true)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
 	if err := ebiten.RunGame(g); err != nil {
 		g.bridge.obj.Set("state", "error")
 		g.bridge.obj.Set("error", err.Error())
