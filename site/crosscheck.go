@@ -33,6 +33,9 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 		return parts[0], nil
 	}
 	c := sum.Collectives[0] // the first collective is the one the lesson is about
+	if s.Strategy == scenario.StrategyCollective {
+		parts = nil // the collective is the whole run: its time says it all
+	}
 	// The timeline names the op as people write it ("all-reduce") and the
 	// algorithm as it ran (auto resolved); collective.Time wants the
 	// scenario's spelling.
