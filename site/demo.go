@@ -2,6 +2,7 @@ package site
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"html"
 	"net/url"
@@ -125,7 +126,7 @@ func (d *demo) metrics() string { return d.caption }
 // iframe of data-src when the reader presses play.
 func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int) {
 	esc := html.EscapeString
-	desc := esc(d.scenario.Describe())
+	desc := esc(describe(d.scenario))
 	title, caption := desc, desc
 	if def := scenario.Default(); d.scenario.Name != def.Name && d.scenario.Name != "" {
 		name := esc(d.scenario.Name)
@@ -151,6 +152,34 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 </figure>
 `, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title, placeholder,
 		caption, esc(d.metrics()), esc(d.query(false)))
+}
+
+// describe is the one-line summary of a demo's settings. scenario's
+// Describe tells only the collective, which a training run does not use,
+// so a training scenario gets its plan and model instead.
+func describe(s scenario.Scenario) string {
+	if s.Strategy != scenario.StrategyTraining {
+		return s.Describe()
+	}
+	p := s.Parallel
+	var b strings.Builder
+	if s.Model.IsSynthetic() {
+		y := s.Model.Synthetic
+		fmt.Fprintf(&b, "%d GPUs, synthetic stages (F %v, B %v, W %v per microbatch)", s.NumGPUs(), y.Forward, y.BackwardInput, y.BackwardWeight)
+	} else {
+		fmt.Fprintf(&b, "%s on %d GPUs", cmp.Or(s.Model.Preset, "a custom model"), s.NumGPUs())
+	}
+	if s.Cluster.GPU != "" {
+		fmt.Fprintf(&b, " (%d× %d %s)", max(1, s.Cluster.Nodes), s.NumGPUs()/max(1, s.Cluster.Nodes), s.Cluster.GPU)
+	}
+	if s.Cluster.Network == "ideal" {
+		b.WriteString(" on an ideal network")
+	}
+	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %d microbatches", p.DP, p.TP, p.PP, p.Schedule, p.Microbatches)
+	if p.Schedule == "interleaved" {
+		fmt.Fprintf(&b, ", v = %d", p.VirtualStages)
+	}
+	return b.String()
 }
 
 // stringWriter adapts a WriteString method to io.Writer for fmt.Fprintf.
