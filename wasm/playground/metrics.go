@@ -4,6 +4,7 @@ import (
 	"strconv"
 
 	"paraplay/sim/timeline"
+	"paraplay/sim/units"
 )
 
 // Metrics are the numbers of the metrics panel, already formatted: the
@@ -46,21 +47,64 @@ type GPUMetrics struct {
 func MetricsOf(tl *timeline.Timeline) Metrics {
 	s := tl.Summarize()
 	m := Metrics{
-		Title: s.Title, Fidelity: s.Fidelity, Iteration: s.Iteration.String(), Compute: s.Compute.String(),
-		Communication: s.Communication.String(), Exposed: s.ExposedCommunication.String(),
+		Title: s.Title, Fidelity: s.Fidelity, Iteration: Duration(s.Iteration), Compute: Duration(s.Compute),
+		Communication: Duration(s.Communication), Exposed: Duration(s.ExposedCommunication),
 		IterationNS: int64(s.Iteration), ExposedNS: int64(s.ExposedCommunication),
 	}
 	for _, c := range s.Collectives {
 		m.Collectives = append(m.Collectives, CollectiveMetrics{
 			Name: c.Name, Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes.String(),
-			Time: c.Time.String(), AlgBW: c.AlgBW.String(), BusBW: c.BusBW.String(),
+			Time: Duration(c.Time), AlgBW: Rate(c.AlgBW), BusBW: Rate(c.BusBW),
 		})
 	}
 	for _, g := range s.GPUs {
 		m.GPUs = append(m.GPUs, GPUMetrics{
 			Name: g.Name, Busy: g.Busy, BusyPct: strconv.FormatFloat(100*g.Busy, 'f', 0, 64) + "%",
-			Compute: g.Compute.String(), Comm: g.Communication.String(),
+			Compute: Duration(g.Compute), Comm: Duration(g.Communication),
 		})
 	}
 	return m
+}
+
+// Duration prints t to three significant digits in the largest unit that
+// keeps it at least 1, e.g. "10.1ms": a panel compares runs at a glance,
+// and units.Time.String's exact nanoseconds are in the trace.
+func Duration(t units.Time) string {
+	v := float64(t)
+	switch {
+	case v < 1e3:
+		return strconv.FormatInt(int64(t), 10) + "ns"
+	case v < 1e6:
+		return sig3(v/1e3) + "µs"
+	case v < 1e9:
+		return sig3(v/1e6) + "ms"
+	}
+	return sig3(v/1e9) + "s"
+}
+
+// Rate prints a bandwidth to three significant digits, e.g. "66.2GB/s".
+func Rate(bw units.Bandwidth) string {
+	v := float64(bw)
+	switch {
+	case v >= 1e12:
+		return sig3(v/1e12) + "TB/s"
+	case v >= 1e9:
+		return sig3(v/1e9) + "GB/s"
+	case v >= 1e6:
+		return sig3(v/1e6) + "MB/s"
+	case v >= 1e3:
+		return sig3(v/1e3) + "kB/s"
+	}
+	return sig3(v) + "B/s"
+}
+
+func sig3(v float64) string {
+	prec := 2
+	switch {
+	case v >= 99.95:
+		prec = 0
+	case v >= 9.995:
+		prec = 1
+	}
+	return strconv.FormatFloat(v, 'f', prec, 64)
 }

@@ -197,3 +197,22 @@ func TestMetrics(t *testing.T) {
 		t.Errorf("MetricsOf = %+v", m)
 	}
 }
+
+func TestShortFormats(t *testing.T) {
+	for _, tc := range []struct {
+		got, want string
+	}{
+		{Duration(10056534), "10.1ms"},
+		{Duration(999), "999ns"},
+		{Duration(4056534), "4.06ms"},
+		{Duration(74592), "74.6µs"},
+		{Duration(3 * units.Second), "3.00s"},
+		{Rate(66.17359943242187e9), "66.2GB/s"},
+		{Rate(99.9e9), "99.9GB/s"},
+		{Rate(150e6), "150MB/s"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("got %q, want %q", tc.got, tc.want)
+		}
+	}
+}
