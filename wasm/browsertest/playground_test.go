@@ -101,6 +101,18 @@ func TestPlaygroundControls(t *testing.T) {
 	time.Sleep(time.Second)
 	screenshot(t, ctx, "paraplay-playground-tree.png")
 
+	// A training lesson: the form grows the pipeline's fields from the table.
+	if !eval[bool](t, ctx, `(() => { const b = [...document.querySelectorAll("#presets button")].find(b => b.textContent.startsWith("1F1B"));
+		if (!b) return false; b.click(); return true; })()`) {
+		t.Fatal("no 1F1B preset")
+	}
+	waitFor(t, ctx, "the pipeline run", `location.search.includes("pp=4") && window.paraplay.state !== "error"`)
+	if v := eval[string](t, ctx, `document.getElementById("c-schedule").tagName + ":" + document.getElementById("c-schedule").value`); v != "SELECT:1f1b" {
+		t.Errorf("schedule control: %s, want a select holding 1f1b", v)
+	}
+	time.Sleep(time.Second)
+	screenshot(t, ctx, "paraplay-playground-1f1b.png")
+
 	// Download trace: the Chrome trace made in Go.
 	events := eval[int](t, ctx, `JSON.parse(window.paraplay.trace()).traceEvents.length`)
 	if events == 0 {

@@ -1,11 +1,13 @@
 package playground
 
 import (
+	"regexp"
 	"strings"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
+	"paraplay/sim/workload"
 )
 
 // Control is one form control of the playground, made from a row of the
@@ -51,6 +53,36 @@ var labels = map[string]string{
 	"gpu": "GPU preset", "nodes": "Nodes", "gpus_per_node": "GPUs per node",
 	"link": "Intra-node link", "inter": "Inter-node link", "network": "Network",
 	"op": "Operation", "algo": "Algorithm", "size": "Buffer size S", "chunks": "Chunks", "seed": "Seed",
+	"fidelity": "Fidelity", "model": "Model preset", "dp": "Data parallel (dp)", "tp": "Tensor parallel (tp)",
+	"pp": "Pipeline stages (pp)", "cp": "Context parallel (cp)", "ep": "Expert parallel (ep)", "zero": "ZeRO stage",
+	"schedule": "Pipeline schedule", "tf": "Synthetic forward", "tb": "Synthetic backward (input)",
+	"tw": "Synthetic backward (weight)",
+}
+
+// labelOf names a field missing from labels by the last part of its key:
+// "parallel.micro_batch_size" → "Micro batch size".
+func labelOf(p scenario.Param) string {
+	if l := labels[p.Name]; l != "" {
+		return l
+	}
+	k := p.Key[strings.LastIndexByte(p.Key, '.')+1:]
+	k = strings.ReplaceAll(k, "_", " ")
+	if k == "" {
+		return p.Name
+	}
+	return strings.ToUpper(k[:1]) + k[1:]
+}
+
+// enumRE matches a help text that lists the allowed values, such as
+// "bf16 or fp16" or "gpipe, 1f1b, interleaved or zb-v".
+var enumRE = regexp.MustCompile(`^[a-z0-9][a-z0-9-]*((, | or )[a-z0-9][a-z0-9-]*)+$`)
+
+// enumHelp returns the values a help text lists, or nil.
+func enumHelp(help string) []string {
+	if !enumRE.MatchString(help) {
+		return nil
+	}
+	return strings.FieldsFunc(strings.ReplaceAll(help, " or ", ","), func(r rune) bool { return r == ',' || r == ' ' })
 }
 
 func num(f float64) *float64 { return &f }
@@ -64,10 +96,7 @@ func Controls(s scenario.Scenario) []Control {
 	vals := s.Values()
 	var out []Control
 	for _, p := range scenario.Params() {
-		c := Control{Name: p.Name, Key: p.Key, Label: labels[p.Name], Kind: "text", Value: vals.Get(p.Name), Help: p.Help, Group: "run"}
-		if c.Label == "" {
-			c.Label = p.Key
-		}
+		c := Control{Name: p.Name, Key: p.Key, Label: labelOf(p), Kind: "text", Value: vals.Get(p.Name), Help: p.Help, Group: "run"}
 		if i := strings.IndexByte(p.Key, '.'); i > 0 {
 			c.Group = p.Key[:i]
 		}
@@ -77,7 +106,9 @@ func Controls(s scenario.Scenario) []Control {
 	return out
 }
 
-// shape specialises a control by its parameter.
+// shape specialises a control by its parameter, or failing that by what
+// its help text says: "a whole number" is a number, a list of words a
+// select. A new field of the table thus gets a fitting control unasked.
 func shape(c *Control, s scenario.Scenario) {
 	number := func(lo, hi, step float64) { c.Kind, c.Min, c.Max, c.Step = "number", num(lo), num(hi), step }
 	choose := func(vs ...string) {
@@ -87,16 +118,31 @@ func shape(c *Control, s scenario.Scenario) {
 		}
 	}
 	cluster := s.Cluster.GPU != ""
+	switch vs := enumHelp(c.Help); {
+	case strings.HasPrefix(c.Help, "a whole number"):
+		number(0, 1e9, 1)
+	case strings.HasPrefix(c.Help, "a fraction"):
+		number(0, 1, 0.05)
+	case vs != nil:
+		choose(vs...)
+	}
 	switch c.Name {
 	case "strategy":
-		choose(scenario.StrategyDataParallel, scenario.StrategyCollective)
+		c.Options = nil
+		choose(scenario.StrategyDataParallel, scenario.StrategyCollective, scenario.StrategyTraining)
+	case "model":
+		choose("")
+		c.Options[0].Label = "none (synthetic times)"
+		for _, m := range workload.Models() {
+			c.Options = append(c.Options, Option{Value: m.Name, Label: m.Name})
+		}
 	case "op":
 		choose(collective.Ops()...)
 	case "algo":
 		choose(collective.Algorithms(s.Collective.Op)...)
 	case "network":
-		choose("", "rail-optimized", "fat-tree")
-		c.Options[0].Label = "default (rail-optimized)"
+		c.Options = []Option{{Value: "", Label: "default"}}
+		choose(enumHelp(c.Help)...)
 		c.Inactive = !cluster
 	case "gpu":
 		choose("")
@@ -132,9 +178,10 @@ func shape(c *Control, s scenario.Scenario) {
 		c.Inactive = true
 	}
 	// A select must offer the current value, even one the lists lack (a
-	// bad URL), so the form shows what the address says.
+	// bad URL, or a value the help text does not list), so the form shows
+	// what the address says; an error marks it when it is wrong.
 	if c.Kind == "select" && !hasOption(c.Options, c.Value) {
-		c.Options = append(c.Options, Option{Value: c.Value, Label: c.Value + " (not valid)"})
+		c.Options = append(c.Options, Option{Value: c.Value, Label: c.Value})
 	}
 }
 

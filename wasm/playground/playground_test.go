@@ -216,3 +216,29 @@ func TestShortFormats(t *testing.T) {
 		}
 	}
 }
+
+func TestHelpTextShapesNewFields(t *testing.T) {
+	for _, tc := range []struct {
+		help string
+		want []string
+	}{
+		{"bf16 or fp16", []string{"bf16", "fp16"}},
+		{"gpipe, 1f1b, zb-v or dualpipev", []string{"gpipe", "1f1b", "zb-v", "dualpipev"}},
+		{"true or false", []string{"true", "false"}},
+		{"adam", nil},
+		{"e.g. 256MiB", nil},
+		{"dimensions innermost first, e.g. tp,cp,pp,dp", nil},
+	} {
+		if got := enumHelp(tc.help); !slices.Equal(got, tc.want) {
+			t.Errorf("enumHelp(%q) = %q, want %q", tc.help, got, tc.want)
+		}
+	}
+	c := Control{Name: "new_count", Help: "a whole number", Kind: "text"}
+	shape(&c, scenario.Default())
+	if c.Kind != "number" {
+		t.Errorf("a whole number: kind %q, want number", c.Kind)
+	}
+	if got := labelOf(scenario.Param{Name: "mbs", Key: "parallel.micro_batch_size"}); got != "Micro batch size" {
+		t.Errorf("labelOf = %q", got)
+	}
+}

@@ -27,6 +27,10 @@ var Presets = []Preset{
 		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=ring&size=256MiB"},
 	{"2×8 H100: hierarchical", "Reduce inside each node over NVLink, then across nodes.",
 		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=hierarchical&size=256MiB"},
+	{"GPipe, 4 stages", "All forwards, then all backwards: a large pipeline bubble.",
+		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=gpipe"},
+	{"1F1B, 4 stages", "One forward, one backward: the same bubble, far less activation memory.",
+		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=1f1b"},
 	{"Straggler", "With ±40% jitter the slowest GPU makes every other GPU wait to all-reduce.",
 		"gpus=8&jitter=0.4&seed=3"},
 }
