@@ -28,7 +28,7 @@ const wasmFetches = `(() => {
 	return n;
 })()`
 
-// TestSiteDemosStartOnRequest opens an article with two demos: before any
+// TestSiteDemosStartOnRequest opens an article with several demos: before any
 // interaction no wasm is fetched and both are posters; pressing play on one
 // starts exactly one runtime, which animates, and leaves the other a poster.
 func TestSiteDemosStartOnRequest(t *testing.T) {
@@ -37,7 +37,7 @@ func TestSiteDemosStartOnRequest(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/ring-allreduce.html")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "demo.js to show the play buttons", `document.querySelectorAll("figure.demo button.play:not([hidden])").length === 2`)
+	waitFor(t, ctx, "demo.js to show the play buttons", `document.querySelectorAll("figure.demo button.play:not([hidden])").length >= 2`)
 	if err := chromedp.Do(ctx, chromedp.Sleep(time.Second)); err != nil { // give any eager loader its chance
 		t.Fatal(err)
 	}
