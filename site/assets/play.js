@@ -290,6 +290,14 @@
     $("copy-link").addEventListener("click", () => copy(location.href, "Link copied."));
     $("copy-embed").addEventListener("click", () => copy(embedCode(), "Embed code copied."));
     $("download").addEventListener("click", download);
+    $("compare").addEventListener("click", () => {
+      const own = new URLSearchParams(location.search);
+      for (const p of VIEW) own.delete(p);
+      const q = new URLSearchParams();
+      q.set("a", own.toString());
+      q.set("b", own.toString());
+      location.href = "play.html?" + q.toString();
+    });
   }
 
   // --- sharing -----------------------------------------------------------------
@@ -342,6 +350,92 @@
     say("Trace saved: open it in ui.perfetto.dev or chrome://tracing.");
   }
 
+  // --- compare mode ----------------------------------------------------------
+  // play.html?a=<query>&b=<query> shows two runs side by side, each an
+  // embedded play.html, on one clock: the longer run leads and the other
+  // shows the leader's instant. No wasm runs in this page itself.
+
+  function compareMode(q) {
+    root.classList.add("compare");
+    $("cmp").hidden = false;
+    const sides = ["a", "b"].map((k) => {
+      const own = new URLSearchParams(q.get(k) || "");
+      for (const p of VIEW) own.delete(p);
+      const sub = new URLSearchParams(own);
+      sub.set("embed", "1");
+      sub.set("autoplay", "0");
+      const fig = el("figure"), cap = el("figcaption");
+      const link = el("a", { target: "_blank", rel: "noopener" }, k.toUpperCase() + " · edit in the playground ↗");
+      link.href = "play.html" + (own.toString() ? "?" + own : "");
+      cap.append(link);
+      const frame = el("iframe", { title: "Run " + k.toUpperCase(), allow: "fullscreen" });
+      frame.src = "play.html?" + sub.toString();
+      fig.append(cap, frame);
+      $("cmp-frames").append(fig);
+      return { frame: frame, cap: cap };
+    });
+    const bridge = (s) => {
+      try { const p = s.frame.contentWindow.paraplay; return p && p.current && p.frames > 0 ? p : null; } catch (e) { return null; }
+    };
+    let lead = null, follow = null;
+    const reduced = window.matchMedia && matchMedia("(prefers-reduced-motion: reduce)").matches;
+    function tick() {
+      const A = bridge(sides[0]), B = bridge(sides[1]);
+      if (A && B && !lead) {
+        const ra = A.current(), rb = B.current();
+        if (ra.ok && rb.ok) {
+          [lead, follow] = A.end >= B.end ? [A, B] : [B, A];
+          sides[lead === A ? 1 : 0].frame.contentDocument.documentElement.classList.add("follower");
+          follow.pause();
+          if (!reduced) lead.play();
+        }
+        compareTable(ra, rb);
+      }
+      if (lead) {
+        follow.seek(Math.min(lead.simTime, follow.end));
+        $("cmp-clock").textContent = fmtTime(lead.simTime) + " / " + fmtTime(lead.end) + (lead.state === "playing" ? "" : " (paused)");
+      }
+      requestAnimationFrame(tick);
+    }
+    $("cmp-toggle").addEventListener("click", () => lead && lead.toggle());
+    $("cmp-prev").addEventListener("click", () => lead && lead.step(-1));
+    $("cmp-next").addEventListener("click", () => lead && lead.step(1));
+    document.addEventListener("keydown", (e) => {
+      if (!lead || e.ctrlKey || e.metaKey || e.altKey) return;
+      const f = { " ": () => lead.toggle(), "ArrowRight": () => lead.step(1), "PageDown": () => lead.step(1),
+        "ArrowLeft": () => lead.step(-1), "PageUp": () => lead.step(-1), "Home": () => lead.restart(),
+        "End": () => lead.toEnd(), "+": () => lead.faster(), "=": () => lead.faster(), "-": () => lead.slower() }[e.key];
+      if (f && !(e.target && e.target.tagName === "BUTTON" && e.key === " ")) { e.preventDefault(); f(); }
+    });
+    requestAnimationFrame(tick);
+  }
+
+  // compareTable diffs the two runs' metrics (textContent only).
+  function compareTable(ra, rb) {
+    for (const [r, i] of [[ra, 0], [rb, 1]]) {
+      const cap = document.querySelectorAll("#cmp-frames figcaption")[i];
+      if (cap.childNodes.length > 1) continue;
+      cap.append(el("span", null, " — " + (r.ok ? r.title : r.errorTitle + ": " + r.error)));
+    }
+    const ma = ra.metrics || {}, mb = rb.metrics || {};
+    const ratio = (a, b) => (a > 0 && b >= 0 ? (b / a).toFixed(2) + "×" : "—");
+    const rows = [["iteration", "iteration", "iterationNs"], ["compute (mean)", "compute", "computeNs"],
+      ["communication", "communication", "communicationNs"], ["exposed communication", "exposed", "exposedNs"]];
+    const body = $("cmp-table").tBodies[0];
+    body.replaceChildren(...rows.map(([label, k, ns]) => {
+      const tr = el("tr");
+      tr.append(el("th", null, label), el("td", null, ma[k] || "—"), el("td", null, mb[k] || "—"), el("td", null, ratio(ma[ns], mb[ns])));
+      return tr;
+    }));
+    const c = (m) => (m.collectives && m.collectives[0]) || null;
+    if (c(ma) || c(mb)) {
+      const tr = el("tr");
+      const f = (x) => (x ? x.algorithm + " " + x.name + ": " + x.time + ", busbw " + x.busbw : "—");
+      tr.append(el("th", null, "first collective"), el("td", null, f(c(ma))), el("td", null, f(c(mb))), el("td", null, ""));
+      body.append(tr);
+    }
+  }
+
   // --- start -------------------------------------------------------------------
 
   async function instantiate(go) {
@@ -372,8 +466,12 @@
   }
 
   async function start() {
-    // Apply embed/hide before the wasm loads, so the layout does not jump.
     const q = new URLSearchParams(location.search);
+    if (q.has("a") || q.has("b")) {
+      compareMode(q);
+      return;
+    }
+    // Apply embed/hide before the wasm loads, so the layout does not jump.
     applyView({ embed: ["1", "true", "yes", "on", ""].includes(q.get("embed")), hide: (q.get("hide") || "").split(",") });
     if (!hasWebGL2()) {
       showProblem("This demo needs WebGL2, which this browser does not provide.",

@@ -340,3 +340,36 @@ func TestPlaygroundReducedMotionDark(t *testing.T) {
 	screenshot(t, ctx, "paraplay-dark.png")
 	noConsoleErrors(t, con)
 }
+
+// TestPlaygroundCompare opens two runs side by side: both draw, the shorter
+// follows the longer's instant, and the table diffs their metrics.
+func TestPlaygroundCompare(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	q := url.Values{}
+	q.Set("a", "strategy=collective&gpus=16&algo=ring&size=64KiB")
+	q.Set("b", "strategy=collective&gpus=16&algo=tree&size=64KiB")
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/play.html?"+q.Encode())); err != nil {
+		t.Fatal(err)
+	}
+	both := `[...document.querySelectorAll("#cmp-frames iframe")].map(f => f.contentWindow.paraplay)`
+	waitFor(t, ctx, "both runs' first frames", `(() => { const p = `+both+`; return p.length === 2 && p.every(x => x && x.frames > 0); })()`)
+	waitFor(t, ctx, "the metrics diff", `document.querySelectorAll("#cmp-table tbody tr").length >= 4`)
+	rows := eval[[]string](t, ctx, `[...document.querySelectorAll("#cmp-table tbody tr")].map(r => r.textContent)`)
+	t.Logf("diff: %q", rows)
+	if !strings.HasPrefix(rows[0], "iteration") || !strings.Contains(rows[0], "×") {
+		t.Errorf("first row %q, want the iteration times and their ratio", rows[0])
+	}
+	if n := eval[int](t, ctx, `window.paraplay ? 1 : 0`); n != 0 {
+		t.Error("the compare page itself started a wasm runtime")
+	}
+	time.Sleep(1500 * time.Millisecond)
+	// The follower shows the leader's instant (clamped to its own end).
+	gap := eval[float64](t, ctx, `(() => { const [a, b] = `+both+`; const [l, f] = a.end >= b.end ? [a, b] : [b, a];
+		return Math.abs(Math.min(l.simTime, f.end) - f.simTime) / l.end; })()`)
+	if gap > 0.1 {
+		t.Errorf("the two runs are %.0f%% of the leader's run apart, want one clock", 100*gap)
+	}
+	screenshot(t, ctx, "paraplay-compare.png")
+	noConsoleErrors(t, con)
+}

@@ -19,8 +19,10 @@ type Metrics struct {
 	Collectives   []CollectiveMetrics `json:"collectives"`
 	GPUs          []GPUMetrics        `json:"gpus"`
 	// Raw values, for comparisons and tests: nanoseconds.
-	IterationNS int64 `json:"iterationNs"`
-	ExposedNS   int64 `json:"exposedNs"`
+	IterationNS     int64 `json:"iterationNs"`
+	ComputeNS       int64 `json:"computeNs"`
+	CommunicationNS int64 `json:"communicationNs"`
+	ExposedNS       int64 `json:"exposedNs"`
 }
 
 // CollectiveMetrics is one collective's row.
@@ -49,7 +51,8 @@ func MetricsOf(tl *timeline.Timeline) Metrics {
 	m := Metrics{
 		Title: s.Title, Fidelity: s.Fidelity, Iteration: Duration(s.Iteration), Compute: Duration(s.Compute),
 		Communication: Duration(s.Communication), Exposed: Duration(s.ExposedCommunication),
-		IterationNS: int64(s.Iteration), ExposedNS: int64(s.ExposedCommunication),
+		IterationNS: int64(s.Iteration), ComputeNS: int64(s.Compute), CommunicationNS: int64(s.Communication),
+		ExposedNS: int64(s.ExposedCommunication),
 	}
 	for _, c := range s.Collectives {
 		m.Collectives = append(m.Collectives, CollectiveMetrics{
