@@ -110,9 +110,13 @@ var closedCases = []closedCase{
 		peak0:  func(p, m int) int { return 2*p - 1 },
 	},
 	{
-		// A bound, not the paper's near-zero bubble: see ZBV.
-		name:   "zb-v",
-		build:  withErr(ZBV),
+		// With unequal times only the DualPipe bound holds; equal times
+		// give zero (TestZBVZeroBubble).
+		name: "zb-v",
+		build: func(p, m int, t Times) (Schedule, Times, bool) {
+			s, err := ZBVFor(p, m, t) // searched for the case's own times, as the paper does
+			return s, t, err == nil
+		},
 		bubble: dualPipeBound,
 		peak0:  func(p, m int) int { return 2 * p },
 	},
@@ -190,4 +194,28 @@ func checkClosed(t *testing.T, c closedCase, s Schedule, p, m int, times Times) 
 		ok = false
 	}
 	return ok
+}
+
+// TestZBVZeroBubble: with T_F = T_B = T_W, ZB-V has no bubble inside any
+// device's window (Qi et al. 2024), for every p ≤ 16 and m ≥ 2p up to 64,
+// while holding at most 2p chunk activations (p stage-equivalents).
+func TestZBVZeroBubble(t *testing.T) {
+	ms := units.Millisecond
+	for p := 1; p <= 16; p++ {
+		for m := 2 * p; m <= 64; m += max(1, p/2) {
+			s, err := ZBV(p, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := Execute(s, Times{F: ms, B: ms, W: ms})
+			if r.Bubble != 0 {
+				t.Errorf("zb-v p=%d m=%d: bubble %v, want 0", p, m, r.Bubble)
+			}
+			for d, c := range r.PeakChunks {
+				if c > 2*p {
+					t.Errorf("zb-v p=%d m=%d: device %d holds %d chunks, want ≤ %d", p, m, d, c, 2*p)
+				}
+			}
+		}
+	}
 }

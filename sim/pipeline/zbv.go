@@ -2,20 +2,22 @@ package pipeline
 
 import "fmt"
 
-// ZBV returns a V-shaped zero-bubble schedule in the spirit of ZB-V (Qi et
-// al. 2024; repository sail-sg/zero-bubble-pipeline-parallelism): two chunks
-// per device in a V (vLayout), backward split into B and W, and at most 2p
+// ZBV returns the V-shaped zero-bubble schedule ZB-V (Qi et al. 2024;
+// repository sail-sg/zero-bubble-pipeline-parallelism): two chunks per
+// device in a V (vLayout), backward split into B and W, and at most 2p
 // chunk activations — p stage-equivalents, as 1F1B — on every device.
 //
-// The reference ZB-V order is the output of a cost-driven greedy search.
-// This one is handcrafted on DualPipeV's phases instead (see DualPipeV),
-// with the main phase reordered to B(1), F(0), W, B(0), F(1), W so that no
-// device ever holds more than 2p activations. It does not reach the
-// paper's near-zero bubble: with T_F = T_B = T_W its bubble is (p−1)·T_F
-// (a third of 1F1B's with the same per-chunk times), and the tests check
-// only DeepSeek's DualPipeV bound (p−1)(T_F&B + T_B + T_W − 3T_W), which it
-// meets. It needs m ≥ 2p.
+// Like the paper's, the order comes from a greedy list schedule (see
+// zbvGreedy), here on equal op times: its bubble is then zero inside every
+// device's window for every m ≥ 2p. ZBVFor schedules for given times, as
+// the paper does, keeping a hand-made order instead where that is better.
+// It needs m ≥ 2p.
 func ZBV(p, m int) (Schedule, error) {
+	return ZBVFor(p, m, Times{F: 1, B: 1, W: 1})
+}
+
+// ZBVFor is ZBV with the order searched for the op times t.
+func ZBVFor(p, m int, t Times) (Schedule, error) {
 	switch {
 	case p < 1 || m < 1:
 		return Schedule{}, fmt.Errorf("pipeline: zb-v: p = %d, m = %d; both must be at least 1", p, m)
@@ -24,12 +26,24 @@ func ZBV(p, m int) (Schedule, error) {
 	}
 	s := newSchedule("zb-v", p, m, 2, vLayout(p))
 	s.SplitBackward = true
-	for d := range s.Order {
-		s.Order[d] = zbvOrder(p, m, d)
+	// The greedy search is not always best when the times differ; keep
+	// whichever of it and the hand-made V order (on DualPipeV's phases,
+	// within DeepSeek's bound) leaves the smaller bubble for these times.
+	s.Order = zbvGreedy(p, m, 2*p, t)
+	hand := s
+	hand.Order = make([][]Op, p)
+	for d := range hand.Order {
+		hand.Order[d] = zbvOrder(p, m, d)
+	}
+	if a, errA := run(s, t); errA == nil {
+		if b, errB := run(hand, t); errB == nil && b.Bubble < a.Bubble {
+			s = hand
+		}
+	} else {
+		s = hand
 	}
 	return s, nil
 }
-
 func zbvOrder(p, m, d int) []Op {
 	o := &vOrder{ops: make([]Op, 0, 6*m)}
 	for range 2 * (p - d - 1) {
