@@ -474,15 +474,21 @@ func (tr *training) dataParallel() error {
 			k := tr.stageOfDev[d][c]
 			last := tr.lastBackward(d, c)
 			grads := tr.gradBytes(k)
-			for j := range tr.mpGroup[0][d] {
-				gpus := make([]int, pl.DP)
-				ready := make([]int, pl.DP)
+			// Gradients are summed over every copy of the same weights: the
+			// data-parallel replicas and, inside each, the context-parallel
+			// ranks (which saw other parts of the same sequences).
+			for t := 0; t < pl.TP; t++ {
+				var gpus, ready, replica []int
 				for r := 0; r < pl.DP; r++ {
-					gpus[r], ready[r] = tr.mpGroup[r][d][j], tr.ids[r][k][last.Kind][last.Microbatch]
+					for c := 0; c < pl.CP; c++ {
+						gpus = append(gpus, tr.mpGroup[r][d][c*pl.TP+t])
+						ready = append(ready, tr.ids[r][k][last.Kind][last.Microbatch])
+						replica = append(replica, r)
+					}
 				}
-				if pl.DP == 1 || tr.ideal || grads == 0 {
-					for r := range done {
-						done[r] = append(done[r], ready[r])
+				if len(gpus) == 1 || tr.ideal || grads == 0 {
+					for i, r := range replica {
+						done[r] = append(done[r], ready[i])
 					}
 					continue
 				}
@@ -494,8 +500,8 @@ func (tr *training) dataParallel() error {
 				if err != nil {
 					return err
 				}
-				for r := range done {
-					done[r] = append(done[r], ids[r])
+				for i, r := range replica {
+					done[r] = append(done[r], ids[i])
 				}
 			}
 		}

@@ -234,7 +234,14 @@ func (s *Scenario) Title() string {
 	}
 	if s.Strategy == StrategyTraining {
 		p := s.Parallel
-		return fmt.Sprintf("%s on %d GPUs (dp %d, tp %d, pp %d)", s.Model.label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+		plan := fmt.Sprintf("dp %d, tp %d, pp %d", p.DP, p.TP, p.PP)
+		if p.CP > 1 {
+			plan += fmt.Sprintf(", cp %d", p.CP)
+		}
+		if p.EP > 1 {
+			plan += fmt.Sprintf(", ep %d", p.EP)
+		}
+		return fmt.Sprintf("%s on %d GPUs (%s)", s.Model.label(), s.NumGPUs(), plan)
 	}
 	if s.Strategy == StrategyCollective {
 		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
@@ -245,6 +252,21 @@ func (s *Scenario) Title() string {
 // Describe is a one-line summary for people.
 func (s *Scenario) Describe() string {
 	var b strings.Builder
+	if s.Strategy == StrategyTraining {
+		p := s.Parallel
+		fmt.Fprintf(&b, "%s on %d GPUs: dp %d × tp %d × pp %d", s.Model.label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+		if p.CP > 1 {
+			fmt.Fprintf(&b, " × cp %d", p.CP)
+		}
+		fmt.Fprintf(&b, ", %s with %d microbatches", p.Schedule, p.Microbatches)
+		if p.ZeRO > 0 {
+			fmt.Fprintf(&b, ", ZeRO-%d", p.ZeRO)
+		}
+		if s.Cluster.GPU != "" {
+			fmt.Fprintf(&b, ", %s", s.Cluster.GPU)
+		}
+		return b.String()
+	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)
 	if s.Cluster.GPU != "" {
