@@ -68,7 +68,11 @@ func linkTerms(t *ast.Text, source []byte, pattern *regexp.Regexp, byWord map[st
 		var match []int
 		var term Term
 		for _, m := range pattern.FindAllIndex(value, -1) {
-			candidate := byWord[strings.ToLower(string(value[m[0]:m[1]]))]
+			found := string(value[m[0]:m[1]])
+			candidate := byWord[strings.ToLower(found)]
+			if !caseMatches(candidate, found) {
+				continue
+			}
 			if !linked[candidate.Term] {
 				match, term = m, candidate
 				break
@@ -94,4 +98,22 @@ func linkTerms(t *ast.Text, source []byte, pattern *regexp.Regexp, byWord map[st
 		parent.ReplaceChild(parent, t, after)
 		t = after
 	}
+}
+
+// caseMatches says whether found may stand for t: terms spelled with
+// capitals inside the word (ZeRO, MFU, FSDP) must match exactly, so that
+// the English word "zero" is not taken for ZeRO; others match in any case.
+func caseMatches(t Term, found string) bool {
+	for _, w := range append([]string{t.Term}, t.Also...) {
+		if !strings.EqualFold(w, found) {
+			continue
+		}
+		if len(w) < 2 || strings.ToLower(w[1:]) == w[1:] {
+			return true
+		}
+		if w == found {
+			return true
+		}
+	}
+	return false
 }
