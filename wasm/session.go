@@ -102,8 +102,20 @@ func buildScene(tl *timeline.Timeline, t units.Time, w, h float64) (dl scene.Dra
 			err = fmt.Errorf("drawing the scene crashed at t=%v: %v", t, r)
 		}
 	}()
-	return scene.Build(tl, t, scene.Options{Width: w, Height: h}), nil
+	f, ok := frames[tl]
+	if !ok {
+		if len(frames) >= 4 { // compare mode shows two runs; older ones are gone
+			clear(frames)
+		}
+		f = scene.NewFrames(tl)
+		frames[tl] = f
+	}
+	return f.Build(t, scene.Options{Width: w, Height: h}), nil
 }
+
+// frames keeps, for each timeline on screen, the part of the scene that
+// does not change with t, so a frame only redraws what moves.
+var frames = map[*timeline.Timeline]*scene.Frames{}
 
 // logPanic leaves the stack in the browser console for whoever debugs it;
 // console.warn, not error, since the page handles it and shows the message.
