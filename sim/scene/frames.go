@@ -117,7 +117,7 @@ type metrics struct {
 // that they agree). Summarize also works out the exposed communication,
 // which takes far longer on thousands of GPUs and is not shown.
 func trainingMetrics(tl *timeline.Timeline) metrics {
-	m := metrics{iteration: tl.End, bubble: bubbleFraction(tl)}
+	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction()}
 	if tr := tl.Training; tr != nil {
 		if secs := tl.End.Seconds(); secs > 0 {
 			m.tokensPerSecond = tr.Tokens / secs
@@ -136,37 +136,6 @@ func trainingMetrics(tl *timeline.Timeline) metrics {
 		}
 	}
 	return m
-}
-
-// bubbleFraction is Summary.BubbleFraction: on the GPU where it is largest,
-// the idle share of the window from its first pipeline op to its last (the
-// optimizer step left out).
-func bubbleFraction(tl *timeline.Timeline) float64 {
-	type window struct {
-		start, end, busy units.Time
-		seen             bool
-	}
-	w := make([]window, len(tl.GPUs))
-	for i := range tl.Spans {
-		sp := &tl.Spans[i]
-		if sp.Kind == timeline.Optimizer || sp.GPU < 0 || sp.GPU >= len(w) {
-			continue
-		}
-		x := &w[sp.GPU]
-		if !x.seen || sp.Start < x.start {
-			x.start = sp.Start
-		}
-		x.end = max(x.end, sp.End)
-		x.busy += sp.End - sp.Start
-		x.seen = true
-	}
-	var worst float64
-	for _, x := range w {
-		if x.seen && x.end > x.start {
-			worst = max(worst, float64(x.end-x.start-x.busy)/float64(x.end-x.start))
-		}
-	}
-	return worst
 }
 
 // maxRowsPerGPU is the most GPUs the strip and the memory panel show one

@@ -5,7 +5,7 @@ import "paraplay/sim/units"
 // summarizeTraining adds a training run's metrics to s; compute[g] holds
 // GPU g's compute-stream spans (not communication).
 func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
-	s.BubbleFraction = tl.bubbleFraction()
+	s.BubbleFraction = tl.BubbleFraction()
 	if tl.Training == nil {
 		return
 	}
@@ -33,17 +33,17 @@ func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
 	}
 }
 
-// bubbleFraction is, on the GPU where it is largest, the idle share of the
+// BubbleFraction is, on the GPU where it is largest, the idle share of the
 // window from its first pipeline op to its last (forward, backward and
 // weight-gradient spans, and the communication that blocks them).
-func (tl *Timeline) bubbleFraction() float64 {
+func (tl *Timeline) BubbleFraction() float64 {
 	type window struct {
 		start, end, busy units.Time
 		seen             bool
 	}
 	w := make([]window, len(tl.GPUs))
 	for _, sp := range tl.Spans {
-		if sp.Kind == Optimizer {
+		if sp.Kind == Optimizer || sp.GPU < 0 || sp.GPU >= len(w) {
 			continue
 		}
 		x := &w[sp.GPU]
