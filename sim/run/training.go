@@ -26,10 +26,12 @@ import (
 //   - pipeline point-to-point messages between consecutive model stages,
 //     b·(s/cp)·h elements per microbatch and direction, split over the tp
 //     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1);
-//   - the data-parallel gradient collective of each model chunk, started as
-//     soon as the chunk's last backward ends, on the communication stream
-//     so that it overlaps the remaining compute (bucketed DDP, Li et al.
-//     2020); ZeRO-1/2 reduce-scatter instead and all-gather the updated
+//   - the data-parallel gradient collectives of each model chunk, in
+//     buckets of about 25 MB (PyTorch DDP's default, Li et al. 2020; at
+//     most 8 per chunk): the chunk's last backward is cut into as many
+//     pieces, and each bucket's collective starts when its piece ends, on
+//     the communication stream, so it overlaps the rest of the backward
+//     and the remaining compute; ZeRO-1/2 reduce-scatter instead and all-gather the updated
 //     parameters after the step, ZeRO-3 also all-gathers parameters before
 //     every pass, one op ahead (Rajbhandari et al. 2020);
 //   - the optimizer step, memory-bound: 28 bytes of HBM traffic per
@@ -65,6 +67,10 @@ type training struct {
 	ids [][][3][]int
 	// mpGroup[r][d] lists the GPUs of replica r's pipeline device d.
 	mpGroup [][][]int
+	// buckets[r][k] lists, for replica r and model stage k, the pieces the
+	// stage's last backward is cut into: each piece finishes one gradient
+	// bucket, whose collective may start at once (nil: one bucket).
+	buckets [][][]int
 	p2p     int // index of the point-to-point schedule in g.colls
 	router  *topo.Router
 	paths   map[[2]int]pathCostEntry // cached α and bandwidth between GPUs
@@ -349,7 +355,16 @@ func (tr *training) ops() {
 	sch, m := tr.sch, tr.sch.Microbatches
 	v := float64(sch.Chunks)
 	tr.ids = make([][][3][]int, tr.plan.DP)
+	tr.buckets = make([][][]int, tr.plan.DP)
+	last := make([][]pipeline.Op, sch.Stages)
+	for d := range last {
+		last[d] = make([]pipeline.Op, sch.Chunks)
+		for c := range last[d] {
+			last[d][c] = tr.lastBackward(d, c)
+		}
+	}
 	for r := range tr.ids {
+		tr.buckets[r] = make([][]int, tr.stages)
 		tr.ids[r] = make([][3][]int, tr.stages)
 		for k := range tr.ids[r] {
 			for kind := range tr.ids[r][k] {
@@ -385,7 +400,30 @@ func (tr *training) ops() {
 				if prev >= 0 {
 					deps = []int{prev}
 				}
-				id := tr.g.addGroup(op, deps...)
+				pieces := 1
+				if o == last[d][o.Chunk] {
+					pieces = tr.bucketCount(k)
+				}
+				var id int
+				for i := 0; i < pieces; i++ {
+					piece := op
+					piece.compute, piece.comm = op.compute/units.Time(pieces), op.comm/units.Time(pieces)
+					if i == pieces-1 { // the last piece takes the remainders and frees the activations
+						piece.compute += op.compute % units.Time(pieces)
+						piece.comm += op.comm % units.Time(pieces)
+					} else {
+						piece.actOut, piece.inflightOut = 0, 0
+					}
+					if i > 0 {
+						piece.actIn, piece.inflightIn = 0, 0
+						deps = []int{id}
+					}
+					piece.compute = max(piece.compute, 1)
+					id = tr.g.addGroup(piece, deps...)
+					if pieces > 1 {
+						tr.buckets[r][k] = append(tr.buckets[r][k], id)
+					}
+				}
 				tr.ids[r][k][o.Kind][o.Microbatch] = id
 				prev = id
 			}
@@ -496,12 +534,24 @@ func (tr *training) dataParallel() error {
 				if p.ZeRO >= 1 {
 					op = "reduce_scatter"
 				}
-				ids, err := tr.collective(op, "dp", gpus, ready, grads)
-				if err != nil {
-					return err
-				}
-				for i, r := range replica {
-					done[r] = append(done[r], ids[i])
+				nb := max(1, len(tr.buckets[0][k]))
+				for j := 0; j < nb; j++ {
+					bytes := grads / units.Bytes(nb)
+					if j == nb-1 {
+						bytes += grads % units.Bytes(nb)
+					}
+					if nb > 1 {
+						for i, r := range replica {
+							ready[i] = tr.buckets[r][k][j]
+						}
+					}
+					ids, err := tr.collective(op, "dp", gpus, ready, bytes)
+					if err != nil {
+						return err
+					}
+					for i, r := range replica {
+						done[r] = append(done[r], ids[i])
+					}
 				}
 			}
 		}
@@ -737,4 +787,17 @@ func (tr *training) bottleneck(gpus []int) (units.Time, units.Bandwidth, error) 
 		}
 	}
 	return alpha, bw, nil
+}
+
+// ddpBucket is PyTorch DDP's default gradient bucket (Li et al. 2020).
+const ddpBucket = 25e6
+
+// bucketCount is how many gradient buckets model stage k's gradients make:
+// one per 25 MB, at most 8, and 1 when no data-parallel sum is needed.
+func (tr *training) bucketCount(k int) int {
+	if !tr.real || tr.ideal || tr.plan.DP*tr.plan.CP == 1 {
+		return 1
+	}
+	n := int((float64(tr.gradBytes(k)) + ddpBucket - 1) / ddpBucket)
+	return min(max(n, 1), 8)
 }
