@@ -229,3 +229,13 @@ func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
 		t.Errorf("exposed tp communication: %g s on one node, %g s across two; want the second > 4× the first", a, b)
 	}
 }
+
+func BenchmarkSummarize405B(b *testing.B) {
+	tl, err := Simulate(loadScenario(b, "testdata/scale/llama3-405b-16k.yaml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		tl.Summarize()
+	}
+}

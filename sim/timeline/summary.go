@@ -1,9 +1,10 @@
 package timeline
 
 import (
+	"cmp"
 	"fmt"
 	"io"
-	"sort"
+	"slices"
 	"strings"
 
 	"paraplay/sim/units"
@@ -272,7 +273,7 @@ func union(in []span) []span {
 		return nil
 	}
 	s := append([]span(nil), in...)
-	sort.Slice(s, func(i, j int) bool { return s[i].start < s[j].start })
+	slices.SortFunc(s, func(a, b span) int { return cmp.Compare(a.start, b.start) })
 	out := []span{s[0]}
 	for _, iv := range s[1:] {
 		if last := &out[len(out)-1]; iv.start <= last.end {
