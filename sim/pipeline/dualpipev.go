@@ -76,8 +76,10 @@ func (o *vOrder) w() {
 	o.deferred = o.deferred[1:]
 }
 
-func dualPipeVOrder(p, m, d int) []Op {
-	o := &vOrder{ops: make([]Op, 0, 6*m)}
+// warmUp is the start DualPipeV and the hand-made ZB-V share on device d:
+// chunk 0's forwards fill the V, then forwards of both chunks, then the
+// first chunk-1 backwards with their weight gradients.
+func (o *vOrder) warmUp(p, d int) {
 	for range 2 * (p - d - 1) {
 		o.f(0)
 	}
@@ -90,12 +92,11 @@ func dualPipeVOrder(p, m, d int) []Op {
 		o.w()
 		o.f(1)
 	}
-	for range m - 2*p + d + 1 {
-		o.f(0)
-		o.b(1, false)
-		o.f(1)
-		o.b(0, false)
-	}
+}
+
+// coolDown is the end they share: the last forwards and backwards drain
+// the V, the weight gradients put off come last.
+func (o *vOrder) coolDown(p, d int) {
 	for range p - d - 1 {
 		o.b(1, false)
 		o.f(1)
@@ -110,6 +111,18 @@ func dualPipeVOrder(p, m, d int) []Op {
 		o.w()
 		o.b(0, true)
 	}
+}
+
+func dualPipeVOrder(p, m, d int) []Op {
+	o := &vOrder{ops: make([]Op, 0, 6*m)}
+	o.warmUp(p, d)
+	for range m - 2*p + d + 1 {
+		o.f(0)
+		o.b(1, false)
+		o.f(1)
+		o.b(0, false)
+	}
+	o.coolDown(p, d)
 	for range d + 1 {
 		o.w()
 	}

@@ -44,20 +44,13 @@ func ZBVFor(p, m int, t Times) (Schedule, error) {
 	}
 	return s, nil
 }
+
+// zbvOrder is the hand-made V order on DualPipeV's phases, with the main
+// phase reordered to B(1), F(0), W, B(0), F(1), W so that no device holds
+// more than 2p activations; ZBVFor keeps it where it beats the search.
 func zbvOrder(p, m, d int) []Op {
 	o := &vOrder{ops: make([]Op, 0, 6*m)}
-	for range 2 * (p - d - 1) {
-		o.f(0)
-	}
-	for range d + 1 {
-		o.f(0)
-		o.f(1)
-	}
-	for range p - d - 1 {
-		o.b(1, true)
-		o.w()
-		o.f(1)
-	}
+	o.warmUp(p, d)
 	for range m - 2*p + d + 1 {
 		o.b(1, true)
 		o.f(0)
@@ -66,20 +59,7 @@ func zbvOrder(p, m, d int) []Op {
 		o.f(1)
 		o.w()
 	}
-	for range p - d - 1 {
-		o.b(1, false)
-		o.f(1)
-		o.b(0, false)
-	}
-	for i := range d + 1 {
-		half := i >= (d+1)/2
-		o.b(1, half && (i > (d+1)/2 || d%2 == 1))
-		o.b(0, half)
-	}
-	for range p - d - 1 {
-		o.w()
-		o.b(0, true)
-	}
+	o.coolDown(p, d)
 	for len(o.deferred) > 0 {
 		o.w()
 	}
