@@ -93,6 +93,25 @@ var fields = []field{
 		func(s *Scenario, v string) error { s.Training.Optimizer = v; return nil }},
 	{"training.efficiency", "efficiency", "a fraction, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Training.Efficiency, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Training.Efficiency) }},
+	{"parallel.partition", "partition", "equal or balanced", func(s *Scenario) string { return s.Parallel.Partition },
+		func(s *Scenario, v string) error { s.Parallel.Partition = v; return nil }},
+	{"cluster.node_gpus", "node_gpus", "GPU presets per node, e.g. h100-sxm*2,a100-sxm-80gb*2", func(s *Scenario) string { return FormatNodeGPUs(s.Cluster.NodeGPUs) },
+		func(s *Scenario, v string) error { return assign(&s.Cluster.NodeGPUs, v, ParseNodeGPUs) }},
+	{"data.seq_dist", "seq_dist", "fixed, uniform or lognormal", func(s *Scenario) string { return s.Data.SeqDist },
+		func(s *Scenario, v string) error { s.Data.SeqDist = v; return nil }},
+	{"data.seq_cv", "seq_cv", "a number, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Data.SeqCV, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Data.SeqCV) }},
+	intField("iterations", "iterations", func(s *Scenario) *int { return &s.Iterations }),
+	{"faults", "faults", "events, e.g. kind=fail_slow,at=0s,gpu=3,factor=0.4;kind=fail_stop,at=2.5s,gpu=1", func(s *Scenario) string { return FormatFaults(s.Faults) },
+		func(s *Scenario, v string) error { return assign(&s.Faults, v, ParseFaults) }},
+	{"straggler.cv", "straggler_cv", "a fraction, e.g. 0.1", func(s *Scenario) string { return strconv.FormatFloat(s.Straggler.CV, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Straggler.CV) }},
+	{"recovery.policy", "recovery", "checkpoint-restart, elastic, replan, redundant or reroute", func(s *Scenario) string { return s.Recovery.Policy },
+		func(s *Scenario, v string) error { s.Recovery.Policy = v; return nil }},
+	timeField("recovery.checkpoint_interval", "ckpt_interval", func(s *Scenario) *units.Time { return &s.Recovery.CheckpointInterval }),
+	timeField("recovery.checkpoint_cost", "ckpt_cost", func(s *Scenario) *units.Time { return &s.Recovery.CheckpointCost }),
+	timeField("recovery.restart_cost", "restart_cost", func(s *Scenario) *units.Time { return &s.Recovery.RestartCost }),
+	timeField("recovery.heartbeat_timeout", "heartbeat", func(s *Scenario) *units.Time { return &s.Recovery.HeartbeatTimeout }),
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
@@ -198,5 +217,10 @@ func parseBool(v string) (bool, error) {
 // trainingKey reports whether a key belongs to a training scenario, so
 // that a file or URL that sets one and no strategy is a training scenario.
 func trainingKey(key string) bool {
-	return strings.HasPrefix(key, "model.") || strings.HasPrefix(key, "parallel.") || strings.HasPrefix(key, "training.")
+	for _, p := range []string{"model.", "parallel.", "training.", "data.", "straggler.", "recovery."} {
+		if strings.HasPrefix(key, p) {
+			return true
+		}
+	}
+	return key == "faults" || key == "iterations" || key == "cluster.node_gpus"
 }

@@ -34,6 +34,14 @@ func Parse(data []byte) (Scenario, error) {
 	seen := map[string]bool{}
 	walk(root, "", func(key string, n *yaml.Node) {
 		f := fieldByKey(key)
+		if f != nil && n.Kind == yaml.SequenceNode {
+			text, err := listText(key, n)
+			if err != nil {
+				errs = append(errs, err)
+				return
+			}
+			n = &yaml.Node{Kind: yaml.ScalarNode, Value: text, Line: n.Line}
+		}
 		switch {
 		case f == nil:
 			errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: "unknown key; known: " + knownKeys()}))
@@ -79,4 +87,43 @@ func isSection(key string) bool {
 		}
 	}
 	return false
+}
+
+// listText turns a YAML list into the text form of a list field, so that
+// the file and the URL go through one parser: faults (a list of mappings)
+// become "k=v,k=v;k=v", cluster.node_gpus (a list of presets) "a,b".
+func listText(key string, n *yaml.Node) (string, error) {
+	fail := func(line int, msg string) error {
+		return fmt.Errorf("line %d: %w", line, &FieldError{Field: key, Msg: msg})
+	}
+	var items []string
+	for i, item := range n.Content {
+		switch key {
+		case "faults":
+			if item.Kind != yaml.MappingNode {
+				return "", fail(item.Line, fmt.Sprintf("faults[%d] is not a mapping; want e.g. {at: 2.5s, gpu: 13, kind: fail_stop}", i))
+			}
+			var kv []string
+			for j := 0; j+1 < len(item.Content); j += 2 {
+				k, v := item.Content[j], item.Content[j+1]
+				if v.Kind != yaml.ScalarNode || strings.ContainsAny(k.Value+v.Value, ",;=") {
+					return "", fail(v.Line, fmt.Sprintf("faults[%d].%s: want a single value", i, k.Value))
+				}
+				kv = append(kv, k.Value+"="+v.Value)
+			}
+			items = append(items, strings.Join(kv, ","))
+		case "cluster.node_gpus":
+			if item.Kind != yaml.ScalarNode || strings.Contains(item.Value, ",") {
+				return "", fail(item.Line, fmt.Sprintf("node_gpus[%d]: want a GPU preset name", i))
+			}
+			items = append(items, item.Value)
+		default:
+			return "", fail(n.Line, "want a single value, not a list")
+		}
+	}
+	sep := ","
+	if key == "faults" {
+		sep = ";"
+	}
+	return strings.Join(items, sep), nil
 }

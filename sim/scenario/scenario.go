@@ -87,8 +87,21 @@ type Scenario struct {
 	// message), "analytic" (one α–β span per collective) or "auto"
 	// (detailed up to 512 GPUs).
 	Fidelity string `yaml:"fidelity" json:"fidelity"`
-	// Seed drives the only randomness, the compute jitter; same seed, same run.
+	// Seed drives the only randomness (compute jitter, stragglers,
+	// sequence lengths); same seed, same run.
 	Seed uint64 `yaml:"seed" json:"seed"`
+	// Iterations is how many training iterations to simulate one after
+	// another, 1..MaxIterations: faults and their recovery play out
+	// across them.
+	Iterations int `yaml:"iterations" json:"iterations"`
+	// Faults are events that hit the cluster during a training run.
+	Faults []Fault `yaml:"faults" json:"faults"`
+	// Straggler is the random slowness of every op on every GPU.
+	Straggler Straggler `yaml:"straggler" json:"straggler"`
+	// Data is how a training batch's sequence lengths are drawn.
+	Data Data `yaml:"data" json:"data"`
+	// Recovery is what the job does after a GPU fails.
+	Recovery Recovery `yaml:"recovery" json:"recovery"`
 }
 
 // Link is the bandwidth and latency of one direction of a GPU-to-GPU link.
@@ -128,6 +141,10 @@ type Cluster struct {
 	// Network is "rail-optimized" (default), "fat-tree", or "ideal": free
 	// communication, to see a pipeline schedule or the compute alone.
 	Network string `yaml:"network" json:"network"`
+	// NodeGPUs, when set, gives each node its own GPU preset (one entry
+	// per node): a heterogeneous cluster. Compute speed and HBM follow
+	// each node's preset; the links inside nodes follow GPU's.
+	NodeGPUs []string `yaml:"node_gpus" json:"node_gpus"`
 }
 
 // Collective is one collective operation.
@@ -165,9 +182,12 @@ func Default() Scenario {
 		Compute:    Compute{Forward: 2 * units.Millisecond, Backward: 4 * units.Millisecond},
 		Collective: Collective{Op: "all_reduce", Algorithm: AlgorithmRing, Size: 256 * units.MiB, Chunks: 1},
 		Parallel: Parallel{DP: 1, TP: 1, PP: 1, CP: 1, EP: 1, Schedule: "1f1b", VirtualStages: 1,
-			Microbatches: 8, MicroBatchSize: 1, Recompute: "none"},
-		Training: Training{Precision: "bf16", Optimizer: "adam"},
-		Seed:     1,
+			Microbatches: 8, MicroBatchSize: 1, Recompute: "none", Partition: "equal"},
+		Training:   Training{Precision: "bf16", Optimizer: "adam"},
+		Seed:       1,
+		Iterations: 1,
+		Data:       Data{SeqDist: "fixed"},
+		Recovery:   DefaultRecovery(),
 	}
 }
 
@@ -223,6 +243,10 @@ func (s *Scenario) Validate() error {
 		bad("compute.jitter", "is %v; allowed 0..0.9", s.Compute.Jitter)
 	}
 	s.validateCollective(bad)
+	s.validateHetero(bad)
+	s.validateFaults(bad)
+	s.validateRecovery(bad)
+	s.validateAnimatedRecovery(bad)
 	return errors.Join(errs...)
 }
 

@@ -76,6 +76,11 @@ type Parallel struct {
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the
 	// default, Megatron's): which ranks are neighbours on the hardware.
 	Order string `yaml:"order" json:"order"`
+	// Partition is how layers are split over pipeline stages: equal
+	// (the same count each, Megatron's) or balanced (sized to the speed
+	// of the GPUs that run each stage, as HAPT and HARP do on mixed
+	// clusters).
+	Partition string `yaml:"partition" json:"partition"`
 }
 
 // Plan is the plan's layout as package parallel takes it.

@@ -1,0 +1,100 @@
+package scenario
+
+import (
+	"slices"
+	"strings"
+
+	"paraplay/sim/units"
+)
+
+// Recovery policies after a fail-stop.
+const (
+	// PolicyCheckpointRestart: stop every GPU, restart the job (on a spare
+	// for the failed GPU) and redo the work since the last checkpoint.
+	PolicyCheckpointRestart = "checkpoint-restart"
+	// PolicyElastic: drop the failed GPU's data-parallel replica and go on
+	// with the others (elastic data parallelism).
+	PolicyElastic = "elastic"
+	// PolicyReplan: shrink or regroup TP/PP/DP around the loss (ResiHP-style).
+	PolicyReplan = "replan"
+	// PolicyRedundant: redundant computation in pipeline bubbles (Bamboo).
+	PolicyRedundant = "redundant"
+	// PolicyReroute: send the failed stage's microbatches to its peers
+	// (ReCycle, SWARM).
+	PolicyReroute = "reroute"
+)
+
+// RecoveryPolicies lists the policies recovery.policy takes.
+var RecoveryPolicies = []string{PolicyCheckpointRestart, PolicyElastic, PolicyReplan, PolicyRedundant, PolicyReroute}
+
+// AnimatedPolicies are the policies the iteration-by-iteration simulation
+// (package run) animates; the others are costed by the long-run model.
+var AnimatedPolicies = []string{PolicyCheckpointRestart, PolicyElastic}
+
+// MaxRecoveryTime bounds the recovery durations: one week.
+const MaxRecoveryTime = 7 * 24 * 3600 * units.Second
+
+// Recovery is what the job does when a GPU fails.
+type Recovery struct {
+	// Policy is checkpoint-restart, elastic, replan, redundant or reroute.
+	Policy string `yaml:"policy" json:"policy"`
+	// CheckpointInterval is the time between checkpoints, 0..MaxRecoveryTime
+	// (0: after every iteration). A checkpoint is taken at the end of the
+	// first iteration that ends this long after the last one.
+	CheckpointInterval units.Time `yaml:"checkpoint_interval" json:"checkpoint_interval"`
+	// CheckpointCost is how long writing a checkpoint stalls training.
+	CheckpointCost units.Time `yaml:"checkpoint_cost" json:"checkpoint_cost"`
+	// RestartCost is the time from the decision to restart to training
+	// again: rescheduling, loading the checkpoint, warming up.
+	RestartCost units.Time `yaml:"restart_cost" json:"restart_cost"`
+	// HeartbeatTimeout is how long peers wait on a silent GPU before
+	// declaring it dead (NCCL's watchdog, the launcher's heartbeat).
+	HeartbeatTimeout units.Time `yaml:"heartbeat_timeout" json:"heartbeat_timeout"`
+}
+
+// DefaultRecovery is checkpoint-restart with times of the order large
+// jobs report: a checkpoint every 30 min costing 30 s, a 10 min restart
+// and a 30 s heartbeat timeout (estimates, not measurements).
+func DefaultRecovery() Recovery {
+	return Recovery{Policy: PolicyCheckpointRestart, CheckpointInterval: 1800 * units.Second,
+		CheckpointCost: 30 * units.Second, RestartCost: 600 * units.Second, HeartbeatTimeout: 30 * units.Second}
+}
+
+// validateRecovery checks the recovery section.
+func (s *Scenario) validateRecovery(bad func(field, format string, args ...any)) {
+	r := s.Recovery
+	if !slices.Contains(RecoveryPolicies, r.Policy) {
+		bad("recovery.policy", "%q is not known; allowed: %s", r.Policy, strings.Join(RecoveryPolicies, ", "))
+	}
+	for _, f := range []struct {
+		field string
+		v     units.Time
+	}{{"recovery.checkpoint_interval", r.CheckpointInterval}, {"recovery.checkpoint_cost", r.CheckpointCost},
+		{"recovery.restart_cost", r.RestartCost}, {"recovery.heartbeat_timeout", r.HeartbeatTimeout}} {
+		if f.v < 0 || f.v > MaxRecoveryTime {
+			bad(f.field, "is %v; allowed 0s..%v", f.v, MaxRecoveryTime)
+		}
+	}
+}
+
+// stops reports whether the faults stop a GPU (fail_stop or preempt).
+func (s *Scenario) stops() bool {
+	for _, f := range s.Faults {
+		if f.Kind == FailStop || f.Kind == Preempt {
+			return true
+		}
+	}
+	return false
+}
+
+// validateAnimatedRecovery checks that a run whose faults stop a GPU asks
+// for a policy the iteration simulation animates.
+func (s *Scenario) validateAnimatedRecovery(bad func(field, format string, args ...any)) {
+	if s.stops() && slices.Contains(RecoveryPolicies, s.Recovery.Policy) && !slices.Contains(AnimatedPolicies, s.Recovery.Policy) {
+		bad("recovery.policy", "%s is costed by the long-run model only; a faults list that stops a GPU animates %s",
+			s.Recovery.Policy, strings.Join(AnimatedPolicies, " or "))
+	}
+	if s.stops() && s.Recovery.Policy == PolicyElastic && s.Parallel.DP < 2 {
+		bad("recovery.policy", "elastic drops a data-parallel replica; parallel.dp is %d, it needs at least 2", s.Parallel.DP)
+	}
+}
