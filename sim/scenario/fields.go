@@ -112,6 +112,14 @@ var fields = []field{
 	timeField("recovery.checkpoint_cost", "ckpt_cost", func(s *Scenario) *units.Time { return &s.Recovery.CheckpointCost }),
 	timeField("recovery.restart_cost", "restart_cost", func(s *Scenario) *units.Time { return &s.Recovery.RestartCost }),
 	timeField("recovery.heartbeat_timeout", "heartbeat", func(s *Scenario) *units.Time { return &s.Recovery.HeartbeatTimeout }),
+	timeField("recovery.reconfigure_cost", "reconfig_cost", func(s *Scenario) *units.Time { return &s.Recovery.ReconfigureCost }),
+	{"failures.rate_per_node_day", "fail_rate", "failures per node-day, e.g. 0.0038", func(s *Scenario) string { return strconv.FormatFloat(s.Failures.RatePerNodeDay, 'g', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Failures.RatePerNodeDay) }},
+	{"failures.causes", "causes", "cause:weight list, e.g. gpu:190,software:63", func(s *Scenario) string { return s.Failures.Causes },
+		func(s *Scenario, v string) error { s.Failures.Causes = v; return nil }},
+	{"failures.seed", "fail_seed", "a whole number ≥ 0 (0 = the scenario's seed)", func(s *Scenario) string { return strconv.FormatUint(s.Failures.Seed, 10) },
+		func(s *Scenario, v string) error { return assign(&s.Failures.Seed, v, parseSeed) }},
+	timeField("failures.repair_time", "repair_time", func(s *Scenario) *units.Time { return &s.Failures.RepairTime }),
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
@@ -217,7 +225,7 @@ func parseBool(v string) (bool, error) {
 // trainingKey reports whether a key belongs to a training scenario, so
 // that a file or URL that sets one and no strategy is a training scenario.
 func trainingKey(key string) bool {
-	for _, p := range []string{"model.", "parallel.", "training.", "data.", "straggler.", "recovery."} {
+	for _, p := range []string{"model.", "parallel.", "training.", "data.", "straggler.", "recovery.", "failures."} {
 		if strings.HasPrefix(key, p) {
 			return true
 		}

@@ -50,6 +50,11 @@ type Recovery struct {
 	// HeartbeatTimeout is how long peers wait on a silent GPU before
 	// declaring it dead (NCCL's watchdog, the launcher's heartbeat).
 	HeartbeatTimeout units.Time `yaml:"heartbeat_timeout" json:"heartbeat_timeout"`
+	// ReconfigureCost is the time the elastic, replan, redundant and
+	// reroute policies of a long run take to rebuild their groups when a
+	// node leaves or rejoins, 0..MaxRecoveryTime (default 1m, an
+	// estimate).
+	ReconfigureCost units.Time `yaml:"reconfigure_cost" json:"reconfigure_cost"`
 }
 
 // DefaultRecovery is checkpoint-restart with times of the order large
@@ -57,7 +62,8 @@ type Recovery struct {
 // and a 30 s heartbeat timeout (estimates, not measurements).
 func DefaultRecovery() Recovery {
 	return Recovery{Policy: PolicyCheckpointRestart, CheckpointInterval: 1800 * units.Second,
-		CheckpointCost: 30 * units.Second, RestartCost: 600 * units.Second, HeartbeatTimeout: 30 * units.Second}
+		CheckpointCost: 30 * units.Second, RestartCost: 600 * units.Second, HeartbeatTimeout: 30 * units.Second,
+		ReconfigureCost: 60 * units.Second}
 }
 
 // validateRecovery checks the recovery section.

@@ -102,6 +102,8 @@ type Scenario struct {
 	Data Data `yaml:"data" json:"data"`
 	// Recovery is what the job does after a GPU fails.
 	Recovery Recovery `yaml:"recovery" json:"recovery"`
+	// Failures is the random process of node failures of a long run.
+	Failures Failures `yaml:"failures" json:"failures"`
 }
 
 // Link is the bandwidth and latency of one direction of a GPU-to-GPU link.
@@ -188,6 +190,7 @@ func Default() Scenario {
 		Iterations: 1,
 		Data:       Data{SeqDist: "fixed"},
 		Recovery:   DefaultRecovery(),
+		Failures:   DefaultFailures(),
 	}
 }
 
@@ -246,6 +249,7 @@ func (s *Scenario) Validate() error {
 	s.validateHetero(bad)
 	s.validateFaults(bad)
 	s.validateRecovery(bad)
+	s.validateFailures(bad)
 	s.validateAnimatedRecovery(bad)
 	return errors.Join(errs...)
 }

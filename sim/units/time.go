@@ -71,9 +71,12 @@ var timeUnits = []struct {
 }{
 	// Longer suffixes first so "ms" is not read as "m" + "s".
 	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9},
+	// Minutes, hours and days, for long runs and checkpoint intervals.
+	{"m", 60e9}, {"h", 3600e9}, {"d", 86400e9},
 }
 
-// ParseTime reads a duration such as "5us", "2.5ms", "1s" or "750ns". A unit
+// ParseTime reads a duration such as "5us", "2.5ms", "1s", "750ns", "30m",
+// "24h" or "30d" (m = minutes, d = days of 24 hours). A unit
 // is required: a bare number is ambiguous and rejected. Negative values are
 // rejected too: no cost in the simulator is negative.
 func ParseTime(s string) (Time, error) {
@@ -94,7 +97,7 @@ func ParseTime(s string) (Time, error) {
 		}
 		return Time(math.Round(ns)), nil
 	}
-	return 0, fmt.Errorf("invalid duration %q: want a non-negative number with a unit ns, us, ms or s (e.g. 2ms)", s)
+	return 0, fmt.Errorf("invalid duration %q: want a non-negative number with a unit ns, us, ms, s, m, h or d (e.g. 2ms, 30m)", s)
 }
 
 // parseNumber accepts finite, non-negative decimal numbers only (no hex, no

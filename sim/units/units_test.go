@@ -14,7 +14,8 @@ func TestParseTime(t *testing.T) {
 	}{
 		{"5us", 5000, true}, {"5µs", 5000, true}, {"2.5ms", 2500000, true}, {"1s", Second, true},
 		{"750ns", 750, true}, {" 3 ms ", 3 * Millisecond, true}, {"0s", 0, true}, {"1e3ns", 1000, true},
-		{"5", 0, false}, {"-1ms", 0, false}, {"ms", 0, false}, {"1h", 0, false}, {"NaNs", 0, false},
+		{"5", 0, false}, {"-1ms", 0, false}, {"ms", 0, false}, {"1h", 3600 * Second, true},
+		{"30m", 1800 * Second, true}, {"1.5d", 129600 * Second, true}, {"1hh", 0, false}, {"m", 0, false}, {"NaNs", 0, false},
 		{"Infs", 0, false}, {"1e300s", 0, false}, {"0x10ns", 0, false}, {"", 0, false},
 	}
 	for _, tc := range tests {
