@@ -27,7 +27,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	tl := f.tl
 	w, h := opt.size()
 	s := min(w/DefaultWidth, h/DefaultHeight)
-	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7), vw: w, f: f}
+	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()

@@ -34,6 +34,16 @@
 // bars show one row per pipeline stage (tp rank 0 of replica 0) and say so.
 // NewFrames prepares a run once for an animation's many Builds.
 //
+// Options pick a View (the whole frame, or only the cluster, the timeline
+// strip or a training run's memory panel, laid out to fill the canvas), a
+// Theme (light, or dark for projectors and dark pages) and presenter mode
+// (Present: larger text, thicker lines). Raster paints a draw list in pure
+// Go (x/image/vector, the embedded Go fonts) for PNG frames (WritePNG), and
+// GIFEncoder turns an Animation — size, frames per second, a simulated-time
+// range and a speed on the browser's pace (PlaybackRate) — into an animated
+// GIF on a fixed Palette of the scene's colours, frame by frame so that the
+// browser can spread the work.
+//
 // Item IDs name the thing drawn, not its position in the list, so they are
 // the same at every instant (those marked * exist only while active):
 //

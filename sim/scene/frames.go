@@ -41,7 +41,19 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 
 // Build is the package's Build for the prepared timeline.
 func (f *Frames) Build(t units.Time, opt Options) DrawList {
-	return f.build(t, opt)
+	var dl DrawList
+	if opt.View != ViewAll {
+		dl = f.buildView(t, opt)
+	} else {
+		dl = f.build(t, opt)
+	}
+	if opt.Present {
+		thickenLines(dl)
+	}
+	if opt.Theme == ThemeDark {
+		darken(&dl)
+	}
+	return dl
 }
 
 // legendKinds and legendTraffic order the legend of a training run.

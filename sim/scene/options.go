@@ -24,12 +24,20 @@ type Options struct {
 	// Height is the canvas height in logical pixels; zero means
 	// DefaultHeight. The layout is designed for landscape canvases.
 	Height float64
+	// Theme is the colour scheme: ThemeLight (the zero value) or ThemeDark.
+	Theme Theme
+	// Present draws for a projector: text PresentTextScale times larger
+	// and lines PresentLineScale times thicker (presenter mode, present=1).
+	Present bool
+	// View is the part of the frame to draw (ViewAll, the zero value,
+	// draws everything); the part is laid out to fill the canvas.
+	View View
 }
 
 // Validate reports sizes that are not finite, negative, or outside
 // [MinSize, MaxSize] (zero is allowed and means the default).
 func (o Options) Validate() error {
-	return errors.Join(checkSize("width", o.Width), checkSize("height", o.Height))
+	return errors.Join(checkSize("width", o.Width), checkSize("height", o.Height), o.Theme.validate(), o.View.validate())
 }
 
 func checkSize(name string, v float64) error {

@@ -3,22 +3,19 @@ package playground
 import (
 	"slices"
 
+	"paraplay/sim/scene"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
-// Playback pacing. Speed multiplies a base rate: 1.5 ms of simulated time
-// per real second, so two demos at the same speed are directly comparable;
-// a run that would last under 4 s or over 30 s at that rate gets a base
-// rate that plays it in 8 s instead.
+// Playback pacing. Speed multiplies scene.PlaybackRate: 1.5 ms of
+// simulated time per real second, so two demos at the same speed are
+// directly comparable, unless a run would last under 4 s or over 30 s at
+// that rate and plays in 8 s instead. GIF exports use the same pace.
 const (
-	baseRate      = 1.5e-3 // simulated seconds per real second at ×1
-	targetLength  = 8.0    // real seconds a run lasts at ×1 when rescaled
-	minRunSeconds = 4.0
-	maxRunSeconds = 30.0
 	// EndHold is how long, in real seconds, the last frame holds before a
 	// looping run starts over.
-	EndHold = 1.0
+	EndHold = scene.HoldLast
 	// MinSpeed and MaxSpeed bound the multiplier: four decades, which the
 	// page's speed slider spans on a log scale.
 	MinSpeed = 0.1
@@ -48,10 +45,7 @@ type Clock struct {
 // NewClock starts a clock on tl as the view asks.
 func NewClock(tl *timeline.Timeline, v View) *Clock {
 	c := &Clock{End: tl.End, Playing: v.Autoplay, Loop: true, Speed: clampSpeed(v.Speed), events: EventTimes(tl)}
-	c.base = baseRate * 1e9
-	if secs := float64(tl.End) / c.base; secs < minRunSeconds || secs > maxRunSeconds {
-		c.base = float64(tl.End) / targetLength
-	}
+	c.base = scene.PlaybackRate(tl.End) // the pace GIF exports use too
 	c.T = min(max(v.Start, 0), c.End)
 	return c
 }

@@ -2,6 +2,7 @@ package playground
 
 import (
 	"net/url"
+	"paraplay/sim/scene"
 	"reflect"
 	"slices"
 	"strings"
@@ -64,8 +65,8 @@ func TestClock(t *testing.T) {
 		t.Fatalf("new clock: %+v", c)
 	}
 	c.Tick(1)
-	if c.T != units.Time(baseRate*1e9) {
-		t.Errorf("after 1 s at ×1: T = %v, want %v", c.T, units.Time(baseRate*1e9))
+	if c.T != units.Time(scene.BaseRate*1e9) {
+		t.Errorf("after 1 s at ×1: T = %v, want %v", c.T, units.Time(scene.BaseRate*1e9))
 	}
 	c.Step(1)
 	if c.Playing {

@@ -3,6 +3,7 @@
 //	paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
 //	paraplay collective [--op all_reduce] [--algo ring] [--gpus 8 | --nodes K --gpus-per-node G] [flags]
 //	paraplay presets [--json]
+//	paraplay export FILE|--url 'play.html?…' --format gif|png|svg --out OUT [--width --height --fps --from --to --at --speed --view --theme --present]
 //
 // run simulates the scenario in FILE (YAML or JSON; see
 // sim/scenario/testdata for examples), prints a summary (iteration time,
@@ -18,6 +19,10 @@
 // and busbw with nccl-tests' bus-bandwidth factors.
 //
 // presets lists the GPU and link catalog with the source of every number.
+//
+// export draws a scenario file, or a playground address decoded by the
+// scenario's URL codec, as a PNG or SVG of one instant or an animated GIF
+// paced as the browser plays it, with a progress bar on stderr.
 //
 // Bad input exits with status 2 and a message naming the flag or field
 // and its allowed range.

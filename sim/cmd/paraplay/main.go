@@ -18,6 +18,8 @@ Usage:
   paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
   paraplay presets [--json]    the GPU and link presets, with their sources
   paraplay collective [flags]  a simulated nccl-tests run (paraplay collective -h for flags)
+  paraplay export FILE|--url URL --format gif|png|svg --out OUT [flags]
+                               a picture or GIF for slides (paraplay export -h for flags)
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -52,6 +54,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return collectiveCommand(args[1:], stdout, stderr)
 	case "presets":
 		return presetsCommand(args[1:], stdout, stderr)
+	case "export":
+		return exportCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

@@ -1,0 +1,168 @@
+package scene
+
+import (
+	"image"
+	"math"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/gofont/goregular"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+)
+
+// rasterFonts writes text items with the Go fonts, the faces the browser
+// app draws with, so an exported frame matches the live one. Glyphs are
+// rendered once per (face, rune, quarter-pixel offset) and blended from the
+// cache afterwards: an animation redraws the same labels every frame.
+type rasterFonts struct {
+	regular, bold *opentype.Font
+	faces         map[faceKey]*rasterFace
+}
+
+// faceKey names a face: its size in pixels and its weight.
+type faceKey struct {
+	size float64
+	bold bool
+}
+
+type rasterFace struct {
+	face   font.Face
+	glyphs map[glyphKey]*glyph
+}
+
+// glyphKey is a rune at one of subpixels horizontal offsets.
+type glyphKey struct {
+	r   rune
+	sub int
+}
+
+// subpixels is how many horizontal offsets within a pixel a glyph is
+// rendered at, so spacing stays even without a render per letter.
+const subpixels = 4
+
+// glyph is a rendered rune: its coverage mask placed at rect relative to
+// the pen on the baseline, and how far it moves the pen.
+type glyph struct {
+	mask    *image.Alpha
+	rect    image.Rectangle
+	advance fixed.Int26_6
+}
+
+func newRasterFonts() (*rasterFonts, error) {
+	reg, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return nil, err
+	}
+	bold, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return nil, err
+	}
+	return &rasterFonts{regular: reg, bold: bold, faces: map[faceKey]*rasterFace{}}, nil
+}
+
+// face returns the face for size and weight, made on first use; sizes are
+// rounded to a quarter pixel so that scaled layouts share faces.
+func (f *rasterFonts) face(size float64, bold bool) *rasterFace {
+	k := faceKey{math.Round(size*4) / 4, bold}
+	if fc, ok := f.faces[k]; ok {
+		return fc
+	}
+	src := f.regular
+	if bold {
+		src = f.bold
+	}
+	face, err := opentype.NewFace(src, &opentype.FaceOptions{Size: max(k.size, 0.25), DPI: 72, Hinting: font.HintingNone})
+	if err != nil { // only for sizes opentype rejects; draw nothing
+		face = nil
+	}
+	fc := &rasterFace{face: face, glyphs: map[glyphKey]*glyph{}}
+	f.faces[k] = fc
+	return fc
+}
+
+// glyph renders r at subpixel offset sub, or returns the cached one.
+func (fc *rasterFace) glyph(r rune, sub int) *glyph {
+	k := glyphKey{r, sub}
+	if g, ok := fc.glyphs[k]; ok {
+		return g
+	}
+	g := &glyph{}
+	dot := fixed.Point26_6{X: fixed.Int26_6(sub * 64 / subpixels)}
+	dr, mask, mp, adv, ok := fc.face.Glyph(dot, r)
+	if !ok {
+		dr, mask, mp, adv, ok = fc.face.Glyph(dot, '?')
+	}
+	if ok {
+		g.advance, g.rect = adv, dr
+		// The face reuses its mask buffer: copy the glyph out.
+		g.mask = image.NewAlpha(image.Rect(0, 0, dr.Dx(), dr.Dy()))
+		for y := 0; y < dr.Dy(); y++ {
+			for x := 0; x < dr.Dx(); x++ {
+				_, _, _, a := mask.At(mp.X+x, mp.Y+y).RGBA()
+				g.mask.Pix[y*g.mask.Stride+x] = uint8(a >> 8)
+			}
+		}
+	}
+	fc.glyphs[k] = g
+	return g
+}
+
+// width is the advance of s in pixels, kerning included.
+func (fc *rasterFace) width(s string) float64 {
+	var w fixed.Int26_6
+	prev := rune(-1)
+	for _, r := range s {
+		if prev >= 0 {
+			w += fc.face.Kern(prev, r)
+		}
+		w += fc.glyph(r, 0).advance
+		prev = r
+	}
+	return float64(w) / 64
+}
+
+// draw writes a Text item into img.
+func (f *rasterFonts) draw(img *image.RGBA, it *Item) {
+	fc := f.face(it.Size, it.Bold)
+	if fc.face == nil {
+		return
+	}
+	x := it.X
+	switch it.Anchor {
+	case AnchorMiddle:
+		x -= fc.width(it.Text) / 2
+	case AnchorEnd:
+		x -= fc.width(it.Text)
+	}
+	baseline := int(math.Round(it.Y))
+	pen := fixed.Int26_6(math.Round(x * 64))
+	prev := rune(-1)
+	for _, r := range it.Text {
+		if prev >= 0 {
+			pen += fc.face.Kern(prev, r)
+		}
+		px := pen.Floor()
+		sub := int(pen-fixed.I(px)) * subpixels / 64
+		g := fc.glyph(r, sub)
+		if g.mask != nil {
+			blendMask(img, g.mask, g.rect.Add(image.Pt(px, baseline)), it.Fill)
+		}
+		pen += g.advance
+		prev = r
+	}
+}
+
+// blendMask blends c through mask placed at dst (clipped to img).
+func blendMask(img *image.RGBA, mask *image.Alpha, dst image.Rectangle, c Color) {
+	clip := dst.Intersect(img.Rect)
+	for y := clip.Min.Y; y < clip.Max.Y; y++ {
+		mrow := mask.Pix[(y-dst.Min.Y)*mask.Stride:]
+		prow := img.Pix[y*img.Stride:]
+		for x := clip.Min.X; x < clip.Max.X; x++ {
+			if m := mrow[x-dst.Min.X]; m != 0 {
+				blend(prow[4*x:4*x+4], c, float64(m)/255)
+			}
+		}
+	}
+}
