@@ -92,24 +92,30 @@ func (g *graph) startGroup(id int32) {
 	for _, gpu := range o.gpus {
 		start = max(start, g.gpuAt[gpu])
 	}
-	end := start + o.compute + o.comm
+	compute := o.compute
+	if g.scale != nil {
+		// Known when the op starts: its GPUs' types, fail-slow state
+		// and jitter (faults.go).
+		compute = g.scale(o, id, start)
+	}
+	end := start + compute + o.comm
 	for _, gpu := range o.gpus {
 		g.gpuAt[gpu] = end
 	}
-	g.eng.At(start, func() { g.beginGroup(id, start, end) })
+	g.eng.At(start, func() { g.beginGroup(id, start, compute, end) })
 }
 
-func (g *graph) beginGroup(id int32, start, end units.Time) {
+func (g *graph) beginGroup(id int32, start, compute, end units.Time) {
 	o := &g.groups[g.ops[id].item]
 	for _, gpu := range o.gpus {
-		if o.compute > 0 {
+		if compute > 0 {
 			sp := o.span
-			sp.GPU, sp.Start, sp.End = gpu, start, start+o.compute
+			sp.GPU, sp.Start, sp.End = gpu, start, start+compute
 			g.out.Spans = append(g.out.Spans, sp)
 		}
 		if o.comm > 0 {
 			sp := o.span
-			sp.GPU, sp.Kind, sp.Start, sp.End = gpu, o.commKind, start+o.compute, end
+			sp.GPU, sp.Kind, sp.Start, sp.End = gpu, o.commKind, start+compute, end
 			g.out.Spans = append(g.out.Spans, sp)
 		}
 		if g.mem != nil {

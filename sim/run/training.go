@@ -74,6 +74,18 @@ type training struct {
 	p2p     int // index of the point-to-point schedule in g.colls
 	router  *topo.Router
 	paths   map[[2]int]pathCostEntry // cached α and bandwidth between GPUs
+
+	// What makes the cluster imperfect (faults.go, hetero.go).
+	it *iterState // this iteration's faults, batch and replicas; nil: one plain iteration
+	// mult[g] is GPU g's compute time over the reference GPU's (1 on a
+	// uniform cluster): its preset's peak × efficiency against cluster.gpu's.
+	mult  []float64
+	gpuOf []hw.GPU // by GPU: its preset
+	// work[r] is replica r's compute time on the reference GPU, for the
+	// imbalance that variable-length batches cause.
+	work    []units.Time
+	jitter  jitterSource
+	seqCost map[[2]int][5]units.Time // (stage, sequence length) → F, B, W, comm F, comm B
 }
 
 type pathCostEntry struct {
@@ -95,9 +107,19 @@ func (tr *training) path(a, b int) (units.Time, units.Bandwidth, error) {
 	return alpha, bw, nil
 }
 
-// simulateTraining runs one iteration of a training scenario.
+// simulateTraining runs a training scenario: one plain iteration, or the
+// iterations with faults, stragglers and variable batches (faults.go).
 func simulateTraining(s scenario.Scenario) (*timeline.Timeline, error) {
-	tr, err := newTraining(s)
+	if imperfect(s) {
+		return simulateIterations(s)
+	}
+	return simulateIteration(s, nil)
+}
+
+// simulateIteration runs one iteration; it, when not nil, says what this
+// iteration of a longer run looks like.
+func simulateIteration(s scenario.Scenario, it *iterState) (*timeline.Timeline, error) {
+	tr, err := newTraining(s, it)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +134,9 @@ func simulateTraining(s scenario.Scenario) (*timeline.Timeline, error) {
 	return tl, nil
 }
 
-func newTraining(s scenario.Scenario) (*training, error) {
+func newTraining(s scenario.Scenario, it *iterState) (*training, error) {
 	p := s.Parallel
-	tr := &training{s: s, plan: p.Plan(), elem: 2}
+	tr := &training{s: s, plan: p.Plan(), elem: 2, it: it}
 	var err error
 	if tr.sch, err = pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
 		return nil, fmt.Errorf("parallel.schedule: %w", err)
@@ -138,6 +160,9 @@ func newTraining(s scenario.Scenario) (*training, error) {
 		tr.topo = b.Topology
 		if tr.gpu, err = hw.LookupGPU(s.Cluster.GPU); err != nil {
 			return nil, err
+		}
+		if it != nil {
+			it.degrade(tr.topo)
 		}
 	} else {
 		tr.topo = topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"})
@@ -164,12 +189,16 @@ func newTraining(s scenario.Scenario) (*training, error) {
 	case "auto":
 		tr.detailed = n <= AutoDetailedRanks
 	}
+	if err := tr.gpuTypes(); err != nil {
+		return nil, err
+	}
 	return tr, nil
 }
 
 // build lays out the whole iteration as a graph.
 func (tr *training) build() error {
 	tr.router, tr.paths = topo.NewRouter(tr.topo), map[[2]int]pathCostEntry{}
+	tr.groups()
 	if err := tr.costs(); err != nil {
 		return err
 	}
@@ -184,7 +213,9 @@ func (tr *training) build() error {
 	tr.p2p = len(tr.g.colls)
 	tr.g.colls = append(tr.g.colls, placedSchedule{sch: collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
 		gpus: identity(len(tr.topo.GPUs)), tl: -1})
-	tr.groups()
+	if tr.it != nil || tr.heterogeneous() {
+		tr.g.scale = tr.scaleCompute
+	}
 	tr.ops()
 	tr.dependencies()
 	if err := tr.dataParallel(); err != nil {
@@ -251,6 +282,9 @@ func (tr *training) costs() error {
 		if k < m.Layers%tr.stages {
 			tr.layers[k]++
 		}
+	}
+	if p.Partition == "balanced" {
+		tr.balance()
 	}
 	b, t, c := p.MicroBatchSize, p.TP, p.CP
 	r := workload.Recompute(p.Recompute)
@@ -363,6 +397,7 @@ func (tr *training) ops() {
 			last[d][c] = tr.lastBackward(d, c)
 		}
 	}
+	tr.work = make([]units.Time, len(tr.ids))
 	for r := range tr.ids {
 		tr.buckets[r] = make([][]int, tr.stages)
 		tr.ids[r] = make([][3][]int, tr.stages)
@@ -373,6 +408,9 @@ func (tr *training) ops() {
 					tr.ids[r][k][kind][i] = -1
 				}
 			}
+		}
+		if !tr.alive(r) {
+			continue
 		}
 		for d, order := range sch.Order {
 			prev := -1
@@ -393,6 +431,8 @@ func (tr *training) ops() {
 				case pipeline.W:
 					op.span.Kind, op.compute = timeline.BackwardWeight, tr.opTime[pipeline.W][k]
 				}
+				tr.sequenceCost(&op, r, k, o)
+				tr.work[r] += op.compute
 				if op.compute == 0 && op.comm == 0 {
 					op.compute = 1 // a zero-length op still orders the pipeline
 				}
@@ -518,6 +558,9 @@ func (tr *training) dataParallel() error {
 			for t := 0; t < pl.TP; t++ {
 				var gpus, ready, replica []int
 				for r := 0; r < pl.DP; r++ {
+					if !tr.alive(r) {
+						continue
+					}
 					for c := 0; c < pl.CP; c++ {
 						gpus = append(gpus, tr.mpGroup[r][d][c*pl.TP+t])
 						ready = append(ready, tr.ids[r][k][last.Kind][last.Microbatch])
@@ -555,9 +598,11 @@ func (tr *training) dataParallel() error {
 				}
 			}
 		}
-		opt := make([]int, pl.DP)
+		var opt []int
 		for r := 0; r < pl.DP; r++ {
-			opt[r] = tr.optimizer(r, d, done[r])
+			if tr.alive(r) {
+				opt = append(opt, tr.optimizer(r, d, done[r]))
+			}
 		}
 		// ZeRO-1/2: every replica updated one shard; gather the new
 		// parameters (ZeRO-3 gathers them before each pass instead).
@@ -585,9 +630,14 @@ func (tr *training) gatherAfterStep(d int, opt []int) error {
 		params += tr.gradBytes(tr.stageOfDev[d][c])
 	}
 	for j := range tr.mpGroup[0][d] {
-		gpus := make([]int, pl.DP)
-		for r := range gpus {
-			gpus[r] = tr.mpGroup[r][d][j]
+		var gpus []int
+		for r := 0; r < pl.DP; r++ {
+			if tr.alive(r) {
+				gpus = append(gpus, tr.mpGroup[r][d][j])
+			}
+		}
+		if len(gpus) < 2 {
+			continue
 		}
 		if _, err := tr.collective("all_gather", "zero", gpus, opt, params); err != nil {
 			return err
@@ -614,20 +664,26 @@ func (tr *training) zero3Gathers() error {
 			prev := order[i-1]
 			kp := tr.stageOfDev[d][prev.Chunk]
 			for j := range tr.mpGroup[0][d] {
-				gpus := make([]int, pl.DP)
-				ready := make([]int, pl.DP)
-				for r := range gpus {
-					gpus[r] = tr.mpGroup[r][d][j]
+				var gpus, ready, replicas []int
+				for r := 0; r < pl.DP; r++ {
+					if !tr.alive(r) {
+						continue
+					}
+					gpus = append(gpus, tr.mpGroup[r][d][j])
 					// Depend on what the previous op waited for, not on
 					// the op itself: the gather runs while it computes.
-					ready[r] = tr.ids[r][kp][prev.Kind][prev.Microbatch]
+					ready = append(ready, tr.ids[r][kp][prev.Kind][prev.Microbatch])
+					replicas = append(replicas, r)
+				}
+				if len(gpus) < 2 {
+					continue
 				}
 				ids, err := tr.prefetch(gpus, ready, tr.gradBytes(k))
 				if err != nil {
 					return err
 				}
-				for r := range gpus {
-					tr.g.depend(tr.ids[r][k][o.Kind][o.Microbatch], ids[r])
+				for i, r := range replicas {
+					tr.g.depend(tr.ids[r][k][o.Kind][o.Microbatch], ids[i])
 				}
 			}
 		}
@@ -764,7 +820,7 @@ func (tr *training) record(tl *timeline.Timeline) {
 				psi += workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, p.TP, p.EP)
 			}
 			states := workload.ModelStateBytes(psi, p.ZeRO, p.DP)
-			m.Capacity = tr.gpu.HBM
+			m.Capacity = tr.gpuOf[gpu].HBM
 			m.Parameters, m.Gradients, m.OptimizerStates = units.Bytes(states.Parameters), units.Bytes(states.Gradients), units.Bytes(states.OptimizerStates)
 		}
 		m.Peak = m.Static() + units.Bytes(tr.g.mem[gpu].peak+0.5)

@@ -83,8 +83,8 @@ func (s *Scenario) validateRecovery(bad func(field, format string, args ...any))
 	}
 }
 
-// stops reports whether the faults stop a GPU (fail_stop or preempt).
-func (s *Scenario) stops() bool {
+// Stops reports whether the faults stop a GPU (fail_stop or preempt).
+func (s *Scenario) Stops() bool {
 	for _, f := range s.Faults {
 		if f.Kind == FailStop || f.Kind == Preempt {
 			return true
@@ -96,11 +96,11 @@ func (s *Scenario) stops() bool {
 // validateAnimatedRecovery checks that a run whose faults stop a GPU asks
 // for a policy the iteration simulation animates.
 func (s *Scenario) validateAnimatedRecovery(bad func(field, format string, args ...any)) {
-	if s.stops() && slices.Contains(RecoveryPolicies, s.Recovery.Policy) && !slices.Contains(AnimatedPolicies, s.Recovery.Policy) {
+	if s.Stops() && slices.Contains(RecoveryPolicies, s.Recovery.Policy) && !slices.Contains(AnimatedPolicies, s.Recovery.Policy) {
 		bad("recovery.policy", "%s is costed by the long-run model only; a faults list that stops a GPU animates %s",
 			s.Recovery.Policy, strings.Join(AnimatedPolicies, " or "))
 	}
-	if s.stops() && s.Recovery.Policy == PolicyElastic && s.Parallel.DP < 2 {
+	if s.Stops() && s.Recovery.Policy == PolicyElastic && s.Parallel.DP < 2 {
 		bad("recovery.policy", "elastic drops a data-parallel replica; parallel.dp is %d, it needs at least 2", s.Parallel.DP)
 	}
 }

@@ -30,6 +30,13 @@ type Timeline struct {
 	Memory []Memory `json:"memory,omitempty"`
 	// Training holds what a training run's metrics need, nil otherwise.
 	Training *Training `json:"training,omitempty"`
+	// Iterations lists the iterations of a run of more than one, or of
+	// one with faults; nil otherwise.
+	Iterations []Iteration `json:"iterations,omitempty"`
+	// States are the fault and recovery states of GPUs and links.
+	States []State `json:"states,omitempty"`
+	// Recovery lists the steps of the recovery from failures.
+	Recovery []Recovery `json:"recovery,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the
@@ -176,6 +183,9 @@ type Span struct {
 	Microbatch int `json:"microbatch"`
 	// Stage is the model (pipeline) stage the span runs, 0 without a pipeline.
 	Stage int `json:"stage"`
+	// Iteration is the index of the training iteration (Timeline.Iterations)
+	// the span belongs to, 0 in a single-iteration run.
+	Iteration int `json:"iteration,omitempty"`
 	// Label is the text shown for the span, e.g. "F0".
 	Label string `json:"label"`
 	// Start and End bound the span; End > Start.

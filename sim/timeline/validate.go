@@ -33,7 +33,7 @@ func (tl *Timeline) Validate() error {
 	}
 	var last units.Time
 	perGPU := make(map[int][]interval)
-	forwardEnd := map[[2]int]units.Time{}
+	forwardEnd := map[[3]int]units.Time{}
 	for i, s := range tl.Spans {
 		if !tl.isGPU(s.GPU) {
 			bad("spans[%d]: GPU %d does not exist", i, s.GPU)
@@ -45,14 +45,14 @@ func (tl *Timeline) Validate() error {
 		last = max(last, s.End)
 		perGPU[s.GPU] = append(perGPU[s.GPU], interval{s.Start, s.End, i})
 		if s.Kind == Forward {
-			forwardEnd[[2]int{s.GPU, s.Microbatch}] = s.End
+			forwardEnd[[3]int{s.GPU, s.Iteration, s.Microbatch}] = s.End
 		}
 	}
 	for i, s := range tl.Spans {
 		if s.Kind != Backward {
 			continue
 		}
-		fe, ok := forwardEnd[[2]int{s.GPU, s.Microbatch}]
+		fe, ok := forwardEnd[[3]int{s.GPU, s.Iteration, s.Microbatch}]
 		if !ok || s.Start < fe {
 			bad("spans[%d]: backward of microbatch %d on GPU %d starts at %v before its forward ended", i, s.Microbatch, s.GPU, s.Start)
 		}
@@ -77,6 +77,7 @@ func (tl *Timeline) Validate() error {
 		last = max(last, c.End)
 	}
 	errs = append(errs, overlaps("GPU", "spans", perGPU)...)
+	errs = append(errs, tl.checkFaults()...)
 	if last != tl.End {
 		bad("end is %v but the last operation ends at %v", tl.End, last)
 	}
