@@ -90,7 +90,7 @@ type graph struct {
 	// scale, when set, gives a group op's compute time when it starts
 	// (GPU types, fail-slow, stragglers); nil: its nominal time.
 	scale func(o *groupOp, id int32, start units.Time) units.Time
-	mem       []memTrack   // activation memory by GPU; nil unless tracked
+	mem   []memTrack // activation memory by GPU; nil unless tracked
 	// rates holds every arrived message's rate pieces back to back; each
 	// Transfer.Rates is a window on it. One pointer-free array instead of
 	// a small allocation per message keeps the garbage collector idle.
