@@ -4,7 +4,6 @@ package main
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -15,29 +14,24 @@ import (
 // maxBatchVertices keeps indices within uint16; a longer batch is split.
 const maxBatchVertices = 1<<16 - 4
 
-// batch collects coloured quads and draws them with one DrawTriangles call
-// per 65k vertices, sampling a white pixel so the vertex colour is the
-// colour drawn.
+// batch collects coloured quads and glyphs and draws them with one
+// DrawTriangles call per 65k vertices. Shapes sample the glyph atlas's white
+// texel, so the vertex colour is the colour drawn; glyphs sample their
+// coverage, tinted by the vertex colour.
 type batch struct {
-	white *ebiten.Image
-	vs    []ebiten.Vertex
-	is    []uint16
-	opts  ebiten.DrawTrianglesOptions
+	src  *ebiten.Image // the glyph atlas (see text.go)
+	vs   []ebiten.Vertex
+	is   []uint16
+	opts ebiten.DrawTrianglesOptions
 }
 
-func newBatch() *batch {
-	// A 3×3 white image whose centre pixel is sampled: sampling the inner
-	// pixel of a sub-image keeps neighbouring atlas texels from bleeding in.
-	img := ebiten.NewImage(3, 3)
-	img.Fill(color.White)
-	return &batch{
-		white: img.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
-		opts:  ebiten.DrawTrianglesOptions{AntiAlias: false},
-	}
+func newBatch(atlas *ebiten.Image) *batch {
+	return &batch{src: atlas, opts: ebiten.DrawTrianglesOptions{AntiAlias: false}}
 }
 
-// addItems appends the rectangles and lines of items, skipping text.
-func (b *batch) addItems(dst *ebiten.Image, items []scene.Item) {
+// addItems appends the rectangles, lines and labels of items in order, so
+// the canvas stacks them as the SVG encoder does.
+func (b *batch) addItems(dst *ebiten.Image, f *fonts, items []scene.Item) {
 	for i := range items {
 		it := &items[i]
 		switch it.Shape {
@@ -45,6 +39,8 @@ func (b *batch) addItems(dst *ebiten.Image, items []scene.Item) {
 			b.rect(dst, it)
 		case scene.Line:
 			b.line(dst, it.X, it.Y, it.X2, it.Y2, strokeWidth(it), it.Stroke)
+		case scene.Text:
+			b.text(dst, f, it.Text, it.X, it.Y, it.Size, it.Bold, it.Anchor, it.Fill)
 		}
 	}
 }
@@ -112,12 +108,30 @@ func (b *batch) quad(dst *ebiten.Image, p [4][2]float64, c scene.Color) {
 }
 
 func (b *batch) vertex(x, y float64, c scene.Color) ebiten.Vertex {
+	return b.textured(x, y, whiteTexel, whiteTexel, c)
+}
+
+func (b *batch) textured(x, y, sx, sy float64, c scene.Color) ebiten.Vertex {
 	return ebiten.Vertex{
 		DstX: float32(x), DstY: float32(y),
-		SrcX: 1.5, SrcY: 1.5,
+		SrcX: float32(sx), SrcY: float32(sy),
 		ColorR: float32(c.R) / 255, ColorG: float32(c.G) / 255,
 		ColorB: float32(c.B) / 255, ColorA: float32(c.A) / 255,
 	}
+}
+
+// sprite adds the atlas cell src at (x, y), one texel per pixel.
+func (b *batch) sprite(dst *ebiten.Image, x, y float64, src image.Rectangle, c scene.Color) {
+	b.reserve(dst, 4)
+	base := uint16(len(b.vs))
+	w, h := float64(src.Dx()), float64(src.Dy())
+	sx, sy := float64(src.Min.X), float64(src.Min.Y)
+	b.vs = append(b.vs,
+		b.textured(x, y, sx, sy, c),
+		b.textured(x+w, y, sx+w, sy, c),
+		b.textured(x+w, y+h, sx+w, sy+h, c),
+		b.textured(x, y+h, sx, sy+h, c))
+	b.is = append(b.is, base, base+1, base+2, base, base+2, base+3)
 }
 
 // reserve flushes first if n more vertices would overflow uint16 indices.
@@ -130,7 +144,7 @@ func (b *batch) reserve(dst *ebiten.Image, n int) {
 // flush draws everything collected so far in one call and empties the batch.
 func (b *batch) flush(dst *ebiten.Image) {
 	if len(b.is) > 0 {
-		dst.DrawTriangles(b.vs, b.is, b.white, &b.opts)
+		dst.DrawTriangles(b.vs, b.is, b.src, &b.opts)
 	}
 	b.vs, b.is = b.vs[:0], b.is[:0]
 }

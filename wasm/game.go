@@ -55,8 +55,14 @@ type game struct {
 
 // newGame shows the first session.
 func newGame(first *session) *game {
-	g := &game{batch: newBatch(), width: 960}
+	g := &game{width: 960}
 	g.fonts, g.fontErr = newFonts()
+	if g.fontErr != nil {
+		// Without fonts the atlas is a bare white texel: shapes still draw.
+		g.batch = newBatch(whiteAtlas())
+	} else {
+		g.batch = newBatch(g.fonts.atlas)
+	}
 	g.bridge = newBridge(g)
 	g.show(first)
 	return g
@@ -141,8 +147,8 @@ func (g *game) rebuild() {
 	g.dl, g.builtAt, g.built = dl, g.clock.T, true
 }
 
-// Draw replays the draw list: background, all shapes in one batch, then
-// text on top. It counts frames and measures the frame rate for the bridge.
+// Draw replays the draw list: background, then shapes and labels in
+// draw-list order in one batch. It counts frames and measures the frame rate for the bridge.
 func (g *game) Draw(screen *ebiten.Image) {
 	g.frames++
 	g.fps.frame(time.Now())
@@ -166,9 +172,8 @@ func (g *game) drawList(screen *ebiten.Image) {
 	bg := g.dl.Background
 	bg.A = 255
 	g.batch.box(screen, 0, 0, g.width, logicalHeight, bg)
-	g.batch.addItems(screen, g.dl.Items)
+	g.batch.addItems(screen, g.fonts, g.dl.Items)
 	g.batch.flush(screen)
-	g.fonts.drawItems(screen, g.dl.Items)
 }
 
 // Layout keeps the height and follows the stage's aspect ratio.

@@ -23,11 +23,11 @@ var (
 func (g *game) drawError(dst *ebiten.Image) {
 	g.batch.box(dst, 0, 0, g.width, logicalHeight, errorBG)
 	g.batch.box(dst, 40, 48, 46, 80, errorAccent)
-	g.batch.flush(dst)
+	defer g.batch.flush(dst)
 	if g.fonts == nil {
 		return // no fonts: the page still shows the error through window.paraplay
 	}
-	g.fonts.draw(dst, g.cur.errTitle, 60, 72, 24, true, scene.AnchorStart, chromeText)
+	g.batch.text(dst, g.fonts, g.cur.errTitle, 60, 72, 24, true, scene.AnchorStart, chromeText)
 	y := 120.0
 	const size, lead = 16.0, 24.0
 	width := g.width - 120
@@ -35,16 +35,16 @@ func (g *game) drawError(dst *ebiten.Image) {
 		for i, w := range wrap(line, width, func(s string) float64 { return g.fonts.width(s, size, false) }) {
 			x := 60.0
 			if i == 0 {
-				g.fonts.draw(dst, "•", x, y, size, true, scene.AnchorStart, errorAccent)
+				g.batch.text(dst, g.fonts, "•", x, y, size, true, scene.AnchorStart, errorAccent)
 			}
-			g.fonts.draw(dst, w, x+18, y, size, false, scene.AnchorStart, chromeText)
+			g.batch.text(dst, g.fonts, w, x+18, y, size, false, scene.AnchorStart, chromeText)
 			if y += lead; y > logicalHeight-40 {
 				return
 			}
 		}
 		y += 8
 	}
-	g.fonts.draw(dst, "Fix the parameter named above, or reset to the defaults.", 60, y+12, 14, false, scene.AnchorStart, chromeDim)
+	g.batch.text(dst, g.fonts, "Fix the parameter named above, or reset to the defaults.", 60, y+12, 14, false, scene.AnchorStart, chromeDim)
 }
 
 // wrap breaks s at spaces into lines no wider than width (a single word
