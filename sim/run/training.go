@@ -63,8 +63,10 @@ type training struct {
 	p2pBytes   units.Bytes
 	stageOfDev [][]int // stageOfDev[d][c]: model stage of device d's chunk c
 
-	// ids[r][k][kind][mb] is the op of replica r, model stage k.
-	ids [][][3][]int
+	// ids[r][k][kind][mb] is the op of replica r, model stage k: its last
+	// piece when it is cut into gradient-bucket pieces (see buckets), and
+	// firsts holds the first, which is what waits for the op's inputs.
+	ids, firsts [][][3][]int
 	// mpGroup[r][d] lists the GPUs of replica r's pipeline device d.
 	mpGroup [][][]int
 	// buckets[r][k] lists, for replica r and model stage k, the pieces the
@@ -135,38 +137,56 @@ func simulateIteration(s scenario.Scenario, it *iterState) (*timeline.Timeline, 
 }
 
 func newTraining(s scenario.Scenario, it *iterState) (*training, error) {
-	p := s.Parallel
-	tr := &training{s: s, plan: p.Plan(), elem: 2, it: it}
-	var err error
-	if tr.sch, err = pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
+	sch, err := pipeline.New(s.Parallel.Schedule, s.Parallel.PP, s.Parallel.Microbatches, s.Parallel.ChunksArg())
+	if err != nil {
 		return nil, fmt.Errorf("parallel.schedule: %w", err)
 	}
+	t, gpu, err := trainingTopology(s)
+	if err != nil {
+		return nil, err
+	}
+	if it != nil && s.Cluster.GPU != "" {
+		it.degrade(t)
+	}
+	return newTrainingOn(s, sch, t, gpu, it)
+}
+
+// trainingTopology builds the scenario's hardware and looks up its GPU (a
+// zero hw.GPU for ideal links).
+func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
+	n := s.NumGPUs()
+	if s.Cluster.GPU == "" {
+		return topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), hw.GPU{}, nil
+	}
+	per := s.Cluster.GPUsPerNode
+	if per == 0 {
+		per = n
+	}
+	network := topo.Network(s.Cluster.Network)
+	if s.Cluster.Network == "ideal" {
+		network = ""
+	}
+	b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
+		Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network})
+	if err != nil {
+		return nil, hw.GPU{}, err
+	}
+	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	if err != nil {
+		return nil, hw.GPU{}, err
+	}
+	return b.Topology, gpu, nil
+}
+
+// newTrainingOn prepares the iteration of s (it: see simulateIteration)
+// with its schedule sch on the topology t of GPUs gpu, both built from s
+// (the estimator reuses them across scenarios).
+func newTrainingOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology, gpu hw.GPU, it *iterState) (*training, error) {
+	p := s.Parallel
+	tr := &training{s: s, plan: p.Plan(), elem: 2, sch: sch, topo: t, gpu: gpu, it: it}
 	tr.ideal = s.Cluster.Network == "ideal"
 	n := s.NumGPUs()
-	if s.Cluster.GPU != "" {
-		per := s.Cluster.GPUsPerNode
-		if per == 0 {
-			per = n
-		}
-		network := topo.Network(s.Cluster.Network)
-		if tr.ideal {
-			network = ""
-		}
-		b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
-			Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network})
-		if err != nil {
-			return nil, err
-		}
-		tr.topo = b.Topology
-		if tr.gpu, err = hw.LookupGPU(s.Cluster.GPU); err != nil {
-			return nil, err
-		}
-		if it != nil {
-			it.degrade(tr.topo)
-		}
-	} else {
-		tr.topo = topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"})
-	}
+	var err error
 	tr.real = !s.Model.IsSynthetic()
 	if tr.real {
 		if s.Cluster.GPU == "" {
@@ -389,6 +409,7 @@ func (tr *training) ops() {
 	sch, m := tr.sch, tr.sch.Microbatches
 	v := float64(sch.Chunks)
 	tr.ids = make([][][3][]int, tr.plan.DP)
+	tr.firsts = make([][][3][]int, tr.plan.DP)
 	tr.buckets = make([][][]int, tr.plan.DP)
 	last := make([][]pipeline.Op, sch.Stages)
 	for d := range last {
@@ -401,11 +422,14 @@ func (tr *training) ops() {
 	for r := range tr.ids {
 		tr.buckets[r] = make([][]int, tr.stages)
 		tr.ids[r] = make([][3][]int, tr.stages)
+		tr.firsts[r] = make([][3][]int, tr.stages)
 		for k := range tr.ids[r] {
 			for kind := range tr.ids[r][k] {
 				tr.ids[r][k][kind] = make([]int, m)
+				tr.firsts[r][k][kind] = make([]int, m)
 				for i := range tr.ids[r][k][kind] {
 					tr.ids[r][k][kind][i] = -1
+					tr.firsts[r][k][kind][i] = -1
 				}
 			}
 		}
@@ -460,6 +484,9 @@ func (tr *training) ops() {
 					}
 					piece.compute = max(piece.compute, 1)
 					id = tr.g.addGroup(piece, deps...)
+					if i == 0 {
+						tr.firsts[r][k][o.Kind][o.Microbatch] = id
+					}
 					if pieces > 1 {
 						tr.buckets[r][k] = append(tr.buckets[r][k], id)
 					}
@@ -484,17 +511,20 @@ func (tr *training) dependencies() {
 	for r := range tr.ids {
 		for k := 0; k < tr.stages; k++ {
 			for mb := 0; mb < sch.Microbatches; mb++ {
-				f, b, w := tr.ids[r][k][pipeline.F][mb], tr.ids[r][k][pipeline.B][mb], tr.ids[r][k][pipeline.W][mb]
+				// An op's first piece waits for its inputs; its last piece
+				// is what the next op waits for.
+				ids, firsts := tr.ids[r][k], tr.firsts[r][k]
+				f, b := ids[pipeline.F][mb], ids[pipeline.B][mb]
 				if k > 0 {
-					tr.message(r, k-1, k, tr.ids[r][k-1][pipeline.F][mb], f)
+					tr.message(r, k-1, k, tr.ids[r][k-1][pipeline.F][mb], firsts[pipeline.F][mb])
 				}
 				if k < tr.stages-1 {
-					tr.message(r, k+1, k, tr.ids[r][k+1][pipeline.B][mb], b)
+					tr.message(r, k+1, k, tr.ids[r][k+1][pipeline.B][mb], firsts[pipeline.B][mb])
 				}
 				if b >= 0 && f >= 0 {
-					tr.g.depend(b, f)
+					tr.g.depend(firsts[pipeline.B][mb], f)
 				}
-				if w >= 0 && b >= 0 {
+				if w := firsts[pipeline.W][mb]; w >= 0 && b >= 0 {
 					tr.g.depend(w, b)
 				}
 			}
@@ -672,7 +702,7 @@ func (tr *training) zero3Gathers() error {
 					gpus = append(gpus, tr.mpGroup[r][d][j])
 					// Depend on what the previous op waited for, not on
 					// the op itself: the gather runs while it computes.
-					ready = append(ready, tr.ids[r][kp][prev.Kind][prev.Microbatch])
+					ready = append(ready, tr.firsts[r][kp][prev.Kind][prev.Microbatch])
 					replicas = append(replicas, r)
 				}
 				if len(gpus) < 2 {
@@ -683,7 +713,7 @@ func (tr *training) zero3Gathers() error {
 					return err
 				}
 				for i, r := range replicas {
-					tr.g.depend(tr.ids[r][k][o.Kind][o.Microbatch], ids[i])
+					tr.g.depend(tr.firsts[r][k][o.Kind][o.Microbatch], ids[i])
 				}
 			}
 		}
@@ -783,6 +813,14 @@ func (tr *training) optimizer(r, d int, deps []int) int {
 	if !tr.real {
 		return tr.g.addJoin(deps...)
 	}
+	t := tr.optimizerSpan(d)
+	return tr.g.addGroup(groupOp{gpus: tr.mpGroup[r][d], compute: t,
+		span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
+}
+
+// optimizerSpan is the optimizer step of a GPU of pipeline device d:
+// memory-bound, 28 bytes of HBM traffic per parameter of its shard.
+func (tr *training) optimizerSpan(d int) units.Time {
 	p := tr.s.Parallel
 	var psi float64
 	for c := 0; c < tr.sch.Chunks; c++ {
@@ -793,9 +831,7 @@ func (tr *training) optimizer(r, d int, deps []int) int {
 	if p.ZeRO >= 1 {
 		shard /= float64(p.DP)
 	}
-	t := units.Round(28 * shard / float64(tr.gpu.HBMBandwidth))
-	return tr.g.addGroup(groupOp{gpus: tr.mpGroup[r][d], compute: max(1, t),
-		span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
+	return max(1, units.Round(28*shard/float64(tr.gpu.HBMBandwidth)))
 }
 
 // record fills in the timeline's memory and training metrics.
@@ -813,19 +849,25 @@ func (tr *training) record(tl *timeline.Timeline) {
 	for gpu := range tr.g.mem {
 		m := timeline.Memory{GPU: gpu, Activations: tr.g.mem[gpu].points, PeakInFlight: tr.g.mem[gpu].peakIn}
 		if tr.real {
-			c := tr.plan.Coord(gpu)
-			var psi float64
-			for ch := 0; ch < tr.sch.Chunks; ch++ {
-				k := tr.stageOfDev[c.PP][ch]
-				psi += workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, p.TP, p.EP)
-			}
-			states := workload.ModelStateBytes(psi, p.ZeRO, p.DP)
 			m.Capacity = tr.gpuOf[gpu].HBM
-			m.Parameters, m.Gradients, m.OptimizerStates = units.Bytes(states.Parameters), units.Bytes(states.Gradients), units.Bytes(states.OptimizerStates)
+			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(tr.plan.Coord(gpu).PP)
 		}
 		m.Peak = m.Static() + units.Bytes(tr.g.mem[gpu].peak+0.5)
 		tl.Memory = append(tl.Memory, m)
 	}
+}
+
+// modelStates is the parameters, gradients and optimizer states that a GPU
+// of pipeline device d holds (ZeRO's accounting over its chunks' shards).
+func (tr *training) modelStates(d int) (params, grads, opt units.Bytes) {
+	p := tr.s.Parallel
+	var psi float64
+	for ch := 0; ch < tr.sch.Chunks; ch++ {
+		k := tr.stageOfDev[d][ch]
+		psi += workload.StageParams(tr.model, tr.layers[k], k == 0, k == tr.stages-1, p.TP, p.EP)
+	}
+	st := workload.ModelStateBytes(psi, p.ZeRO, p.DP)
+	return units.Bytes(st.Parameters), units.Bytes(st.Gradients), units.Bytes(st.OptimizerStates)
 }
 
 // bottleneck is Bottleneck with the training's cached routes.
