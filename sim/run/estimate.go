@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	"strings"
 
 	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
@@ -45,10 +46,11 @@ type Estimator struct {
 	schedules map[schedKey]pipeline.Schedule
 }
 
+// topoKey is what a training topology is built from.
 type topoKey struct {
-	c    scenario.Cluster
-	n    int
-	link scenario.Link
+	gpu, intra, inter, network, nodeGPUs string
+	nodes, perNode, n                    int
+	link                                 scenario.Link
 }
 
 type builtTopo struct {
@@ -114,7 +116,8 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 		}
 		e.schedules[sk] = sch
 	}
-	tk := topoKey{s.Cluster, s.NumGPUs(), s.Link}
+	c := s.Cluster
+	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Nodes, c.GPUsPerNode, s.NumGPUs(), s.Link}
 	bt, ok := e.topos[tk]
 	if !ok {
 		t, gpu, err := trainingTopology(s)
