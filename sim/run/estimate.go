@@ -88,11 +88,21 @@ func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
 	if err := s.Validate(); err != nil {
 		return Estimate{}, err
 	}
+	// Faults, stragglers, variable sequence lengths and mixed GPUs make op
+	// times differ between replicas and iterations; the estimate assumes
+	// one plain iteration on one kind of GPU.
+	if imperfect(s) {
+		return Estimate{}, fmt.Errorf("iterations: Estimate covers one plain iteration; remove faults, stragglers, iterations and data.seq_dist")
+	}
+	if len(s.Cluster.NodeGPUs) > 0 {
+		return Estimate{}, fmt.Errorf("cluster.node_gpus: Estimate covers clusters of one GPU type")
+	}
 	tr, bt, err := e.prepare(s)
 	if err != nil {
 		return Estimate{}, err
 	}
 	tr.router, tr.paths = bt.router, bt.paths
+	tr.groups()
 	if err := tr.costs(); err != nil {
 		return Estimate{}, err
 	}
@@ -127,7 +137,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 		bt = &builtTopo{t: t, gpu: gpu, router: topo.NewRouter(t), paths: map[[2]int]pathCostEntry{}}
 		e.topos[tk] = bt
 	}
-	tr, err := newTrainingOn(s, sch, bt.t, bt.gpu)
+	tr, err := newTrainingOn(s, sch, bt.t, bt.gpu, nil)
 	return tr, bt, err
 }
 

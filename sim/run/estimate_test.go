@@ -2,6 +2,7 @@ package run
 
 import (
 	"net/url"
+	"strings"
 	"testing"
 
 	"paraplay/sim/pipeline"
@@ -20,6 +21,7 @@ var estimateCases = []string{
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&cp=2&pp=2&microbatches=4&schedule=interleaved&virtual_stages=4&micro_batch_size=2",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=4&dp=1&tp=8&pp=1&microbatches=4&schedule=1f1b",
 	"model=mixtral-8x7b&seq_len=4096&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=4&ep=4&tp=2&pp=2&microbatches=4&schedule=1f1b&zero=1",
+	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=1f1b&partition=balanced",
 	"gpus=4&network=ideal&tf=3ms&tb=2ms&tw=1ms&pp=4&microbatches=8&schedule=zb-v",
 }
 
@@ -123,10 +125,16 @@ func TestEstimateSyntheticMatchesExecute(t *testing.T) {
 	}
 }
 
-func TestEstimateRejectsOtherStrategies(t *testing.T) {
-	s := scenario.Default()
-	if _, err := NewEstimator().Estimate(s); err == nil {
-		t.Error("Estimate took a data-parallel scenario; want an error naming strategy")
+func TestEstimateRejects(t *testing.T) {
+	for _, c := range []struct{ query, field string }{
+		{"gpus=4", "strategy"},
+		{"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=16&microbatches=2&iterations=3", "iterations"},
+		{"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=16&microbatches=2&node_gpus=h100-sxm,a100-sxm-80gb", "cluster.node_gpus"},
+	} {
+		_, err := NewEstimator().Estimate(parseCase(t, c.query))
+		if err == nil || !strings.HasPrefix(err.Error(), c.field+":") {
+			t.Errorf("%s: error %v; want one naming %s", c.query, err, c.field)
+		}
 	}
 }
 
