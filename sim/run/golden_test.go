@@ -29,6 +29,13 @@ func dump(tl *timeline.Timeline) string {
 	for _, c := range tl.Collectives {
 		fmt.Fprintf(&b, "collective %s %s ranks %d %v: %v–%v\n", c.Algorithm, c.Name, c.Ranks, c.Bytes, c.Start, c.End)
 	}
+	if a := tl.Async; a != nil {
+		fmt.Fprintf(&b, "async %s bound %d, %v sent\n", a.Mode, a.Bound, a.Bytes)
+		for _, it := range a.Iterations {
+			fmt.Fprintf(&b, "iteration %-10v %-10v worker %d k %d wait %v lag %d limit %d staleness %d\n",
+				it.Start, it.End, it.Worker, it.Index, it.Wait, it.Lag, it.Limit, it.Staleness)
+		}
+	}
 	return b.String()
 }
 

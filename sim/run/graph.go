@@ -91,6 +91,12 @@ type graph struct {
 	// (GPU types, fail-slow, stragglers); nil: its nominal time.
 	scale func(o *groupOp, id int32, start units.Time) units.Time
 	mem   []memTrack // activation memory by GPU; nil unless tracked
+	// onFinish, when set, hears of every op as it finishes, before what
+	// waits for it starts; afterFinish after that. The synchronisation
+	// rules of a parameter server (staleness.go) release held ops from
+	// afterFinish, so that ops they release start after (in the same
+	// order as) the ops the finished one released by dependency.
+	onFinish, afterFinish func(id int32)
 	// rates holds every arrived message's rate pieces back to back; each
 	// Transfer.Rates is a window on it. One pointer-free array instead of
 	// a small allocation per message keeps the garbage collector idle.
@@ -309,6 +315,18 @@ func (g *graph) send(id int32) {
 	}
 }
 
+// release lets op id start once its other dependencies are done: it drops
+// one of its waits, added by hold.
+func (g *graph) release(id int) {
+	g.ops[id].waiting--
+	if g.ops[id].waiting == 0 {
+		g.start(int32(id))
+	}
+}
+
+// hold makes op id wait, besides its dependencies, for one release.
+func (g *graph) hold(id int) { g.ops[id].waiting++ }
+
 // Arrived records a message of the graph and releases what waits for it.
 func (g *graph) Arrived(m *fabric.Message) {
 	id := int32(m.Tag)
@@ -322,11 +340,17 @@ func (g *graph) Arrived(m *fabric.Message) {
 }
 
 func (g *graph) finish(id int32) {
+	if g.onFinish != nil {
+		g.onFinish(id)
+	}
 	for _, n := range g.next[g.first[id]:g.first[id+1]] {
 		g.ops[n].waiting--
 		if g.ops[n].waiting == 0 {
 			g.start(n)
 		}
+	}
+	if g.afterFinish != nil {
+		g.afterFinish(id)
 	}
 }
 

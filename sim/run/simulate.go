@@ -31,8 +31,13 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if s.Strategy == scenario.StrategyTraining {
+	switch s.Strategy {
+	case scenario.StrategyTraining:
 		return simulateTraining(s)
+	case scenario.StrategyParameterServer:
+		return simulateParameterServer(s)
+	case scenario.StrategyLocalSGD:
+		return simulateLocalSGD(s)
 	}
 	t, err := Topology(s)
 	if err != nil {
@@ -124,7 +129,7 @@ func schedule(s scenario.Scenario, t *topo.Topology) (collective.Schedule, error
 func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
 	tl := &timeline.Timeline{Title: title, Fidelity: "detailed"}
 	for _, gpu := range t.GPUs {
-		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node})
+		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node, Role: gpu.Role})
 	}
 	for _, sw := range t.Switches {
 		tl.Switches = append(tl.Switches, timeline.Switch{ID: sw.ID, Name: sw.Name, Kind: sw.Kind, Node: sw.Node})

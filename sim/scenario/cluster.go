@@ -58,7 +58,7 @@ func (s *Scenario) validateCollective(bad func(field, format string, args ...any
 	switch {
 	case algos == nil:
 		bad("collective.op", "%q is not known; allowed: %s", c.Op, strings.Join(collective.Ops(), ", "))
-	case s.Strategy == StrategyDataParallel && c.Op != "all_reduce":
+	case (s.Strategy == StrategyDataParallel || multiIteration(s.Strategy)) && c.Op != "all_reduce":
 		bad("collective.op", "is %q; data parallelism sums gradients with all_reduce", c.Op)
 	case !slices.Contains(algos, c.Algorithm):
 		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(algos, ", "))

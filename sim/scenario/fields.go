@@ -120,6 +120,20 @@ var fields = []field{
 	{"failures.seed", "fail_seed", "a whole number ≥ 0 (0 = the scenario's seed)", func(s *Scenario) string { return strconv.FormatUint(s.Failures.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Failures.Seed, v, parseSeed) }},
 	timeField("failures.repair_time", "repair_time", func(s *Scenario) *units.Time { return &s.Failures.RepairTime }),
+	{"sync.mode", "sync", "bsp, asp, ssp or dssp", func(s *Scenario) string { return s.Sync.Mode },
+		func(s *Scenario, v string) error { s.Sync.Mode = v; return nil }},
+	intField("sync.staleness", "staleness", func(s *Scenario) *int { return &s.Sync.Staleness }),
+	intField("sync.staleness_range", "staleness_range", func(s *Scenario) *int { return &s.Sync.StalenessRange }),
+	intField("sync.servers", "servers", func(s *Scenario) *int { return &s.Sync.Servers }),
+	{"sync.server_bandwidth", "ps_bw", "e.g. 100GB/s, or 0 for link.bandwidth", func(s *Scenario) string { return formatBandwidthOrZero(s.Sync.ServerBandwidth) },
+		func(s *Scenario, v string) error { return assign(&s.Sync.ServerBandwidth, v, parseBandwidthOrZero) }},
+	{"sync.speeds", "speeds", "speed factors, one per GPU, e.g. 1,1,0.5,0.25", func(s *Scenario) string { return formatSpeeds(s.Sync.Speeds) },
+		func(s *Scenario, v string) error { return assign(&s.Sync.Speeds, v, parseSpeeds) }},
+	intField("sync.period", "period", func(s *Scenario) *int { return &s.Sync.Period }),
+	intField("sync.layers", "layer_groups", func(s *Scenario) *int { return &s.Sync.Layers }),
+	{"compression.ratio", "compress", "a fraction sent, e.g. 0.1 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Ratio, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Ratio) }},
+	timeField("compression.time_per_mib", "compress_cost", func(s *Scenario) *units.Time { return &s.Compression.TimePerMiB }),
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
@@ -231,4 +245,20 @@ func trainingKey(key string) bool {
 		}
 	}
 	return key == "faults" || key == "iterations" || key == "cluster.node_gpus"
+}
+
+// formatBandwidthOrZero writes a bandwidth, or "0" for "use the default".
+func formatBandwidthOrZero(b units.Bandwidth) string {
+	if b == 0 {
+		return "0"
+	}
+	return b.String()
+}
+
+// parseBandwidthOrZero reads a bandwidth, or 0 for "use the default".
+func parseBandwidthOrZero(v string) (units.Bandwidth, error) {
+	if t := strings.TrimSpace(v); t == "0" || t == "" {
+		return 0, nil
+	}
+	return units.ParseBandwidth(v)
 }

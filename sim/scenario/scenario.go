@@ -45,6 +45,9 @@ const (
 	StrategyTraining = "training"
 )
 
+// Strategies lists every strategy, for messages and forms.
+var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD}
+
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
 
@@ -62,7 +65,8 @@ type Scenario struct {
 	// Name is a title for people; optional: Title makes one from the
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
-	// Strategy is "data-parallel" (the default) or "collective".
+	// Strategy is "data-parallel" (the default), "collective", "training",
+	// "parameter-server" or "local-sgd".
 	Strategy string `yaml:"strategy" json:"strategy"`
 	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
 	// no gpus_per_node: then they sit in one node.
@@ -83,6 +87,12 @@ type Scenario struct {
 	Parallel Parallel `yaml:"parallel" json:"parallel"`
 	// Training holds the optimisation settings of a "training" scenario.
 	Training Training `yaml:"training" json:"training"`
+	// Sync is the iterations, worker speeds and synchronisation of a
+	// "parameter-server" or "local-sgd" scenario.
+	Sync Sync `yaml:"sync" json:"sync"`
+	// Compression shrinks the gradient and model traffic of a
+	// "parameter-server" or "local-sgd" scenario.
+	Compression Compression `yaml:"compression" json:"compression"`
 	// Fidelity is how collectives are simulated: "detailed" (every
 	// message), "analytic" (one α–β span per collective) or "auto"
 	// (detailed up to 512 GPUs).
@@ -185,12 +195,14 @@ func Default() Scenario {
 		Collective: Collective{Op: "all_reduce", Algorithm: AlgorithmRing, Size: 256 * units.MiB, Chunks: 1},
 		Parallel: Parallel{DP: 1, TP: 1, PP: 1, CP: 1, EP: 1, Schedule: "1f1b", VirtualStages: 1,
 			Microbatches: 8, MicroBatchSize: 1, Recompute: "none", Partition: "equal"},
-		Training:   Training{Precision: "bf16", Optimizer: "adam"},
-		Seed:       1,
-		Iterations: 1,
-		Data:       Data{SeqDist: "fixed"},
-		Recovery:   DefaultRecovery(),
-		Failures:   DefaultFailures(),
+		Training:    Training{Precision: "bf16", Optimizer: "adam"},
+		Seed:        1,
+		Iterations:  1,
+		Data:        Data{SeqDist: "fixed"},
+		Recovery:    DefaultRecovery(),
+		Failures:    DefaultFailures(),
+		Sync:        defaultSync(),
+		Compression: Compression{Ratio: 1},
 	}
 }
 
@@ -215,14 +227,17 @@ func (s *Scenario) Validate() error {
 	if len(s.Name) > 200 {
 		bad("name", "is %d characters long; at most 200 allowed", len(s.Name))
 	}
-	if s.Strategy != StrategyDataParallel && s.Strategy != StrategyCollective && s.Strategy != StrategyTraining {
-		bad("strategy", "%q is not known; allowed: %s, %s, %s", s.Strategy, StrategyDataParallel, StrategyCollective, StrategyTraining)
+	if !contains(Strategies, s.Strategy) {
+		bad("strategy", "%q is not known; allowed: %s", s.Strategy, strings.Join(Strategies, ", "))
 	}
 	if s.Fidelity != "auto" && s.Fidelity != "detailed" && s.Fidelity != "analytic" {
 		bad("fidelity", "%q is not known; allowed: auto, detailed, analytic", s.Fidelity)
 	}
 	if s.Strategy == StrategyTraining {
 		s.validateTraining(bad)
+	}
+	if multiIteration(s.Strategy) {
+		s.validateSync(bad)
 	}
 	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)
@@ -274,6 +289,12 @@ func (s *Scenario) Title() string {
 	if s.Strategy == StrategyCollective {
 		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
 	}
+	switch s.Strategy {
+	case StrategyParameterServer:
+		return fmt.Sprintf("Parameter server (%s) with %d workers", strings.ToUpper(s.Sync.Mode), s.NumGPUs())
+	case StrategyLocalSGD:
+		return fmt.Sprintf("Local SGD (H = %d) on %d GPUs", s.Sync.Period, s.NumGPUs())
+	}
 	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
 }
 
@@ -294,6 +315,9 @@ func (s *Scenario) Describe() string {
 			fmt.Fprintf(&b, ", %s", s.Cluster.GPU)
 		}
 		return b.String()
+	}
+	if multiIteration(s.Strategy) {
+		return s.describeSync()
 	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)

@@ -37,6 +37,9 @@ type Timeline struct {
 	States []State `json:"states,omitempty"`
 	// Recovery lists the steps of the recovery from failures.
 	Recovery []Recovery `json:"recovery,omitempty"`
+	// Async records the iterations of a parameter-server or local-SGD run
+	// (each worker's version lag), nil otherwise.
+	Async *Async `json:"async,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the
@@ -118,6 +121,9 @@ type GPU struct {
 	Name string `json:"name"`
 	// Node is the index of the server the GPU sits in.
 	Node int `json:"node"`
+	// Role is empty for a GPU and "ps" for a parameter-server host, an
+	// endpoint that moves bytes but computes nothing.
+	Role string `json:"role,omitempty"`
 }
 
 // Switch is a vertex of the network that is not a GPU.
@@ -167,6 +173,9 @@ const (
 	CPComm Kind = "cp-comm"
 	// EPComm is expert parallelism's all-to-alls around the expert layers.
 	EPComm Kind = "ep-comm"
+	// Compress is compressing a gradient before it is sent, or
+	// decompressing a model after it arrives.
+	Compress Kind = "compress"
 )
 
 // IsCommunication reports whether spans of kind k are communication that

@@ -29,7 +29,14 @@ type GPU struct {
 	Local int
 	// Name labels the GPU for people.
 	Name string
+	// Role is "" for a GPU, or RoleServer for a parameter-server host: an
+	// endpoint that sends and receives but is no accelerator.
+	Role string
 }
+
+// RoleServer marks an endpoint that is a parameter-server host (a CPU
+// server), not a GPU.
+const RoleServer = "ps"
 
 // Switch is a vertex that forwards messages but computes nothing.
 type Switch struct {

@@ -1,0 +1,257 @@
+package run
+
+import (
+	"cmp"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/engine"
+	"paraplay/sim/fabric"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// simulateLocalSGD runs sync.iterations iterations of local SGD: every
+// worker computes on its own copy of the model (compute.forward and
+// compute.backward over its speed factor, spread by compute.jitter) and
+// the copies are averaged with an all-reduce of the model (collective.size,
+// collective.algorithm) only every sync.period = H steps (Stich, "Local SGD
+// Converges Fast and Communicates Little", ICLR 2019; Su & Chen 2015 for
+// the model-averaging practice). H = 1 is synchronous data parallelism: the
+// same all-reduce after every backward.
+//
+// With sync.layers = L > 1 the model is L layer groups of 1/L of its bytes,
+// and each is averaged once per period, group g in the period's iteration
+// H−1−(g mod H), as soon as its part of the backward is done; the next
+// forward through that group waits for it. This is DreamDDP's partial
+// synchronisation (Tang et al. 2025): the averaging overlaps the rest of the
+// backward and the next forward instead of stopping every worker at the end
+// of the period. DreamDDP picks which layers go in which iteration from
+// profiled layer times; the round-robin here moves the same bytes per
+// period.
+func simulateLocalSGD(s scenario.Scenario) (*timeline.Timeline, error) {
+	t, err := Topology(s)
+	if err != nil {
+		return nil, err
+	}
+	tl := newTimeline(t, s.Title())
+	eng := &engine.Engine{}
+	l := &localSGD{s: s, n: s.NumGPUs(), iters: s.Iterations, layers: s.Sync.Layers, period: s.Sync.Period,
+		g: newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)}
+	l.at = map[int32]units.Time{}
+	l.g.onFinish = func(id int32) {
+		if l.watch[id] {
+			l.at[id] = eng.Now()
+		}
+	}
+	if err := l.build(t); err != nil {
+		return nil, err
+	}
+	tl.End = l.g.execute()
+	if l.g.failed != nil {
+		return nil, l.g.failed
+	}
+	l.g.collectives()
+	sortTimeline(tl)
+	l.record()
+	if err := tl.Validate(); err != nil {
+		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	}
+	return tl, nil
+}
+
+// localSGD builds one local-SGD run.
+type localSGD struct {
+	s                           scenario.Scenario
+	n, iters, layers, period    int
+	g                           *graph
+	t                           *topo.Topology
+	syncs                       [][]syncRecord // by iteration: the averagings it starts
+	watch                       map[int32]bool
+	at                          map[int32]units.Time // finish times of watched ops
+	lastCompute                 [][]int              // by worker, iteration: its last compute op
+	lastComputeAt, firstStartAt [][]units.Time
+}
+
+// syncRecord is one layer group's averaging: the op after which each rank
+// has its averaged copy.
+type syncRecord struct {
+	group int
+	done  []int
+}
+
+// syncs reports whether layer group gr is averaged in iteration k.
+func (l *localSGD) syncsIn(gr, k int) bool {
+	return k%l.period == l.period-1-gr%l.period
+}
+
+// build adds the compute of every worker and iteration, layer group by
+// layer group, and the averagings.
+func (l *localSGD) build(t *topo.Topology) error {
+	s, g := l.s, l.g
+	l.t = t
+	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	l.syncs = make([][]syncRecord, l.iters)
+	l.watch = map[int32]bool{}
+	l.lastCompute = grid(l.n, l.iters, -1)
+	// waitFor[i][gr] is what worker i's next forward through group gr
+	// waits for: its averaged copy, or nothing.
+	waitFor := grid(l.n, l.layers, -1)
+	prev := make([]int, l.n) // each worker's last compute op
+	for i := range prev {
+		prev[i] = -1
+	}
+	for k := 0; k < l.iters; k++ {
+		ready := grid(l.layers, l.n, -1) // by group, worker: its gradients are final
+		for i := 0; i < l.n; i++ {
+			speed := s.Sync.Speed(i)
+			fwd := split(jittered(rng, s.Compute.Forward, s.Compute.Jitter, speed), l.layers)
+			bwd := split(jittered(rng, s.Compute.Backward, s.Compute.Jitter, speed), l.layers)
+			var f int
+			for gr := 0; gr < l.layers; gr++ {
+				deps := []int{}
+				if prev[i] >= 0 {
+					deps = append(deps, prev[i])
+				}
+				if waitFor[i][gr] >= 0 {
+					deps = append(deps, waitFor[i][gr])
+				}
+				f = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Microbatch: k, Stage: gr, Label: "F" + strconv.Itoa(k)}, fwd[gr], deps...)
+				prev[i] = f
+			}
+			for gr := l.layers - 1; gr >= 0; gr-- {
+				b := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Stage: gr, Label: "B" + strconv.Itoa(k)}, bwd[gr], prev[i])
+				prev[i] = b
+				if l.syncsIn(gr, k) {
+					if c := compressCost(s.Compression, l.groupBytes(gr, false)); c > 0 {
+						prev[i] = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Stage: gr, Label: "C" + strconv.Itoa(k)}, c, b)
+					}
+					ready[gr][i] = prev[i]
+				}
+			}
+			l.lastCompute[i][k] = prev[i]
+			l.watch[int32(prev[i])] = true
+		}
+		for gr := l.layers - 1; gr >= 0; gr-- {
+			if !l.syncsIn(gr, k) {
+				continue
+			}
+			done, err := l.average(gr, ready[gr])
+			if err != nil {
+				return err
+			}
+			for i := range done {
+				waitFor[i][gr] = done[i]
+				l.watch[int32(done[i])] = true
+			}
+			l.syncs[k] = append(l.syncs[k], syncRecord{group: gr, done: done})
+		}
+	}
+	return nil
+}
+
+// groupBytes is layer group gr's share of the model, compressed on the
+// wire unless raw.
+func (l *localSGD) groupBytes(gr int, wire bool) units.Bytes {
+	b := collective.ChunkBytes(l.s.Collective.Size, l.layers, gr)
+	if wire {
+		return compressed(b, l.s.Compression.Ratio)
+	}
+	return b
+}
+
+// average adds the all-reduce of layer group gr, rank i starting after
+// ready[i], and returns per rank the op after which it is done.
+func (l *localSGD) average(gr int, ready []int) ([]int, error) {
+	g := l.g
+	sc := l.s
+	sc.Collective.Size = l.groupBytes(gr, true)
+	sch, err := schedule(sc, l.t)
+	if err != nil {
+		return nil, err
+	}
+	first := len(g.ops)
+	g.addPlaced(sch, identity(l.n), ready, "dp")
+	done := make([]int, l.n)
+	for r := range done {
+		done[r] = g.addJoin()
+	}
+	for i, tr := range sch.Transfers {
+		g.depend(done[tr.Dst], first+i)
+		g.depend(done[tr.Src], first+i)
+	}
+	for r := range done {
+		if g.ops[done[r]].waiting == 0 {
+			g.depend(done[r], ready[r]) // a rank that sends nothing is done when it is ready
+		}
+	}
+	return done, nil
+}
+
+// record writes the Async record: each worker's iterations and the local
+// steps its model has taken since its oldest layer group was averaged.
+func (l *localSGD) record() {
+	s := l.s
+	tl := l.g.out
+	a := &timeline.Async{Mode: scenario.StrategyLocalSGD, Bound: l.period, Workers: identity(l.n), Speeds: make([]float64, l.n)}
+	for i := range a.Speeds {
+		a.Speeds[i] = s.Sync.Speed(i)
+	}
+	for _, x := range tl.Transfers {
+		a.Bytes += x.Bytes
+	}
+	start := gridTime(l.n, l.iters)
+	seen := make([][]bool, l.n)
+	for i := range seen {
+		seen[i] = make([]bool, l.iters)
+	}
+	for _, sp := range tl.Spans {
+		if sp.GPU < l.n && !seen[sp.GPU][sp.Microbatch] {
+			seen[sp.GPU][sp.Microbatch] = true
+			start[sp.GPU][sp.Microbatch] = sp.Start // spans are sorted by start
+		}
+	}
+	lastSync := make([]int, l.layers) // iteration of each group's last averaging, −1 for none
+	for gr := range lastSync {
+		lastSync[gr] = -1
+	}
+	for k := 0; k < l.iters; k++ {
+		lag := 0
+		for _, j := range lastSync {
+			lag = max(lag, k-1-j)
+		}
+		for i := 0; i < l.n; i++ {
+			it := timeline.WorkerIteration{Worker: i, Index: k, Start: start[i][k], End: l.at[int32(l.lastCompute[i][k])],
+				Lag: lag, Limit: l.period - 1}
+			for _, r := range l.syncs[k] {
+				it.End = max(it.End, l.at[int32(r.done[i])])
+			}
+			if k > 0 {
+				it.Wait = max(0, it.Start-l.at[int32(l.lastCompute[i][k-1])])
+			}
+			a.Iterations = append(a.Iterations, it)
+		}
+		for _, r := range l.syncs[k] {
+			lastSync[r.group] = k
+		}
+	}
+	slices.SortStableFunc(a.Iterations, func(x, y timeline.WorkerIteration) int {
+		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.Worker, y.Worker))
+	})
+	tl.Async = a
+}
+
+// split cuts d into n parts that add up to d.
+func split(d units.Time, n int) []units.Time {
+	out := make([]units.Time, n)
+	for i := range out {
+		out[i] = max(1, d/units.Time(n))
+	}
+	out[n-1] = max(1, d-units.Time(n-1)*(d/units.Time(n)))
+	return out
+}

@@ -1,0 +1,229 @@
+package scenario
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"paraplay/sim/units"
+)
+
+// Strategies that run several iterations of data parallelism whose
+// replicas do not all-reduce gradients in lockstep.
+const (
+	// StrategyParameterServer: workers pull the model from parameter
+	// servers, compute, and push their gradients back, for iterations
+	// iterations, synchronised as sync.mode says (bsp, asp, ssp, dssp).
+	StrategyParameterServer = "parameter-server"
+	// StrategyLocalSGD: workers take sync.period local steps, then
+	// all-reduce (average) the model; with sync.layers > 1 the layer
+	// groups are averaged one by one across the period (DreamDDP).
+	StrategyLocalSGD = "local-sgd"
+)
+
+// The synchronisation modes of a parameter server.
+const (
+	// SyncBSP is bulk synchronous parallel: a barrier every iteration.
+	SyncBSP = "bsp"
+	// SyncASP is asynchronous parallel: no barrier at all.
+	SyncASP = "asp"
+	// SyncSSP is stale synchronous parallel (Ho et al. 2013): a worker may
+	// run at most sync.staleness iterations ahead of the slowest.
+	SyncSSP = "ssp"
+	// SyncDSSP is dynamic SSP (Zhao et al. 2019): the bound moves between
+	// sync.staleness and sync.staleness + sync.staleness_range, chosen
+	// from the workers' recent iteration times.
+	SyncDSSP = "dssp"
+)
+
+// SyncModes lists the modes sync.mode takes.
+var SyncModes = []string{SyncBSP, SyncASP, SyncSSP, SyncDSSP}
+
+// Limits on the multi-iteration strategies.
+const (
+	// MaxStaleness bounds sync.staleness and sync.staleness_range; a bound
+	// this large never blocks a run of MaxIterations, so it acts as ∞.
+	MaxStaleness = 1 << 30
+	// MinSpeed and MaxSpeed bound a worker's speed factor.
+	MinSpeed, MaxSpeed = 0.01, 100.0
+	// MaxLayerGroups bounds sync.layers.
+	MaxLayerGroups = 64
+	// MaxCompressCost caps compression.time_per_mib at one second.
+	MaxCompressCost = units.Second
+)
+
+// Sync configures the strategies parameter-server and local-sgd: how fast
+// each worker is and when the replicas meet. They run Scenario.Iterations
+// iterations per worker.
+type Sync struct {
+	// Mode is the parameter server's synchronisation: bsp, asp, ssp or dssp.
+	Mode string `yaml:"mode" json:"mode"`
+	// Staleness is s, 0..MaxStaleness: under ssp a worker starts
+	// iteration k only once every worker has pushed k − s iterations (s =
+	// 0 is bsp, a huge s is asp); under dssp it is the lower bound s_L.
+	Staleness int `yaml:"staleness" json:"staleness"`
+	// StalenessRange is dssp's r, 0..MaxStaleness: the controller may let
+	// the fastest worker run up to r iterations beyond s_L (s_U = s_L + r).
+	StalenessRange int `yaml:"staleness_range" json:"staleness_range"`
+	// Servers is the number of parameter-server shards, 1..gpus: each holds
+	// 1/servers of the model on a host of its own.
+	Servers int `yaml:"servers" json:"servers"`
+	// ServerBandwidth is each server host's port, one direction; 0 means
+	// link.bandwidth.
+	ServerBandwidth units.Bandwidth `yaml:"server_bandwidth" json:"server_bandwidth"`
+	// Speeds gives each worker's speed factor, MinSpeed..MaxSpeed (compute
+	// takes nominal / speed), one per GPU; empty means all 1. Written as a
+	// comma-separated list, e.g. "1,1,0.5,0.25".
+	Speeds []float64 `yaml:"speeds" json:"speeds"`
+	// Period is local SGD's H, 1..iterations: the local steps between two
+	// averagings of the whole model (1 is synchronous data parallelism).
+	Period int `yaml:"period" json:"period"`
+	// Layers is the number of layer groups the model is averaged in,
+	// 1..MaxLayerGroups: 1 averages the whole model at the end of each
+	// period; more averages group g in iteration H−1−(g mod H) of each
+	// period, right after its backward, overlapped with the rest of the
+	// backward and the next forward (DreamDDP's partial synchronisation).
+	Layers int `yaml:"layers" json:"layers"`
+}
+
+// Compression shrinks the data-parallel gradient and model traffic of the
+// parameter-server and local-sgd strategies.
+type Compression struct {
+	// Ratio is the fraction of the bytes that is sent, 0 < r ≤ 1 (1 = off),
+	// e.g. 0.01 for Deep Gradient Compression's top-0.1% sparsification
+	// with indices, or PowerSGD's rank-r factors over the full matrix.
+	Ratio float64 `yaml:"ratio" json:"ratio"`
+	// TimePerMiB is the compute to compress and decompress one MiB of the
+	// uncompressed buffer, 0..MaxCompressCost, charged on the sender's
+	// compute stream before it sends.
+	TimePerMiB units.Time `yaml:"time_per_mib" json:"time_per_mib"`
+}
+
+// defaultSync is the sync section of Default.
+func defaultSync() Sync {
+	return Sync{Mode: SyncBSP, Staleness: 2, StalenessRange: 2, Servers: 1, Period: 1, Layers: 1}
+}
+
+// Speed is worker i's speed factor (1 when none is given).
+func (s Sync) Speed(i int) float64 {
+	if i < len(s.Speeds) {
+		return s.Speeds[i]
+	}
+	return 1
+}
+
+// Enabled reports whether compression changes anything.
+func (c Compression) Enabled() bool { return c.Ratio != 1 || c.TimePerMiB != 0 }
+
+// multiIteration reports whether the strategy runs several iterations
+// under the sync section.
+func multiIteration(strategy string) bool {
+	return strategy == StrategyParameterServer || strategy == StrategyLocalSGD
+}
+
+// validateSync checks the sync and compression sections of a
+// parameter-server or local-sgd scenario.
+func (s *Scenario) validateSync(bad func(field, format string, args ...any)) {
+	y := s.Sync
+	n := s.NumGPUs()
+	if s.Cluster.GPU != "" {
+		bad("cluster.gpu", "is %q; strategy %s runs on ideal links (link.bandwidth, link.latency), so leave the cluster section empty", s.Cluster.GPU, s.Strategy)
+	}
+	if s.Strategy == StrategyParameterServer && !contains(SyncModes, y.Mode) {
+		bad("sync.mode", "%q is not known; allowed: %s", y.Mode, strings.Join(SyncModes, ", "))
+	}
+	if y.Staleness < 0 || y.Staleness > MaxStaleness {
+		bad("sync.staleness", "is %d; allowed 0..%d", y.Staleness, MaxStaleness)
+	}
+	if y.StalenessRange < 0 || y.StalenessRange > MaxStaleness {
+		bad("sync.staleness_range", "is %d; allowed 0..%d", y.StalenessRange, MaxStaleness)
+	}
+	if y.Servers < 1 || y.Servers > max(n, 1) {
+		bad("sync.servers", "is %d; allowed 1..%d (the number of workers)", y.Servers, n)
+	}
+	if b := y.ServerBandwidth; b != 0 && (b < MinBandwidth || b > MaxBandwidth) {
+		bad("sync.server_bandwidth", "is %v; allowed %v..%v, or 0 for link.bandwidth", b, MinBandwidth, MaxBandwidth)
+	}
+	if len(y.Speeds) != 0 && len(y.Speeds) != n {
+		bad("sync.speeds", "lists %d speeds for %d workers; give one per GPU or none", len(y.Speeds), n)
+	}
+	for i, v := range y.Speeds {
+		if !(v >= MinSpeed && v <= MaxSpeed) {
+			bad("sync.speeds", "worker %d's speed is %v; allowed %v..%v", i, v, MinSpeed, MaxSpeed)
+			break
+		}
+	}
+	if s.Strategy == StrategyLocalSGD && (y.Period < 1 || y.Period > max(s.Iterations, 1)) {
+		bad("sync.period", "is %d; allowed 1..%d (iterations)", y.Period, s.Iterations)
+	}
+	if y.Layers < 1 || y.Layers > MaxLayerGroups {
+		bad("sync.layers", "is %d; allowed 1..%d", y.Layers, MaxLayerGroups)
+	}
+	if c := s.Compression; !(c.Ratio > 0 && c.Ratio <= 1) {
+		bad("compression.ratio", "is %v; allowed 0 < ratio ≤ 1 (1 = no compression)", c.Ratio)
+	}
+	if c := s.Compression; c.TimePerMiB < 0 || c.TimePerMiB > MaxCompressCost {
+		bad("compression.time_per_mib", "is %v; allowed 0..%v", c.TimePerMiB, MaxCompressCost)
+	}
+}
+
+// formatSpeeds writes speed factors as the field table stores them.
+func formatSpeeds(v []float64) string {
+	parts := make([]string, len(v))
+	for i, x := range v {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseSpeeds reads a comma-separated list of speed factors; an empty
+// string is no list.
+func parseSpeeds(v string) ([]float64, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, nil
+	}
+	parts := strings.Split(v, ",")
+	if len(parts) > MaxGPUs {
+		return nil, fmt.Errorf("lists %d speeds; at most %d allowed", len(parts), MaxGPUs)
+	}
+	out := make([]float64, len(parts))
+	for i, p := range parts {
+		f, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
+		if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+			return nil, fmt.Errorf("invalid speed %q: want numbers separated by commas, e.g. 1,1,0.5", p)
+		}
+		out[i] = f
+	}
+	return out, nil
+}
+
+// describeSync is Describe for the multi-iteration strategies.
+func (s *Scenario) describeSync() string {
+	var b strings.Builder
+	y := s.Sync
+	switch s.Strategy {
+	case StrategyParameterServer:
+		fmt.Fprintf(&b, "%d workers, %d parameter server(s), %s", s.NumGPUs(), y.Servers, strings.ToUpper(y.Mode))
+		switch y.Mode {
+		case SyncSSP:
+			fmt.Fprintf(&b, " (s = %d)", y.Staleness)
+		case SyncDSSP:
+			fmt.Fprintf(&b, " (s from %d to %d)", y.Staleness, y.Staleness+y.StalenessRange)
+		}
+	default:
+		fmt.Fprintf(&b, "%d workers, local SGD averaging every %d steps", s.NumGPUs(), y.Period)
+		if y.Layers > 1 {
+			fmt.Fprintf(&b, " in %d layer groups", y.Layers)
+		}
+	}
+	fmt.Fprintf(&b, ", %d iterations of a %v model", s.Iterations, s.Collective.Size)
+	if len(y.Speeds) > 0 {
+		fmt.Fprintf(&b, ", speeds %s", formatSpeeds(y.Speeds))
+	}
+	if s.Compression.Ratio != 1 {
+		fmt.Fprintf(&b, ", compressed to %g", s.Compression.Ratio)
+	}
+	return b.String()
+}
