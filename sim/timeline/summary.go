@@ -48,6 +48,8 @@ type Summary struct {
 	Collectives []CollectiveSummary `json:"collectives"`
 	// GPUs has one entry per GPU.
 	GPUs []GPUSummary `json:"gpus"`
+	// Async summarises a parameter-server or local-SGD run, nil otherwise.
+	Async *AsyncSummary `json:"async,omitempty"`
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -145,6 +147,7 @@ func (tl *Timeline) Summarize() Summary {
 	s.ExposedCommunication = s.Communication - length(intersect(commU, union(allCompute)))
 	s.IterationSeconds = tl.End.Seconds()
 	tl.summarizeTraining(&s, compute)
+	s.Async = tl.summarizeAsync()
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
 			continue
@@ -182,7 +185,12 @@ func (s Summary) WriteText(w io.Writer) error {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("%s (%s simulation)\n", s.Title, s.Fidelity)
-	p("  iteration time        %v\n", s.Iteration)
+	if s.Async != nil {
+		p("  run time              %v\n", s.Iteration)
+		s.Async.write(w)
+	} else {
+		p("  iteration time        %v\n", s.Iteration)
+	}
 	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
 	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
 	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))

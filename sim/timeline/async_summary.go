@@ -1,0 +1,87 @@
+package timeline
+
+import (
+	"fmt"
+	"io"
+
+	"paraplay/sim/units"
+)
+
+// AsyncSummary is the headline of a parameter-server or local-SGD run.
+type AsyncSummary struct {
+	// Mode is the synchronisation ("bsp", …, "local-sgd").
+	Mode string `json:"mode"`
+	// Iterations is the number of worker iterations run (all workers).
+	Iterations int `json:"iterations"`
+	// Throughput is Iterations over the run time, per second.
+	Throughput float64 `json:"iterations_per_s"`
+	// Bytes is what the run sent over the network.
+	Bytes units.Bytes `json:"bytes"`
+	// MeanLag and MaxLag summarise the version lag over all iterations.
+	MeanLag float64 `json:"mean_lag"`
+	MaxLag  int     `json:"max_lag"`
+	// MeanStaleness is the mean number of other workers' updates applied
+	// between an iteration's read of the model and its own update.
+	MeanStaleness float64 `json:"mean_staleness"`
+	// Workers has one entry per worker.
+	Workers []WorkerAsync `json:"workers"`
+}
+
+// WorkerAsync is one worker's share of an asynchronous run.
+type WorkerAsync struct {
+	Name  string  `json:"name"`
+	Speed float64 `json:"speed"`
+	// Iterations is how many it ran; Wait is the time it was held by the
+	// synchronisation in all.
+	Iterations int        `json:"iterations"`
+	Wait       units.Time `json:"wait_ns"`
+	// MeanLag and MaxLag are its version lag.
+	MeanLag float64 `json:"mean_lag"`
+	MaxLag  int     `json:"max_lag"`
+}
+
+// summarizeAsync is the Async part of the summary, nil for other runs.
+func (tl *Timeline) summarizeAsync() *AsyncSummary {
+	a := tl.Async
+	if a == nil {
+		return nil
+	}
+	s := &AsyncSummary{Mode: a.Mode, Iterations: len(a.Iterations), Bytes: a.Bytes, Workers: make([]WorkerAsync, len(a.Workers))}
+	for i, g := range a.Workers {
+		s.Workers[i] = WorkerAsync{Name: tl.GPUs[g].Name, Speed: a.Speeds[i]}
+	}
+	var lag, stale int
+	for _, it := range a.Iterations {
+		w := &s.Workers[it.Worker]
+		w.Iterations++
+		w.Wait += it.Wait
+		w.MeanLag += float64(it.Lag)
+		w.MaxLag = max(w.MaxLag, it.Lag)
+		lag += it.Lag
+		stale += it.Staleness
+		s.MaxLag = max(s.MaxLag, it.Lag)
+	}
+	for i := range s.Workers {
+		if w := &s.Workers[i]; w.Iterations > 0 {
+			w.MeanLag /= float64(w.Iterations)
+		}
+	}
+	if n := len(a.Iterations); n > 0 {
+		s.MeanLag, s.MeanStaleness = float64(lag)/float64(n), float64(stale)/float64(n)
+	}
+	if tl.End > 0 {
+		s.Throughput = float64(s.Iterations) / tl.End.Seconds()
+	}
+	return s
+}
+
+// write prints the summary for people.
+func (s *AsyncSummary) write(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("  synchronisation       %s: %d iterations, %.1f iterations/s, %v sent\n", s.Mode, s.Iterations, s.Throughput, s.Bytes)
+	p("  version lag           mean %.2f, max %d; mean staleness %.2f updates\n", s.MeanLag, s.MaxLag, s.MeanStaleness)
+	p("  %-9s %6s %10s %14s %12s\n", "worker", "speed", "iterations", "waited", "lag mean/max")
+	for _, x := range s.Workers {
+		p("  %-9s %6.2f %10d %14v %10.2f/%d\n", x.Name, x.Speed, x.Iterations, x.Wait, x.MeanLag, x.MaxLag)
+	}
+}
