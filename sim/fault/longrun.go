@@ -1,0 +1,381 @@
+package fault
+
+import (
+	"errors"
+	"fmt"
+	"math"
+
+	"paraplay/sim/units"
+)
+
+// Recovery is a policy and what each of its steps costs.
+type Recovery struct {
+	// Policy is one of Policies.
+	Policy string
+	// CheckpointInterval is τ, the useful work between checkpoints (> 0).
+	CheckpointInterval units.Time
+	// CheckpointCost is C, the time training stops to write a checkpoint.
+	CheckpointCost units.Time
+	// RestartCost is R, the time to reload a checkpoint and re-initialise.
+	RestartCost units.Time
+	// HeartbeatTimeout is D, from a failure to its detection.
+	HeartbeatTimeout units.Time
+	// ReconfigureCost is K, the time to rebuild groups when a node leaves
+	// or rejoins (all policies but checkpoint-restart).
+	ReconfigureCost units.Time
+	// RepairTime is how long a lost node stays away.
+	RepairTime units.Time
+}
+
+// Config is one long run.
+type Config struct {
+	// Job is the training job, from the training simulator.
+	Job Job
+	// Recovery is the policy and its costs.
+	Recovery Recovery
+	// RatePerNodeDay is λ, failures per node per day (0 = none).
+	RatePerNodeDay float64
+	// Mix is the cause mix of the failures.
+	Mix Mix
+	// Seed drives the failure process.
+	Seed uint64
+	// Duration is the wall-clock length of the run; 0 = until Work is done.
+	Duration units.Time
+	// Work is the useful work to finish (iterations × T); 0 = until
+	// Duration ends. At least one of them must be set.
+	Work units.Time
+}
+
+// Validate checks the configuration.
+func (c Config) Validate() error {
+	errs := []error{c.Job.Validate()}
+	r := c.Recovery
+	if r.CheckpointInterval <= 0 {
+		errs = append(errs, fmt.Errorf("checkpoint interval is %v; want > 0", r.CheckpointInterval))
+	}
+	for _, d := range []struct {
+		name string
+		v    units.Time
+	}{{"checkpoint cost", r.CheckpointCost}, {"restart cost", r.RestartCost}, {"heartbeat timeout", r.HeartbeatTimeout},
+		{"reconfigure cost", r.ReconfigureCost}, {"repair time", r.RepairTime}} {
+		if d.v < 0 {
+			errs = append(errs, fmt.Errorf("%s is %v; want ≥ 0", d.name, d.v))
+		}
+	}
+	if !(c.RatePerNodeDay >= 0 && c.RatePerNodeDay < math.Inf(1)) {
+		errs = append(errs, fmt.Errorf("failure rate is %v per node-day; want ≥ 0", c.RatePerNodeDay))
+	}
+	if len(c.Mix) == 0 {
+		errs = append(errs, fmt.Errorf("the cause mix is empty"))
+	}
+	if c.Duration <= 0 && c.Work <= 0 || c.Duration < 0 || c.Work < 0 {
+		errs = append(errs, fmt.Errorf("duration %v and work %v: want one of them > 0 and neither < 0", c.Duration, c.Work))
+	}
+	return errors.Join(errs...)
+}
+
+// Lost is wall time that did not train, by cause.
+type Lost struct {
+	// Work is useful work that a failure rolled back (to the last
+	// checkpoint, or the iteration in flight).
+	Work units.Time `json:"lost_work_ns"`
+	// Restart is time spent reloading and re-initialising.
+	Restart units.Time `json:"restart_ns"`
+	// Checkpoint is time spent writing checkpoints.
+	Checkpoint units.Time `json:"checkpoint_ns"`
+	// Detection is time between failures and their detection.
+	Detection units.Time `json:"detection_ns"`
+	// Reconfigure is time spent rebuilding groups (elastic, replan,
+	// redundant, reroute).
+	Reconfigure units.Time `json:"reconfigure_ns"`
+	// Degraded is the throughput missing while the job runs slower than
+	// healthy: a replica short, a re-planned layout, a redundancy overhead.
+	Degraded units.Time `json:"degraded_ns"`
+}
+
+// Total is the sum of the losses.
+func (l Lost) Total() units.Time {
+	return l.Work + l.Restart + l.Checkpoint + l.Detection + l.Reconfigure + l.Degraded
+}
+
+// CauseCount is the number of failures of one cause.
+type CauseCount struct {
+	Cause string `json:"cause"`
+	Count int    `json:"count"`
+}
+
+// Report is the outcome of a long run.
+type Report struct {
+	// Policy is the recovery policy.
+	Policy string `json:"policy"`
+	// Wall is the wall-clock time of the run.
+	Wall units.Time `json:"wall_ns"`
+	// Useful is the training work that survived, in healthy-iteration time.
+	Useful units.Time `json:"useful_ns"`
+	// Iterations is Useful in iterations.
+	Iterations int64 `json:"iterations"`
+	// Goodput is Useful / Wall.
+	Goodput float64 `json:"goodput"`
+	// EffectiveTraining is the share of wall time spent training on work
+	// that survived, at whatever speed: Goodput plus Lost.Degraded / Wall
+	// (the Llama 3 report's "effective training time").
+	EffectiveTraining float64 `json:"effective_training_fraction"`
+	// Lost splits Wall − Useful by cause.
+	Lost Lost `json:"lost"`
+	// Failures counts the failures that hit the job.
+	Failures int `json:"failures"`
+	// FailuresPerHour is Failures per hour of wall time.
+	FailuresPerHour float64 `json:"failures_per_hour"`
+	// ByCause splits Failures by cause, in the mix's order.
+	ByCause []CauseCount `json:"by_cause"`
+	// Checkpoints counts the checkpoints written in full.
+	Checkpoints int `json:"checkpoints"`
+	// MTBF is the job's mean time between failures, 1/(N·λ).
+	MTBF units.Time `json:"mtbf_ns"`
+	// CheckpointInterval is the interval the run used.
+	CheckpointInterval units.Time `json:"checkpoint_interval_ns"`
+	// YoungInterval is √(2·C·MTBF), Young's optimum interval.
+	YoungInterval units.Time `json:"young_interval_ns"`
+	// DalyInterval is Daly's higher-order optimum interval.
+	DalyInterval units.Time `json:"daly_interval_ns"`
+}
+
+// phase is a stretch of time when the job does not train.
+type phase struct {
+	kind *units.Time // the Lost counter it is charged to
+	left units.Time
+	ckpt bool // a checkpoint write: when it ends, the checkpoint exists
+}
+
+// replay is the state of one long run.
+type replay struct {
+	cfg      Config
+	m        model
+	rep      Report
+	t        units.Time
+	progress units.Time // useful work done, in healthy time
+	ckpt     units.Time // progress at the last complete checkpoint
+	phases   []phase
+	down     map[int]units.Time // node → time it returns
+	hit      map[int]int        // replica → its nodes down
+	causes   map[string]int
+}
+
+// Run replays a long run: failures drawn from the process, each handled
+// by the policy, every second of wall time charged to useful work or to a
+// cause of loss. It is deterministic in the configuration.
+func Run(cfg Config) (Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return Report{}, err
+	}
+	m, err := newModel(cfg.Recovery.Policy, cfg.Job)
+	if err != nil {
+		return Report{}, err
+	}
+	proc := NewProcess(cfg.Job.Nodes, cfg.RatePerNodeDay, cfg.Mix, cfg.Seed)
+	return replayWith(cfg, m, proc.Next, proc.MTBF())
+}
+
+// Replay is Run with the given failures instead of the random process (in
+// order of time; the rate and seed of cfg only set the report's MTBF): a
+// test or a what-if replays exactly the failures it wants.
+func Replay(cfg Config, failures []Failure) (Report, error) {
+	if err := cfg.Validate(); err != nil {
+		return Report{}, err
+	}
+	m, err := newModel(cfg.Recovery.Policy, cfg.Job)
+	if err != nil {
+		return Report{}, err
+	}
+	for i, f := range failures {
+		if f.At < 0 || i > 0 && f.At < failures[i-1].At || f.Node < 0 || f.Node >= cfg.Job.Nodes {
+			return Report{}, fmt.Errorf("failure %d (%+v): want times in order and a node in 0..%d", i, f, cfg.Job.Nodes-1)
+		}
+		if _, ok := CauseByName(f.Cause); !ok {
+			return Report{}, fmt.Errorf("failure %d: unknown cause %q; known: %s", i, f.Cause, causeNames())
+		}
+	}
+	i := 0
+	next := func() Failure {
+		if i == len(failures) {
+			return Failure{At: units.MaxTime}
+		}
+		i++
+		return failures[i-1]
+	}
+	return replayWith(cfg, m, next, NewProcess(cfg.Job.Nodes, cfg.RatePerNodeDay, cfg.Mix, 0).MTBF())
+}
+
+func replayWith(cfg Config, m model, next func() Failure, mtbf units.Time) (Report, error) {
+	r := &replay{cfg: cfg, m: m, down: map[int]units.Time{}, hit: map[int]int{}, causes: map[string]int{}}
+	if err := r.loop(next); err != nil {
+		return Report{}, err
+	}
+	r.finish(mtbf)
+	return r.rep, nil
+}
+
+func (r *replay) done() bool {
+	return r.cfg.Duration > 0 && r.t >= r.cfg.Duration || r.cfg.Work > 0 && r.progress >= r.cfg.Work
+}
+
+func (r *replay) horizon() units.Time {
+	if r.cfg.Duration > 0 {
+		return r.cfg.Duration
+	}
+	return units.MaxTime
+}
+
+func (r *replay) loop(draw func() Failure) error {
+	next := draw()
+	for !r.done() {
+		until := min(next.At, r.nextRepair(), r.horizon())
+		var err error
+		if len(r.phases) > 0 {
+			r.pause(until)
+		} else {
+			err = r.train(until)
+		}
+		if err != nil {
+			return err
+		}
+		r.repairs()
+		if r.t == next.At {
+			r.fail(next)
+			next = draw()
+		}
+	}
+	return nil
+}
+
+// pause spends time in the current phase, up to until.
+func (r *replay) pause(until units.Time) {
+	ph := &r.phases[0]
+	d := min(ph.left, until-r.t)
+	*ph.kind += d
+	ph.left -= d
+	r.t += d
+	if ph.left == 0 {
+		if ph.ckpt {
+			r.ckpt = r.progress
+			r.rep.Checkpoints++
+		}
+		r.phases = r.phases[1:]
+	}
+}
+
+// train runs at the current speed until until, the next checkpoint or the
+// end of the work, whichever comes first.
+func (r *replay) train(until units.Time) error {
+	s, err := r.m.speed(len(r.hit))
+	if err != nil {
+		return err
+	}
+	need := r.cfg.Recovery.CheckpointInterval - (r.progress - r.ckpt)
+	if r.cfg.Work > 0 {
+		need = min(need, r.cfg.Work-r.progress)
+	}
+	if s > 0 {
+		// Compare in floating point first: need/s overflows Time when s is tiny.
+		if d := math.Ceil(float64(need) / s); d < float64(until-r.t) {
+			until = r.t + units.Time(d)
+		}
+	}
+	d := until - r.t
+	gained := min(need, units.Time(math.Round(float64(d)*s)))
+	r.progress += gained
+	r.rep.Lost.Degraded += d - gained
+	r.t = until
+	if r.progress-r.ckpt >= r.cfg.Recovery.CheckpointInterval {
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Checkpoint, left: r.cfg.Recovery.CheckpointCost, ckpt: true})
+		if r.cfg.Recovery.CheckpointCost == 0 {
+			r.pause(r.t)
+		}
+	}
+	return nil
+}
+
+func (r *replay) nextRepair() units.Time {
+	next := units.MaxTime
+	for _, at := range r.down {
+		next = min(next, at)
+	}
+	return next
+}
+
+// repairs brings back the nodes whose repair is over.
+func (r *replay) repairs() {
+	nodes := make([]int, 0, len(r.down))
+	for n, at := range r.down {
+		if at <= r.t {
+			nodes = append(nodes, n)
+		}
+	}
+	for _, n := range nodes { // order does not matter: each only decrements
+		delete(r.down, n)
+		rep := r.replica(n)
+		if r.hit[rep]--; r.hit[rep] == 0 {
+			delete(r.hit, rep)
+		}
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: r.cfg.Recovery.ReconfigureCost})
+	}
+}
+
+func (r *replay) replica(node int) int {
+	return node / (r.cfg.Job.Nodes / r.cfg.Job.Replicas)
+}
+
+// fail handles one failure.
+func (r *replay) fail(f Failure) {
+	if _, away := r.down[f.Node]; away {
+		return // a node under repair is not in the job: it cannot fail it
+	}
+	r.rep.Failures++
+	r.causes[f.Cause]++
+	rc := r.cfg.Recovery
+	// A failure interrupts whatever pause was under way: an unfinished
+	// checkpoint is lost, and recovery starts over from this failure.
+	r.phases = r.phases[:0]
+	detect := phase{kind: &r.rep.Lost.Detection, left: rc.HeartbeatTimeout}
+	if r.m.spares || !f.NodeLost() {
+		// Back to the last checkpoint, on a spare node if one was lost.
+		r.rep.Lost.Work += r.progress - r.ckpt
+		r.progress = r.ckpt
+		r.phases = append(r.phases, detect, phase{kind: &r.rep.Lost.Restart, left: rc.RestartCost})
+		return
+	}
+	r.down[f.Node] = r.t + rc.RepairTime
+	r.hit[r.replica(f.Node)]++
+	if !r.m.keepsInflight {
+		lost := r.progress % r.cfg.Job.Iteration
+		r.progress -= lost
+		r.rep.Lost.Work += lost
+	}
+	r.phases = append(r.phases, detect)
+	if r.m.reconfigure {
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: rc.ReconfigureCost})
+	}
+}
+
+func (r *replay) finish(mtbf units.Time) {
+	rep := &r.rep
+	rc := r.cfg.Recovery
+	rep.Policy = rc.Policy
+	rep.Wall = r.t
+	rep.Useful = r.progress
+	rep.Iterations = int64(r.progress / r.cfg.Job.Iteration)
+	if r.t > 0 {
+		rep.Goodput = float64(r.progress) / float64(r.t)
+		rep.EffectiveTraining = float64(r.progress+rep.Lost.Degraded) / float64(r.t)
+		rep.FailuresPerHour = float64(rep.Failures) / (r.t.Seconds() / 3600)
+	}
+	for _, s := range r.cfg.Mix {
+		rep.ByCause = append(rep.ByCause, CauseCount{s.Cause, r.causes[s.Cause]})
+	}
+	rep.MTBF = mtbf
+	rep.CheckpointInterval = rc.CheckpointInterval
+	if mtbf < units.MaxTime {
+		rep.YoungInterval = YoungInterval(rc.CheckpointCost, mtbf)
+		rep.DalyInterval = DalyInterval(rc.CheckpointCost, mtbf)
+	}
+}
