@@ -1,0 +1,151 @@
+package run
+
+import (
+	"fmt"
+	"math"
+
+	"paraplay/sim/fault"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// Long is a long run: the scenario's training iteration simulated once
+// (analytic fidelity), then weeks of failures and recoveries replayed
+// against it by package fault.
+type Long struct {
+	// Scenario is the training scenario, as given.
+	Scenario scenario.Scenario
+	// Summary is the one simulated healthy iteration.
+	Summary timeline.Summary
+	// Config is what package fault replays; its Duration and Work are
+	// those of the run.
+	Config fault.Config
+}
+
+// NewLong simulates one healthy iteration of s and prepares a long run of
+// the given wall-clock duration, or of the given number of iterations of
+// useful work (one of them > 0). The re-planning policy simulates the
+// training again on the surviving GPUs, once per distinct number of lost
+// replicas.
+func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long, error) {
+	if s.Strategy != scenario.StrategyTraining {
+		return nil, fmt.Errorf("a long run needs a training scenario (model, parallel, cluster); this one is %s", s.Strategy)
+	}
+	if duration < 0 || iterations < 0 || duration == 0 && iterations == 0 {
+		return nil, fmt.Errorf("a long run needs a duration or a number of iterations > 0")
+	}
+	healthy := oneIteration(s)
+	tl, err := Simulate(healthy)
+	if err != nil {
+		return nil, err
+	}
+	sum := tl.Summarize()
+	mix, err := fault.ParseMix(s.Failures.Causes)
+	if err != nil {
+		return nil, &scenario.FieldError{Field: "failures.causes", Msg: err.Error()}
+	}
+	job := jobOf(healthy, tl, sum)
+	if s.Recovery.Policy == fault.Replan {
+		job.Replan = func(lost int) (float64, error) { return replan(healthy, sum.TokensPerSecond, job, lost) }
+	}
+	r := s.Recovery
+	interval := r.CheckpointInterval
+	if interval == 0 { // the scenario's "after every iteration"
+		interval = sum.Iteration
+	}
+	work := units.Time(0)
+	if iterations > 0 {
+		if float64(iterations)*float64(sum.Iteration) >= float64(units.MaxTime)/2 {
+			return nil, fmt.Errorf("%d iterations of %v is too long a run", iterations, sum.Iteration)
+		}
+		work = units.Time(iterations) * sum.Iteration
+	}
+	cfg := fault.Config{Job: job, RatePerNodeDay: s.Failures.RatePerNodeDay, Mix: mix, Seed: s.FailureSeed(),
+		Duration: duration, Work: work,
+		Recovery: fault.Recovery{Policy: r.Policy, CheckpointInterval: interval, CheckpointCost: r.CheckpointCost,
+			RestartCost: r.RestartCost, HeartbeatTimeout: r.HeartbeatTimeout, ReconfigureCost: r.ReconfigureCost,
+			RepairTime: s.Failures.RepairTime}}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return &Long{Scenario: s, Summary: sum, Config: cfg}, nil
+}
+
+// Run replays the long run.
+func (l *Long) Run() (fault.Report, error) { return fault.Run(l.Config) }
+
+// oneIteration is s as one healthy iteration with analytic collectives:
+// the failures of a long run come from its failure process, not from a
+// faults list.
+func oneIteration(s scenario.Scenario) scenario.Scenario {
+	s.Fidelity = "analytic"
+	s.Iterations = 1
+	s.Faults = nil
+	return s
+}
+
+// jobOf is what the recovery models need, read off the simulated iteration.
+func jobOf(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) fault.Job {
+	nodes := max(1, s.Cluster.Nodes)
+	var fwd, all units.Time
+	for _, sp := range tl.Spans {
+		if sp.Kind.IsCommunication() || sp.Kind == timeline.Optimizer {
+			continue
+		}
+		all += sp.End - sp.Start
+		if sp.Kind == timeline.Forward {
+			fwd += sp.End - sp.Start
+		}
+	}
+	share := 0.0
+	if all > 0 {
+		share = float64(fwd) / float64(all)
+	}
+	return fault.Job{Nodes: nodes, Iteration: sum.Iteration, Replicas: gcd(nodes, s.Parallel.DP),
+		Stages: s.Parallel.PP, Microbatches: s.Parallel.Microbatches, Compute: sum.Compute, ForwardShare: share,
+		Bubble: units.Round(sum.BubbleFraction * sum.Iteration.Seconds())}
+}
+
+// gcd is the number of node groups that each hold whole replicas: with
+// fewer nodes than replicas a node holds several, and losing it drops them
+// all.
+func gcd(a, b int) int {
+	for b != 0 {
+		a, b = b, a%b
+	}
+	return a
+}
+
+// replan is the re-planning policy's new layout when lost replicas each
+// lost a node (Oobleck, ResiHP): the surviving whole replicas keep the
+// global batch by taking more microbatches each (the fewest the schedule
+// accepts), and the training simulator measures the new throughput.
+// Orphaned nodes of broken replicas stay idle: a simplification, as both
+// systems would also re-plan those.
+func replan(s scenario.Scenario, healthyTokens float64, job fault.Job, lost int) (float64, error) {
+	if healthyTokens <= 0 {
+		return 0, fmt.Errorf("replan: the healthy iteration has no throughput")
+	}
+	perGroup := job.Nodes / job.Replicas // nodes per replica group
+	replicasPerGroup := s.Parallel.DP / job.Replicas
+	for groups := job.Replicas - lost; groups >= 1; groups-- {
+		t := s
+		t.Cluster.Nodes = groups * perGroup
+		t.Parallel.DP = groups * replicasPerGroup
+		t.Name = ""
+		target := int(math.Ceil(float64(s.Parallel.Microbatches*s.Parallel.DP) / float64(t.Parallel.DP)))
+		for m := target; m <= target+max(1, s.Parallel.PP); m++ {
+			t.Parallel.Microbatches = m
+			if t.Validate() != nil {
+				continue
+			}
+			tl, err := Simulate(t)
+			if err != nil {
+				return 0, fmt.Errorf("replan on %d GPUs: %w", t.NumGPUs(), err)
+			}
+			return tl.Summarize().TokensPerSecond / healthyTokens, nil
+		}
+	}
+	return 0, nil // nothing left that can train: wait for repairs
+}
