@@ -1,8 +1,10 @@
 package run
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
@@ -119,8 +121,8 @@ func gcd(a, b int) int {
 
 // replan is the re-planning policy's new layout when lost replicas each
 // lost a node (Oobleck, ResiHP): the surviving whole replicas keep the
-// global batch by taking more microbatches each (the fewest the schedule
-// accepts), and the training simulator measures the new throughput.
+// global batch as near as the schedule allows by taking more microbatches
+// each, and the training simulator measures the new throughput.
 // Orphaned nodes of broken replicas stay idle: a simplification, as both
 // systems would also re-plan those.
 func replan(s scenario.Scenario, healthyTokens float64, job fault.Job, lost int) (float64, error) {
@@ -134,8 +136,8 @@ func replan(s scenario.Scenario, healthyTokens float64, job fault.Job, lost int)
 		t.Cluster.Nodes = groups * perGroup
 		t.Parallel.DP = groups * replicasPerGroup
 		t.Name = ""
-		target := int(math.Ceil(float64(s.Parallel.Microbatches*s.Parallel.DP) / float64(t.Parallel.DP)))
-		for m := target; m <= target+max(1, s.Parallel.PP); m++ {
+		target := float64(s.Parallel.Microbatches*s.Parallel.DP) / float64(t.Parallel.DP)
+		for _, m := range microbatchesNear(target, s.Parallel.PP) {
 			t.Parallel.Microbatches = m
 			if t.Validate() != nil {
 				continue
@@ -148,4 +150,19 @@ func replan(s scenario.Scenario, healthyTokens float64, job fault.Job, lost int)
 		}
 	}
 	return 0, nil // nothing left that can train: wait for repairs
+}
+
+// microbatchesNear lists microbatch counts within p of target, nearest
+// first (a schedule may accept only multiples of p): changing the global
+// batch would change what a step learns, so the nearest one is taken.
+func microbatchesNear(target float64, p int) []int {
+	var out []int
+	lo := max(1, int(math.Floor(target))-max(1, p))
+	for m := lo; m <= int(math.Ceil(target))+max(1, p); m++ {
+		out = append(out, m)
+	}
+	slices.SortStableFunc(out, func(a, b int) int {
+		return cmp.Compare(math.Abs(float64(a)-target), math.Abs(float64(b)-target))
+	})
+	return out
 }

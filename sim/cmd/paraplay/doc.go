@@ -1,6 +1,7 @@
 // Command paraplay runs ParaPlay's simulator headless.
 //
 //	paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+//	paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
 //	paraplay collective [--op all_reduce] [--algo ring] [--gpus 8 | --nodes K --gpus-per-node G] [flags]
 //	paraplay presets [--json]
 //	paraplay export FILE|--url 'play.html?…' --format gif|png|svg --out OUT [--width --height --fps --from --to --at --speed --view --theme --present]
@@ -11,6 +12,15 @@
 // bandwidth, each GPU's busy fraction) as text or, with --json, as JSON,
 // and can write the run as a Chrome trace for Perfetto (--trace) or as
 // ParaPlay's own timeline JSON (--timeline).
+//
+// With --duration or --iterations, run is a long run of a training
+// scenario: one iteration is simulated (analytic fidelity), then package
+// fault replays weeks of node failures (the failures section: a Poisson
+// rate per node-day and a cause mix, the Llama 3 report's by default)
+// against the recovery policy (the recovery section), and run prints the
+// goodput, the failures, the time lost by cause and Young's optimum
+// checkpoint interval; --sweep-checkpoint adds goodput against the
+// checkpoint interval next to Daly's closed form.
 //
 // collective is a simulated nccl-tests: one collective over a sweep of
 // sizes (-b, -e, -f as nccl-tests, or --size), on ideal links

@@ -16,6 +16,8 @@ const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 
 Usage:
   paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+  paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
+                               a long run: failures, recovery and goodput (analytic)
   paraplay presets [--json]    the GPU and link presets, with their sources
   paraplay collective [flags]  a simulated nccl-tests run (paraplay collective -h for flags)
   paraplay export FILE|--url URL --format gif|png|svg --out OUT [flags]
@@ -25,6 +27,9 @@ Usage:
   --json           print the summary as JSON instead of text
   --trace FILE     write a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)
   --timeline FILE  write the full timeline as JSON
+  --duration D     a long run of D of wall time (e.g. 24h, 30d); see failures.* and recovery.*
+  --iterations N   a long run until N iterations of useful work are done
+  --sweep-checkpoint  with a long run: goodput against the checkpoint interval, around Young's optimum
 `
 
 // Exit codes: 2 for a bad command line or scenario, 1 for anything else.
@@ -63,6 +68,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 type runFlags struct {
+	long     longFlags
 	json     bool
 	trace    string
 	timeline string
@@ -91,6 +97,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write a Chrome trace to this file")
 	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
+	f.long.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		return exitUsage
@@ -108,6 +115,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
+	}
+	if f.long.set() {
+		return longCommand(pos[0], s, f.long, f.json, stdout, stderr)
 	}
 	tl, err := run.Simulate(s)
 	if err != nil {

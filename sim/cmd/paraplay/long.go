@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"paraplay/sim/fault"
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+// longFlags are the flags of a long run.
+type longFlags struct {
+	duration   units.Time
+	iterations int64
+	sweep      bool
+}
+
+func (l *longFlags) register(fs *flag.FlagSet) {
+	fs.Func("duration", "a long run of this much wall time, e.g. 24h or 30d", func(v string) error {
+		d, err := units.ParseTime(v)
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("want a duration > 0")
+		}
+		l.duration = d
+		return err
+	})
+	fs.Int64Var(&l.iterations, "iterations", 0, "a long run until this many iterations of useful work are done")
+	fs.BoolVar(&l.sweep, "sweep-checkpoint", false, "with a long run: goodput against the checkpoint interval")
+}
+
+// set reports whether the command line asks for a long run.
+func (l longFlags) set() bool { return l.duration > 0 || l.iterations != 0 || l.sweep }
+
+// sweepPoints is the number of checkpoint intervals of a sweep: from ⅛ to
+// 8× Young's optimum, a quarter octave apart.
+const sweepPoints = 25
+
+// longOutput is the JSON of a long run.
+type longOutput struct {
+	Title         string        `json:"title"`
+	Fidelity      string        `json:"fidelity"`
+	IterationNS   units.Time    `json:"iteration_ns"`
+	TokensPerSec  float64       `json:"tokens_per_s"`
+	Report        fault.Report  `json:"report"`
+	Sweep         []fault.Point `json:"sweep,omitempty"`
+	BestInterval  units.Time    `json:"best_interval_ns,omitempty"`
+	YoungInterval units.Time    `json:"young_interval_ns"`
+	SweepBaseline string        `json:"sweep_expected,omitempty"`
+}
+
+func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, stdout, stderr io.Writer) int {
+	if f.iterations < 0 {
+		fmt.Fprintf(stderr, "paraplay run: --iterations is %d; want > 0\n", f.iterations)
+		return exitUsage
+	}
+	if f.duration == 0 && f.iterations == 0 {
+		fmt.Fprintf(stderr, "paraplay run: --sweep-checkpoint needs --duration or --iterations\n")
+		return exitUsage
+	}
+	l, err := run.NewLong(s, f.duration, f.iterations)
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
+		return exitError
+	}
+	rep, err := l.Run()
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
+		return exitError
+	}
+	out := longOutput{Title: s.Title(), Fidelity: l.Summary.Fidelity, IterationNS: l.Summary.Iteration,
+		TokensPerSec: l.Summary.TokensPerSecond, Report: rep, YoungInterval: rep.YoungInterval}
+	if f.sweep {
+		if rep.YoungInterval == 0 {
+			fmt.Fprintf(stderr, "paraplay: %s: no failures (failures.rate_per_node_day is 0): nothing to sweep\n", file)
+			return exitError
+		}
+		out.Sweep, err = fault.Sweep(l.Config, fault.Intervals(rep.YoungInterval, sweepPoints))
+		if err != nil {
+			fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
+			return exitError
+		}
+		out.BestInterval = fault.Best(out.Sweep).Interval
+		out.SweepBaseline = "Daly 2006, checkpoint-restart"
+	}
+	if asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(out)
+	} else {
+		err = writeLong(stdout, out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay: %v\n", err)
+		return exitError
+	}
+	return 0
+}
+
+func writeLong(w io.Writer, o longOutput) error {
+	if _, err := fmt.Fprintf(w, "%s: long run (%s iteration, simulated once)\n  iteration time        %v  (%.0f tokens/s when healthy)\n",
+		o.Title, o.Fidelity, o.IterationNS, o.TokensPerSec); err != nil {
+		return err
+	}
+	if err := o.Report.WriteText(w); err != nil {
+		return err
+	}
+	if o.Sweep == nil {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "goodput against the checkpoint interval (same failures each time; Daly = expected goodput of checkpoint-restart):\n"); err != nil {
+		return err
+	}
+	if err := fault.WriteSweep(w, o.Sweep, o.YoungInterval); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "  best interval %s; Young's optimum %s\n", fault.Human(o.BestInterval), fault.Human(o.YoungInterval))
+	return err
+}
