@@ -120,7 +120,7 @@ func (d *driver) restart(victims []int, t, detect units.Time) int {
 	}
 	d.out.Recovery = append(d.out.Recovery,
 		timeline.Recovery{Kind: "restart", GPU: -1, Start: detect, End: back,
-			Detail: fmt.Sprintf("restart from the checkpoint of step %d on a spare", d.ckptStep)},
+			Detail: fmt.Sprintf("restart from the checkpoint before step %d, a spare for the failed GPU", d.ckptStep)},
 		timeline.Recovery{Kind: "redo", GPU: -1, Start: d.lastCkpt, End: t,
 			Detail: fmt.Sprintf("%v of work lost since the last checkpoint", lost)})
 	d.now, d.lastCkpt = back, back

@@ -49,6 +49,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.caption(tl, ring, t, ringTop, bandBottom)
 		b.links(tl, ring, t)
 		b.gpus(tl, ring.cx, ring.cy, ring.bw, ring.bh, acts)
+		b.gpuFaults(tl, t, ring.cx, ring.cy, ring.bw, ring.bh)
 		b.chunks(tl, ring, t)
 	}
 	b.legend(bandBottom + 18*b.s)

@@ -122,6 +122,9 @@ type metrics struct {
 	bubble          float64
 	peak, capacity  units.Bytes // the largest peak over GPUs, and that GPU's HBM
 	oom             int         // GPUs whose peak exceeds their HBM
+	// iterations and lost count the completed and aborted iterations of
+	// a multi-iteration run (0: a single iteration).
+	iterations, lost int
 }
 
 // trainingMetrics computes, in one pass over the spans and the GPUs, the
@@ -136,6 +139,13 @@ func trainingMetrics(tl *timeline.Timeline) metrics {
 			if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
 				m.mfu = tr.ModelFLOPs / secs / peak
 			}
+		}
+	}
+	for _, it := range tl.Iterations {
+		if it.Aborted {
+			m.lost++
+		} else {
+			m.iterations++
 		}
 	}
 	for i := range tl.Memory {

@@ -17,12 +17,23 @@ func (b *builder) panelWidth() float64 {
 func (b *builder) panel(t units.Time, top, bottom float64) {
 	x0, x1 := b.vw+4*b.s, b.w-12*b.s
 	y := b.metricsBox(x0, x1, top+4*b.s)
+	if h := b.detectorHeight(); h > 0 {
+		b.detector(t, x0, x1, y+6*b.s)
+		y += h
+	}
 	b.memory(t, box{x0, y + 10*b.s, x1, bottom})
 }
 
 // metricLines are the rows of the metrics box: what, and its value.
 func (m metrics) lines() [][2]string {
 	lines := [][2]string{{"iteration", m.iteration.String()}}
+	if m.iterations > 0 {
+		done := itoa(m.iterations) + " steps"
+		if m.lost > 0 {
+			done += ", " + itoa(m.lost) + " lost"
+		}
+		lines = [][2]string{{"run", m.iteration.String()}, {"iterations", done}}
+	}
 	if m.tokensPerSecond > 0 {
 		lines = append(lines, [2]string{"throughput", siCount(m.tokensPerSecond) + " tokens/s"})
 	}
@@ -95,6 +106,9 @@ func gib(v units.Bytes) string {
 // trainingCaption names, for the caption line of a training run, the
 // schedule and the communication in flight at t.
 func trainingCaption(tl *timeline.Timeline, t units.Time) string {
+	if r := recoveryCaption(tl, t); r != "" {
+		return r
+	}
 	text := "training"
 	if tr := tl.Training; tr != nil && tr.Schedule != "" {
 		text = tr.Schedule + " pipeline"

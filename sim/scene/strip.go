@@ -42,6 +42,7 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	b.spans(tl, g)
 	b.sends(tl, g)
 	b.collectiveSpans(g)
+	b.stripFaults(tl, g)
 	b.axis(g, bottom)
 	px := g.x(t)
 	b.line("playhead", px, top-4*s, px, bottom+4*s, colPlayhead, 2*s)

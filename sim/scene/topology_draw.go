@@ -29,6 +29,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 		cx[i], cy[i] = L.verts[i].cx(), L.verts[i].cy()
 	}
 	b.gpus(tl, cx, cy, L.gpuW, L.gpuH, acts)
+	b.gpuFaults(tl, t, cx, cy, L.gpuW, L.gpuH)
 	b.packets(tl, L, t)
 }
 
