@@ -844,6 +844,14 @@ func (tr *training) record(tl *timeline.Timeline) {
 		it := workload.IterationFLOPs(tr.model, batch, r)
 		info.Tokens = float64(batch) * float64(tr.model.SeqLen)
 		info.ModelFLOPs, info.HardwareFLOPs, info.PeakFLOPS = it.Model(), it.Hardware(), tr.gpu.PeakFLOPS
+		if tr.heterogeneous() {
+			// MFU divides by PeakFLOPS × GPUs: the mean peak of a mixed cluster.
+			var sum float64
+			for _, h := range tr.gpuOf {
+				sum += h.PeakFLOPS
+			}
+			info.PeakFLOPS = sum / float64(len(tr.gpuOf))
+		}
 	}
 	tl.Training = info
 	for gpu := range tr.g.mem {

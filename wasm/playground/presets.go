@@ -33,4 +33,10 @@ var Presets = []Preset{
 		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=1f1b"},
 	{"Straggler", "With ±40% jitter the slowest GPU makes every other GPU wait to all-reduce.",
 		"gpus=8&jitter=0.4&seed=3"},
+	{"Fail-stop, elastic", "GPU 6 dies: its peers hang until the heartbeat timeout, then its replica is dropped.",
+		"dp=4&pp=2&faults=kind%3Dfail_slow%2Cgpu%3D1%2Cfactor%3D0.4%3Bkind%3Dfail_stop%2Cat%3D600ms%2Cgpu%3D6&gpu=h100-sxm&gpus_per_node=4&nodes=2&heartbeat=40ms&iterations=4&micro_batch_size=2&microbatches=4&model=gpt3-1.3b&recovery=elastic&straggler_cv=0.05"},
+	{"Fail-stop, restart", "GPU 6 dies: the job restarts from its last checkpoint and redoes the lost step.",
+		"dp=4&pp=2&faults=kind%3Dfail_slow%2Cgpu%3D1%2Cfactor%3D0.4%3Bkind%3Dfail_stop%2Cat%3D600ms%2Cgpu%3D6&gpu=h100-sxm&gpus_per_node=4&nodes=2&heartbeat=40ms&ckpt_cost=15ms&ckpt_interval=0ns&restart_cost=120ms&iterations=4&micro_batch_size=2&microbatches=4&model=gpt3-1.3b&straggler_cv=0.05"},
+	{"H100 + A100, balanced", "Stages sized to the GPUs' speed; set partition=equal to see the A100s hold the pipeline up.",
+		"dp=4&pp=2&order=tp%2Ccp%2Cdp%2Cpp&gpu=h100-sxm&node_gpus=h100-sxm%2Ca100-sxm-80gb&nodes=2&gpus_per_node=4&model=llama3-8b&layers=16&seq_len=4096&partition=balanced"},
 }
