@@ -23,11 +23,21 @@ import (
 //     bubble beside the schedule's closed form;
 //   - a collective or a data-parallel run: the collective's simulated time
 //     beside its α–β formula on the links it runs on;
-//   - a real model: iteration time, tokens/s, MFU and peak memory per GPU.
+//   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
+//   - a long run (failures.duration set): failures and goodput beside
+//     Daly's closed form, and Young's optimum interval (longRunMetrics).
 func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
 	if s.Strategy == scenario.StrategyTraining {
-		return strings.Join(append(parts, trainingMetrics(s, sum)...), " · "), nil
+		parts = append(parts, trainingMetrics(s, sum)...)
+		if s.Failures.Duration > 0 {
+			long, err := longRunMetrics(s)
+			if err != nil {
+				return "", err
+			}
+			parts = append(parts, long)
+		}
+		return strings.Join(parts, " · "), nil
 	}
 	if len(sum.Collectives) == 0 {
 		return parts[0], nil

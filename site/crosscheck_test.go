@@ -1,7 +1,9 @@
 package site
 
 import (
+	"math"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -102,5 +104,35 @@ func TestCaptionSimulatedOnly(t *testing.T) {
 				t.Errorf("caption %q shows a formula", got)
 			}
 		})
+	}
+}
+
+var longRE = regexp.MustCompile(`goodput ([0-9.]+)%; Daly's closed form ([0-9.]+)% at τ = ([0-9.]+m)`)
+
+// TestCaptionLongRun checks a long run's caption: its simulated goodput
+// beside Daly's closed form, which over 30 days of ~230 failures agree to
+// within a point, and Young's interval from the same MTBF.
+func TestCaptionLongRun(t *testing.T) {
+	got := captionOf(t, `model: {preset: llama3-8b}
+cluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}
+parallel: {dp: 2, tp: 8}
+recovery: {checkpoint_interval: 15m, checkpoint_cost: 30s, restart_cost: 10m, heartbeat_timeout: 30s}
+failures: {rate_per_node_day: 3.8796, duration: 30d}
+`)
+	m := longRE.FindStringSubmatch(got)
+	if m == nil {
+		t.Fatalf("caption %q has no goodput-vs-Daly pair", got)
+	}
+	sim, _ := strconv.ParseFloat(m[1], 64)
+	daly, _ := strconv.ParseFloat(m[2], 64)
+	if math.Abs(sim-daly) > 1 {
+		t.Errorf("caption %q: simulated goodput %v%%, Daly %v%%: more than a point apart", got, sim, daly)
+	}
+	// 2 nodes at 3.8796 failures per node-day: MTBF 3.09 h, as the Llama 3
+	// job's; Young's √(2·30 s·3.09 h) = 13.6 min.
+	for _, want := range []string{"30-day run: ", "MTBF 3.09h", "Young √(2·C·MTBF) = 13.6m"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("caption %q lacks %q", got, want)
+		}
 	}
 }

@@ -32,6 +32,10 @@ type Failures struct {
 	// Checkpoint-restart restarts on spares at once; the other policies
 	// run degraded meanwhile.
 	RepairTime units.Time `yaml:"repair_time" json:"repair_time"`
+	// Duration, when set, makes the scenario a long run of this much wall
+	// time, 0..MaxRepairTime: paraplay run replays it without --duration,
+	// and an article's demo prints its goodput in the caption.
+	Duration units.Time `yaml:"duration" json:"duration"`
 }
 
 // DefaultFailures is the failures section of Default: the Llama 3 rate and
@@ -57,6 +61,9 @@ func (s *Scenario) validateFailures(bad func(field, format string, args ...any))
 	}
 	if v := s.Failures.RepairTime; v < 0 || v > MaxRepairTime {
 		bad("failures.repair_time", "is %v; allowed 0s..%v", v, MaxRepairTime)
+	}
+	if v := s.Failures.Duration; v < 0 || v > MaxRepairTime {
+		bad("failures.duration", "is %v; allowed 0s..%v (0 = not a long run)", v, MaxRepairTime)
 	}
 	if v := s.Failures.RatePerNodeDay; !(v >= 0 && v <= MaxFailureRate) { // also rejects NaN
 		bad("failures.rate_per_node_day", "is %v; allowed 0..%v failures per node per day", v, MaxFailureRate)

@@ -61,6 +61,7 @@ func TestFailuresErrorsNameTheField(t *testing.T) {
 		{"failures: {causes: 'gpu:0'}\n", "failures.causes"},
 		{"failures: {seed: x}\n", "failures.seed"},
 		{"failures: {repair_time: 2y}\n", "failures.repair_time"},
+		{"failures: {duration: 400d}\n", "failures.duration"},
 	}
 	for _, tc := range tests {
 		_, err := Parse([]byte(longBase + tc.yaml))

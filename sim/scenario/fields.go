@@ -120,6 +120,7 @@ var fields = []field{
 	{"failures.seed", "fail_seed", "a whole number ≥ 0 (0 = the scenario's seed)", func(s *Scenario) string { return strconv.FormatUint(s.Failures.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Failures.Seed, v, parseSeed) }},
 	timeField("failures.repair_time", "repair_time", func(s *Scenario) *units.Time { return &s.Failures.RepairTime }),
+	timeField("failures.duration", "fail_duration", func(s *Scenario) *units.Time { return &s.Failures.Duration }),
 	{"sync.mode", "sync", "bsp, asp, ssp or dssp", func(s *Scenario) string { return s.Sync.Mode },
 		func(s *Scenario, v string) error { s.Sync.Mode = v; return nil }},
 	intField("sync.staleness", "staleness", func(s *Scenario) *int { return &s.Sync.Staleness }),

@@ -58,7 +58,10 @@ func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, std
 		return exitUsage
 	}
 	if f.duration == 0 && f.iterations == 0 {
-		fmt.Fprintf(stderr, "paraplay run: --sweep-checkpoint needs --duration or --iterations\n")
+		f.duration = s.Failures.Duration
+	}
+	if f.duration == 0 && f.iterations == 0 {
+		fmt.Fprintf(stderr, "paraplay run: --sweep-checkpoint needs --duration, --iterations or failures.duration\n")
 		return exitUsage
 	}
 	l, err := run.NewLong(s, f.duration, f.iterations)

@@ -116,7 +116,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
 	}
-	if f.long.set() {
+	if f.long.set() || s.Failures.Duration > 0 {
 		return longCommand(pos[0], s, f.long, f.json, stdout, stderr)
 	}
 	tl, err := run.Simulate(s)
