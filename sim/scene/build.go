@@ -52,6 +52,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.gpuFaults(tl, t, ring.cx, ring.cy, ring.bw, ring.bh)
 		b.chunks(tl, ring, t)
 	}
+	b.asyncOverlay(tl, t)
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
 	return b.list()

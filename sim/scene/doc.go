@@ -72,5 +72,8 @@
 //	strip/collective/<k>/<i>           GPU i's part of the k-th collective
 //	                                   recorded as one span (analytic)
 //	axis, axis/tick/<k>, axis/label/<k>, playhead
+//	gpu/<i>/lag, gpu/<i>/lag/label     worker i's version-lag badge (parameter
+//	                                   server, local SGD: Timeline.Async)
+//	async/caption                      what the synchronisation allows (ring view)
 //	message                            shown instead of an empty run
 package scene

@@ -129,7 +129,7 @@ func shape(c *Control, s scenario.Scenario) {
 	switch c.Name {
 	case "strategy":
 		c.Options = nil
-		choose(scenario.StrategyDataParallel, scenario.StrategyCollective, scenario.StrategyTraining)
+		choose(scenario.Strategies...)
 	case "model":
 		choose("")
 		c.Options[0].Label = "none (synthetic times)"
@@ -173,6 +173,9 @@ func shape(c *Control, s scenario.Scenario) {
 		number(0, 0.9, 0.05)
 	case "bw", "lat":
 		c.Inactive = cluster
+	}
+	if c.Group == "sync" || c.Group == "compression" {
+		c.Inactive = s.Strategy != scenario.StrategyParameterServer && s.Strategy != scenario.StrategyLocalSGD
 	}
 	if s.Strategy == scenario.StrategyCollective && (c.Name == "fwd" || c.Name == "bwd" || c.Name == "jitter" || c.Name == "seed") {
 		c.Inactive = true
