@@ -48,6 +48,11 @@ type Summary struct {
 	Collectives []CollectiveSummary `json:"collectives"`
 	// GPUs has one entry per GPU.
 	GPUs []GPUSummary `json:"gpus"`
+	// Iterations lists the iterations of a multi-iteration or faulty
+	// training run with the detectors' verdicts (Timeline.Iterations).
+	Iterations []Iteration `json:"iterations,omitempty"`
+	// Recovery lists the recovery steps after failures.
+	Recovery []Recovery `json:"recovery,omitempty"`
 	// Async summarises a parameter-server or local-SGD run, nil otherwise.
 	Async *AsyncSummary `json:"async,omitempty"`
 }
@@ -148,6 +153,7 @@ func (tl *Timeline) Summarize() Summary {
 	s.IterationSeconds = tl.End.Seconds()
 	tl.summarizeTraining(&s, compute)
 	s.Async = tl.summarizeAsync()
+	s.Iterations, s.Recovery = tl.Iterations, tl.Recovery
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
 			continue
@@ -188,6 +194,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	if s.Async != nil {
 		p("  run time              %v\n", s.Iteration)
 		s.Async.write(w)
+	} else if len(s.Iterations) > 0 {
+		p("  run time              %v\n", s.Iteration)
+		writeIterations(w, s.Iterations, s.Recovery)
 	} else {
 		p("  iteration time        %v\n", s.Iteration)
 	}
