@@ -178,19 +178,6 @@ func (p *psRun) compressCost() units.Time {
 	return compressCost(p.s.Compression, p.s.Collective.Size)
 }
 
-// compressed is the size of b bytes sent at the given ratio, at least 1.
-func compressed(b units.Bytes, ratio float64) units.Bytes {
-	if ratio >= 1 || b == 0 {
-		return b
-	}
-	return max(1, units.Bytes(float64(b)*ratio+0.5))
-}
-
-// compressCost is the time c charges for a buffer of b bytes.
-func compressCost(c scenario.Compression, b units.Bytes) units.Time {
-	return units.Round(c.TimePerMiB.Seconds() * float64(b) / float64(units.MiB))
-}
-
 // jittered is a compute time d at the given speed, spread uniformly by
 // ±jitter from rng.
 func jittered(rng *rand.Rand, d units.Time, jitter, speed float64) units.Time {

@@ -618,7 +618,8 @@ func (tr *training) dataParallel() error {
 							ready[i] = tr.buckets[r][k][j]
 						}
 					}
-					ids, err := tr.collective(op, "dp", gpus, ready, bytes)
+					rd, bytes := tr.compress(gpus, ready, bytes)
+					ids, err := tr.collective(op, "dp", gpus, rd, bytes)
 					if err != nil {
 						return err
 					}

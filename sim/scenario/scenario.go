@@ -238,6 +238,8 @@ func (s *Scenario) Validate() error {
 	}
 	if multiIteration(s.Strategy) {
 		s.validateSync(bad)
+	} else {
+		s.validateCompression(bad)
 	}
 	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)

@@ -87,8 +87,10 @@ type Sync struct {
 	Layers int `yaml:"layers" json:"layers"`
 }
 
-// Compression shrinks the data-parallel gradient and model traffic of the
-// parameter-server and local-sgd strategies.
+// Compression shrinks the data-parallel traffic: the gradients and models
+// of the parameter-server and local-sgd strategies, and the data-parallel
+// gradient collectives of a training run (not its tp, pp, cp or ep
+// traffic: Xu et al. 2024 find activations far less tolerant of it).
 type Compression struct {
 	// Ratio is the fraction of the bytes that is sent, 0 < r ≤ 1 (1 = off),
 	// e.g. 0.01 for Deep Gradient Compression's top-0.1% sparsification
@@ -160,11 +162,21 @@ func (s *Scenario) validateSync(bad func(field, format string, args ...any)) {
 	if y.Layers < 1 || y.Layers > MaxLayerGroups {
 		bad("sync.layers", "is %d; allowed 1..%d", y.Layers, MaxLayerGroups)
 	}
+	s.validateCompression(bad)
+}
+
+// validateCompression checks the compression section, which applies to the
+// data-parallel gradients of the training, parameter-server and local-sgd
+// strategies.
+func (s *Scenario) validateCompression(bad func(field, format string, args ...any)) {
 	if c := s.Compression; !(c.Ratio > 0 && c.Ratio <= 1) {
 		bad("compression.ratio", "is %v; allowed 0 < ratio ≤ 1 (1 = no compression)", c.Ratio)
 	}
 	if c := s.Compression; c.TimePerMiB < 0 || c.TimePerMiB > MaxCompressCost {
 		bad("compression.time_per_mib", "is %v; allowed 0..%v", c.TimePerMiB, MaxCompressCost)
+	}
+	if s.Compression.Enabled() && !multiIteration(s.Strategy) && s.Strategy != StrategyTraining {
+		bad("compression.ratio", "applies to strategies training, parameter-server and local-sgd; strategy is %s", s.Strategy)
 	}
 }
 

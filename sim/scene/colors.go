@@ -98,6 +98,8 @@ func kindColor(k timeline.Kind) (Color, bool) {
 		return Color{0x1d, 0x5c, 0x57, 0xff}, true
 	case timeline.EPComm:
 		return Color{0x6b, 0x3a, 0x1e, 0xff}, true
+	case timeline.Compress:
+		return Color{0x8c, 0x8c, 0x5a, 0xff}, true // olive: compute, but not the model's
 	}
 	return stateStyle[Forward].fill, false
 }
