@@ -34,31 +34,12 @@ const MaxOps = 1 << 20
 // chunks per device, for scenarios and the command line. v = 0 means the
 // schedule's own chunk count (1, or 2 for the V schedules). An unknown name
 // or a (p, m, v) the schedule does not allow is an error that lists the
-// names and their rules.
+// names and their rules (the error Check returns).
 func New(name string, p, m, v int) (Schedule, error) {
-	if p < 1 || m < 1 || v < 0 {
-		return Schedule{}, fmt.Errorf("pipeline: p = %d, m = %d, v = %d: need p ≥ 1, m ≥ 1, v ≥ 0", p, m, v)
+	if err := Check(name, p, m, v); err != nil {
+		return Schedule{}, err
 	}
-	if p > MaxOps || m > MaxOps || max(v, 1) > MaxOps || p*m*max(v, 1) > MaxOps {
-		return Schedule{}, fmt.Errorf("pipeline: p·m·v = %d·%d·%d is more than %d ops", p, m, max(v, 1), MaxOps)
-	}
-	known := false
-	for _, n := range names {
-		known = known || n.name == name
-	}
-	if !known {
-		return Schedule{}, fmt.Errorf("pipeline: unknown schedule %q; %s", name, allowed())
-	}
-	want := 1
-	switch name {
-	case "interleaved":
-		want = max(v, 1)
-	case "zb-v", "dualpipev":
-		want = 2
-	}
-	if v != 0 && v != want {
-		return Schedule{}, fmt.Errorf("pipeline: %s runs %d chunk(s) per device, not v = %d; %s", name, want, v, allowed())
-	}
+	want := chunks(name, v)
 	switch name {
 	case "gpipe":
 		return GPipe(p, m), nil
@@ -78,6 +59,51 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return PipeDreamAsync(p, m), nil
 	}
 	panic("pipeline: New misses a case for " + name)
+}
+
+// Check reports whether New accepts (name, p, m, v), with New's error,
+// without building the schedule: scenario validation runs on every edit in
+// the browser and on every plan the planner tries, and a ZB-V order for
+// hundreds of microbatches takes milliseconds to build.
+func Check(name string, p, m, v int) error {
+	if p < 1 || m < 1 || v < 0 {
+		return fmt.Errorf("pipeline: p = %d, m = %d, v = %d: need p ≥ 1, m ≥ 1, v ≥ 0", p, m, v)
+	}
+	if p > MaxOps || m > MaxOps || max(v, 1) > MaxOps || p*m*max(v, 1) > MaxOps {
+		return fmt.Errorf("pipeline: p·m·v = %d·%d·%d is more than %d ops", p, m, max(v, 1), MaxOps)
+	}
+	known := false
+	for _, n := range names {
+		known = known || n.name == name
+	}
+	if !known {
+		return fmt.Errorf("pipeline: unknown schedule %q; %s", name, allowed())
+	}
+	want := chunks(name, v)
+	if v != 0 && v != want {
+		return fmt.Errorf("pipeline: %s runs %d chunk(s) per device, not v = %d; %s", name, want, v, allowed())
+	}
+	// The builders' own rules, with their messages.
+	switch {
+	case name == "interleaved" && m%p != 0:
+		return fmt.Errorf("pipeline: interleaved: m = %d microbatches is not a multiple of p = %d stages (Megatron's rule for interleaving)", m, p)
+	case name == "zb-v" && m < 2*p:
+		return fmt.Errorf("pipeline: zb-v: m = %d microbatches is fewer than 2p = %d (the V's warm-up fills 2p chunks)", m, 2*p)
+	case name == "dualpipev" && m < 2*p:
+		return fmt.Errorf("pipeline: dualpipev: m = %d microbatches is fewer than 2p = %d (the reference implementation's rule)", m, 2*p)
+	}
+	return nil
+}
+
+// chunks is the number of chunks per device schedule name runs for New's v.
+func chunks(name string, v int) int {
+	switch name {
+	case "interleaved":
+		return max(v, 1)
+	case "zb-v", "dualpipev":
+		return 2
+	}
+	return 1
 }
 
 func allowed() string {

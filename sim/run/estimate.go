@@ -25,8 +25,12 @@ type Estimate struct {
 	// LowerBound is a time no run of the scenario beats: the longest path
 	// through the pipeline's ops with free point-to-point messages and
 	// data-parallel collectives, plus the optimizer step (see
-	// Estimator.Estimate).
+	// Estimator.Estimate). Quick leaves it at Work.
 	LowerBound units.Time
+	// Work is a weaker bound that needs no walk through the schedule: the
+	// largest total, over pipeline devices, of the device's ops and its
+	// optimizer step. Work ≤ LowerBound.
+	Work units.Time
 	// Compute, Blocking and Wait split LowerBound on the device that sets
 	// it: its compute (recomputation included), its blocking tensor-,
 	// context- and expert-parallel communication, and the time it waits
@@ -82,6 +86,18 @@ func NewEstimator() *Estimator {
 // bound, and so is that plus the optimizer step, which runs on the same
 // GPUs after the device's last op.
 func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
+	return e.estimate(s, true)
+}
+
+// Quick is Estimate without the walk through the schedule: the peak memory
+// and Work, with LowerBound = Work. It costs a fraction of Estimate on
+// schedules of hundreds of microbatches, which is what lets the planner
+// rule most plans out cheaply.
+func (e *Estimator) Quick(s scenario.Scenario) (Estimate, error) {
+	return e.estimate(s, false)
+}
+
+func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if s.Strategy != scenario.StrategyTraining {
 		return Estimate{}, fmt.Errorf("strategy: %q; Estimate takes %q scenarios", s.Strategy, scenario.StrategyTraining)
 	}
@@ -110,7 +126,10 @@ func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
 	if tr.real {
 		est.PeakMemory = tr.peakMemory()
 	}
-	tr.lowerBound(&est)
+	tr.workBound(&est)
+	if walk {
+		tr.lowerBound(&est)
+	}
 	return est, nil
 }
 
@@ -166,22 +185,37 @@ func (tr *training) peakMemory() units.Bytes {
 	return worst
 }
 
+// workBound fills in est's Work, and LowerBound with Work and its parts: the
+// ops of the busiest device one after another, then its optimizer step.
+func (tr *training) workBound(est *Estimate) {
+	for d, order := range tr.sch.Order {
+		var compute, comm units.Time
+		for _, o := range order {
+			c, b := tr.opCost(o, tr.stageOfDev[d][o.Chunk])
+			compute += c
+			comm += b
+		}
+		opt := tr.optimizerTime(d)
+		if t := compute + comm + opt; t > est.Work {
+			est.Work, est.LowerBound = t, t
+			est.Compute, est.Blocking, est.Wait, est.Optimizer = compute, comm, 0, opt
+		}
+	}
+}
+
 // lowerBound fills in est's LowerBound and its parts: the longest path
 // through one replica's pipeline ops with free messages, each device
 // followed by its optimizer step.
 func (tr *training) lowerBound(est *Estimate) {
 	sch := tr.sch
 	m := sch.Microbatches
-	// end[kind][k][mb] is when op (kind, mb) of model stage k ends; −1
+	// end[kind][k·m+mb] is when op (kind, mb) of model stage k ends; −1
 	// until it has run.
-	var end [3][][]units.Time
+	var end [3][]units.Time
 	for kind := range end {
-		end[kind] = make([][]units.Time, tr.stages)
-		for k := range end[kind] {
-			end[kind][k] = make([]units.Time, m)
-			for i := range end[kind][k] {
-				end[kind][k][i] = -1
-			}
+		end[kind] = make([]units.Time, tr.stages*m)
+		for i := range end[kind] {
+			end[kind][i] = -1
 		}
 	}
 	type device struct {
@@ -197,19 +231,19 @@ func (tr *training) lowerBound(est *Estimate) {
 		progress := false
 		for d := range devs {
 			dv := &devs[d]
-			for dv.next < len(sch.Order[d]) {
-				o := sch.Order[d][dv.next]
+			order := sch.Order[d]
+			for dv.next < len(order) {
+				o := order[dv.next]
 				k := tr.stageOfDev[d][o.Chunk]
-				ready, ok := tr.ready(end, o, k)
-				if !ok {
+				ready := tr.ready(&end, o, k, m)
+				if ready < 0 {
 					break
 				}
 				compute, comm := tr.opCost(o, k)
-				start := max(dv.free, ready)
-				dv.free = start + compute + comm
+				dv.free = max(dv.free, ready) + compute + comm
 				dv.compute += compute
 				dv.blocked += comm
-				end[o.Kind][k][o.Microbatch] = dv.free
+				end[o.Kind][k*m+o.Microbatch] = dv.free
 				dv.next++
 				left--
 				progress = true
@@ -219,6 +253,7 @@ func (tr *training) lowerBound(est *Estimate) {
 			panic("run: lowerBound: the schedule deadlocks")
 		}
 	}
+	est.LowerBound = 0
 	for d, dv := range devs {
 		opt := tr.optimizerTime(d)
 		if t := dv.free + opt; t > est.LowerBound {
@@ -229,31 +264,28 @@ func (tr *training) lowerBound(est *Estimate) {
 	}
 }
 
-// ready is when op o of model stage k may start given the ops it needs,
-// and whether they have all run.
-func (tr *training) ready(end [3][][]units.Time, o pipeline.Op, k int) (units.Time, bool) {
-	var deps []units.Time
+// ready is when op o of model stage k may start given the ops it needs
+// (m microbatches), or −1 when one of them has not run yet.
+func (tr *training) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.Time {
+	i := k*m + o.Microbatch
 	switch o.Kind {
 	case pipeline.F:
-		if k > 0 {
-			deps = append(deps, end[pipeline.F][k-1][o.Microbatch])
+		if k == 0 {
+			return 0
 		}
+		return end[pipeline.F][i-m]
 	case pipeline.B:
-		deps = append(deps, end[pipeline.F][k][o.Microbatch])
-		if k < tr.stages-1 {
-			deps = append(deps, end[pipeline.B][k+1][o.Microbatch])
+		f := end[pipeline.F][i]
+		if k == tr.stages-1 || f < 0 {
+			return f
 		}
-	case pipeline.W:
-		deps = append(deps, end[pipeline.B][k][o.Microbatch])
-	}
-	var at units.Time
-	for _, t := range deps {
-		if t < 0 {
-			return 0, false
+		if b := end[pipeline.B][i+m]; b < 0 {
+			return -1
+		} else {
+			return max(f, b)
 		}
-		at = max(at, t)
 	}
-	return at, true
+	return end[pipeline.B][i]
 }
 
 // opCost is op o's compute and blocking communication on model stage k, as

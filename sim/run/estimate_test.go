@@ -66,6 +66,14 @@ func TestEstimateMatchesRun(t *testing.T) {
 		if sum := est.Compute + est.Blocking + est.Wait + est.Optimizer; sum != est.LowerBound {
 			t.Errorf("%s: parts sum to %v, bound %v", q, sum, est.LowerBound)
 		}
+		quick, err := e.Quick(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if quick.PeakMemory != est.PeakMemory || quick.Work != est.Work || quick.LowerBound != quick.Work || est.Work > est.LowerBound {
+			t.Errorf("%s: Quick gives peak %v, work %v, bound %v; Estimate peak %v, work %v, bound %v; want the same peak and work, work ≤ bound",
+				q, quick.PeakMemory, quick.Work, quick.LowerBound, est.PeakMemory, est.Work, est.LowerBound)
+		}
 	}
 }
 
@@ -134,6 +142,16 @@ func TestEstimateRejects(t *testing.T) {
 		_, err := NewEstimator().Estimate(parseCase(t, c.query))
 		if err == nil || !strings.HasPrefix(err.Error(), c.field+":") {
 			t.Errorf("%s: error %v; want one naming %s", c.query, err, c.field)
+		}
+	}
+}
+
+func BenchmarkQuickLlama70B(b *testing.B) {
+	s := parseCase(b, "model=llama3-70b&gpu=h100-sxm&nodes=8&gpus_per_node=8&dp=2&tp=8&pp=4&microbatches=256&schedule=interleaved&virtual_stages=2&sequence_parallel=true&recompute=selective")
+	e := NewEstimator()
+	for b.Loop() {
+		if _, err := e.Quick(s); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

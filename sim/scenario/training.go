@@ -221,7 +221,7 @@ func (s *Scenario) validateTraining(bad func(field, format string, args ...any))
 	if !contains(PipelineSchedules, p.Schedule) {
 		bad("parallel.schedule", "%q is not known; allowed: %s", p.Schedule, strings.Join(PipelineSchedules, ", "))
 	} else if p.PP >= 1 && p.Microbatches >= 1 && p.VirtualStages >= 1 && p.PP <= 1024 && p.Microbatches <= 4096 {
-		if _, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
+		if err := pipeline.Check(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
 			bad("parallel.schedule", "%v", err)
 		}
 	}
