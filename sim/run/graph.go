@@ -50,13 +50,17 @@ type placedSchedule struct {
 // stream runs one span at a time in the order they became ready; messages
 // share the links they cross (see package fabric).
 type graph struct {
-	ops   []op
-	spans []timeline.Span // compute templates; End−Start is the duration
-	xfers []xferRef
-	colls []placedSchedule
-	eng   *engine.Engine
-	net   *fabric.Network
-	gpuAt []units.Time // when each GPU's compute stream is next free
+	ops []op
+	// preds[id] lists op id's predecessors from the first indexed edges
+	// (see predecessors).
+	preds   [][]int
+	indexed int
+	spans   []timeline.Span // compute templates; End−Start is the duration
+	xfers   []xferRef
+	colls   []placedSchedule
+	eng     *engine.Engine
+	net     *fabric.Network
+	gpuAt   []units.Time // when each GPU's compute stream is next free
 	// The single-port model of the α–β literature (Thakur, Rabenseifner &
 	// Gropp 2005): each GPU sends one message at a time and receives one at
 	// a time. A ready message waits until both its sender's send port and
