@@ -1,0 +1,45 @@
+// Package plan searches the parallel plans of a model on a cluster for a
+// given global batch, and says which is fastest and why the others lost.
+//
+// A plan is a training scenario: degrees dp × tp × pp × cp (× ep for a
+// mixture of experts) that multiply to the cluster's GPU count, a pipeline
+// schedule (1f1b, interleaved with v = 2 or 4, zb-h1, zb-v), a ZeRO stage,
+// an activation-recomputation policy, and a micro-batch size b with
+// m = global batch / (dp·b) microbatches per replica.
+//
+// The search has four steps, each simple enough to state why it is safe:
+//
+//  1. Enumerate every combination (enumerate.go). Two choices are fixed
+//     because one option matches or beats the other in every respect the
+//     simulator models: sequence parallelism is on whenever tp > 1 (the
+//     same bytes as tensor parallelism's all-reduces, less activation
+//     memory; Korthikanti et al. 2022), and ZeRO stages above 0 are tried
+//     only with dp > 1 (ZeRO shards over the data-parallel replicas; with
+//     one replica there is nothing to shard). A ZeRO-1 plan is marked
+//     dominated by its ZeRO-2 twin: in the simulator both run the same
+//     collectives (reduce-scatter, optimizer step on a shard, all-gather),
+//     so they take the same time, and ZeRO-2 holds less gradient memory.
+//  2. Screen each plan with run.Estimator.Quick: its exact peak memory (the
+//     same bytes the simulation records) rules out every plan that does not
+//     fit, and its work bound — the busiest pipeline device's compute and
+//     blocking communication plus its optimizer step — is a time no run
+//     of the plan can beat.
+//  3. Simulate the plans that fit, at analytic fidelity, in order of their
+//     work bound, in fixed-size batches. Before a plan joins a batch its
+//     bound is tightened with run.Estimator.Estimate (the longest path
+//     through the schedule with free messages); a plan whose bound is not
+//     below the best iteration simulated so far cannot win and is not
+//     simulated (Config.Exhaustive turns this off). Because the plans are
+//     sorted by the work bound, the first one whose work bound reaches the
+//     best ends the search.
+//  4. Optionally re-simulate the best few at detailed fidelity.
+//
+// The outcome does not depend on how many workers ran it: plans are
+// enumerated in a fixed order, sorted by (bound, enumeration index), and the
+// best time used for pruning changes only between batches of BatchSize.
+//
+// Search runs the search in slices (Step, Progress) for a caller that must
+// stay responsive, such as the browser between frames; Run drives the same
+// search on several CPU cores. Each simulation is one ordinary, sequential
+// run.Simulate: the parallelism is only between runs.
+package plan

@@ -1,0 +1,151 @@
+package plan
+
+import (
+	"strings"
+
+	"paraplay/sim/scenario"
+	"paraplay/sim/workload"
+)
+
+// schedule is one pipeline schedule the planner tries.
+type schedule struct {
+	name string
+	v    int // virtual stages (the scenario's virtual_stages)
+}
+
+// schedules are the pipeline schedules tried when pp > 1: Megatron's
+// 1F1B and its interleaved form with two and four chunks per device, and
+// the two zero-bubble schedules of Qi et al. 2024 that keep 1F1B's memory
+// (ZB-H1) or split the model in a V (ZB-V).
+var schedules = []schedule{{"1f1b", 1}, {"interleaved", 2}, {"interleaved", 4}, {"zb-h1", 1}, {"zb-v", 1}}
+
+// recomputes are the activation-recomputation policies, cheapest first.
+var recomputes = []workload.Recompute{workload.RecomputeNone, workload.RecomputeSelective, workload.RecomputeFull}
+
+// enumerate lists every plan of the search space in a fixed order, each as
+// a scenario. It applies only the rules that follow from the shapes
+// (divisibility, tp within a server, a schedule's own rules), so that what
+// it returns is worth validating; the rest is left to screening.
+func enumerate(c Config, m workload.Model) []Plan {
+	n := c.GPUs()
+	base := c.scenario()
+	var out []Plan
+	for _, tp := range divisors(n) {
+		if tp > c.Cluster.GPUsPerNode && !c.CrossNodeTP {
+			continue // tensor parallelism stays on a server's NVLink
+		}
+		for _, cp := range divisors(n / tp) {
+			for _, pp := range divisors(n / (tp * cp)) {
+				if pp > m.Layers {
+					continue // each pipeline stage needs a layer
+				}
+				dp := n / (tp * cp * pp)
+				for _, ep := range expertDegrees(m, dp) {
+					for b := 1; b <= c.maxMicroBatch() && c.GlobalBatch%(dp*b) == 0; b *= 2 {
+						mb := c.GlobalBatch / (dp * b)
+						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, ep, b, mb})
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// degrees are a plan's layout and batch split.
+type degrees struct {
+	dp, tp, pp, cp, ep int
+	b, m               int // micro-batch size and microbatches per replica
+}
+
+// appendSchedules adds the plans of one layout: every schedule, ZeRO stage
+// and recomputation policy that applies.
+func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d degrees) []Plan {
+	scheds := schedules
+	if d.pp == 1 {
+		scheds = schedules[:1] // one stage: every schedule is the same
+	}
+	zeros := []int{0, 1, 2, 3}
+	if d.dp == 1 {
+		zeros = zeros[:1] // ZeRO shards over data-parallel replicas
+	}
+	for _, sc := range scheds {
+		if !scheduleFits(sc, d, m) {
+			continue
+		}
+		for _, z := range zeros {
+			for _, r := range recomputes {
+				s := base // the defaults of every other plan field (order, partition)
+				p := &s.Parallel
+				p.DP, p.TP, p.PP, p.CP, p.EP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, z
+				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
+				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
+				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+			}
+		}
+	}
+	return out
+}
+
+// scheduleFits applies a schedule's own rules (pipeline.Check) and the
+// model's: every model stage, pp·v of them, needs a layer.
+func scheduleFits(sc schedule, d degrees, m workload.Model) bool {
+	chunks := sc.v
+	switch sc.name {
+	case "interleaved":
+		if d.m%d.pp != 0 {
+			return false
+		}
+	case "zb-v":
+		chunks = 2
+		if d.m < 2*d.pp {
+			return false
+		}
+	}
+	return d.pp*chunks <= m.Layers && d.m <= 4096
+}
+
+// expertDegrees lists the expert-parallel degrees of a model on dp
+// replicas: 1 for a dense model; for a mixture of experts, every divisor of
+// dp that divides the expert count.
+func expertDegrees(m workload.Model, dp int) []int {
+	if !m.IsMoE() {
+		return []int{1}
+	}
+	var out []int
+	for _, e := range divisors(dp) {
+		if m.Experts%e == 0 {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// divisors lists n's divisors in increasing order.
+func divisors(n int) []int {
+	var out []int
+	for d := 1; d <= n; d++ {
+		if n%d == 0 {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// family names the dimensions a plan splits along, innermost first, e.g.
+// "tp·pp·dp", or "single" for none: the strategy family the scatter colours.
+func family(p scenario.Parallel) string {
+	var dims []string
+	for _, d := range []struct {
+		name string
+		v    int
+	}{{"tp", p.TP}, {"cp", p.CP}, {"ep", p.EP}, {"pp", p.PP}, {"dp", p.DP}} {
+		if d.v > 1 {
+			dims = append(dims, d.name)
+		}
+	}
+	if len(dims) == 0 {
+		return "single"
+	}
+	return strings.Join(dims, "·")
+}

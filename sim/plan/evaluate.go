@@ -1,0 +1,190 @@
+package plan
+
+import (
+	"fmt"
+	"slices"
+
+	"paraplay/sim/run"
+	"paraplay/sim/units"
+)
+
+// screen validates p's scenario and estimates its memory and work bound
+// (run.Estimator.Quick validates the scenario first). A plan that does not
+// fit is out of memory; a ZeRO-1 plan that fits is dominated by its ZeRO-2
+// twin (see the package documentation).
+func screen(p *Plan, est *run.Estimator) {
+	e, err := est.Quick(p.Scenario)
+	if err != nil {
+		p.err = err
+		return
+	}
+	p.Estimate, p.Fits = e, !e.OOM()
+	switch {
+	case !p.Fits:
+		p.Status = OutOfMemory
+	case p.Scenario.Parallel.ZeRO == 1:
+		p.Status = Dominated
+	}
+}
+
+// simulate runs p at the given fidelity and records its metrics.
+func simulate(p *Plan, fidelity string) {
+	s := p.Scenario
+	s.Fidelity = fidelity
+	tl, err := run.Simulate(s)
+	if err != nil {
+		p.err = fmt.Errorf("%s run: %w", fidelity, err)
+		return
+	}
+	sum := tl.Summarize()
+	m := &Metrics{Fidelity: tl.Fidelity, Iteration: tl.End, MFU: sum.MFU, Bubble: sum.BubbleFraction,
+		Compute: sum.Compute, Exposed: sum.ExposedBy}
+	for _, mem := range tl.Memory {
+		m.PeakMemory = max(m.PeakMemory, mem.Peak)
+		m.OOM = m.OOM || mem.OOM()
+	}
+	if fidelity == run.Detailed {
+		p.Detailed = m
+	} else {
+		p.Result = m
+	}
+}
+
+// explain sets p's Reason and Why against the best plan (nil when no plan
+// fits).
+func explain(p, best *Plan) {
+	switch p.Status {
+	case Best:
+		p.Reason, p.Why = "", "the fastest plan that fits"
+	case OutOfMemory:
+		p.Reason = "oom"
+		p.Why = fmt.Sprintf("out of memory: needs %v per GPU, the GPU has %v", p.Estimate.PeakMemory, p.Estimate.Capacity)
+	case Dominated:
+		p.Reason = "dominated"
+		p.Why = "takes the same time as the same plan with ZeRO-2 (the same collectives in this model) and needs more memory"
+	case Simulated:
+		k, d := largestGap(simulatedParts(p), simulatedParts(best))
+		p.Reason = reason(p, best, k)
+		p.Why = fmt.Sprintf("%s: %v slower than the best, %v of it %s", p.Reason, round(p.Iteration()-best.Iteration()),
+			roundTime(d), describe(p, best, p.Reason))
+	case Bounded:
+		k, d := largestGap(boundParts(p), boundParts(best))
+		p.Reason = reason(p, best, k)
+		p.Why = fmt.Sprintf("%s: cannot beat the best (%v) even with free messages: at least %v, %v %s",
+			p.Reason, round(best.Iteration()), round(p.Estimate.LowerBound), roundTime(d), describe(p, best, p.Reason))
+	}
+}
+
+// simulatedParts splits a simulated iteration into compute, each kind of
+// exposed communication, and the idle rest (the bubble), in seconds.
+func simulatedParts(p *Plan) map[string]float64 {
+	m := p.Result
+	parts := map[string]float64{"compute": m.Compute.Seconds()}
+	rest := m.Iteration.Seconds() - parts["compute"]
+	for k, v := range m.Exposed {
+		parts[k] = v
+		rest -= v
+	}
+	parts["bubble"] = max(0, rest)
+	return parts
+}
+
+// boundParts splits a lower bound the same way: the busiest device's
+// compute, its blocking communication (tp, cp or ep), its wait for its
+// neighbours, its optimizer step.
+func boundParts(p *Plan) map[string]float64 {
+	e := p.Estimate
+	return map[string]float64{"compute": e.Compute.Seconds(), blockingKind(p): e.Blocking.Seconds(),
+		"bubble": e.Wait.Seconds(), "optimizer": e.Optimizer.Seconds()}
+}
+
+// blockingKind is the communication that blocks p's compute: tensor
+// parallelism's all-reduces, else ring attention's exchanges, else the
+// experts' all-to-alls.
+func blockingKind(p *Plan) string {
+	switch par := p.Scenario.Parallel; {
+	case par.TP > 1:
+		return "tp"
+	case par.CP > 1:
+		return "cp"
+	}
+	return "ep"
+}
+
+// largestGap is the part where a exceeds b the most, and by how much
+// (seconds); ties go to the part first in alphabetical order.
+func largestGap(a, b map[string]float64) (string, float64) {
+	keys := make([]string, 0, len(a))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	best, gap := "", -1.0
+	for _, k := range keys {
+		if d := a[k] - b[k]; d > gap {
+			best, gap = k, d
+		}
+	}
+	return best, gap
+}
+
+// reason is the one-word reason for part k: tensor-parallel communication
+// is "tp-cross-node" when p's tensor-parallel group spans servers and the
+// best plan's does not.
+func reason(p, best *Plan, k string) string {
+	if k == "tp" && crossNode(p) && !crossNode(best) {
+		return "tp-cross-node"
+	}
+	return k
+}
+
+// crossNode reports whether p's tensor-parallel group spans servers (tp is
+// innermost in the rank order, so it does when it exceeds a server).
+func crossNode(p *Plan) bool {
+	return p.Scenario.Parallel.TP > p.Scenario.Cluster.GPUsPerNode
+}
+
+// describe says in words what part of the time reason names.
+func describe(p, best *Plan, reason string) string {
+	switch reason {
+	case "compute":
+		if r, rb := p.Scenario.Parallel.Recompute, best.Scenario.Parallel.Recompute; r != rb {
+			return fmt.Sprintf("more compute (recompute %s against %s)", r, rb)
+		}
+		return "more compute per GPU"
+	case "bubble":
+		return "more idle time in the pipeline bubble"
+	case "tp":
+		return "more tensor-parallel communication on the critical path"
+	case "tp-cross-node":
+		return "tensor-parallel communication across nodes"
+	case "cp":
+		return "more exposed context-parallel (ring attention) communication"
+	case "ep":
+		return "more expert-parallel all-to-all communication"
+	case "pp":
+		return "more exposed pipeline sends"
+	case "dp":
+		return "more exposed gradient reduction"
+	case "zero":
+		return "more exposed ZeRO parameter gathers"
+	case "optimizer":
+		return "a longer optimizer step"
+	}
+	return reason
+}
+
+// roundTime rounds seconds to a readable time.
+func roundTime(s float64) units.Time { return round(units.Time(s * 1e9)) }
+
+// round keeps a time's first few digits: whole milliseconds above a
+// second, whole microseconds above a millisecond.
+func round(t units.Time) units.Time {
+	switch {
+	case t >= units.Second:
+		return t / units.Millisecond * units.Millisecond
+	case t >= units.Millisecond:
+		return t / units.Microsecond * units.Microsecond
+	}
+	return t
+}

@@ -1,0 +1,146 @@
+package plan
+
+import (
+	"cmp"
+	"slices"
+
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+// BatchSize is how many plans are simulated between two updates of the
+// best time that prunes the rest. It is fixed, not the number of workers,
+// so that the outcome is the same on any machine.
+const BatchSize = 4
+
+// Status is what the search did with a plan.
+type Status string
+
+// The statuses, in the order Result lists them.
+const (
+	// Best is the fastest simulated plan.
+	Best Status = "best"
+	// Simulated plans ran at analytic fidelity and lost to the best.
+	Simulated Status = "simulated"
+	// Bounded plans fit but were not simulated: their lower bound was
+	// already no better than a simulated plan's iteration.
+	Bounded Status = "bound"
+	// Dominated plans are ZeRO-1 plans whose ZeRO-2 twin takes the same
+	// time with less memory.
+	Dominated Status = "dominated"
+	// OutOfMemory plans need more memory than the GPU has.
+	OutOfMemory Status = "oom"
+)
+
+// Plan is one point of the search space and what the search found out.
+type Plan struct {
+	// Scenario is the plan as a training scenario; it passes Validate.
+	Scenario scenario.Scenario
+	// Family names the dimensions the plan splits along, e.g. "tp·pp·dp".
+	Family string
+	// Status says what the search did with it.
+	Status Status
+	// Estimate holds the exact peak memory and the lower bounds on the
+	// iteration (LowerBound is tightened only for plans that came close).
+	Estimate run.Estimate
+	// Fits says the peak memory is within the GPU's HBM.
+	Fits bool
+	// Result is the analytic simulation's metrics; nil unless simulated.
+	Result *Metrics
+	// Detailed is the detailed simulation's metrics for the best few; nil
+	// otherwise.
+	Detailed *Metrics
+	// Reason is why the plan lost, one word: oom, compute, bubble, tp,
+	// tp-cross-node, cp, ep, pp, dp, zero, optimizer, dominated; empty for
+	// the best.
+	Reason string
+	// Why says it for people, with the figures.
+	Why string
+
+	index int   // enumeration order: the tie-breaker everywhere
+	err   error // why the plan is invalid (then it is not returned)
+}
+
+// Metrics are the figures of one simulation of a plan.
+type Metrics struct {
+	// Fidelity is "analytic" or "detailed".
+	Fidelity string `json:"fidelity"`
+	// Iteration is the simulated iteration time.
+	Iteration units.Time `json:"iteration_ns"`
+	// MFU is model FLOPs per second over the GPUs' peak.
+	MFU float64 `json:"mfu"`
+	// PeakMemory is the largest per-GPU peak the run recorded.
+	PeakMemory units.Bytes `json:"peak_memory_bytes"`
+	// OOM says some GPU's peak exceeded its HBM.
+	OOM bool `json:"oom"`
+	// Bubble is the pipeline bubble fraction (timeline.Summary's).
+	Bubble float64 `json:"bubble_fraction"`
+	// Compute is the mean compute time per GPU (recomputation included).
+	Compute units.Time `json:"compute_ns"`
+	// Exposed is the communication no compute hid, by kind (tp, cp, ep,
+	// pp, dp, zero), in seconds per GPU.
+	Exposed map[string]float64 `json:"exposed_comm_s,omitempty"`
+}
+
+// Iteration is the plan's simulated iteration time, or its lower bound
+// when it was not simulated.
+func (p *Plan) Iteration() units.Time {
+	if p.Result != nil {
+		return p.Result.Iteration
+	}
+	return p.Estimate.LowerBound
+}
+
+// Progress says how far a search is.
+type Progress struct {
+	// Phase is "screening", "simulating", "detailing" or "done".
+	Phase string
+	// Done and Total count units of work: a plan screened, a bound
+	// tightened, a simulation. Total shrinks as plans are ruled out.
+	Done, Total int
+	// Plans is the number of plans enumerated; Rejected of them failed
+	// validation (a tensor-parallel degree that does not divide the heads,
+	// for example) and are not returned.
+	Plans, Rejected int
+	// OutOfMemory, Dominated, Bounded and Simulated count the plans with
+	// each status so far (Simulated includes the best); Detailed counts
+	// detailed re-simulations.
+	OutOfMemory, Dominated, Bounded, Simulated, Detailed int
+	// Best is the best iteration simulated so far (0 before the first).
+	Best units.Time
+}
+
+// Fraction is Done / Total, 0..1.
+func (p Progress) Fraction() float64 {
+	if p.Total == 0 {
+		return 1
+	}
+	return float64(p.Done) / float64(p.Total)
+}
+
+// Result is a finished search.
+type Result struct {
+	// Config is what was searched.
+	Config Config
+	// Plans lists every valid plan: the best first, then the other
+	// simulated plans by iteration, then the bounded ones by bound, the
+	// dominated ones, and the plans that do not fit by peak memory.
+	Plans []*Plan
+	// Progress is the final count of each status.
+	Progress Progress
+}
+
+// sortPlans orders plans as Result documents.
+func sortPlans(plans []*Plan) {
+	rank := map[Status]int{Best: 0, Simulated: 1, Bounded: 2, Dominated: 3, OutOfMemory: 4}
+	slices.SortStableFunc(plans, func(a, b *Plan) int {
+		if c := cmp.Compare(rank[a.Status], rank[b.Status]); c != 0 {
+			return c
+		}
+		if a.Status == OutOfMemory {
+			return cmp.Or(cmp.Compare(a.Estimate.PeakMemory, b.Estimate.PeakMemory), cmp.Compare(a.index, b.index))
+		}
+		return cmp.Or(cmp.Compare(a.Iteration(), b.Iteration()), cmp.Compare(a.index, b.index))
+	})
+}
