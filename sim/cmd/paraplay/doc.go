@@ -4,6 +4,7 @@
 //	paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
 //	paraplay collective [--op all_reduce] [--algo ring] [--gpus 8 | --nodes K --gpus-per-node G] [flags]
 //	paraplay presets [--json]
+//	paraplay plan --model M --gpus N --global-batch B [--gpu G] [--seq-len S] [--top 10] [--json | --csv] [--detailed-top K]
 //	paraplay export FILE|--url 'play.html?…' --format gif|png|svg --out OUT [--width --height --fps --from --to --at --speed --view --theme --present]
 //
 // run simulates the scenario in FILE (YAML or JSON; see
@@ -29,6 +30,13 @@
 // and busbw with nccl-tests' bus-bandwidth factors.
 //
 // presets lists the GPU and link catalog with the source of every number.
+//
+// plan searches every parallel plan of a model on N GPUs for a global
+// batch (package plan): it prints the best plans with their iteration
+// time, MFU and peak memory, and why each other plan lost (out of memory,
+// bubble, exposed tensor-parallel communication, ...), as a table, JSON
+// ({"plans": [...]}, best first, each with its scenario keys) or CSV, with
+// a progress bar on stderr.
 //
 // export draws a scenario file, or a playground address decoded by the
 // scenario's URL codec, as a PNG or SVG of one instant or an animated GIF

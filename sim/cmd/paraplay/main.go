@@ -19,6 +19,8 @@ Usage:
   paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
                                a long run: failures, recovery and goodput (analytic)
   paraplay presets [--json]    the GPU and link presets, with their sources
+  paraplay plan --model M --gpus N --global-batch B [flags]
+                               search every parallel plan (paraplay plan -h for flags)
   paraplay collective [flags]  a simulated nccl-tests run (paraplay collective -h for flags)
   paraplay export FILE|--url URL --format gif|png|svg --out OUT [flags]
                                a picture or GIF for slides (paraplay export -h for flags)
@@ -61,6 +63,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return presetsCommand(args[1:], stdout, stderr)
 	case "export":
 		return exportCommand(args[1:], stdout, stderr)
+	case "plan":
+		return planCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

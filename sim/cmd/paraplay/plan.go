@@ -1,0 +1,422 @@
+package main
+
+import (
+	"cmp"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+
+	"paraplay/sim/plan"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+const planUsage = `paraplay plan searches every parallel plan of a model on a cluster for a
+global batch (dp × tp × pp × cp, × ep for mixtures of experts; pipeline
+schedule; ZeRO stage; recomputation; micro-batch size), rules out what does
+not fit in memory or cannot beat the best, simulates the rest at analytic
+fidelity, and prints the best plans and why the others lost.
+
+Examples:
+  paraplay plan --model llama3-70b --gpus 64 --gpu h100-sxm --global-batch 512 --seq-len 8192
+  paraplay plan --model llama3-8b --gpus 16 --global-batch 64 --top 5 --detailed-top 2
+  paraplay plan --model mixtral-8x7b --gpus 32 --global-batch 128 --json
+
+Flags:
+`
+
+// planFlags are the command's settings.
+type planFlags struct {
+	model, gpu, intra, inter, network string
+	gpus, perNode, batch, seqLen      int
+	maxMicroBatch, top, detailed      int
+	workers                           int
+	efficiency                        float64
+	crossNodeTP, exhaustive           bool
+	json, csv, quiet                  bool
+}
+
+// planFlagSet declares the flags on a fresh set writing to out.
+func planFlagSet(f *planFlags, out io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("paraplay plan", flag.ContinueOnError)
+	fs.SetOutput(out)
+	fs.StringVar(&f.model, "model", "", "model preset, e.g. llama3-70b (required)")
+	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs, a multiple of --gpus-per-node (required)")
+	fs.StringVar(&f.gpu, "gpu", "h100-sxm", "GPU preset (paraplay presets lists them)")
+	fs.IntVar(&f.perNode, "gpus-per-node", 8, "GPUs per server")
+	fs.StringVar(&f.intra, "link", "", "intra-node link preset (default: the GPU preset's)")
+	fs.StringVar(&f.inter, "inter", "", "inter-node NIC preset (default: ib-ndr)")
+	fs.StringVar(&f.network, "network", "", "inter-node wiring: rail-optimized (default), fat-tree or ideal")
+	fs.IntVar(&f.batch, "global-batch", 0, "sequences per iteration, dp × microbatches × micro-batch size (required)")
+	fs.IntVar(&f.seqLen, "seq-len", 0, "sequence length in tokens (default: the model's)")
+	fs.Float64Var(&f.efficiency, "efficiency", 0, "fraction of peak FLOP/s reached, 0 < e ≤ 1 (default: the GPU preset's)")
+	fs.IntVar(&f.maxMicroBatch, "max-micro-batch", plan.DefaultMaxMicroBatch, "largest micro-batch size tried (powers of two)")
+	fs.BoolVar(&f.crossNodeTP, "cross-node-tp", false, "let tensor-parallel groups span servers")
+	fs.BoolVar(&f.exhaustive, "exhaustive", false, "simulate every plan that fits instead of stopping at the bound")
+	fs.IntVar(&f.top, "top", 10, "plans to print, best first (0 = all)")
+	fs.IntVar(&f.detailed, "detailed-top", 0, "re-simulate the best k plans at detailed fidelity")
+	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations at a time")
+	fs.BoolVar(&f.json, "json", false, `print {"plans": [...]} as JSON, best first`)
+	fs.BoolVar(&f.csv, "csv", false, "print the plans as CSV, best first")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	return fs
+}
+
+func planCommand(args []string, stdout, stderr io.Writer) int {
+	var f planFlags
+	fs := planFlagSet(&f, stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, planUsage); fs.PrintDefaults() }
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "paraplay plan: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	cfg, err := f.config()
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay plan: invalid flags:\n%s\n", indent(err))
+		return exitUsage
+	}
+	bar := &planBar{w: stderr, off: f.quiet, last: -1}
+	r, err := plan.Run(cfg, f.workers, bar.update)
+	bar.done()
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay plan: %v\n", err)
+		return exitError
+	}
+	shown := r.Plans
+	if f.top > 0 && f.top < len(shown) {
+		shown = shown[:f.top]
+	}
+	switch {
+	case f.json:
+		err = writePlanJSON(stdout, shown)
+	case f.csv:
+		err = writePlanCSV(stdout, shown)
+	default:
+		err = writePlanText(stdout, r, shown)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay plan: %v\n", err)
+		return exitError
+	}
+	return 0
+}
+
+// config checks the flags and turns them into a plan.Config; every error
+// names its flag and what it allows.
+func (f *planFlags) config() (plan.Config, error) {
+	var errs []error
+	bad := func(flag, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("--%s: "+format, append([]any{flag}, args...)...))
+	}
+	if f.model == "" {
+		bad("model", "is required: a model preset, e.g. llama3-70b")
+	}
+	if f.perNode < 1 || f.perNode > scenario.MaxPerNode {
+		bad("gpus-per-node", "is %d; allowed 1..%d", f.perNode, scenario.MaxPerNode)
+	} else if f.gpus < 1 || f.gpus > scenario.MaxClusterGPUs || f.gpus%f.perNode != 0 {
+		bad("gpus", "is %d; allowed 1..%d, a multiple of --gpus-per-node (%d)", f.gpus, scenario.MaxClusterGPUs, f.perNode)
+	}
+	if f.seqLen < 0 {
+		bad("seq-len", "is %d; allowed 1..%d (0 = the model's)", f.seqLen, 1<<22)
+	}
+	if f.top < 0 {
+		bad("top", "is %d; allowed 0 (all) or more", f.top)
+	}
+	if f.workers < 1 || f.workers > 1024 {
+		bad("workers", "is %d; allowed 1..1024", f.workers)
+	}
+	if f.json && f.csv {
+		bad("csv", "and --json both given; choose one")
+	}
+	if len(errs) > 0 {
+		return plan.Config{}, errors.Join(errs...)
+	}
+	cfg := plan.Config{
+		Model: scenario.Model{Preset: f.model, SeqLen: f.seqLen},
+		Cluster: scenario.Cluster{GPU: f.gpu, Nodes: f.gpus / f.perNode, GPUsPerNode: f.perNode,
+			Intra: f.intra, Inter: f.inter, Network: f.network},
+		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
+		Exhaustive: f.exhaustive, Detailed: f.detailed,
+		Training: scenario.Training{Efficiency: f.efficiency},
+	}
+	if err := cfg.Validate(); err != nil {
+		return cfg, flagErrors(err)
+	}
+	return cfg, nil
+}
+
+// configFlags maps the config's field names to the flags that set them.
+var configFlags = [][2]string{
+	{"global_batch", "--global-batch"}, {"max_micro_batch", "--max-micro-batch"}, {"detailed", "--detailed-top"},
+	{"cluster.gpus_per_node", "--gpus-per-node"}, {"cluster.nodes", "--gpus"}, {"cluster.gpu", "--gpu"},
+	{"cluster.intra", "--link"}, {"cluster.inter", "--inter"}, {"cluster.network", "--network"},
+	{"model.seq_len", "--seq-len"}, {"model.preset", "--model"}, {"model", "--model"},
+	{"training.efficiency", "--efficiency"},
+}
+
+// flagErrors renames the config's fields in err to the flags that set them.
+func flagErrors(err error) error {
+	var out []error
+	for _, e := range flattenErr(err) {
+		msg := e.Error()
+		for _, m := range configFlags {
+			if strings.HasPrefix(msg, m[0]+":") || strings.HasPrefix(msg, m[0]+" ") {
+				msg = m[1] + msg[len(m[0]):]
+				break
+			}
+		}
+		out = append(out, errors.New(msg))
+	}
+	return errors.Join(out...)
+}
+
+func flattenErr(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErr(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// planBar draws the search's progress on stderr, redrawn when the
+// percentage changes.
+type planBar struct {
+	w     io.Writer
+	off   bool
+	last  int
+	shown bool
+}
+
+func (b *planBar) update(p plan.Progress) {
+	if b.off || p.Total <= 0 {
+		return
+	}
+	pct := int(100 * p.Fraction())
+	if pct == b.last && p.Phase != "done" {
+		return
+	}
+	b.last, b.shown = pct, true
+	n := barWidth * pct / 100
+	fmt.Fprintf(b.w, "\rplan [%s%s] %3d%% %-10s %d plans, %d out of memory, %d simulated   ",
+		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), pct, p.Phase, p.Plans, p.OutOfMemory, p.Simulated)
+}
+
+func (b *planBar) done() {
+	if b.shown {
+		fmt.Fprintln(b.w)
+	}
+}
+
+// planKeys are the scenario keys a plan's JSON and CSV rows carry.
+var planKeys = []string{"model.preset", "model.seq_len", "cluster.gpu", "cluster.nodes", "cluster.gpus_per_node",
+	"parallel.dp", "parallel.tp", "parallel.pp", "parallel.cp", "parallel.ep", "parallel.schedule",
+	"parallel.virtual_stages", "parallel.microbatches", "parallel.micro_batch_size", "parallel.zero",
+	"parallel.recompute", "parallel.sequence_parallel"}
+
+// scenarioKeys returns p's values of planKeys, by key, as the scenario's
+// own table writes them.
+func scenarioKeys(s scenario.Scenario) map[string]string {
+	byParam := s.Values()
+	out := map[string]string{}
+	for _, prm := range scenario.Params() {
+		if slices.Contains(planKeys, prm.Key) {
+			out[prm.Key] = byParam.Get(prm.Name)
+		}
+	}
+	return out
+}
+
+// planRow is one plan in the JSON output.
+type planRow struct {
+	Rank       int            `json:"rank"`
+	Keys       map[string]any `json:"-"`
+	Iteration  *float64       `json:"iteration_time_s"`
+	MFU        *float64       `json:"mfu"`
+	PeakMemory units.Bytes    `json:"peak_memory_bytes"`
+	Fits       bool           `json:"fits"`
+	Status     plan.Status    `json:"status"`
+	LowerBound float64        `json:"lower_bound_s"`
+	Detailed   *float64       `json:"detailed_iteration_time_s,omitempty"`
+	Reason     string         `json:"reason,omitempty"`
+	Why        string         `json:"why"`
+	Query      string         `json:"query"`
+}
+
+// MarshalJSON writes the scenario keys beside the row's own fields, so a
+// plan reads as its scenario plus its figures.
+func (r planRow) MarshalJSON() ([]byte, error) {
+	type plain planRow
+	own, err := json.Marshal(plain(r))
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(own, &m); err != nil {
+		return nil, err
+	}
+	for k, v := range r.Keys {
+		m[k] = v
+	}
+	return json.Marshal(m)
+}
+
+func newPlanRow(rank int, p *plan.Plan) planRow {
+	r := planRow{Rank: rank, PeakMemory: p.Estimate.PeakMemory, Fits: p.Fits, Status: p.Status,
+		LowerBound: p.Estimate.LowerBound.Seconds(), Reason: p.Reason, Why: p.Why, Keys: map[string]any{}}
+	for k, v := range scenarioKeys(p.Scenario) {
+		if n, err := strconv.Atoi(v); err == nil {
+			r.Keys[k] = n
+		} else if b, err := strconv.ParseBool(v); err == nil {
+			r.Keys[k] = b
+		} else {
+			r.Keys[k] = v
+		}
+	}
+	if p.Result != nil {
+		it, mfu := p.Result.Iteration.Seconds(), p.Result.MFU
+		r.Iteration, r.MFU = &it, &mfu
+	}
+	if p.Detailed != nil {
+		d := p.Detailed.Iteration.Seconds()
+		r.Detailed = &d
+	}
+	q := p.Scenario
+	q.Fidelity = "auto"
+	r.Query = q.Query().Encode()
+	return r
+}
+
+func writePlanJSON(w io.Writer, plans []*plan.Plan) error {
+	rows := make([]planRow, len(plans))
+	for i, p := range plans {
+		rows[i] = newPlanRow(i+1, p)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(struct {
+		Plans []planRow `json:"plans"`
+	}{rows})
+}
+
+func writePlanCSV(w io.Writer, plans []*plan.Plan) error {
+	cw := csv.NewWriter(w)
+	header := append([]string{"rank", "status"}, planKeys...)
+	header = append(header, "iteration_time_s", "mfu", "peak_memory_bytes", "fits", "lower_bound_s", "reason", "why")
+	if err := cw.Write(header); err != nil {
+		return err
+	}
+	for i, p := range plans {
+		keys := scenarioKeys(p.Scenario)
+		row := []string{strconv.Itoa(i + 1), string(p.Status)}
+		for _, k := range planKeys {
+			row = append(row, keys[k])
+		}
+		it, mfu := "", ""
+		if p.Result != nil {
+			it, mfu = strconv.FormatFloat(p.Result.Iteration.Seconds(), 'f', 6, 64), strconv.FormatFloat(p.Result.MFU, 'f', 4, 64)
+		}
+		row = append(row, it, mfu, strconv.FormatInt(int64(p.Estimate.PeakMemory), 10), strconv.FormatBool(p.Fits),
+			strconv.FormatFloat(p.Estimate.LowerBound.Seconds(), 'f', 6, 64), p.Reason, p.Why)
+		if err := cw.Write(row); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// writePlanText prints the search's counts, the best plans as a table and
+// how many plans lost for each reason.
+func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
+	c, pr := r.Config, r.Progress
+	seq := c.Model.SeqLen
+	fmt.Fprintf(w, "%s on %d × %d %s, global batch %d", c.Model.Preset, max(1, c.Cluster.Nodes), c.Cluster.GPUsPerNode, c.Cluster.GPU, c.GlobalBatch)
+	if seq > 0 {
+		fmt.Fprintf(w, " × %d tokens", seq)
+	}
+	fmt.Fprintf(w, "\n%d plans: %d out of memory, %d dominated (ZeRO-1 = ZeRO-2 time), %d ruled out by the lower bound, %d simulated (analytic)",
+		pr.Plans, pr.OutOfMemory, pr.Dominated, pr.Bounded, pr.Simulated)
+	if pr.Detailed > 0 {
+		fmt.Fprintf(w, ", %d re-simulated in detail", pr.Detailed)
+	}
+	if pr.Rejected > 0 {
+		fmt.Fprintf(w, "; %d invalid for this model", pr.Rejected)
+	}
+	fmt.Fprintln(w)
+	if len(r.Plans) == 0 || r.Plans[0].Status != plan.Best {
+		fmt.Fprintln(w, "no plan fits in memory")
+	}
+	fmt.Fprintf(w, "\n%4s  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", "rank", "plan", "schedule", "b × m", "zero", "recompute", "iteration", "MFU", "peak/GPU", "why it lost")
+	for i, p := range shown {
+		q := p.Scenario.Parallel
+		layout := fmt.Sprintf("dp%d tp%d pp%d", q.DP, q.TP, q.PP)
+		if q.CP > 1 {
+			layout += fmt.Sprintf(" cp%d", q.CP)
+		}
+		if q.EP > 1 {
+			layout += fmt.Sprintf(" ep%d", q.EP)
+		}
+		sched := q.Schedule
+		if q.Schedule == "interleaved" {
+			sched += fmt.Sprintf(" v%d", q.VirtualStages)
+		}
+		it, mfu := "≥"+fmtSeconds(p.Estimate.LowerBound), "-"
+		if p.Result != nil {
+			it, mfu = fmtSeconds(p.Result.Iteration), fmt.Sprintf("%.1f%%", 100*p.Result.MFU)
+		}
+		if p.Status == plan.OutOfMemory || p.Status == plan.Dominated {
+			it = "-"
+		}
+		why := p.Why
+		if p.Status == plan.Best {
+			why = "best"
+			if p.Detailed != nil {
+				why += fmt.Sprintf(" (detailed: %s)", fmtSeconds(p.Detailed.Iteration))
+			}
+		}
+		fmt.Fprintf(w, "%4d  %-22s %-15s %-9s %-5d %-9s %11s %6s %10s  %s\n", i+1, layout, sched,
+			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), q.ZeRO, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
+	}
+	reasons := map[string]int{}
+	for _, p := range r.Plans {
+		if p.Reason != "" {
+			reasons[p.Reason]++
+		}
+	}
+	keys := make([]string, 0, len(reasons))
+	for k := range reasons {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(reasons[b], reasons[a]), strings.Compare(a, b)) })
+	counts := make([]string, len(keys))
+	for i, k := range keys {
+		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
+	}
+	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
+	if len(r.Plans) > 0 && r.Plans[0].Status == plan.Best {
+		q := r.Plans[0].Scenario
+		q.Fidelity = "auto"
+		fmt.Fprintf(w, "best plan as a scenario: %s\n", q.Query().Encode())
+	}
+	return nil
+}
+
+func fmtSeconds(t units.Time) string { return fmt.Sprintf("%.3f s", t.Seconds()) }
+
+func fmtGiB(b units.Bytes) string { return fmt.Sprintf("%.1f GiB", float64(b)/float64(units.GiB)) }
