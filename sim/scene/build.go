@@ -33,7 +33,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		return b.list()
 	}
 	t = max(0, min(t, tl.End))
-	b.items = make([]Item, 0, estimateItems(f, w))
+	b.items = f.items(estimateItems(f, w))
 	b.header(tl.Title, t, tl.End)
 	bandBottom := 0.58 * h
 	if f.training {

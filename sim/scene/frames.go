@@ -11,7 +11,8 @@ import (
 // animation calls NewFrames once and Frames.Build every frame.
 //
 // Frames never changes the timeline; the timeline must not change while
-// Frames is in use.
+// Frames is in use. Build remembers the last layout's strip, so a Frames
+// must not be used from several goroutines at once.
 type Frames struct {
 	tl       *timeline.Timeline
 	training bool
@@ -20,6 +21,8 @@ type Frames struct {
 	colls    []*timeline.Collective
 	kinds    []timeline.Kind // span kinds present, in legend order
 	traffic  []string        // traffic kinds present, in legend order
+	strip    stripMemo       // the strip of the last layout drawn
+	spare    []Item          // storage BuildInto hands back for reuse
 }
 
 // NewFrames prepares tl for Build. A nil timeline is allowed: its frames
@@ -54,6 +57,25 @@ func (f *Frames) Build(t units.Time, opt Options) DrawList {
 		darken(&dl)
 	}
 	return dl
+}
+
+// BuildInto is Build writing into dl and reusing the storage of dl's
+// items, so an animation that keeps one draw list allocates almost nothing
+// per frame. dl's previous items are overwritten.
+func (f *Frames) BuildInto(dl *DrawList, t units.Time, opt Options) {
+	f.spare = dl.Items[:0]
+	*dl = f.Build(t, opt)
+	f.spare = nil
+}
+
+// items returns an empty item slice with room for n, the spare storage
+// BuildInto handed over when it is big enough.
+func (f *Frames) items(n int) []Item {
+	if s := f.spare; cap(s) >= n {
+		f.spare = nil
+		return s[:0]
+	}
+	return make([]Item, 0, n)
 }
 
 // legendKinds and legendTraffic order the legend of a training run.

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"math"
+	"slices"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -38,14 +39,36 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	bottom := b.h - 8*s - 14*b.fs // room for the axis labels
 	g := stripLayout{x0: 72 * s, x1: b.w - 20*s, top: top, end: tl.End}
 	g.rowH = max(0, bottom-top) / float64(len(rows.gpus))
-	b.rows(tl, g)
-	b.spans(tl, g)
-	b.sends(tl, g)
-	b.collectiveSpans(g)
-	b.stripFaults(tl, g)
-	b.axis(g, bottom)
+	// Everything but the playhead is the same at every instant: build it
+	// once per layout and copy it into later frames. On 64 GPUs this is
+	// half of a frame's work.
+	key := stripKey{w: b.w, h: b.h, s: s, fs: b.fs, top: top}
+	if m := &b.f.strip; m.ok && m.key == key {
+		b.items = append(b.items, m.items...)
+	} else {
+		start := len(b.items)
+		b.rows(tl, g)
+		b.spans(tl, g)
+		b.sends(tl, g)
+		b.collectiveSpans(g)
+		b.stripFaults(tl, g)
+		b.axis(g, bottom)
+		*m = stripMemo{key: key, items: slices.Clone(b.items[start:]), ok: true}
+	}
 	px := g.x(t)
 	b.line("playhead", px, top-4*s, px, bottom+4*s, colPlayhead, 2*s)
+}
+
+// stripKey is the layout the strip's items were built for.
+type stripKey struct{ w, h, s, fs, top float64 }
+
+// stripMemo holds the strip's items, playhead excepted, for one layout.
+// Callers get copies, so themes and presenter scaling applied to a frame
+// never reach the memo.
+type stripMemo struct {
+	key   stripKey
+	items []Item
+	ok    bool
 }
 
 // lanes are where in a row the compute spans and the sends go, as

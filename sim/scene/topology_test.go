@@ -199,5 +199,16 @@ func BenchmarkBuildCluster(b *testing.B) {
 				t = (t + step) % tl.End
 			}
 		})
+		// Frames is what the app uses: per-run work done once.
+		b.Run(c.name+"/Frames", func(b *testing.B) {
+			b.ReportAllocs()
+			f := scene.NewFrames(tl)
+			var t units.Time
+			step := tl.End / 997
+			for b.Loop() {
+				f.Build(t, scene.Options{Width: 1280, Height: 800})
+				t = (t + step) % tl.End
+			}
+		})
 	}
 }
