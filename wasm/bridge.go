@@ -24,7 +24,7 @@ type bridge struct {
 
 func newBridge(g *game) *bridge {
 	b := &bridge{obj: js.Global().Get("Object").New()}
-	for k, v := range map[string]any{"frames": 0, "simTime": 0, "end": 0, "speed": 1, "fps": 0,
+	for k, v := range map[string]any{"frames": 0, "simTime": 0, "end": 0, "speed": 1, "fps": 0, "buildMs": 0, "drawMs": 0,
 		"state": "loading", "error": "", "loop": true, "hover": "", "hoverText": "", "query": ""} {
 		b.obj.Set(k, v)
 	}
@@ -160,6 +160,8 @@ func (b *bridge) publish(g *game) {
 	o := b.obj
 	o.Set("frames", g.frames)
 	o.Set("fps", g.fps.fps)
+	o.Set("buildMs", g.fps.buildMs)
+	o.Set("drawMs", g.fps.drawMs)
 	switch {
 	case g.cur == nil:
 		o.Set("state", "loading")

@@ -3,6 +3,7 @@
 package main
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -13,13 +14,15 @@ import (
 	"paraplay/wasm/playground"
 )
 
-// The logical canvas is logicalHeight pixels high and as wide as the page's
-// stage allows (within minWidth..maxWidth), so the picture fills the stage
-// rather than sitting in letterbox bars; Ebitengine scales it to the canvas.
+// The canvas is drawn at the device's own resolution (CSS pixels × the
+// device scale factor), so lines and labels stay crisp on high-DPI screens
+// and Ebitengine's last pass copies rather than scales. The scene adapts
+// its layout to whatever size it is given; these bounds keep a tiny iframe
+// legible and a 5K screen affordable (beyond them Ebitengine scales).
 const (
-	logicalHeight = 600
-	minWidth      = 600
-	maxWidth      = 1600
+	defaultWidth, defaultHeight = 960, 600
+	minHeight, maxHeight        = 300, 1600
+	maxWidth                    = 2800
 )
 
 // game is the ebiten.Game. Update applies what the page asked for, moves
@@ -41,7 +44,8 @@ type game struct {
 	// Owned by the game goroutine.
 	cur     *session
 	clock   *playground.Clock
-	width   float64
+	width   float64 // the canvas in device pixels
+	height  float64
 	dl      scene.DrawList
 	builtAt units.Time
 	built   bool
@@ -55,7 +59,7 @@ type game struct {
 
 // newGame shows the first session.
 func newGame(first *session) *game {
-	g := &game{width: 960}
+	g := &game{width: defaultWidth, height: defaultHeight}
 	g.fonts, g.fontErr = newFonts()
 	if g.fontErr != nil {
 		// Without fonts the atlas is a bare white texel: shapes still draw.
@@ -115,7 +119,9 @@ func (g *game) Update() error {
 		f(g.clock)
 	}
 	g.clock.Tick(g.elapsed(time.Now()))
+	t0 := time.Now()
 	g.rebuild()
+	g.fps.build += time.Since(t0)
 	g.pointer.update(g)
 	return nil
 }
@@ -135,16 +141,15 @@ func (g *game) elapsed(now time.Time) float64 {
 
 // rebuild asks the scene for the current instant when it changed.
 func (g *game) rebuild() {
-	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width {
+	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width && g.dl.Height == g.height {
 		return
 	}
-	dl, err := buildScene(g.cur.tl, g.clock.T, g.width, logicalHeight)
-	if err != nil {
+	if err := buildScene(&g.dl, g.cur.tl, g.clock.T, g.width, g.height); err != nil {
 		g.cur = &session{query: g.cur.query, s: g.cur.s, errTitle: "The demo could not be drawn", errLines: []string{err.Error()}}
 		g.clock = nil
 		return
 	}
-	g.dl, g.builtAt, g.built = dl, g.clock.T, true
+	g.builtAt, g.built = g.clock.T, true
 }
 
 // Draw replays the draw list: background, then shapes and labels in
@@ -154,15 +159,17 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.fps.frame(time.Now())
 	switch {
 	case g.cur == nil || g.fonts == nil:
-		g.batch.box(screen, 0, 0, g.width, logicalHeight, errorBG)
+		g.batch.box(screen, 0, 0, g.width, g.height, errorBG)
 		g.batch.flush(screen)
 	case g.clock == nil:
 		g.drawError(screen)
 	case g.built:
+		t0 := time.Now()
 		g.drawList(screen)
+		g.fps.draw += time.Since(t0)
 	default:
 		// Before the first Update: never a transparent canvas.
-		g.batch.box(screen, 0, 0, g.width, logicalHeight, errorBG)
+		g.batch.box(screen, 0, 0, g.width, g.height, errorBG)
 		g.batch.flush(screen)
 	}
 	g.bridge.publish(g)
@@ -171,24 +178,47 @@ func (g *game) Draw(screen *ebiten.Image) {
 func (g *game) drawList(screen *ebiten.Image) {
 	bg := g.dl.Background
 	bg.A = 255
-	g.batch.box(screen, 0, 0, g.width, logicalHeight, bg)
+	g.batch.box(screen, 0, 0, g.width, g.height, bg)
 	g.batch.addItems(screen, g.fonts, g.dl.Items)
 	g.batch.flush(screen)
 }
 
-// Layout keeps the height and follows the stage's aspect ratio.
+// Layout is required by ebiten.Game; LayoutF below is the one used.
 func (g *game) Layout(ow, oh int) (int, int) {
-	if ow > 0 && oh > 0 {
-		g.width = float64(min(max(logicalHeight*ow/oh, minWidth), maxWidth))
-	}
-	return int(g.width), logicalHeight
+	w, h := g.LayoutF(float64(ow), float64(oh))
+	return int(w), int(h)
 }
 
-// fpsMeter counts frames over windows of at least half a second.
+// LayoutF sizes the canvas to the page's stage in device pixels, within
+// the bounds above (keeping the stage's aspect ratio).
+func (g *game) LayoutF(ow, oh float64) (float64, float64) {
+	if ow > 0 && oh > 0 {
+		scale := 1.0
+		if m := ebiten.Monitor(); m != nil {
+			scale = max(m.DeviceScaleFactor(), 1)
+		}
+		w, h := math.Round(ow*scale), math.Round(oh*scale)
+		if k := min(1, maxHeight/h, maxWidth/w); k < 1 {
+			w, h = math.Round(w*k), math.Round(h*k)
+		}
+		if h < minHeight {
+			w, h = math.Round(w*minHeight/h), minHeight
+		}
+		g.width, g.height = max(w, 1), h
+	}
+	return g.width, g.height
+}
+
+// fpsMeter counts frames over windows of at least half a second, and the
+// Go time per frame spent building the scene and batching it: the part of a
+// frame the app controls (the rest is the browser's WebGL and compositing).
 type fpsMeter struct {
-	start time.Time
-	n     int
-	fps   float64
+	start       time.Time
+	n           int
+	fps         float64
+	build, draw time.Duration // summed over the current window
+	// buildMs and drawMs are the last window's means per frame.
+	buildMs, drawMs float64
 }
 
 func (m *fpsMeter) frame(now time.Time) {
@@ -197,6 +227,8 @@ func (m *fpsMeter) frame(now time.Time) {
 	}
 	m.n++
 	if d := now.Sub(m.start).Seconds(); d >= 0.5 {
-		m.fps, m.n, m.start = float64(m.n)/d, 0, now
+		ms := func(x time.Duration) float64 { return x.Seconds() * 1000 / float64(m.n) }
+		m.fps, m.buildMs, m.drawMs = float64(m.n)/d, ms(m.build), ms(m.draw)
+		m.n, m.start, m.build, m.draw = 0, now, 0, 0
 	}
 }

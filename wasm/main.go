@@ -12,7 +12,7 @@ import (
 
 func main() {
 	g := newGame(newSession(locationQuery()))
-	ebiten.SetWindowSize(960, logicalHeight)
+	ebiten.SetWindowSize(defaultWidth, defaultHeight)
 	ebiten.SetWindowTitle("ParaPlay")
 	// Lecturers drive the demo from another window (slides, a clicker app):
 	// keep animating when the iframe does not have focus.

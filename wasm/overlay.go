@@ -21,30 +21,32 @@ var (
 // drawError fills the canvas with the problems, one per line and wrapped,
 // so a bad link still explains itself.
 func (g *game) drawError(dst *ebiten.Image) {
-	g.batch.box(dst, 0, 0, g.width, logicalHeight, errorBG)
-	g.batch.box(dst, 40, 48, 46, 80, errorAccent)
+	// Laid out for a 600-pixel-high canvas and scaled to this one.
+	k := max(g.height/defaultHeight, 0.5)
+	g.batch.box(dst, 0, 0, g.width, g.height, errorBG)
+	g.batch.box(dst, 40*k, 48*k, 46*k, 80*k, errorAccent)
 	defer g.batch.flush(dst)
 	if g.fonts == nil {
 		return // no fonts: the page still shows the error through window.paraplay
 	}
-	g.batch.text(dst, g.fonts, g.cur.errTitle, 60, 72, 24, true, scene.AnchorStart, chromeText)
-	y := 120.0
-	const size, lead = 16.0, 24.0
-	width := g.width - 120
+	g.batch.text(dst, g.fonts, g.cur.errTitle, 60*k, 72*k, 24*k, true, scene.AnchorStart, chromeText)
+	y := 120 * k
+	size, lead := 16*k, 24*k
+	width := g.width - 120*k
 	for _, line := range g.cur.errLines {
 		for i, w := range wrap(line, width, func(s string) float64 { return g.fonts.width(s, size, false) }) {
-			x := 60.0
+			x := 60 * k
 			if i == 0 {
 				g.batch.text(dst, g.fonts, "•", x, y, size, true, scene.AnchorStart, errorAccent)
 			}
-			g.batch.text(dst, g.fonts, w, x+18, y, size, false, scene.AnchorStart, chromeText)
-			if y += lead; y > logicalHeight-40 {
+			g.batch.text(dst, g.fonts, w, x+18*k, y, size, false, scene.AnchorStart, chromeText)
+			if y += lead; y > g.height-40*k {
 				return
 			}
 		}
-		y += 8
+		y += 8 * k
 	}
-	g.batch.text(dst, g.fonts, "Fix the parameter named above, or reset to the defaults.", 60, y+12, 14, false, scene.AnchorStart, chromeDim)
+	g.batch.text(dst, g.fonts, "Fix the parameter named above, or reset to the defaults.", 60*k, y+12*k, 14*k, false, scene.AnchorStart, chromeDim)
 }
 
 // wrap breaks s at spaces into lines no wider than width (a single word

@@ -94,8 +94,9 @@ func simulate(s scenario.Scenario) (tl *timeline.Timeline, err error) {
 	return tl, err
 }
 
-// buildScene asks the scene for instant t, turning a panic into an error.
-func buildScene(tl *timeline.Timeline, t units.Time, w, h float64) (dl scene.DrawList, err error) {
+// buildScene asks the scene for instant t, writing into dl (whose storage
+// it reuses), turning a panic into an error.
+func buildScene(dl *scene.DrawList, tl *timeline.Timeline, t units.Time, w, h float64) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			logPanic(r)
@@ -110,7 +111,8 @@ func buildScene(tl *timeline.Timeline, t units.Time, w, h float64) (dl scene.Dra
 		f = scene.NewFrames(tl)
 		frames[tl] = f
 	}
-	return f.Build(t, scene.Options{Width: w, Height: h}), nil
+	f.BuildInto(dl, t, scene.Options{Width: w, Height: h})
+	return nil
 }
 
 // frames keeps, for each timeline on screen, the part of the scene that

@@ -40,11 +40,14 @@ func TestBenchFPS(t *testing.T) {
 			time.Sleep(5 * time.Second)
 			b := state(t, ctx)
 			fps := eval[float64](t, ctx, `window.paraplay.fps`)
+			buildMs := eval[float64](t, ctx, `window.paraplay.buildMs`)
+			drawMs := eval[float64](t, ctx, `window.paraplay.drawMs`)
 			mode := "playground"
 			if page != "" {
 				mode = "embed"
 			}
-			t.Logf("%-40s %-10s %5.1f frames/s (window.paraplay.fps %5.1f)", c.name, mode, float64(b.Frames-a.Frames)/5, fps)
+			t.Logf("%-40s %-10s %5.1f frames/s (window.paraplay.fps %5.1f; Go per frame: scene %.1f ms, batch %.1f ms)",
+				c.name, mode, float64(b.Frames-a.Frames)/5, fps, buildMs, drawMs)
 		}
 	}
 }
