@@ -28,8 +28,12 @@ import (
 //     Daly's closed form, and Young's optimum interval (longRunMetrics).
 func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
+	if len(sum.Iterations) > 0 {
+		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults
+	}
 	if s.Strategy == scenario.StrategyTraining {
 		parts = append(parts, trainingMetrics(s, sum)...)
+		parts = append(parts, iterationMetrics(s, sum)...)
 		if s.Failures.Duration > 0 {
 			long, err := longRunMetrics(s)
 			if err != nil {

@@ -38,7 +38,7 @@ var Presets = []Preset{
 	{"Fail-stop, restart", "GPU 6 dies: the job restarts from its last checkpoint and redoes the lost step.",
 		"dp=4&pp=2&faults=kind%3Dfail_slow%2Cgpu%3D1%2Cfactor%3D0.4%3Bkind%3Dfail_stop%2Cat%3D600ms%2Cgpu%3D6&gpu=h100-sxm&gpus_per_node=4&nodes=2&heartbeat=40ms&ckpt_cost=15ms&ckpt_interval=0ns&restart_cost=120ms&iterations=4&micro_batch_size=2&microbatches=4&model=gpt3-1.3b&straggler_cv=0.05"},
 	{"H100 + A100, balanced", "Stages sized to the GPUs' speed; set partition=equal to see the A100s hold the pipeline up.",
-		"dp=4&pp=2&order=tp%2Ccp%2Cdp%2Cpp&gpu=h100-sxm&node_gpus=h100-sxm%2Ca100-sxm-80gb&nodes=2&gpus_per_node=4&model=llama3-8b&layers=16&seq_len=4096&partition=balanced"},
+		"dp=4&pp=2&order=tp%2Ccp%2Cdp%2Cpp&gpu=h100-sxm&node_gpus=h100-sxm%2Ca100-sxm-80gb&nodes=2&gpus_per_node=4&model=llama3-8b&layers=16&seq_len=4096&partition=balanced&zero=1&recompute=selective"},
 	{"Parameter server: BSP", "A barrier every iteration: the fast workers wait for the one at a quarter speed.",
 		"strategy=parameter-server&gpus=4&size=64MiB&iterations=8&sync=bsp&speeds=1,1,0.5,0.25"},
 	{"Parameter server: ASP", "No barrier: every worker runs at its own pace and its version-lag badge climbs.",
