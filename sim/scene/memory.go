@@ -69,19 +69,24 @@ func (b *builder) memory(t units.Time, r box) {
 	default:
 		title += " (no HBM size)"
 	}
-	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, r.w()), size, colMuted, AnchorStart)
+	room := r.w()
 	if b.f.metrics.oom > 0 {
 		msg := "OOM on " + itoa(b.f.metrics.oom) + " GPU"
 		if b.f.metrics.oom > 1 {
 			msg += "s"
 		}
 		b.text("mem/oom", r.x1, r.y0+size, msg, size, colOOM, AnchorEnd).Bold = true
+		room -= textWidth(msg, size) + 8*b.s // the title stops short of it
 	}
+	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, room), size, colMuted, AnchorStart)
 	legendTop := b.memLegend(r)
 	L.labelSz = min(9*b.fs, 60*b.s)
 	L.labelY = legendTop - 4*b.s
 	L.base = L.labelY - L.labelSz - 2*b.s
 	top := r.y0 + size + 6*b.s
+	if b.f.metrics.oom > 0 {
+		top += min(9*b.fs, 60*b.s) + 2*b.s // room for the bars' "OOM" labels
+	}
 	L.height = max(0, L.base-top) / (1 + memOverflow)
 	L.slot = r.w() / float64(len(gpus))
 	L.barW = min(L.slot*0.72, 28*b.s)
