@@ -12,7 +12,7 @@
   const $ = (id) => document.getElementById(id);
   const root = document.documentElement;
   const status = $("status"), loading = $("loading"), problem = $("problem");
-  const VIEW = ["speed", "autoplay", "t", "embed", "hide"];
+  const VIEW = ["speed", "autoplay", "loop", "t", "embed", "hide"];
   let app = null;       // window.paraplay once the wasm runs
   let lastResult = null;
   let scrubbing = false;
@@ -262,7 +262,10 @@
     scrub.addEventListener("input", () => { scrubbing = true; app.pause(); app.seekFraction(scrub.value / 1000); });
     scrub.addEventListener("change", () => { scrubbing = false; });
     $("speed").addEventListener("input", (e) => app.setSpeed(Math.pow(10, +e.target.value)));
-    $("loop").addEventListener("change", (e) => app.setLoop(e.target.checked));
+    $("loop").addEventListener("change", (e) => {
+      app.setLoop(e.target.checked);
+      setViewParam("loop", e.target.checked ? null : "0"); // looping is the default
+    });
     $("fullscreen").addEventListener("click", toggleFullscreen);
     document.addEventListener("fullscreenchange", () => root.classList.toggle("fs", !!document.fullscreenElement));
     $("reset").addEventListener("click", () => {

@@ -126,7 +126,7 @@ func TestPlaygroundControls(t *testing.T) {
 // everyParam sets every scenario parameter of today away from its default.
 const everyParam = "strategy=collective&name=All+set&gpus=8&bw=50GB%2Fs&lat=7us&fwd=3ms&bwd=5ms&jitter=0.2" +
 	"&gpu=h100-sxm&nodes=2&gpus_per_node=4&link=nvlink4&inter=ib-hdr&network=fat-tree" +
-	"&op=all_reduce&algo=tree&size=32MiB&chunks=4&seed=9&speed=2&autoplay=0"
+	"&op=all_reduce&algo=tree&size=32MiB&chunks=4&seed=9&speed=2&autoplay=0&loop=0"
 
 // TestPlaygroundRoundTrip loads a URL with every parameter set, reads the
 // app's state and the controls, reloads the canonical URL and compares.
@@ -141,16 +141,19 @@ func TestPlaygroundRoundTrip(t *testing.T) {
 		Speed    float64           `json:"speed"`
 		State    string            `json:"state"`
 		End      float64           `json:"end"`
+		Loop     bool              `json:"loop"`
+		LoopBox  bool              `json:"loopBox"`
 	}
 	read := func() snap {
 		return eval[snap](t, ctx, `(() => { const c = {};
 			for (const e of document.getElementById("controls").elements) if (e.name) c[e.name] = e.value;
-			return {query: location.search.slice(1), controls: c, speed: paraplay.speed, state: paraplay.state, end: paraplay.end}; })()`)
+			return {query: location.search.slice(1), controls: c, speed: paraplay.speed, state: paraplay.state, end: paraplay.end,
+				loop: paraplay.loop, loopBox: document.getElementById("loop").checked}; })()`)
 	}
 	a := read()
 	want, _ := url.ParseQuery(everyParam)
 	for k := range want {
-		if k == "speed" || k == "autoplay" {
+		if k == "speed" || k == "autoplay" || k == "loop" {
 			continue
 		}
 		got := a.Controls[k]
@@ -161,15 +164,15 @@ func TestPlaygroundRoundTrip(t *testing.T) {
 			t.Errorf("control %s = %q, want %q", k, a.Controls[k], want.Get(k))
 		}
 	}
-	if a.State != "paused" || a.Speed != 2 || a.End <= 0 {
-		t.Errorf("state %q speed %v end %v; want paused at ×2 with a run", a.State, a.Speed, a.End)
+	if a.State != "paused" || a.Speed != 2 || a.End <= 0 || a.Loop || a.LoopBox {
+		t.Errorf("state %q speed %v end %v loop %v (box %v); want paused at ×2 with a run, not looping", a.State, a.Speed, a.End, a.Loop, a.LoopBox)
 	}
 	if err := chromedp.Do(ctx, chromedp.Reload()); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the reloaded form", `window.paraplay && paraplay.frames > 0 && !!document.getElementById("c-algo")`)
 	b := read()
-	if a.Query != b.Query || a.End != b.End || a.Speed != b.Speed || a.State != b.State {
+	if a.Query != b.Query || a.End != b.End || a.Speed != b.Speed || a.State != b.State || a.Loop != b.Loop {
 		t.Errorf("after reload:\n%+v\nbefore:\n%+v", b, a)
 	}
 	for k, v := range a.Controls {

@@ -44,7 +44,7 @@ type Clock struct {
 
 // NewClock starts a clock on tl as the view asks.
 func NewClock(tl *timeline.Timeline, v View) *Clock {
-	c := &Clock{End: tl.End, Playing: v.Autoplay, Loop: true, Speed: clampSpeed(v.Speed), events: EventTimes(tl)}
+	c := &Clock{End: tl.End, Playing: v.Autoplay, Loop: v.Loop, Speed: clampSpeed(v.Speed), events: EventTimes(tl)}
 	c.base = scene.PlaybackRate(tl.End) // the pace GIF exports use too
 	c.T = min(max(v.Start, 0), c.End)
 	return c

@@ -60,8 +60,8 @@ func TestPresetLessonsHold(t *testing.T) {
 
 func TestClock(t *testing.T) {
 	tl := simulate(t, "")
-	c := NewClock(tl, View{Speed: 1, Autoplay: true})
-	if !c.Playing || c.T != 0 {
+	c := NewClock(tl, View{Speed: 1, Autoplay: true, Loop: true})
+	if !c.Playing || c.T != 0 || !c.Loop {
 		t.Fatalf("new clock: %+v", c)
 	}
 	c.Tick(1)
@@ -124,13 +124,20 @@ func TestParseView(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := View{Speed: 500, Autoplay: false, Start: 3 * units.Millisecond, Embed: true, Hide: []string{"controls", "metrics", "legend"}}
-	if v.Speed != want.Speed || v.Autoplay != want.Autoplay || v.Start != want.Start || v.Embed != want.Embed || !slices.Equal(v.Hide, want.Hide) {
+	want := View{Speed: 500, Autoplay: false, Loop: true, Start: 3 * units.Millisecond, Embed: true, Hide: []string{"controls", "metrics", "legend"}}
+	if v.Speed != want.Speed || v.Autoplay != want.Autoplay || v.Loop != want.Loop || v.Start != want.Start || v.Embed != want.Embed || !slices.Equal(v.Hide, want.Hide) {
 		t.Errorf("ParseView = %+v, want %+v", v, want)
 	}
-	q, _ = url.ParseQuery("speed=5000&autoplay=maybe&t=x&embed=2")
+	q, _ = url.ParseQuery("loop=0")
+	if v, err := ParseView(q); err != nil || v.Loop {
+		t.Errorf("ParseView(loop=0) = %+v, %v; want Loop false", v, err)
+	}
+	if c := NewClock(simulate(t, ""), View{Speed: 1}); c.Loop {
+		t.Error("NewClock ignored the view's Loop=false")
+	}
+	q, _ = url.ParseQuery("speed=5000&autoplay=maybe&t=x&embed=2&loop=sometimes")
 	_, err = ParseView(q)
-	for _, p := range []string{"speed", "autoplay", "t:", "embed"} {
+	for _, p := range []string{"speed", "autoplay", "t:", "embed", "loop"} {
 		if err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("error %v does not name %s", err, p)
 		}

@@ -18,6 +18,8 @@ type View struct {
 	Speed float64
 	// Autoplay starts the animation playing rather than paused.
 	Autoplay bool
+	// Loop starts playback over after the end (loop=0 stops there).
+	Loop bool
 	// Start is the instant to show first.
 	Start units.Time
 	// Embed shows only the canvas and a minimal overlay (embed=1).
@@ -27,10 +29,10 @@ type View struct {
 	Hide []string
 }
 
-// ParseView decodes speed, autoplay, t, embed and hide. Errors are
+// ParseView decodes speed, autoplay, loop, t, embed and hide. Errors are
 // *scenario.FieldError naming the parameter, like the scenario's own.
 func ParseView(q url.Values) (View, error) {
-	v := View{Speed: 1, Autoplay: true}
+	v := View{Speed: 1, Autoplay: true, Loop: true}
 	var errs []error
 	bad := func(field, format string, args ...any) {
 		errs = append(errs, &scenario.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
@@ -46,6 +48,11 @@ func ParseView(q url.Values) (View, error) {
 	if s, ok := single(q, "autoplay", bad); ok {
 		if v.Autoplay, ok = parseBool(s); !ok {
 			bad("autoplay", "%q is not allowed; want 1 or 0", s)
+		}
+	}
+	if s, ok := single(q, "loop", bad); ok {
+		if v.Loop, ok = parseBool(s); !ok {
+			bad("loop", "%q is not allowed; want 1 or 0", s)
 		}
 	}
 	if s, ok := single(q, "embed", bad); ok {
