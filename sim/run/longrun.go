@@ -49,7 +49,7 @@ func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long,
 	}
 	job := jobOf(healthy, tl, sum)
 	if s.Recovery.Policy == fault.Replan {
-		job.Replan = func(lost int) (float64, error) { return replan(healthy, sum.TokensPerSecond, job, lost) }
+		job.Replan = newReplanner(healthy, sum).speed
 	}
 	r := s.Recovery
 	interval := r.CheckpointInterval
@@ -119,37 +119,101 @@ func gcd(a, b int) int {
 	return a
 }
 
-// replan is the re-planning policy's new layout when lost replicas each
-// lost a node (Oobleck, ResiHP): the surviving whole replicas keep the
-// global batch as near as the schedule allows by taking more microbatches
-// each, and the training simulator measures the new throughput.
-// Orphaned nodes of broken replicas stay idle: a simplification, as both
-// systems would also re-plan those.
-func replan(s scenario.Scenario, healthyTokens float64, job fault.Job, lost int) (float64, error) {
-	if healthyTokens <= 0 {
+// replanner re-plans a job on the nodes that survive (Oobleck, ResiHP):
+// it tries layouts with the same tensor- and context-parallel degrees and
+// a pipeline of the same, half or twice the depth, as many replicas as the
+// surviving nodes hold (orphaned nodes of broken replicas regroup), and
+// the microbatches per replica that keep the global batch nearest; the
+// training simulator measures each, and the fastest that needs no more
+// memory than the healthy plan wins.
+type replanner struct {
+	s      scenario.Scenario // the healthy scenario, one analytic iteration
+	tokens float64           // its tokens per second
+	peak   units.Bytes       // its largest peak memory on one GPU
+}
+
+func newReplanner(s scenario.Scenario, sum timeline.Summary) replanner {
+	r := replanner{s: s, tokens: sum.TokensPerSecond}
+	for _, g := range sum.GPUs {
+		r.peak = max(r.peak, g.PeakMemory)
+	}
+	return r
+}
+
+// speed is the best throughput, relative to healthy, when lost nodes are
+// away (one per replica group hit); 0 when nothing can train.
+func (r replanner) speed(lost int) (float64, error) {
+	if r.tokens <= 0 {
 		return 0, fmt.Errorf("replan: the healthy iteration has no throughput")
 	}
-	perGroup := job.Nodes / job.Replicas // nodes per replica group
-	replicasPerGroup := s.Parallel.DP / job.Replicas
-	for groups := job.Replicas - lost; groups >= 1; groups-- {
-		t := s
-		t.Cluster.Nodes = groups * perGroup
-		t.Parallel.DP = groups * replicasPerGroup
-		t.Name = ""
-		target := float64(s.Parallel.Microbatches*s.Parallel.DP) / float64(t.Parallel.DP)
-		for _, m := range microbatchesNear(target, s.Parallel.PP) {
-			t.Parallel.Microbatches = m
-			if t.Validate() != nil {
-				continue
-			}
-			tl, err := Simulate(t)
-			if err != nil {
-				return 0, fmt.Errorf("replan on %d GPUs: %w", t.NumGPUs(), err)
-			}
-			return tl.Summarize().TokensPerSecond / healthyTokens, nil
+	left := max(1, r.s.Cluster.Nodes) - lost
+	best := 0.0
+	for _, pp := range ppCandidates(r.s.Parallel.PP) {
+		t, ok := r.layout(left, pp)
+		if !ok {
+			continue
+		}
+		tl, err := Simulate(t)
+		if err != nil {
+			return 0, fmt.Errorf("replan on %d GPUs: %w", t.NumGPUs(), err)
+		}
+		sum := tl.Summarize()
+		if r.overflows(sum) {
+			continue
+		}
+		best = max(best, sum.TokensPerSecond/r.tokens)
+	}
+	return best, nil
+}
+
+// overflows reports whether a layout runs out of memory where the
+// healthy plan did not need as much.
+func (r replanner) overflows(sum timeline.Summary) bool {
+	for _, g := range sum.GPUs {
+		if g.OOM && g.PeakMemory > r.peak {
+			return true
 		}
 	}
-	return 0, nil // nothing left that can train: wait for repairs
+	return false
+}
+
+// ppCandidates is the pipeline depths a re-plan tries.
+func ppCandidates(pp int) []int {
+	out := []int{pp}
+	if pp%2 == 0 {
+		out = append(out, pp/2)
+	}
+	return append(out, 2*pp)
+}
+
+// layout is the scenario on nodes surviving nodes with pp stages: as many
+// replicas as fit in whole nodes, microbatches keeping the global batch.
+func (r replanner) layout(nodes, pp int) (scenario.Scenario, bool) {
+	t := r.s
+	p := t.Parallel
+	perNode := t.Cluster.GPUsPerNode
+	if perNode == 0 || nodes < 1 {
+		return t, false // one node holds the whole job: nothing survives its loss
+	}
+	unit := p.TP * pp * max(1, p.CP)
+	dp := nodes * perNode / unit
+	for dp >= 1 && (dp*unit%perNode != 0 || dp%max(1, p.EP) != 0) {
+		dp--
+	}
+	if dp < 1 {
+		return t, false
+	}
+	t.Name = ""
+	t.Cluster.Nodes = dp * unit / perNode
+	t.Parallel.DP, t.Parallel.PP = dp, pp
+	target := float64(p.Microbatches*p.DP) / float64(dp)
+	for _, m := range microbatchesNear(target, pp) {
+		t.Parallel.Microbatches = m
+		if t.Validate() == nil {
+			return t, true
+		}
+	}
+	return t, false
 }
 
 // microbatchesNear lists microbatch counts within p of target, nearest
