@@ -69,7 +69,13 @@ func estimateItems(f *Frames, w float64) int {
 	if len(tl.Switches) == 0 {
 		links *= 3 // a line and two arrowhead strokes each
 	}
-	return 64 + 4*len(tl.GPUs) + 2*len(tl.Switches) + links + 2*spans + sends + 10*rows
+	fixed := 64 + 4*len(tl.GPUs) + 2*len(tl.Switches) + links
+	if f.strip.ok { // the strip of the last frame is known exactly
+		return fixed + len(f.strip.items)
+	}
+	// A first guess, bounded: the row-times-width bounds above are loose
+	// on hundreds of rows, and append grows the rare longer list.
+	return min(fixed+2*spans+sends+10*rows, 1<<15)
 }
 
 // builder accumulates items for one frame. s scales every fixed pixel size

@@ -71,7 +71,9 @@ func (f *Frames) BuildInto(dl *DrawList, t units.Time, opt Options) {
 // items returns an empty item slice with room for n, the spare storage
 // BuildInto handed over when it is big enough.
 func (f *Frames) items(n int) []Item {
-	if s := f.spare; cap(s) >= n {
+	if s := f.spare; cap(s) >= n || cap(s) > 0 && n > 1<<12 {
+		// Big frames keep the storage they have and let append grow it
+		// rather than allocating a guess every frame.
 		f.spare = nil
 		return s[:0]
 	}

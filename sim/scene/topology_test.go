@@ -188,7 +188,7 @@ func BenchmarkBuildCluster(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		spec cluster.Spec
-	}{{"gpus=8", cluster.Spec{Nodes: 1, PerNode: 8}}, {"gpus=64", cluster.Spec{Nodes: 8, PerNode: 8}}} {
+	}{{"gpus=8", cluster.Spec{Nodes: 1, PerNode: 8}}, {"gpus=64", cluster.Spec{Nodes: 8, PerNode: 8}}, {"gpus=512", cluster.Spec{Nodes: 64, PerNode: 8}}} {
 		tl := clusterRun(b, c.spec, "ring", run.Detailed)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
