@@ -40,7 +40,8 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.vw = w - b.panelWidth()
 		b.panel(t, 30*b.fs, bandBottom)
 	}
-	acts := activities(tl, t, f.colls)
+	b.live = f.liveAt(t)
+	acts := activitiesOf(tl, t, f.colls, f.spansAt(t), b.live)
 	if len(tl.Switches) > 0 {
 		b.topology(tl, t, 30*b.fs, bandBottom+2*b.s, acts)
 	} else {
@@ -87,6 +88,7 @@ type builder struct {
 	vw    float64
 	f     *Frames
 	items []Item
+	live  []int32 // the transfers in flight at the frame's instant, ascending
 }
 
 func (b *builder) list() DrawList {

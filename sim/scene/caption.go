@@ -18,6 +18,24 @@ const analyticNote = "analytic: one α–β span per collective"
 // collective running at t and says that it is one span. It returns "" when
 // nothing is in flight.
 func stepCaption(tl *timeline.Timeline, t units.Time) string {
+	return stepCaptionOf(tl, t, inFlight(tl, t), collectiveSteps(tl))
+}
+
+// collectiveSteps is, by collective, the number of steps its transfers
+// take (the highest Step plus one).
+func collectiveSteps(tl *timeline.Timeline) []int {
+	steps := make([]int, len(tl.Collectives))
+	for i := range tl.Transfers {
+		if x := &tl.Transfers[i]; x.Collective >= 0 && x.Collective < len(steps) {
+			steps[x.Collective] = max(steps[x.Collective], x.Step+1)
+		}
+	}
+	return steps
+}
+
+// stepCaptionOf is stepCaption given the transfers in flight at t and
+// collectiveSteps.
+func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []int) string {
 	if tl.Fidelity == "analytic" {
 		for i := range tl.Collectives {
 			if c := &tl.Collectives[i]; c.Start <= t && t < c.End {
@@ -27,24 +45,20 @@ func stepCaption(tl *timeline.Timeline, t units.Time) string {
 		return analyticNote
 	}
 	which := -1
-	for i := range tl.Transfers {
+	for _, i := range live {
 		x := &tl.Transfers[i]
-		if x.Start <= t && t < x.End && x.Collective >= 0 && x.Collective < len(tl.Collectives) && (which < 0 || x.Collective < which) {
+		if x.Collective >= 0 && x.Collective < len(tl.Collectives) && (which < 0 || x.Collective < which) {
 			which = x.Collective
 		}
 	}
 	if which < 0 {
 		return ""
 	}
-	lo, hi, total := -1, -1, 0
+	lo, hi, total := -1, -1, stepsOf[which]
 	var phases []string
-	for i := range tl.Transfers {
+	for _, i := range live {
 		x := &tl.Transfers[i]
 		if x.Collective != which {
-			continue
-		}
-		total = max(total, x.Step+1)
-		if !(x.Start <= t && t < x.End) {
 			continue
 		}
 		if lo < 0 || x.Step < lo {

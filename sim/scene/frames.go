@@ -23,6 +23,11 @@ type Frames struct {
 	traffic  []string        // traffic kinds present, in legend order
 	strip    stripMemo       // the strip of the last layout drawn
 	spare    []Item          // storage BuildInto hands back for reuse
+	live     liveIndex       // finds the transfers in flight at an instant
+	liveBuf  []int32         // the last frame's answer, reused
+	spans    liveIndex       // finds the spans running at an instant
+	spansBuf []int32
+	steps    []int // by collective, its number of steps
 }
 
 // NewFrames prepares tl for Build. A nil timeline is allowed: its frames
@@ -35,6 +40,9 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 	f.training = tl.Training != nil || len(tl.Memory) > 0
 	f.rows = chooseRows(tl, f.training)
 	f.colls = spanCollectives(tl)
+	f.live = newLiveIndex(tl)
+	f.spans = newSpanIndex(tl)
+	f.steps = collectiveSteps(tl)
 	if f.training {
 		f.metrics = trainingMetrics(tl)
 		f.kinds, f.traffic = presentKinds(tl)
@@ -57,6 +65,18 @@ func (f *Frames) Build(t units.Time, opt Options) DrawList {
 		darken(&dl)
 	}
 	return dl
+}
+
+// liveAt is the transfers in flight at t, ascending.
+func (f *Frames) liveAt(t units.Time) []int32 {
+	f.liveBuf = f.live.at(f.tl, t, f.liveBuf)
+	return f.liveBuf
+}
+
+// spansAt is the spans running at t, ascending.
+func (f *Frames) spansAt(t units.Time) []int32 {
+	f.spansBuf = f.spans.spansAt(f.tl, t, f.spansBuf)
+	return f.spansBuf
 }
 
 // BuildInto is Build writing into dl and reusing the storage of dl's

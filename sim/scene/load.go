@@ -25,8 +25,13 @@ func rateAt(x *timeline.Transfer, t units.Time) float64 {
 // the rates of the transfers crossing it divided by its bandwidth (0 for a
 // link without a bandwidth).
 func loads(tl *timeline.Timeline, t units.Time) []float64 {
+	return loadsOf(tl, t, inFlight(tl, t))
+}
+
+// loadsOf is loads given the transfers in flight at t.
+func loadsOf(tl *timeline.Timeline, t units.Time, live []int32) []float64 {
 	sum := make([]float64, len(tl.Links))
-	for i := range tl.Transfers {
+	for _, i := range live {
 		x := &tl.Transfers[i]
 		r := rateAt(x, t)
 		if r == 0 {

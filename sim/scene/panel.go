@@ -104,8 +104,9 @@ func gib(v units.Bytes) string {
 }
 
 // trainingCaption names, for the caption line of a training run, the
-// schedule and the communication in flight at t.
-func trainingCaption(tl *timeline.Timeline, t units.Time) string {
+// schedule and the communication in flight at t (live: the transfers in
+// flight).
+func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32) string {
 	if r := recoveryCaption(tl, t); r != "" {
 		return r
 	}
@@ -117,9 +118,8 @@ func trainingCaption(tl *timeline.Timeline, t units.Time) string {
 		text += " · analytic collectives"
 	}
 	pp := 0
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
-		if x.Start <= t && t < x.End && x.Phase == trafficPP {
+	for _, i := range live {
+		if tl.Transfers[i].Phase == trafficPP {
 			pp++
 		}
 	}

@@ -106,13 +106,10 @@ func exitBox(x, y, dx, dy, cx, cy, hw, hh float64) float64 {
 // transfer at t, with an arrowhead at its destination end.
 func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	busy := make([]bool, len(tl.Links))
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
-		if x.Start <= t && t < x.End {
-			for _, id := range x.Path {
-				if id >= 0 && id < len(busy) {
-					busy[id] = true
-				}
+	for _, i := range b.live {
+		for _, id := range tl.Transfers[i].Path {
+			if id >= 0 && id < len(busy) {
+				busy[id] = true
 			}
 		}
 	}
@@ -191,10 +188,10 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 // are drawn on the ring layout.
 func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	size := max(4, min(18*b.s, g.bh*0.45))
-	for i := range tl.Transfers {
+	for _, i := range b.live {
 		x := &tl.Transfers[i]
 		link := x.Link()
-		if !(x.Start <= t && t < x.End) || len(x.Path) != 1 || link < 0 || link >= len(g.segs) || !g.segs[link].ok {
+		if len(x.Path) != 1 || link < 0 || link >= len(g.segs) || !g.segs[link].ok {
 			continue
 		}
 		f := float64(t-x.Start) / float64(x.End-x.Start)
@@ -202,7 +199,7 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 			f = x.BytesAt(t) / float64(x.Bytes)
 		}
 		px, py := g.segs[link].at(f)
-		id := "xfer/" + itoa(i)
+		id := "xfer/" + itoa(int(i))
 		if b.f.training {
 			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, b.s)
@@ -223,9 +220,9 @@ func (b *builder) caption(tl *timeline.Timeline, g ringLayout, t units.Time, top
 	if len(g.cx) < 3 {
 		return // the centre holds a box or a link
 	}
-	for i := range tl.Transfers {
+	for _, i := range b.live {
 		x := &tl.Transfers[i]
-		if !(x.Start <= t && t < x.End) || x.Collective < 0 || x.Collective >= len(tl.Collectives) {
+		if x.Collective < 0 || x.Collective >= len(tl.Collectives) {
 			continue
 		}
 		c := &tl.Collectives[x.Collective]

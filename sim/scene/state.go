@@ -154,6 +154,12 @@ type activity struct {
 // and transfers, agreeing with StateAt GPU by GPU; colls are the
 // timeline's spanCollectives.
 func activities(tl *timeline.Timeline, t units.Time, colls []*timeline.Collective) []activity {
+	return activitiesOf(tl, t, colls, spansLive(tl, t), inFlight(tl, t))
+}
+
+// activitiesOf is activities given the spans and the transfers live at t
+// (ascending indices).
+func activitiesOf(tl *timeline.Timeline, t units.Time, colls []*timeline.Collective, spans, live []int32) []activity {
 	acts := make([]activity, len(tl.GPUs))
 	if t >= tl.End {
 		for i := range acts {
@@ -162,21 +168,15 @@ func activities(tl *timeline.Timeline, t units.Time, colls []*timeline.Collectiv
 		return acts
 	}
 	n := len(acts)
-	for i := range tl.Spans {
+	for _, i := range spans {
 		s := &tl.Spans[i]
-		if s.Start > t {
-			break
-		}
-		if s.GPU >= 0 && s.GPU < n && acts[s.GPU].span == nil && t < s.End {
+		if s.GPU >= 0 && s.GPU < n && acts[s.GPU].span == nil {
 			acts[s.GPU].state = spanState(s.Kind)
 			acts[s.GPU].span = s
 		}
 	}
-	for i := range tl.Transfers {
+	for _, i := range live {
 		x := &tl.Transfers[i]
-		if !(x.Start <= t && t < x.End) {
-			continue
-		}
 		if x.Src >= 0 && x.Src < n {
 			acts[x.Src].sending = true
 			communicate(&acts[x.Src])

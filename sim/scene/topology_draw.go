@@ -36,9 +36,11 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 // topoCaption writes the step caption at the left of the caption line,
 // clear of the load legend at its right.
 func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
-	text := stepCaption(tl, t)
+	var text string
 	if b.f.training {
-		text = trainingCaption(tl, t)
+		text = trainingCaption(tl, t, b.live)
+	} else {
+		text = stepCaptionOf(tl, t, b.live, b.f.steps)
 	}
 	if text == "" {
 		return
@@ -100,7 +102,7 @@ func (b *builder) nodeLabels(L topoLayout) {
 // topoLinks draws every placed link coloured by its load at t, and thicker
 // the more it carries.
 func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
-	u := loads(tl, t)
+	u := loadsOf(tl, t, b.live)
 	thin := min(1.2*b.s, max(L.gpuW*0.1, 0.3))
 	for i, sg := range L.segs {
 		if !sg.ok {
@@ -141,11 +143,8 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
 // it pays its latency), filled by chunk and outlined by phase.
 func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	size := max(3, min(14*b.s, L.gpuW*0.45, L.gpuH*0.45))
-	for i := range tl.Transfers {
+	for _, i := range b.live {
 		x := &tl.Transfers[i]
-		if !(x.Start <= t && t < x.End) {
-			continue
-		}
 		f := 0.0
 		if x.Bytes > 0 {
 			f = x.BytesAt(t) / float64(x.Bytes)
@@ -154,7 +153,7 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		if !ok {
 			continue
 		}
-		id := "xfer/" + itoa(i)
+		id := "xfer/" + itoa(int(i))
 		if b.f.training {
 			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, min(b.s, size/8))

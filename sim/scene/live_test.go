@@ -1,0 +1,48 @@
+package scene
+
+import (
+	"slices"
+	"testing"
+
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// TestLiveIndexMatchesScan checks the indexes against a scan of every
+// transfer and span, at every start and end (and a nanosecond either side) of a
+// ring run and of a hand-made mix of short, long, empty and out-of-range
+// transfers.
+func TestLiveIndexMatchesScan(t *testing.T) {
+	mixed := &timeline.Timeline{End: 100 * ms, GPUs: make([]timeline.GPU, 2)}
+	for i := range 300 {
+		start := units.Time(i) * ms / 3
+		mixed.Transfers = append(mixed.Transfers, timeline.Transfer{Src: 0, Dst: 1, Start: start, End: start + ms/2})
+	}
+	mixed.Transfers = append(mixed.Transfers,
+		timeline.Transfer{Start: 0, End: 100 * ms},        // the whole run: long
+		timeline.Transfer{Start: 40 * ms, End: 40 * ms},   // empty: never in flight
+		timeline.Transfer{Start: 90 * ms, End: 150 * ms},  // past the end
+		timeline.Transfer{Start: 10 * ms, End: 60 * ms},   // long
+		timeline.Transfer{Start: -5 * ms, End: 2 * ms},    // before the start
+		timeline.Transfer{Start: 33 * ms, End: 33*ms + 1}, // one nanosecond
+	)
+	for name, tl := range map[string]*timeline.Timeline{"ring16": ringTimeline(16), "mixed": mixed} {
+		ix, sx := newLiveIndex(tl), newSpanIndex(tl)
+		var instants []units.Time
+		for _, x := range tl.Transfers {
+			instants = append(instants, x.Start-1, x.Start, x.Start+1, x.End-1, x.End, x.End+1)
+		}
+		instants = append(instants, 0, tl.End, tl.End+ms, -ms)
+		var buf []int32
+		for _, at := range instants {
+			buf = ix.at(tl, at, buf)
+			if want := inFlight(tl, at); !slices.Equal(buf, want) && !(len(buf) == 0 && len(want) == 0) {
+				t.Fatalf("%s at %v: index gives %v, scan gives %v", name, at, buf, want)
+			}
+			got := sx.spansAt(tl, at, nil)
+			if want := spansLive(tl, at); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
+				t.Fatalf("%s at %v: span index gives %v, scan gives %v", name, at, got, want)
+			}
+		}
+	}
+}
