@@ -37,7 +37,10 @@ type demo struct {
 	summary  timeline.Summary
 	// caption is the line of key numbers under the poster (captionMetrics).
 	caption string
-	poster  Poster
+	// chart is an inline SVG drawn under the poster, or "": a long run's
+	// goodput against the checkpoint interval (goodputChart).
+	chart  string
+	poster Poster
 }
 
 // newDemo runs s and draws the poster; n numbers the demo in its page.
@@ -72,7 +75,12 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 	if err != nil {
 		return nil, fmt.Errorf("caption: %w", err)
 	}
+	chart, err := goodputChart(s)
+	if err != nil {
+		return nil, fmt.Errorf("goodput chart: %w", err)
+	}
 	return &demo{
+		chart:    chart,
 		scenario: s,
 		view:     v,
 		summary:  sum,
@@ -148,10 +156,10 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 	fmt.Fprintf(stringWriter{w}, `<figure class="demo" id="demo-%d" data-src="%s" data-title="Live demo: %s"%s>
 <div class="frame"%s><img class="poster" src="%s" width="%d" height="%d" alt="Poster of the demo at one instant: %s">
 <button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button>%s</div>
-<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a></figcaption>
+%s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a></figcaption>
 </figure>
 `, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title, placeholder,
-		caption, esc(d.metrics()), esc(d.query(false)))
+		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)))
 }
 
 // describe is the one-line summary of a demo's settings. scenario's
@@ -201,4 +209,12 @@ func roundTime(t units.Time) string {
 		return fmt.Sprintf("%.3g µs", ns/1e3)
 	}
 	return fmt.Sprintf("%.0f ns", ns)
+}
+
+// chartHTML is the demo's chart in a block of its own, or "".
+func (d *demo) chartHTML() string {
+	if d.chart == "" {
+		return ""
+	}
+	return `<div class="chart">` + d.chart + "</div>\n"
 }
