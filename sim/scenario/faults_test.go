@@ -84,6 +84,14 @@ func TestFaultErrorsNameTheField(t *testing.T) {
 		{"parallel: {partition: random}\n", "parallel.partition", "balanced"},
 		{"data: {seq_dist: zipf}\n", "data.seq_dist", "lognormal"},
 	}
+	for _, tc := range []struct{ in, field, more string }{
+		{"strategy: collective\nstraggler: {cv: 0.1}\n", "straggler.cv", "compute.jitter"},
+		{"strategy: data-parallel\nfaults: [{kind: fail_stop, gpu: 1}]\n", "faults", "training"},
+	} {
+		if _, err := Parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), tc.more) {
+			t.Errorf("Parse(%q) = %v; want an error naming %s and %q", tc.in, err, tc.field, tc.more)
+		}
+	}
 	for _, tc := range tests {
 		_, err := Parse([]byte(base + tc.in))
 		if err == nil {
