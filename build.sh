@@ -92,7 +92,7 @@ test_all() {
 	# The log sits beside the build output so that two checkouts testing at
 	# once do not overwrite each other's.
 	local log="$PWD/$OUT/browser-test.log"
-	PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -v ./wasm/browsertest/ 2>&1 | tee "$log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+\S+_test.go)' || true
+	PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -timeout 30m -v ./wasm/browsertest/ 2>&1 | tee "$log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+\S+_test.go)' || true
 	if ! grep -q '^ok' "$log"; then
 		echo "browser tests failed; full log in $log"; tail -40 "$log"; exit 1
 	fi
