@@ -30,6 +30,19 @@ func TestBenchFPS(t *testing.T) {
 		{"ring all-reduce, 64 GPUs, ideal links", "strategy=collective&gpus=64&size=256MiB"},
 		{"ring all-reduce, 8×8 H100 cluster", "strategy=collective&gpu=h100-sxm&nodes=8&gpus_per_node=8&size=256MiB"},
 		{"data parallel, 64 GPUs", "gpus=64"},
+		{"ring all-reduce, 64×8 H100 (512 GPUs)", "strategy=collective&gpu=h100-sxm&nodes=64&gpus_per_node=8&size=256MiB"},
+	}
+	// The ceiling: a minimal Ebitengine page built the same way, filling
+	// the same canvas each frame (./build.sh bench puts it in bench/).
+	if _, err := os.Stat(filepath.Join(siteDir(t), "bench", "minimal.wasm")); err == nil {
+		ctx, _ := browser(t)
+		open(t, ctx, base, "bench/minimal.html")
+		a := eval[float64](t, ctx, `performance.now()`)
+		f0 := eval[int](t, ctx, `(window.paraplay && window.paraplay.frames) || 0`)
+		time.Sleep(5 * time.Second)
+		b := eval[float64](t, ctx, `performance.now()`)
+		f1 := eval[int](t, ctx, `(window.paraplay && window.paraplay.frames) || 0`)
+		t.Logf("%-40s %-10s %5.1f frames/s", "minimal Ebitengine page (ceiling)", "", float64(f1-f0)/((b-a)/1000))
 	}
 	for _, c := range cases {
 		for _, page := range []string{"embed=1&", ""} {
