@@ -208,6 +208,10 @@ func trainingMetrics(tl *timeline.Timeline) metrics {
 // row or bar each; a larger training run shows one per pipeline stage.
 const maxRowsPerGPU = 32
 
+// maxRowsCollective is the most rows the strip gives a run that is not a
+// training run (a collective, a data-parallel lesson).
+const maxRowsCollective = 64
+
 // stripRows are the GPUs the strip shows, one row each, in order.
 type stripRows struct {
 	gpus  []int
@@ -226,7 +230,24 @@ type stripRows struct {
 func chooseRows(tl *timeline.Timeline, training bool) stripRows {
 	n := len(tl.GPUs)
 	r := stripRows{row: make([]int, n)}
-	if !training || n <= maxRowsPerGPU {
+	if !training {
+		// Every GPU up to maxRowsCollective; beyond, every k-th, so rows
+		// stay a few pixels high (a collective's GPUs all look alike).
+		k := (n + maxRowsCollective - 1) / maxRowsCollective
+		for i := range n {
+			r.row[i] = -1
+			if i%k == 0 {
+				r.row[i] = len(r.gpus)
+				r.gpus = append(r.gpus, i)
+				r.stage = append(r.stage, -1)
+			}
+		}
+		if k > 1 {
+			r.note = "showing every " + ordinal(k) + " GPU (" + itoa(len(r.gpus)) + " of " + itoa(n) + ")"
+		}
+		return r
+	}
+	if n <= maxRowsPerGPU {
 		r.gpus, r.stage = make([]int, n), make([]int, n)
 		for i := range n {
 			r.gpus[i], r.row[i], r.stage[i] = i, i, -1
@@ -270,4 +291,20 @@ func (r stripRows) rowName(tl *timeline.Timeline, row int) string {
 		return "stage " + itoa(r.stage[row])
 	}
 	return gpuName(tl, r.gpus[row])
+}
+
+// ordinal spells k as "2nd", "3rd", "8th", "11th", "21st".
+func ordinal(k int) string {
+	suffix := "th"
+	if k%100 < 11 || k%100 > 13 {
+		switch k % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return itoa(k) + suffix
 }

@@ -46,3 +46,32 @@ func TestLiveIndexMatchesScan(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeCollectiveSamplesRows checks that a run with more GPUs than
+// maxRowsCollective shows every k-th GPU in the strip and says so.
+func TestLargeCollectiveSamplesRows(t *testing.T) {
+	for _, tc := range []struct {
+		n, rows int
+		note    string
+	}{
+		{64, 64, ""},
+		{130, 44, "showing every 3rd GPU (44 of 130)"},
+		{512, 64, "showing every 8th GPU (64 of 512)"},
+	} {
+		tl := &timeline.Timeline{End: ms, GPUs: make([]timeline.GPU, tc.n)}
+		r := chooseRows(tl, false)
+		if len(r.gpus) != tc.rows || r.note != tc.note {
+			t.Errorf("%d GPUs: %d rows, note %q; want %d, %q", tc.n, len(r.gpus), r.note, tc.rows, tc.note)
+		}
+		for i, g := range r.gpus {
+			if r.row[g] != i {
+				t.Errorf("%d GPUs: GPU %d is on row %d, its row index says %d", tc.n, g, i, r.row[g])
+			}
+		}
+	}
+	for k, want := range map[int]string{1: "1st", 2: "2nd", 3: "3rd", 4: "4th", 11: "11th", 12: "12th", 13: "13th", 21: "21st", 112: "112th"} {
+		if got := ordinal(k); got != want {
+			t.Errorf("ordinal(%d) = %q, want %q", k, got, want)
+		}
+	}
+}
