@@ -1,6 +1,7 @@
 package playground
 
 import (
+	"math"
 	"net/url"
 	"paraplay/sim/scene"
 	"reflect"
@@ -55,6 +56,38 @@ func TestPresetLessonsHold(t *testing.T) {
 	}
 	if r, h := end("2×8 H100: ring"), end("2×8 H100: hierarchical"); h >= r {
 		t.Errorf("2×8 H100: hierarchical %v, ring %v; want hierarchical faster", h, r)
+	}
+	tl := func(label string) *timeline.Timeline {
+		for _, p := range Presets {
+			if p.Label == label {
+				return simulate(t, p.Query)
+			}
+		}
+		t.Fatalf("no preset %q", label)
+		return nil
+	}
+	// The pipeline lessons: bubbles against their closed forms (p = 4,
+	// m = 8): 1F1B (p−1)/(m+p−1) = 3/11, interleaved v = 2 halves the
+	// warm-up, (p−1)/(v·m+p−1) = 3/19, and ZB-H1 about a third of 1F1B's.
+	b1f1b, bint, bzb := tl("1F1B, 4 stages").BubbleFraction(), tl("Interleaved, 4 stages, v = 2").BubbleFraction(), tl("Zero bubble (ZB-H1), 4 stages").BubbleFraction()
+	if math.Abs(b1f1b-3.0/11) > 0.005 || math.Abs(bint-3.0/19) > 0.005 || bzb >= b1f1b/2 {
+		t.Errorf("bubbles: 1F1B %.4f (want %.4f), interleaved %.4f (want %.4f), ZB-H1 %.4f (want < %.4f)", b1f1b, 3.0/11, bint, 3.0/19, bzb, b1f1b/2)
+	}
+	peak := func(tl *timeline.Timeline) units.Bytes {
+		var p units.Bytes
+		for _, m := range tl.Memory {
+			p = max(p, m.Peak)
+		}
+		return p
+	}
+	z0, z3 := tl("ZeRO-0, Llama 3 8B on 8 H100"), tl("ZeRO-3, Llama 3 8B on 8 H100")
+	if peak(z3) >= peak(z0)/2 {
+		t.Errorf("peak memory: ZeRO-3 %v, ZeRO-0 %v; want ZeRO-3 below half", peak(z3), peak(z0))
+	}
+	for _, m := range tl("3D: TP 4 × PP 2 × DP 2").Memory {
+		if m.OOM() {
+			t.Errorf("3D preset: GPU out of memory (%v of %v)", m.Peak, m.Capacity)
+		}
 	}
 }
 
