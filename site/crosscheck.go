@@ -27,6 +27,9 @@ import (
 //   - a long run (failures.duration set): failures and goodput beside
 //     Daly's closed form, and Young's optimum interval (longRunMetrics).
 func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+	if sum.Async != nil {
+		return asyncMetrics(s, tl, sum) // asynccheck.go
+	}
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
 	if len(sum.Iterations) > 0 {
 		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults

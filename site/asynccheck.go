@@ -1,0 +1,135 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// asyncMetrics is the caption of a parameter-server or local-SGD demo: the
+// run's length, its throughput in worker iterations per second and the
+// version lag, and where a closed form prices the same thing, the closed
+// form beside the simulated figure:
+//
+//   - BSP on one server: the per-iteration time max_i((i+1)·T + c_i) + T,
+//     T = α + S/B one model on the wire, c_i worker i's compute (the
+//     server sends the model to the workers in turn, the slowest push
+//     ends the round; TestBSPClosedForm in sim/run derives it);
+//   - ASP: the throughput Σ_i 1/(c_i + 2T), every worker cycling on its
+//     own, measured while every worker is still running;
+//   - local SGD: the bytes sent, K/H all-reduces of the model, beside what
+//     synchronous data parallelism sends in K iterations.
+//
+// Jitter and compression change the compute and the bytes the closed
+// forms assume, so with either the caption keeps to simulated figures.
+func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+	a := sum.Async
+	parts := []string{"run " + roundTime(sum.Iteration),
+		fmt.Sprintf("%d iterations, %s per second", a.Iterations, roundCount(a.Throughput))}
+	exact := s.Compute.Jitter == 0 && !s.Compression.Enabled()
+	if s.Strategy == scenario.StrategyLocalSGD {
+		parts = append(parts, "sent "+bytesText(a.Bytes))
+		if exact {
+			dp, err := dpBytes(s)
+			if err != nil {
+				return "", err
+			}
+			k, h := s.Iterations, s.Sync.Period
+			parts = append(parts, fmt.Sprintf("synchronous DP would send %s, H = %d times more", bytesText(dp*units.Bytes(k)), h))
+		}
+		return strings.Join(parts, " · "), nil
+	}
+	lag := fmt.Sprintf("version lag mean %.2g, max %d", a.MeanLag, a.MaxLag)
+	switch s.Sync.Mode {
+	case scenario.SyncSSP:
+		lag += fmt.Sprintf(" (bound s = %d)", s.Sync.Staleness)
+	case scenario.SyncDSSP:
+		lag += fmt.Sprintf(" (bound from %d to %d)", s.Sync.Staleness, s.Sync.Staleness+s.Sync.StalenessRange)
+	}
+	parts = append(parts, lag)
+	if !exact {
+		return strings.Join(parts, " · "), nil
+	}
+	T := s.Link.Latency.Seconds() + float64(s.Collective.Size)/float64(serverBandwidth(s))
+	switch s.Sync.Mode {
+	case scenario.SyncBSP:
+		if s.Sync.Servers == 1 && s.Link.Bandwidth == serverBandwidth(s) {
+			var worst float64
+			for i := 0; i < s.NumGPUs(); i++ {
+				worst = max(worst, float64(i+1)*T+computeOf(s, i))
+			}
+			sim := units.Time(int64(sum.Iteration) / int64(s.Iterations))
+			parts = append(parts, fmt.Sprintf("BSP iteration: simulated %s; closed form max((i+1)T + c_i) + T = %s",
+				roundTime(sim), roundTime(units.Round(worst+T))))
+		}
+	case scenario.SyncASP:
+		var want float64
+		for i := 0; i < s.NumGPUs(); i++ {
+			want += 1 / (computeOf(s, i) + 2*T)
+		}
+		parts = append(parts, fmt.Sprintf("throughput while all run: simulated %s/s; Σ 1/(c_i + 2T) = %s/s",
+			roundCount(windowThroughput(tl.Async, s.Iterations)), roundCount(want)))
+	}
+	return strings.Join(parts, " · "), nil
+}
+
+// computeOf is worker i's compute per iteration, c_i = (F + B)/speed_i.
+func computeOf(s scenario.Scenario, i int) float64 {
+	return (s.Compute.Forward + s.Compute.Backward).Seconds() / s.Sync.Speed(i)
+}
+
+func serverBandwidth(s scenario.Scenario) units.Bandwidth {
+	if s.Sync.ServerBandwidth > 0 {
+		return s.Sync.ServerBandwidth
+	}
+	return s.Link.Bandwidth
+}
+
+// windowThroughput is the iterations finished per second until the first
+// worker finishes its last, while every worker still runs.
+func windowThroughput(a *timeline.Async, iters int) float64 {
+	var window units.Time = -1
+	for _, it := range a.Iterations {
+		if it.Index == iters-1 && (window < 0 || it.End < window) {
+			window = it.End
+		}
+	}
+	done := 0
+	for _, it := range a.Iterations {
+		if it.End <= window {
+			done++
+		}
+	}
+	if window <= 0 {
+		return 0
+	}
+	return float64(done) / window.Seconds()
+}
+
+// dpBytes is what one all-reduce of the scenario's model sends on its
+// ring of GPUs: 2(n−1)·S for the ring, the schedule's own sum otherwise.
+func dpBytes(s scenario.Scenario) (units.Bytes, error) {
+	n := s.NumGPUs()
+	sch, err := collective.New(s.Collective.Op, s.Collective.Algorithm, collective.Config{Ranks: n, Nodes: 1, PerNode: n,
+		Bytes: s.Collective.Size, Chunks: s.Collective.Chunks})
+	if err != nil {
+		return 0, err
+	}
+	var b units.Bytes
+	for _, x := range sch.Transfers {
+		b += x.Bytes
+	}
+	return b, nil
+}
+
+// bytesText prints bytes in GiB or MiB to three significant digits.
+func bytesText(b units.Bytes) string {
+	if b >= units.GiB {
+		return fmt.Sprintf("%.3g GiB", float64(b)/float64(units.GiB))
+	}
+	return fmt.Sprintf("%.3g MiB", float64(b)/float64(units.MiB))
+}
