@@ -39,7 +39,11 @@ func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 				return "", err
 			}
 			k, h := s.Iterations, s.Sync.Period
-			parts = append(parts, fmt.Sprintf("synchronous DP would send %s, H = %d times more", bytesText(dp*units.Bytes(k)), h))
+			if h == 1 {
+				parts = append(parts, fmt.Sprintf("synchronous DP sends the same %s", bytesText(dp*units.Bytes(k))))
+			} else {
+				parts = append(parts, fmt.Sprintf("synchronous DP would send %s, H = %d times as much", bytesText(dp*units.Bytes(k)), h))
+			}
 		}
 		return strings.Join(parts, " · "), nil
 	}

@@ -35,7 +35,7 @@ func TestCaptionAsync(t *testing.T) {
 	}
 	local := captionOf(t, "strategy: local-sgd\ngpus: 4\niterations: 8\nsync: {period: 4}\n")
 	t.Logf("captions:\n%s\n%s\n%s\n%s\n%s", bsp, asp, long, ssp, local)
-	if !strings.Contains(local, "sent 3 GiB") || !strings.Contains(local, "would send 12 GiB, H = 4 times more") {
+	if !strings.Contains(local, "sent 3 GiB") || !strings.Contains(local, "would send 12 GiB, H = 4 times as much") {
 		t.Errorf("local SGD caption %q", local)
 	}
 }
