@@ -110,8 +110,8 @@ func (l *localSGD) build(t *topo.Topology) error {
 		ready := grid(l.layers, l.n, -1) // by group, worker: its gradients are final
 		for i := 0; i < l.n; i++ {
 			speed := s.Sync.Speed(i)
-			fwd := split(jittered(rng, s.Compute.Forward, s.Compute.Jitter, speed), l.layers)
-			bwd := split(jittered(rng, s.Compute.Backward, s.Compute.Jitter, speed), l.layers)
+			fwd := split(computeTime(rng, s, s.Compute.Forward, speed), l.layers)
+			bwd := split(computeTime(rng, s, s.Compute.Backward, speed), l.layers)
 			var f int
 			for gr := 0; gr < l.layers; gr++ {
 				deps := []int{}

@@ -3,6 +3,7 @@ package run
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -150,7 +151,7 @@ func (p *psRun) iteration(i, k int, rng *rand.Rand) []int {
 	}
 	after := g.addJoin(pulls...)
 	speed := s.Sync.Speed(i)
-	fwd, bwd := jittered(rng, s.Compute.Forward, s.Compute.Jitter, speed), jittered(rng, s.Compute.Backward, s.Compute.Jitter, speed)
+	fwd, bwd := computeTime(rng, s, s.Compute.Forward, speed), computeTime(rng, s, s.Compute.Backward, speed)
 	if c := p.compressCost(); c > 0 {
 		after = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "D" + strconv.Itoa(k)}, c, after)
 	}
@@ -178,12 +179,18 @@ func (p *psRun) compressCost() units.Time {
 	return compressCost(p.s.Compression, p.s.Collective.Size)
 }
 
-// jittered is a compute time d at the given speed, spread uniformly by
-// ±jitter from rng.
-func jittered(rng *rand.Rand, d units.Time, jitter, speed float64) units.Time {
+// computeTime is a worker's compute time d at the given speed, spread
+// uniformly by ±compute.jitter and, with straggler.cv, slowed by the same
+// lognormal factor of mean 1 as a training run's ops
+// (scenario.StragglerSigma), all drawn from rng in a fixed order.
+func computeTime(rng *rand.Rand, s scenario.Scenario, d units.Time, speed float64) units.Time {
 	f := 1.0
-	if jitter > 0 {
-		f += jitter * (2*rng.Float64() - 1)
+	if j := s.Compute.Jitter; j > 0 {
+		f += j * (2*rng.Float64() - 1)
+	}
+	if s.Straggler.CV > 0 {
+		mu, sigma := scenario.StragglerSigma(s.Straggler.CV)
+		f *= math.Exp(mu + sigma*rng.NormFloat64())
 	}
 	return max(1, units.Round(d.Seconds()*f/speed))
 }

@@ -317,3 +317,24 @@ func ExampleSimulate_parameterServer() {
 	// worker 0, iteration 2: lag 1, waited 14.689355ms
 	// worker 0, iteration 3: lag 1, waited 15.310645ms
 }
+
+// straggler.cv slows every compute span by a lognormal factor of mean 1:
+// over many spans their mean stays near nominal while they spread.
+func TestStragglerSlowsWorkers(t *testing.T) {
+	s := psScenario(scenario.SyncASP, []float64{1, 1, 1, 1}, 60)
+	s.Straggler.CV = 0.3
+	tl := mustSimulate(t, s)
+	var sum, sq float64
+	n := 0
+	for _, sp := range tl.Spans {
+		if sp.Kind == timeline.Backward {
+			d := (sp.End - sp.Start).Seconds() / s.Compute.Backward.Seconds()
+			sum, sq, n = sum+d, sq+d*d, n+1
+		}
+	}
+	mean := sum / float64(n)
+	cv := math.Sqrt(sq/float64(n)-mean*mean) / mean
+	if math.Abs(mean-1) > 0.06 || math.Abs(cv-0.3) > 0.06 {
+		t.Errorf("backward spans: mean %.3f × nominal, cv %.3f; want about 1 and 0.3", mean, cv)
+	}
+}

@@ -128,8 +128,8 @@ func (s *Scenario) validateHetero(bad func(field, format string, args ...any)) {
 	}
 	if !(s.Straggler.CV >= 0 && s.Straggler.CV <= 1) {
 		bad("straggler.cv", "is %v; allowed 0..1", s.Straggler.CV)
-	} else if s.Straggler.CV > 0 && s.Strategy != StrategyTraining {
-		bad("straggler.cv", "applies to training runs; strategy %s spreads compute with compute.jitter", s.Strategy)
+	} else if s.Straggler.CV > 0 && s.Strategy != StrategyTraining && !multiIteration(s.Strategy) {
+		bad("straggler.cv", "applies to training, parameter-server and local-sgd runs; strategy %s spreads compute with compute.jitter", s.Strategy)
 	}
 	if s.Data.SeqDist != "fixed" && s.Data.SeqDist != "" && s.Strategy != StrategyTraining {
 		bad("data.seq_dist", "applies to training runs; strategy is %s", s.Strategy)

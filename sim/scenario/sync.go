@@ -74,7 +74,8 @@ type Sync struct {
 	ServerBandwidth units.Bandwidth `yaml:"server_bandwidth" json:"server_bandwidth"`
 	// Speeds gives each worker's speed factor, MinSpeed..MaxSpeed (compute
 	// takes nominal / speed), one per GPU; empty means all 1. Written as a
-	// comma-separated list, e.g. "1,1,0.5,0.25".
+	// comma-separated list, e.g. "1,1,0.5,0.25". compute.jitter and
+	// straggler.cv spread each iteration's compute around it.
 	Speeds []float64 `yaml:"speeds" json:"speeds"`
 	// Period is local SGD's H, 1..iterations: the local steps between two
 	// averagings of the whole model (1 is synchronous data parallelism).
