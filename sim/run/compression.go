@@ -15,6 +15,8 @@ import (
 // convergence cost is not modelled: Xu et al. (2024) report that naive
 // compression of every traffic class raised throughput but hurt the loss,
 // while strong compression of the data-parallel gradients alone kept it.
+// compression.activations is that other traffic class: it scales a
+// training run's pipeline messages and tp, cp and ep exchanges (training.go).
 
 // compressed is the size of b bytes sent at the given ratio, at least 1.
 func compressed(b units.Bytes, ratio float64) units.Bytes {

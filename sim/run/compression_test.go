@@ -53,3 +53,40 @@ func TestTrainingCompressesDPGradients(t *testing.T) {
 		t.Errorf("compression accepted on a lone collective")
 	}
 }
+
+// compression.activations shrinks the pipeline messages of a training run
+// by its ratio and leaves the data-parallel gradients alone.
+func TestTrainingCompressesActivations(t *testing.T) {
+	base, err := scenario.Parse([]byte("model: {preset: llama3-8b, layers: 4}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 4}\nparallel: {dp: 2, tp: 2, pp: 2, microbatches: 4}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ppBytes := func(tl *timeline.Timeline) (pp, dp units.Bytes) {
+		for _, x := range tl.Transfers {
+			if x.Phase == "pp" {
+				pp += x.Bytes
+			}
+		}
+		for _, c := range tl.Collectives {
+			if c.Purpose == "dp" {
+				dp += c.Bytes
+			}
+		}
+		return pp, dp
+	}
+	plain := mustSimulate(t, base)
+	s := base
+	s.Compression.Activations = 0.5
+	half := mustSimulate(t, s)
+	p0, d0 := ppBytes(plain)
+	p1, d1 := ppBytes(half)
+	if p0 == 0 || math.Abs(float64(p1)-float64(p0)/2) > float64(len(half.Transfers)) || d1 != d0 {
+		t.Errorf("pipeline bytes %v → %v (want half), dp bytes %v → %v (want unchanged)", p0, p1, d0, d1)
+	}
+	if half.End >= plain.End {
+		t.Errorf("halving the activations' bytes did not shorten the iteration: %v vs %v", half.End, plain.End)
+	}
+	if _, err := scenario.Parse([]byte("strategy: parameter-server\ncompression: {activations: 0.5}\n")); err == nil {
+		t.Errorf("compression.activations accepted outside a training run")
+	}
+}

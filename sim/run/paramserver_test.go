@@ -338,3 +338,19 @@ func TestStragglerSlowsWorkers(t *testing.T) {
 		t.Errorf("backward spans: mean %.3f × nominal, cv %.3f; want about 1 and 0.3", mean, cv)
 	}
 }
+
+// BenchmarkParameterServer is the largest parameter-server run a scenario
+// allows: 64 workers, 64 iterations, 8 server shards, DSSP.
+func BenchmarkParameterServer(b *testing.B) {
+	speeds := make([]float64, 64)
+	for i := range speeds {
+		speeds[i] = 0.25 + 0.75*float64(i%7)/6
+	}
+	s := psScenario(scenario.SyncDSSP, speeds, 64)
+	s.Sync.Servers, s.Sync.Staleness, s.Sync.StalenessRange = 8, 2, 4
+	for b.Loop() {
+		if _, err := Simulate(s); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -135,6 +135,8 @@ var fields = []field{
 	{"compression.ratio", "compress", "a fraction sent, e.g. 0.1 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Ratio, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Ratio) }},
 	timeField("compression.time_per_mib", "compress_cost", func(s *Scenario) *units.Time { return &s.Compression.TimePerMiB }),
+	{"compression.activations", "compress_act", "a fraction of activation bytes sent, e.g. 0.5 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Activations, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Activations) }},
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }

@@ -202,7 +202,7 @@ func Default() Scenario {
 		Recovery:    DefaultRecovery(),
 		Failures:    DefaultFailures(),
 		Sync:        defaultSync(),
-		Compression: Compression{Ratio: 1},
+		Compression: Compression{Ratio: 1, Activations: 1},
 	}
 }
 

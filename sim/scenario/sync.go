@@ -101,6 +101,12 @@ type Compression struct {
 	// uncompressed buffer, 0..MaxCompressCost, charged on the sender's
 	// compute stream before it sends.
 	TimePerMiB units.Time `yaml:"time_per_mib" json:"time_per_mib"`
+	// Activations is the fraction of a training run's activation traffic
+	// that is sent, 0 < a ≤ 1 (1 = off): pipeline messages and the tp, cp
+	// and ep exchanges, the class Xu et al. (2024) compress only mildly
+	// and Protocol Models (Ramasinghe et al. 2025) make compressible. Its
+	// compute is not charged.
+	Activations float64 `yaml:"activations" json:"activations"`
 }
 
 // defaultSync is the sync section of Default.
@@ -178,6 +184,11 @@ func (s *Scenario) validateCompression(bad func(field, format string, args ...an
 	}
 	if s.Compression.Enabled() && !multiIteration(s.Strategy) && s.Strategy != StrategyTraining {
 		bad("compression.ratio", "applies to strategies training, parameter-server and local-sgd; strategy is %s", s.Strategy)
+	}
+	if a := s.Compression.Activations; !(a > 0 && a <= 1) {
+		bad("compression.activations", "is %v; allowed 0 < activations ≤ 1 (1 = no compression)", a)
+	} else if a != 1 && s.Strategy != StrategyTraining {
+		bad("compression.activations", "applies to training runs (pipeline, tp, cp and ep traffic); strategy is %s", s.Strategy)
 	}
 }
 
