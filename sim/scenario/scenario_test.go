@@ -138,7 +138,8 @@ func TestFromQueryErrors(t *testing.T) {
 
 func FuzzParse(f *testing.F) {
 	files, _ := filepath.Glob("testdata/*.yaml")
-	for _, file := range files {
+	long, _ := filepath.Glob("testdata/long/*.yaml") // recovery and failures sections
+	for _, file := range append(files, long...) {
 		data, _ := os.ReadFile(file)
 		f.Add(data)
 	}
