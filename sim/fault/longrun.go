@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"paraplay/sim/units"
 )
@@ -98,10 +99,16 @@ func (l Lost) Total() units.Time {
 	return l.Work + l.Restart + l.Checkpoint + l.Detection + l.Reconfigure + l.Degraded
 }
 
-// CauseCount is the number of failures of one cause.
+// CauseCount is the number of failures of one cause and the time they
+// cost.
 type CauseCount struct {
 	Cause string `json:"cause"`
 	Count int    `json:"count"`
+	// Lost is the work these failures rolled back, the detection, restart
+	// and reconfiguration they caused, and the degraded running while
+	// their nodes were away (shared evenly when several are); not the
+	// checkpoints, a node's rejoining or a policy's steady overhead.
+	Lost units.Time `json:"lost_ns"`
 }
 
 // Report is the outcome of a long run.
@@ -142,9 +149,10 @@ type Report struct {
 
 // phase is a stretch of time when the job does not train.
 type phase struct {
-	kind *units.Time // the Lost counter it is charged to
-	left units.Time
-	ckpt bool // a checkpoint write: when it ends, the checkpoint exists
+	kind  *units.Time // the Lost counter it is charged to
+	left  units.Time
+	ckpt  bool   // a checkpoint write: when it ends, the checkpoint exists
+	cause string // the failure this recovery step answers, or ""
 }
 
 // replay is the state of one long run.
@@ -157,8 +165,10 @@ type replay struct {
 	ckpt     units.Time // progress at the last complete checkpoint
 	phases   []phase
 	down     map[int]units.Time // node → time it returns
+	downBy   map[int]string     // node → the cause that took it away
 	hit      map[int]int        // replica → its nodes down
 	causes   map[string]int
+	blame    map[string]units.Time // time lost, by failure cause
 }
 
 // Run replays a long run: failures drawn from the process, each handled
@@ -207,7 +217,7 @@ func Replay(cfg Config, failures []Failure) (Report, error) {
 }
 
 func replayWith(cfg Config, m model, next func() Failure, mtbf units.Time) (Report, error) {
-	r := &replay{cfg: cfg, m: m, down: map[int]units.Time{}, hit: map[int]int{}, causes: map[string]int{}}
+	r := &replay{cfg: cfg, m: m, down: map[int]units.Time{}, downBy: map[int]string{}, hit: map[int]int{}, causes: map[string]int{}, blame: map[string]units.Time{}}
 	if err := r.loop(next); err != nil {
 		return Report{}, err
 	}
@@ -253,6 +263,7 @@ func (r *replay) pause(until units.Time) {
 	ph := &r.phases[0]
 	d := min(ph.left, until-r.t)
 	*ph.kind += d
+	r.blame[ph.cause] += d
 	ph.left -= d
 	r.t += d
 	if ph.left == 0 {
@@ -285,6 +296,7 @@ func (r *replay) train(until units.Time) error {
 	gained := min(need, units.Time(math.Round(float64(d)*s)))
 	r.progress += gained
 	r.rep.Lost.Degraded += d - gained
+	r.blameDegraded(d - gained)
 	r.t = until
 	if r.progress-r.ckpt >= r.cfg.Recovery.CheckpointInterval {
 		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Checkpoint, left: r.cfg.Recovery.CheckpointCost, ckpt: true})
@@ -313,6 +325,7 @@ func (r *replay) repairs() {
 	}
 	for _, n := range nodes { // order does not matter: each only decrements
 		delete(r.down, n)
+		delete(r.downBy, n)
 		rep := r.replica(n)
 		if r.hit[rep]--; r.hit[rep] == 0 {
 			delete(r.hit, rep)
@@ -336,24 +349,27 @@ func (r *replay) fail(f Failure) {
 	// A failure interrupts whatever pause was under way: an unfinished
 	// checkpoint is lost, and recovery starts over from this failure.
 	r.phases = r.phases[:0]
-	detect := phase{kind: &r.rep.Lost.Detection, left: rc.HeartbeatTimeout}
+	detect := phase{kind: &r.rep.Lost.Detection, left: rc.HeartbeatTimeout, cause: f.Cause}
 	if r.m.spares || !f.NodeLost() {
 		// Back to the last checkpoint, on a spare node if one was lost.
 		r.rep.Lost.Work += r.progress - r.ckpt
+		r.blame[f.Cause] += r.progress - r.ckpt
 		r.progress = r.ckpt
-		r.phases = append(r.phases, detect, phase{kind: &r.rep.Lost.Restart, left: rc.RestartCost})
+		r.phases = append(r.phases, detect, phase{kind: &r.rep.Lost.Restart, left: rc.RestartCost, cause: f.Cause})
 		return
 	}
 	r.down[f.Node] = r.t + rc.RepairTime
+	r.downBy[f.Node] = f.Cause
 	r.hit[r.replica(f.Node)]++
 	if !r.m.keepsInflight {
 		lost := r.progress % r.cfg.Job.Iteration
 		r.progress -= lost
 		r.rep.Lost.Work += lost
+		r.blame[f.Cause] += lost
 	}
 	r.phases = append(r.phases, detect)
 	if r.m.reconfigure {
-		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: rc.ReconfigureCost})
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: rc.ReconfigureCost, cause: f.Cause})
 	}
 }
 
@@ -370,7 +386,7 @@ func (r *replay) finish(mtbf units.Time) {
 		rep.FailuresPerHour = float64(rep.Failures) / (r.t.Seconds() / 3600)
 	}
 	for _, s := range r.cfg.Mix {
-		rep.ByCause = append(rep.ByCause, CauseCount{s.Cause, r.causes[s.Cause]})
+		rep.ByCause = append(rep.ByCause, CauseCount{s.Cause, r.causes[s.Cause], r.blame[s.Cause]})
 	}
 	rep.MTBF = mtbf
 	rep.CheckpointInterval = rc.CheckpointInterval
@@ -378,4 +394,23 @@ func (r *replay) finish(mtbf units.Time) {
 		rep.YoungInterval = YoungInterval(rc.CheckpointCost, mtbf)
 		rep.DalyInterval = DalyInterval(rc.CheckpointCost, mtbf)
 	}
+}
+
+// blameDegraded splits degraded time evenly among the causes of the nodes
+// that are away (the remainder to the lowest node, for determinism); with
+// none away it is a policy's steady overhead and blames no failure.
+func (r *replay) blameDegraded(d units.Time) {
+	if d <= 0 || len(r.downBy) == 0 {
+		return
+	}
+	nodes := make([]int, 0, len(r.downBy))
+	for n := range r.downBy {
+		nodes = append(nodes, n)
+	}
+	slices.Sort(nodes)
+	share := d / units.Time(len(nodes))
+	for _, n := range nodes {
+		r.blame[r.downBy[n]] += share
+	}
+	r.blame[r.downBy[nodes[0]]] += d - share*units.Time(len(nodes))
 }

@@ -75,6 +75,9 @@ func TestCheckpointRestartLosesTheWorkSinceTheCheckpoint(t *testing.T) {
 		if rep.Useful != cfg.Work || rep.Wall-rep.Useful != rep.Lost.Total() {
 			t.Errorf("%s: useful %v, wall − useful %v, lost %v: the books do not balance", tc.name, rep.Useful, rep.Wall-rep.Useful, rep.Lost.Total())
 		}
+		if got, want := rep.ByCause[0], (CauseCount{"gpu", 1, tc.lostWork + rc.HeartbeatTimeout + rc.RestartCost}); got != want {
+			t.Errorf("%s: by cause %+v, want %+v", tc.name, got, want)
+		}
 		if rep.Checkpoints != tc.ckpts-1 { // the last one was begun as the work ended
 			t.Errorf("%s: %d checkpoints, want %d", tc.name, rep.Checkpoints, tc.ckpts-1)
 		}
@@ -110,6 +113,10 @@ func TestElasticDropsAReplicaUntilTheNodeReturns(t *testing.T) {
 	}
 	if rep.Wall-rep.Useful != rep.Lost.Total() {
 		t.Errorf("wall − useful %v ≠ lost %v", rep.Wall-rep.Useful, rep.Lost.Total())
+	}
+	// The HBM3 failure is blamed for all of it but the rejoining.
+	if got, want := rep.ByCause[1].Lost, rep.Lost.Work+rc.HeartbeatTimeout+rc.ReconfigureCost+rep.Lost.Degraded; got != want {
+		t.Errorf("hbm3 lost %v, want in-flight work + detection + one reconfiguration + degraded = %v", got, want)
 	}
 }
 
@@ -181,6 +188,15 @@ func TestFailureCountMatchesTheRate(t *testing.T) {
 		if sd := math.Sqrt(n * f * (1 - f)); math.Abs(got-n*f) > 4*sd {
 			t.Errorf("%s: %v failures, want %.0f ± %.0f", rep.ByCause[i].Cause, got, n*f, 4*sd)
 		}
+	}
+	// Under checkpoint-restart every lost second but the checkpoints is
+	// some failure's doing.
+	var blamed units.Time
+	for _, c := range rep.ByCause {
+		blamed += c.Lost
+	}
+	if want := rep.Lost.Work + rep.Lost.Detection + rep.Lost.Restart; blamed != want {
+		t.Errorf("time lost by cause adds up to %v, want lost work + detection + restart = %v", blamed, want)
 	}
 	if h := rep.FailuresPerHour; math.Abs(h-0.3233) > 0.03 {
 		t.Errorf("failures per hour = %.3f, want ≈ 0.323 (419 in 54 days)", h)

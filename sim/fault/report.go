@@ -33,9 +33,10 @@ func (r Report) WriteText(w io.Writer) error {
 		}
 		return fmt.Sprintf("%.1f%%", 100*float64(t)/float64(r.Wall))
 	}
-	var causes []string
+	var causes, blame []string
 	for _, c := range r.ByCause {
 		causes = append(causes, fmt.Sprintf("%s %d", c.Cause, c.Count))
+		blame = append(blame, fmt.Sprintf("%s %s", c.Cause, Human(c.Lost)))
 	}
 	l := r.Lost
 	_, err := fmt.Fprintf(w, `  policy                %s
@@ -44,6 +45,7 @@ func (r Report) WriteText(w io.Writer) error {
   goodput               %.1f%%  (%s of useful training, %d iterations)
   effective training    %.1f%%  (training time that was kept, at any speed)
   lost time             %s  (%s)
+    by failure cause    %s
     lost work           %s  (%s)  rolled back by failures
     restart             %s  (%s)  reload and re-initialise
     checkpoint writes   %s  (%s)  %d checkpoints
@@ -53,7 +55,7 @@ func (r Report) WriteText(w io.Writer) error {
   checkpoint interval   %s  (Young √(2·C·MTBF) = %s, Daly = %s)
 `, r.Policy, Human(r.Wall), r.Failures, r.FailuresPerHour, Human(r.MTBF), strings.Join(causes, ", "),
 		100*r.Goodput, Human(r.Useful), r.Iterations, 100*r.EffectiveTraining,
-		Human(l.Total()), pct(l.Total()), Human(l.Work), pct(l.Work), Human(l.Restart), pct(l.Restart),
+		Human(l.Total()), pct(l.Total()), strings.Join(blame, ", "), Human(l.Work), pct(l.Work), Human(l.Restart), pct(l.Restart),
 		Human(l.Checkpoint), pct(l.Checkpoint), r.Checkpoints, Human(l.Detection), pct(l.Detection),
 		Human(l.Reconfigure), pct(l.Reconfigure), Human(l.Degraded), pct(l.Degraded),
 		Human(r.CheckpointInterval), Human(r.YoungInterval), Human(r.DalyInterval))

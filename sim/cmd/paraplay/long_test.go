@@ -50,7 +50,7 @@ func TestLongRunBadCommandLines(t *testing.T) {
 		{[]string{"run", week, "--duration", "0s"}, exitUsage, "duration > 0"},
 		{[]string{"run", week, "--duration", "soon"}, exitUsage, "invalid duration"},
 		{[]string{"run", week, "--iterations", "-3"}, exitUsage, "--iterations is -3"},
-		{[]string{"run", week, "--sweep-checkpoint"}, exitUsage, "needs --duration, --iterations"},
+		{[]string{"run", "../../scenario/testdata/llama3-8b-2x8.yaml", "--sweep-checkpoint"}, exitUsage, "needs --duration, --iterations"},
 		{[]string{"run", example, "--duration", "1d"}, exitError, "needs a training scenario"},
 	}
 	for _, tc := range tests {
