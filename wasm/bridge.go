@@ -161,6 +161,8 @@ func (b *bridge) publish(g *game) {
 	o.Set("frames", g.frames)
 	o.Set("fps", g.fps.fps)
 	o.Set("buildMs", g.fps.buildMs)
+	o.Set("canvasWidth", g.width) // the drawing's size in device pixels
+	o.Set("canvasHeight", g.height)
 	o.Set("drawMs", g.fps.drawMs)
 	switch {
 	case g.cur == nil:

@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -40,6 +41,29 @@ func TestPlay(t *testing.T) {
 	for _, e := range con.list() {
 		t.Errorf("console: %s", e)
 	}
+}
+
+// TestHighDPI checks that on a screen with two device pixels per CSS pixel
+// the app draws at the device's resolution (so text and lines stay crisp)
+// rather than scaling up a drawing of the CSS size.
+func TestHighDPI(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t, chromedp.Flag("force-device-scale-factor", "2"))
+	open(t, ctx, base, "play.html?gpus=8&autoplay=0&t=7ms")
+	type dims struct {
+		DPR          float64 `json:"dpr"`
+		CSSW, CSSH   float64
+		DrawW, DrawH float64
+	}
+	d := eval[dims](t, ctx, `(() => { const c = document.querySelector("canvas");
+		return {dpr: devicePixelRatio, CSSW: c.clientWidth, CSSH: c.clientHeight,
+			DrawW: paraplay.canvasWidth, DrawH: paraplay.canvasHeight}; })()`)
+	t.Logf("devicePixelRatio %v, canvas %v×%v CSS px, drawn at %v×%v", d.DPR, d.CSSW, d.CSSH, d.DrawW, d.DrawH)
+	if d.DPR != 2 || math.Abs(d.DrawH-2*d.CSSH) > 2 || math.Abs(d.DrawW-2*d.CSSW) > 2 {
+		t.Errorf("at devicePixelRatio %v a %v×%v canvas is drawn at %v×%v; want twice the CSS size", d.DPR, d.CSSW, d.CSSH, d.DrawW, d.DrawH)
+	}
+	assertDrawn(t, screenshot(t, ctx, "paraplay-hidpi.png"), 50)
+	noConsoleErrors(t, con)
 }
 
 // TestKeyboard checks Space, → and Space again.
