@@ -89,6 +89,12 @@ func (p *psRun) build() {
 	c := g.addPlaced(collective.Schedule{Op: "push-pull", Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers},
 		identity(ranks), nil, "dp")
 	p.coll = c
+	// Size the message lists once: two per worker, iteration and server.
+	msgs := 2 * p.n * p.iters * p.servers
+	g.colls[c].sch.Transfers = make([]collective.Transfer, 0, msgs)
+	g.xfers = make([]xferRef, 0, msgs)
+	g.out.Transfers = make([]timeline.Transfer, 0, msgs)
+	g.ops = make([]op, 0, msgs+6*p.n*p.iters)
 	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
 	p.gate, p.push = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0)
 	p.gateAt, p.pushAt = gridTime(p.n, p.iters), gridTime(p.n, p.iters)
