@@ -136,3 +136,30 @@ func asyncCaption(a *timeline.Async, t units.Time) string {
 	}
 	return strings.ToUpper(a.Mode)
 }
+
+// asyncEntries is the legend of a parameter-server or local-SGD run: the
+// GPU states, compression when the run compresses, and what the chunks in
+// flight are (pushes and pulls, or the averaging's all-reduce).
+func asyncEntries(tl *timeline.Timeline) []legendEntry {
+	out := []legendEntry{
+		{"forward", "forward", stateStyle[Forward].fill, Color{}},
+		{"backward", "backward", stateStyle[Backward].fill, Color{}},
+	}
+	for i := range tl.Spans {
+		if tl.Spans[i].Kind == timeline.Compress {
+			c, _ := kindColor(timeline.Compress)
+			out = append(out, legendEntry{"compress", "compress", c, Color{}})
+			break
+		}
+	}
+	out = append(out,
+		legendEntry{"communication", "communication", stateStyle[Communicating].fill, Color{}},
+		legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}},
+		legendEntry{"done", "done", stateStyle[Done].fill, Color{}})
+	if len(tl.Async.Servers) > 0 {
+		return append(out, legendEntry{"push-pull", "chunk, push or pull", colWhite, phaseColor("push")})
+	}
+	return append(out,
+		legendEntry{"reduce-scatter", "chunk, reduce-scatter", colWhite, colReduceScatter},
+		legendEntry{"all-gather", "chunk, all-gather", colWhite, colAllGather})
+}

@@ -169,6 +169,9 @@ type legendEntry struct {
 // entries lists the legend's swatches: for a training run the span kinds
 // and traffic kinds it holds, else the GPU states and the chunks' phases.
 func (b *builder) entries() []legendEntry {
+	if a := b.f.tl.Async; a != nil && !b.f.training {
+		return asyncEntries(b.f.tl)
+	}
 	if !b.f.training {
 		out := make([]legendEntry, len(legendEntries))
 		for i, e := range legendEntries {
