@@ -87,6 +87,14 @@ func describeGPU(tl *timeline.Timeline, g int, t units.Time) string {
 			break
 		}
 	}
+	if st, f := tl.StateAt(g, t); st != "" {
+		fmt.Fprintf(&b, "\nfault: %s", st)
+		if f > 0 {
+			fmt.Fprintf(&b, " (keeps %.0f%% of its speed)", 100*f)
+		}
+	} else if slowAt(tl, g, t) {
+		b.WriteString("\nfault: slow")
+	}
 	sending, receiving := 0, 0
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]

@@ -106,3 +106,15 @@ func TestFaultGoldenSVG(t *testing.T) {
 		}
 	}
 }
+
+// TestDescribeFault: the hover text of a failed or slow GPU says so.
+func TestDescribeFault(t *testing.T) {
+	tl := simulate(t, "faults-elastic.yaml", "")
+	fail := failAt(tl)
+	if got := scene.Describe(tl, "gpu/6", fail+units.Millisecond); !strings.Contains(got, "fault: failed") {
+		t.Errorf("GPU 6 after its failure: %q", got)
+	}
+	if got := scene.Describe(tl, "gpu/1", units.Millisecond); !strings.Contains(got, "fault: slow (keeps 40% of its speed)") {
+		t.Errorf("GPU 1: %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 const (
 	computeThread = 1
 	commThread    = 2
+	faultThread   = 3 // fault and recovery states (States), when there are any
 )
 
 // traceEvent is one entry of the Chrome Trace Event Format ("JSON Object
@@ -48,6 +49,20 @@ func (tl *Timeline) WriteChromeTrace(w io.Writer) error {
 		ev(traceEvent{Name: "process_sort_index", Ph: "M", Pid: g.ID, Args: map[string]any{"sort_index": g.ID}})
 		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: computeThread, Args: map[string]any{"name": "compute"}})
 		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: commThread, Args: map[string]any{"name": "communication"}})
+		if len(tl.States) > 0 {
+			ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: faultThread, Args: map[string]any{"name": "faults"}})
+		}
+	}
+	for _, s := range tl.States {
+		if s.GPU < 0 || s.GPU >= len(tl.GPUs) {
+			continue
+		}
+		args := map[string]any{}
+		if s.Factor > 0 {
+			args["factor"] = s.Factor
+		}
+		ev(traceEvent{Name: s.State, Cat: "fault", Ph: "X", Pid: s.GPU, Tid: faultThread,
+			Ts: s.Start.Microseconds(), Dur: (s.End - s.Start).Microseconds(), Args: args})
 	}
 	for _, s := range tl.Spans {
 		ev(traceEvent{

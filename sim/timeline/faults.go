@@ -76,7 +76,9 @@ type Iteration struct {
 	// longer sequences is still caught).
 	PredictorFlag bool `json:"predictor_flag,omitempty"`
 	// SlowGPU is the GPU the predictor flagged (the one furthest over its
-	// prediction), or −1.
+	// prediction), or −1. The GPUs of a tensor- or context-parallel group
+	// compute in lockstep, so all of them show a member's slowdown and the
+	// lowest id is named.
 	SlowGPU int `json:"slow_gpu"`
 	// SlowRatio is that GPU's observed over predicted compute time.
 	SlowRatio float64 `json:"slow_ratio,omitempty"`
