@@ -176,6 +176,8 @@ type site struct {
 	Pages    []*Article // kind: page, e.g. about
 	Themes   []theme
 	Refs     []citedRef
+	// Excluded are the surveyed papers no article covers, with the reason.
+	Excluded []citedRef
 	Terms    []usedTerm
 	// KaTeX is true when formulas were typeset with KaTeX, whose
 	// stylesheet pages with math then load.
@@ -219,6 +221,11 @@ func newSite(docs []*Article, lib Library) *site {
 		s.addToTheme(a)
 	}
 	s.Refs = citations(lib, s.Articles)
+	for _, r := range s.Refs {
+		if r.Excluded != "" {
+			s.Excluded = append(s.Excluded, r)
+		}
+	}
 	for _, t := range lib.Terms {
 		u := usedTerm{Term: t}
 		for _, a := range s.Articles {

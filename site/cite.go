@@ -75,6 +75,9 @@ func (c *citeNumberer) Transform(root *ast.Document, _ text.Reader, _ parser.Con
 				d.errorf(d.line(n.Pos()), "citation: unknown reference key %q (add it to references.yaml)", key)
 				continue
 			}
+			if ref.Excluded != "" {
+				d.errorf(d.line(n.Pos()), "citation: %q is marked excluded in references.yaml (%s); drop the citation or the mark", key, ref.Excluded)
+			}
 			num, seen := d.cites[key]
 			if !seen {
 				d.cited = append(d.cited, ref)

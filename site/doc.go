@@ -22,7 +22,12 @@
 // process for every formula of the site); pages then need only KaTeX's
 // stylesheet and fonts, served from the site. Citations [@key] resolve
 // against docs/references.yaml, numbered per article; an unknown key fails
-// the build. glossary.yaml's terms are linked from their first use.
+// the build, and so does citing a paper that references.yaml marks
+// excluded (surveyed but off-topic; references.html lists those apart, with
+// the reason). glossary.yaml's terms are linked from their first use.
+// docs/coverage.yaml copies the survey's article plan (which surveyed paper
+// each article must cite); TestCoverage checks the written articles against
+// it and logs the papers still waiting for an unwritten article.
 //
 // The pieces, in the order data flows through them:
 //

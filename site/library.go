@@ -32,6 +32,9 @@ type Reference struct {
 	URL string `yaml:"url"`
 	// Note is a short remark for readers (e.g. which version is cited).
 	Note string `yaml:"note"`
+	// Excluded, when set, says why no article covers this surveyed paper
+	// (it is off-topic); the references page lists it apart with the reason.
+	Excluded string `yaml:"excluded"`
 
 	line int // in references.yaml, for error messages
 }
