@@ -22,7 +22,9 @@ import (
 //   - ASP: the throughput Σ_i 1/(c_i + 2T), every worker cycling on its
 //     own, measured while every worker is still running;
 //   - local SGD: the bytes sent, K/H all-reduces of the model, beside what
-//     synchronous data parallelism sends in K iterations.
+//     synchronous data parallelism sends in K iterations; and the run time
+//     beside K·(F+B) + (K/H)·(t_c·S + T_AR(r·S)), compression included
+//     (localsgdcheck.go).
 //
 // Jitter and compression change the compute and the bytes the closed
 // forms assume, so with either the caption keeps to simulated figures.
@@ -44,6 +46,11 @@ func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 			} else {
 				parts = append(parts, fmt.Sprintf("synchronous DP would send %s, H = %d times as much", bytesText(dp*units.Bytes(k)), h))
 			}
+		}
+		if text, ok, err := localSGDRunFormula(s, sum); err != nil {
+			return "", err
+		} else if ok {
+			parts = append(parts, text)
 		}
 		return strings.Join(parts, " · "), nil
 	}

@@ -1,0 +1,64 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// localSGDRunFormula prices a whole local-SGD run in closed form, for the
+// caption to print beside the simulated run time:
+//
+//	T = K·(F + B) + (K/H)·(t_c·S/MiB + T_AR(r·S))
+//
+// K iterations of compute, and K/H averagings, each the encoder's cost
+// (compression.time_per_mib per MiB of the model, on every GPU at once) and
+// an all-reduce of the compressed model, T_AR the α–β formula of the
+// algorithm that ran (collectiveFormula). It holds when nothing makes the
+// workers differ or overlaps the averaging with compute: equal speeds, no
+// jitter or straggler noise, the whole model averaged at once, and K a
+// multiple of H. ok is false otherwise, and the caption keeps to the
+// simulated figure.
+func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (text string, ok bool, err error) {
+	secs, ok, err := localSGDRunSeconds(s, sum)
+	if !ok || err != nil {
+		return "", ok, err
+	}
+	form := "K·(F+B) + (K/H)·T_AR(S)"
+	if s.Compression.Enabled() {
+		form = "K·(F+B) + (K/H)·(t_c·S + T_AR(r·S))"
+	}
+	return fmt.Sprintf("run: simulated %s; %s = %s (K = %d, H = %d)", roundTime(sum.Iteration), form,
+		roundTime(units.Round(secs)), s.Iterations, s.Sync.Period), true, nil
+}
+
+// localSGDRunSeconds is the closed form T of localSGDRunFormula, in seconds.
+func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64, ok bool, err error) {
+	if s.Strategy != scenario.StrategyLocalSGD || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
+		s.Sync.Layers > 1 || len(sum.Collectives) == 0 || s.Iterations%s.Sync.Period != 0 {
+		return 0, false, nil
+	}
+	for i := 0; i < s.NumGPUs(); i++ {
+		if s.Sync.Speed(i) != 1 {
+			return 0, false, nil
+		}
+	}
+	k, h := s.Iterations, s.Sync.Period
+	c := s.Compression
+	ratio := 1.0
+	if c.Ratio > 0 {
+		ratio = c.Ratio
+	}
+	wire := s
+	wire.Collective.Size = units.Bytes(float64(s.Collective.Size)*ratio + 0.5)
+	algo := strings.ReplaceAll(sum.Collectives[0].Algorithm, "-", "_")
+	_, ar, err := collectiveFormula(wire, s.Collective.Op, algo)
+	if err != nil {
+		return 0, false, err
+	}
+	encode := c.TimePerMiB.Seconds() * float64(s.Collective.Size) / float64(units.MiB)
+	return float64(k)*(s.Compute.Forward+s.Compute.Backward).Seconds() + float64(k/h)*(encode+ar), true, nil
+}
