@@ -32,6 +32,7 @@ var stateStyle = [...]struct{ fill, text Color }{
 	// BackwardWeight and Optimizer share their spans' colours (kindColor).
 	BackwardWeight: {Color{0xed, 0xc9, 0x48, 0xff}, colDarkText},
 	Optimizer:      {Color{0xb0, 0x7a, 0xa1, 0xff}, colDarkText},
+	Compressing:    {Color{0x8c, 0x8c, 0x5a, 0xff}, colDarkText},
 }
 
 func (s State) fill() Color {
@@ -99,7 +100,7 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.EPComm:
 		return Color{0x6b, 0x3a, 0x1e, 0xff}, true
 	case timeline.Compress:
-		return Color{0x8c, 0x8c, 0x5a, 0xff}, true // olive: compute, but not the model's
+		return stateStyle[Compressing].fill, true // olive: compute, but not the model's
 	}
 	return stateStyle[Forward].fill, false
 }

@@ -27,6 +27,9 @@ const (
 	BackwardWeight
 	// Optimizer: the optimizer step.
 	Optimizer
+	// Compressing: encoding or decoding compressed traffic (compute, but
+	// not the model's).
+	Compressing
 )
 
 // String returns the lower-case name of the state, e.g. "forward".
@@ -46,13 +49,15 @@ func (s State) String() string {
 		return "backward-weight"
 	case Optimizer:
 		return "optimizer"
+	case Compressing:
+		return "compressing"
 	}
 	return "unknown"
 }
 
 // StateAt returns what GPU gpu is doing at instant t. Spans and transfers are
 // half-open: active when Start <= t < End. A span's kind names the state
-// (forward, backward, backward-weight, optimizer); the communication spans
+// (forward, backward, backward-weight, optimizer, compressing); the communication spans
 // that block the compute stream (tp-, cp-, ep-comm) count as Communicating,
 // and a span of an unknown kind as Forward. SpanAt returns the span itself,
 // whose Label ("F3") says which microbatch. A collective that has no transfers (the
@@ -132,6 +137,8 @@ func spanState(k timeline.Kind) State {
 		return BackwardWeight
 	case k == timeline.Optimizer:
 		return Optimizer
+	case k == timeline.Compress:
+		return Compressing
 	case k.IsCommunication():
 		return Communicating
 	}
