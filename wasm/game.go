@@ -32,6 +32,7 @@ type game struct {
 	bridge *bridge
 	fonts  *fonts
 	batch  *batch
+	plan   *planTab // the plan tab (plantab.go)
 
 	// mu guards what the JS bridge hands over: pending (a new session to
 	// show), shown (the session the bridge answers about) and cmds. It is
@@ -68,6 +69,7 @@ func newGame(first *session) *game {
 		g.batch = newBatch(g.fonts.atlas)
 	}
 	g.bridge = newBridge(g)
+	g.plan = newPlanTab(g.bridge)
 	g.show(first)
 	return g
 }
@@ -105,6 +107,9 @@ func (g *game) take() (*session, []func(*playground.Clock)) {
 // Update applies the page's requests, handles the pointer, advances the
 // clock and rebuilds the draw list.
 func (g *game) Update() error {
+	if g.plan.update(g) {
+		return nil // the plan tab is on show; the animation waits
+	}
 	ss, cmds := g.take()
 	if ss != nil {
 		g.cur, g.clock, g.built = ss, nil, false
@@ -157,6 +162,10 @@ func (g *game) rebuild() {
 func (g *game) Draw(screen *ebiten.Image) {
 	g.frames++
 	g.fps.frame(time.Now())
+	if g.plan.draw(g, screen) {
+		g.bridge.publish(g)
+		return
+	}
 	switch {
 	case g.cur == nil || g.fonts == nil:
 		g.batch.box(screen, 0, 0, g.width, g.height, errorBG)

@@ -2,7 +2,9 @@ package plan
 
 import (
 	"cmp"
+	"fmt"
 	"slices"
+	"strings"
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
@@ -143,4 +145,32 @@ func sortPlans(plans []*Plan) {
 		}
 		return cmp.Or(cmp.Compare(a.Iteration(), b.Iteration()), cmp.Compare(a.index, b.index))
 	})
+}
+
+// Index is the plan's place in the enumeration: stable for a config, so a
+// picture can name the plan by it.
+func (p *Plan) Index() int { return p.index }
+
+// Label is a one-line summary of the plan for people, e.g. "dp 16 × tp 4,
+// 1f1b, b 1 × m 32, ZeRO-3, recompute selective".
+func (p *Plan) Label() string {
+	q := p.Scenario.Parallel
+	var dims []string
+	for _, d := range []struct {
+		name string
+		v    int
+	}{{"dp", q.DP}, {"tp", q.TP}, {"pp", q.PP}, {"cp", q.CP}, {"ep", q.EP}} {
+		if d.v > 1 {
+			dims = append(dims, fmt.Sprintf("%s %d", d.name, d.v))
+		}
+	}
+	if len(dims) == 0 {
+		dims = []string{"one GPU"}
+	}
+	sched := q.Schedule
+	if sched == "interleaved" {
+		sched += fmt.Sprintf(" v%d", q.VirtualStages)
+	}
+	return fmt.Sprintf("%s, %s, b %d × m %d, ZeRO-%d, recompute %s", strings.Join(dims, " × "), sched,
+		q.MicroBatchSize, q.Microbatches, q.ZeRO, q.Recompute)
 }

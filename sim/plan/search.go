@@ -248,3 +248,19 @@ func (s *Search) Result() (*Result, error) {
 	sortPlans(r.Plans)
 	return r, nil
 }
+
+// Plans lists the plans screened so far that are valid, in enumeration
+// order, with what the search knows of each: for a live picture of a
+// search in progress. The plans are the search's own; do not change them.
+func (s *Search) Plans() []*Plan {
+	out := make([]*Plan, 0, s.screened)
+	for _, p := range s.all[:s.screened] {
+		if p.err == nil {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Done reports whether the search has finished.
+func (s *Search) Done() bool { return s.phase == phaseDone }

@@ -13,7 +13,8 @@ const minHit = 8.0
 
 // HitTest returns the ID of the inspectable thing drawn topmost at (x, y) in
 // dl: "gpu/<i>", "link/<id>", "switch/<v>", "xfer/<k>", "node/<n>", or a
-// strip item ("strip/span/<k>", "strip/send/<k>", "strip/collective/<k>/<i>").
+// strip item ("strip/span/<k>", "strip/send/<k>", "strip/collective/<k>/<i>"),
+// or a plan of PlanScatter ("plan/<index>").
 // Parts of a thing (a GPU's label, a link's arrowhead) answer with the
 // thing's own ID, and a strip row or its label with its GPU. Headers,
 // legends and the axis are not inspectable: ok is false over them and over
@@ -40,6 +41,10 @@ func ownerID(id string) string {
 	case "gpu", "link", "switch", "xfer", "node":
 		if len(parts) >= 2 {
 			return parts[0] + "/" + parts[1]
+		}
+	case "plan": // a plan's square in PlanScatter
+		if len(parts) == 2 && parts[1] != "" && strings.Trim(parts[1], "0123456789") == "" {
+			return id
 		}
 	case "strip":
 		if len(parts) < 3 {

@@ -275,6 +275,12 @@
       run(q.toString());
     });
     document.addEventListener("keydown", onKey);
+    // The plan tab (plan.js) asks for a plan picked on the canvas.
+    document.addEventListener("paraplay-run", (e) => {
+      const q = new URLSearchParams(e.detail);
+      for (const [k, v] of viewParams()) q.set(k, v);
+      run(q.toString());
+    });
     // The canvas is Ebitengine's; listen on the document for its events.
     const at = (e) => { pointer = e.target.tagName === "CANVAS" ? { x: e.clientX, y: e.clientY } : null; };
     document.addEventListener("pointermove", at);

@@ -1,0 +1,236 @@
+package scene
+
+import (
+	"cmp"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"paraplay/sim/plan"
+	"paraplay/sim/units"
+)
+
+// PlanScatter draws a plan search (package plan) as a scatter: one square
+// per plan at (peak memory per GPU, iteration time), coloured by strategy
+// family (the dimensions it splits along), the GPU's HBM as a vertical
+// line, and the Pareto front of the simulated plans — none faster with less
+// memory — joined by a line. Simulated plans are filled; plans known only
+// by a lower bound on their time (ruled out, dominated, out of memory) are
+// hollow, drawn at that bound. A progress bar on top shows the search's
+// phase. Each plan's square has the ID "plan/<index>" (Plan.Index), which
+// HitTest returns; the best plan is outlined.
+func PlanScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
+	dl := planScatter(plans, pr, o)
+	if o.Theme == ThemeDark {
+		darken(&dl)
+	}
+	return dl
+}
+
+func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
+	w, h := o.size()
+	dl := DrawList{Width: w, Height: h, Background: colBackground}
+	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
+		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
+	}
+	// The progress bar and the counts.
+	text("plan/title", 16, 24, 15, colText, AnchorStart, fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
+		len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated))
+	barX, barW := w-236, 220.0
+	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: 12, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
+		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: 12, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
+	text("plan/phase", barX-8, 23, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
+	if len(plans) == 0 {
+		return dl
+	}
+	ax := newAxes(plans, w, h)
+	ax.draw(&dl)
+	fams := families(plans)
+	var best *plan.Plan
+	for _, p := range plans {
+		if p.Status == plan.Best {
+			best = p
+		}
+		x, y := ax.at(p)
+		c := familyColor(fams, p.Family)
+		it := Item{ID: "plan/" + strconv.Itoa(p.Index()), Shape: Rect, X: x - 3, Y: y - 3, W: 6, H: 6}
+		if p.Result != nil {
+			it.Fill = c
+		} else {
+			it.Stroke, it.StrokeWidth = c, 1
+		}
+		dl.Items = append(dl.Items, it)
+	}
+	front := ParetoFront(plans)
+	for i := 1; i < len(front); i++ {
+		x1, y1 := ax.at(front[i-1])
+		x2, y2 := ax.at(front[i])
+		dl.Items = append(dl.Items, Item{ID: "plan/front", Shape: Line, X: x1, Y: y1, X2: x2, Y2: y2, Stroke: colText, StrokeWidth: 1.5})
+	}
+	for _, p := range front {
+		x, y := ax.at(p)
+		dl.Items = append(dl.Items, Item{ID: "plan/" + strconv.Itoa(p.Index()), Shape: Rect, X: x - 4, Y: y - 4, W: 8, H: 8,
+			Fill: familyColor(fams, p.Family), Stroke: colText, StrokeWidth: 1.5})
+	}
+	if best != nil {
+		x, y := ax.at(best)
+		dl.Items = append(dl.Items, Item{ID: "plan/" + strconv.Itoa(best.Index()), Shape: Rect, X: x - 6, Y: y - 6, W: 12, H: 12,
+			Stroke: colPlayhead, StrokeWidth: 2})
+		text("plan/best", x+10, y+4, 12, colText, AnchorStart, fmt.Sprintf("best: %.3g s", best.Result.Iteration.Seconds()))
+	}
+	legend(&dl, fams, w)
+	return dl
+}
+
+// ParetoFront lists the simulated plans that fit and that no other such
+// plan beats on both iteration time and peak memory, by increasing memory.
+func ParetoFront(plans []*plan.Plan) []*plan.Plan {
+	var sim []*plan.Plan
+	for _, p := range plans {
+		if p.Result != nil && p.Fits {
+			sim = append(sim, p)
+		}
+	}
+	slices.SortFunc(sim, func(a, b *plan.Plan) int {
+		return cmp.Or(cmp.Compare(a.Estimate.PeakMemory, b.Estimate.PeakMemory),
+			cmp.Compare(a.Result.Iteration, b.Result.Iteration), cmp.Compare(a.Index(), b.Index()))
+	})
+	var front []*plan.Plan
+	for _, p := range sim {
+		if len(front) == 0 || p.Result.Iteration < front[len(front)-1].Result.Iteration {
+			front = append(front, p)
+		}
+	}
+	return front
+}
+
+// DescribePlan is the inspector's text for a plan: what it is, its figures
+// and why it lost.
+func DescribePlan(p *plan.Plan) string {
+	t := fmt.Sprintf("≥ %.3g s (bound)", p.Estimate.LowerBound.Seconds())
+	if p.Result != nil {
+		t = fmt.Sprintf("%.3g s, MFU %.1f%%", p.Result.Iteration.Seconds(), 100*p.Result.MFU)
+	}
+	return fmt.Sprintf("%s — %s, %.1f GiB per GPU. %s", p.Label(), t,
+		float64(p.Estimate.PeakMemory)/float64(units.GiB), p.Why)
+}
+
+// scatterAxes maps a plan to the plot: memory across, time up.
+type scatterAxes struct {
+	x0, y0, x1, y1 float64 // the plot box
+	memMax, hbm    float64 // GiB
+	tMin, tMax     float64 // seconds
+}
+
+// newAxes fits the plot to the plans: memory from 0 to 1.5 × HBM (plans
+// beyond sit on the right edge), time from just below the fastest to 3×
+// it (slower plans sit on the top edge), so the interesting corner fills
+// the plot.
+func newAxes(plans []*plan.Plan, w, h float64) scatterAxes {
+	a := scatterAxes{x0: 70, y0: 60, x1: w - 200, y1: h - 50}
+	a.hbm = float64(plans[0].Estimate.Capacity) / float64(units.GiB)
+	a.memMax = 1.5 * a.hbm
+	a.tMin = math.Inf(1)
+	for _, p := range plans {
+		if s := p.Iteration().Seconds(); s > 0 {
+			a.tMin = min(a.tMin, s)
+			a.tMax = max(a.tMax, s)
+		}
+		if a.hbm == 0 {
+			a.memMax = max(a.memMax, float64(p.Estimate.PeakMemory)/float64(units.GiB))
+		}
+	}
+	if math.IsInf(a.tMin, 1) {
+		a.tMin, a.tMax = 0, 1
+	}
+	a.tMax = min(a.tMax, 3*a.tMin)
+	a.tMin *= 0.95
+	if a.tMax <= a.tMin {
+		a.tMax = a.tMin + 1
+	}
+	return a
+}
+
+// at is where plan p's square goes.
+func (a scatterAxes) at(p *plan.Plan) (x, y float64) {
+	mem := min(float64(p.Estimate.PeakMemory)/float64(units.GiB), a.memMax)
+	t := min(max(p.Iteration().Seconds(), a.tMin), a.tMax)
+	x = a.x0 + (a.x1-a.x0)*mem/a.memMax
+	y = a.y1 - (a.y1-a.y0)*(t-a.tMin)/(a.tMax-a.tMin)
+	return x, y
+}
+
+// draw adds the axes, their ticks and labels, and the HBM line.
+func (a scatterAxes) draw(dl *DrawList) {
+	line := func(id string, x1, y1, x2, y2 float64, c Color, width float64) {
+		dl.Items = append(dl.Items, Item{ID: id, Shape: Line, X: x1, Y: y1, X2: x2, Y2: y2, Stroke: c, StrokeWidth: width})
+	}
+	text := func(id string, x, y float64, anchor Anchor, s string) {
+		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: 11, Fill: colMuted, Anchor: anchor, Text: s})
+	}
+	line("plan/axis/x", a.x0, a.y1, a.x1, a.y1, colAxis, 1)
+	line("plan/axis/y", a.x0, a.y0, a.x0, a.y1, colAxis, 1)
+	for i := 0; i <= 4; i++ {
+		mem := a.memMax * float64(i) / 4
+		x := a.x0 + (a.x1-a.x0)*float64(i)/4
+		line("plan/axis/x/tick", x, a.y1, x, a.y1+4, colAxis, 1)
+		text("plan/axis/x/label", x, a.y1+17, AnchorMiddle, fmt.Sprintf("%.0f GiB", mem))
+		t := a.tMin + (a.tMax-a.tMin)*float64(i)/4
+		y := a.y1 - (a.y1-a.y0)*float64(i)/4
+		line("plan/axis/y/tick", a.x0-4, y, a.x0, y, colAxis, 1)
+		text("plan/axis/y/label", a.x0-7, y+4, AnchorEnd, fmt.Sprintf("%.3g s", t))
+	}
+	text("plan/axis/x/title", (a.x0+a.x1)/2, a.y1+36, AnchorMiddle, "peak memory per GPU")
+	text("plan/axis/y/title", a.x0, a.y0-10, AnchorMiddle, "iteration")
+	if a.hbm > 0 {
+		x := a.x0 + (a.x1-a.x0)*a.hbm/a.memMax
+		for y := a.y0; y < a.y1; y += 10 { // dashed
+			line("plan/hbm", x, y, x, min(y+6, a.y1), colPlayhead, 1.5)
+		}
+		text("plan/hbm/label", x+4, a.y0+10, AnchorStart, fmt.Sprintf("HBM %.0f GiB", a.hbm))
+	}
+}
+
+// families lists the strategy families of the plans, sorted.
+func families(plans []*plan.Plan) []string {
+	var out []string
+	for _, p := range plans {
+		if !slices.Contains(out, p.Family) {
+			out = append(out, p.Family)
+		}
+	}
+	slices.SortFunc(out, func(a, b string) int {
+		return cmp.Or(cmp.Compare(strings.Count(a, "·"), strings.Count(b, "·")), strings.Compare(a, b))
+	})
+	return out
+}
+
+// familyPalette colours up to 16 families apart (Tableau 10 and six more).
+var familyPalette = [...]Color{
+	{0x4e, 0x79, 0xa7, 0xff}, {0xf2, 0x8e, 0x2b, 0xff}, {0xe1, 0x57, 0x59, 0xff}, {0x76, 0xb7, 0xb2, 0xff},
+	{0x59, 0xa1, 0x4f, 0xff}, {0xed, 0xc9, 0x48, 0xff}, {0xb0, 0x7a, 0xa1, 0xff}, {0xff, 0x9d, 0xa7, 0xff},
+	{0x9c, 0x75, 0x5f, 0xff}, {0xba, 0xb0, 0xac, 0xff}, {0x1f, 0x3a, 0x93, 0xff}, {0x8c, 0x56, 0x4b, 0xff},
+	{0x17, 0xbe, 0xcf, 0xff}, {0x6b, 0x8e, 0x23, 0xff}, {0x9e, 0x4f, 0xd6, 0xff}, {0x55, 0x55, 0x55, 0xff},
+}
+
+func familyColor(fams []string, f string) Color {
+	return familyPalette[max(0, slices.Index(fams, f))%len(familyPalette)]
+}
+
+// legend lists the families on the right, and what filled and hollow mean.
+func legend(dl *DrawList, fams []string, w float64) {
+	x, y := w-180, 70.0
+	for i, f := range fams {
+		c := familyPalette[i%len(familyPalette)]
+		dl.Items = append(dl.Items, Item{ID: "plan/legend", Shape: Rect, X: x, Y: y - 9, W: 10, H: 10, Fill: c},
+			Item{ID: "plan/legend", Shape: Text, X: x + 16, Y: y, Size: 12, Fill: colText, Text: f})
+		y += 18
+	}
+	y += 8
+	for _, s := range []string{"filled: simulated", "hollow: lower bound only", "black line: Pareto front", "red box: best"} {
+		dl.Items = append(dl.Items, Item{ID: "plan/legend", Shape: Text, X: x, Y: y, Size: 11, Fill: colMuted, Text: s})
+		y += 16
+	}
+}

@@ -1,0 +1,74 @@
+package scene
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"paraplay/sim/plan"
+	"paraplay/sim/scenario"
+)
+
+func planResult(t *testing.T) *plan.Result {
+	t.Helper()
+	r, err := plan.Run(plan.Config{Model: scenario.Model{Preset: "llama3-8b", SeqLen: 2048},
+		Cluster: scenario.Cluster{GPU: "h100-sxm", Nodes: 2, GPUsPerNode: 4}, GlobalBatch: 16, MaxMicroBatch: 2}, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestPlanScatter: every plan has a square the pointer finds, the best is
+// outlined, the front is a staircase (each point faster and hungrier than
+// the one before), and the HBM line is drawn.
+func TestPlanScatter(t *testing.T) {
+	r := planResult(t)
+	dl := PlanScatter(r.Plans, r.Progress, Options{Width: 960, Height: 600})
+	squares := map[string]Item{}
+	var hbm, best bool
+	for _, it := range dl.Items {
+		switch {
+		case it.ID == "plan/hbm":
+			hbm = true
+		case it.ID == "plan/best":
+			best = true
+		case it.Shape == Rect && strings.Trim(strings.TrimPrefix(it.ID, "plan/"), "0123456789") == "":
+			squares[it.ID] = it
+		}
+	}
+	if len(squares) != len(r.Plans) || !hbm || !best {
+		t.Errorf("%d squares for %d plans, HBM line %v, best label %v", len(squares), len(r.Plans), hbm, best)
+	}
+	b := r.Plans[0]
+	sq := squares["plan/"+strconv.Itoa(b.Index())]
+	if id, ok := HitTest(dl, sq.X+sq.W/2, sq.Y+sq.H/2); !ok || id != "plan/"+strconv.Itoa(b.Index()) {
+		t.Errorf("HitTest on the best plan's square = %q, %v", id, ok)
+	}
+	front := ParetoFront(r.Plans)
+	if len(front) == 0 || front[len(front)-1] != b && front[len(front)-1].Result.Iteration != b.Result.Iteration {
+		t.Errorf("the front does not end at the fastest plan")
+	}
+	for i := 1; i < len(front); i++ {
+		if front[i].Estimate.PeakMemory < front[i-1].Estimate.PeakMemory || front[i].Result.Iteration >= front[i-1].Result.Iteration {
+			t.Errorf("front point %d does not trade memory for time", i)
+		}
+	}
+	if d := DescribePlan(b); !strings.Contains(d, "GiB per GPU") || !strings.Contains(d, "MFU") {
+		t.Errorf("DescribePlan(best) = %q", d)
+	}
+	var svg bytes.Buffer
+	if err := WriteSVG(&svg, dl); err != nil {
+		t.Fatal(err)
+	}
+	if dir := os.Getenv("PARAPLAY_SVG_DIR"); dir != "" { // to look at it
+		os.WriteFile(filepath.Join(dir, "plan-scatter.svg"), svg.Bytes(), 0o644)
+	}
+	dark := PlanScatter(r.Plans, r.Progress, Options{Theme: ThemeDark})
+	if dark.Background == dl.Background {
+		t.Error("dark theme kept the light background")
+	}
+}

@@ -1,0 +1,47 @@
+// plan.js: the playground's plan tab. "Search the plans" asks the app
+// (window.paraplay.plan) to search every parallel plan of the scenario on
+// show, for the same model, cluster and global batch; the app runs the
+// search between frames and draws the plans as a scatter on the canvas.
+// This script mirrors the search's progress in the side panel and, when a
+// point is clicked on the canvas (planState().pickedN grows), asks play.js
+// to run that plan like any other address (the "paraplay-run" event).
+(function () {
+  "use strict";
+  const $ = (id) => document.getElementById(id);
+  let app = null, seen = 0;
+
+  function ready() {
+    if (!window.paraplay || !window.paraplay.planState || !$("plan-start")) { requestAnimationFrame(ready); return; }
+    app = window.paraplay;
+    $("plan-start").addEventListener("click", start);
+    $("plan-toggle").addEventListener("click", () => app.planView(!app.planState().shown));
+    requestAnimationFrame(frame);
+  }
+
+  function start() {
+    const cur = app.current();
+    const r = app.plan(cur ? cur.query : location.search.slice(1));
+    $("plan-status").textContent = r.ok ? "Searching…" : r.error;
+  }
+
+  function frame() {
+    const st = app.planState();
+    if (st.active) {
+      $("plan-progress").value = st.fraction;
+      let msg = st.phase + ": " + st.screened + " of " + st.plans + " plans screened, " + st.outOfMemory +
+        " out of memory, " + (st.bounded + st.dominated) + " ruled out, " + st.simulated + " simulated";
+      if (st.best > 0) msg += "; best " + st.best.toPrecision(3) + " s";
+      $("plan-status").textContent = msg;
+      const t = $("plan-toggle");
+      t.hidden = false;
+      t.textContent = st.shown ? "Back to the animation" : "Show the plans";
+      if (st.pickedN !== seen) {
+        seen = st.pickedN;
+        document.dispatchEvent(new CustomEvent("paraplay-run", { detail: st.picked }));
+      }
+    }
+    requestAnimationFrame(frame);
+  }
+
+  ready();
+})();

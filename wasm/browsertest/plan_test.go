@@ -1,0 +1,67 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// planPage is a training scenario small enough to plan in the browser in
+// seconds: Llama 3 8B with 2,048-token sequences on two servers of four
+// H100s, a global batch of 8 sequences.
+const planPage = "play.html?model=llama3-8b&seq_len=2048&gpu=h100-sxm&nodes=2&gpus_per_node=4&dp=8&microbatches=1&autoplay=0"
+
+// TestPlanTab runs the plan search from the side panel, checks the scatter
+// is drawn on the canvas, clicks the best plan's point and checks that the
+// animated scenario became that plan.
+func TestPlanTab(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, planPage)
+	before := eval[string](t, ctx, `window.paraplay.current().query`)
+	if err := chromedp.Do(ctx, chromedp.Click(`#plan-start`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the search to start", `window.paraplay.planState().active && window.paraplay.planState().shown`)
+	waitFor(t, ctx, "the search to end", `window.paraplay.planState().phase === "done" && window.paraplay.planState().bestX > 0`)
+	st := eval[map[string]any](t, ctx, `window.paraplay.planState()`)
+	t.Logf("plan state: %v", st)
+	if st["simulated"].(float64) < 1 || st["plans"].(float64) < 10 {
+		t.Errorf("search: %v; want plans enumerated and some simulated", st)
+	}
+	waitFor(t, ctx, "a frame of the scatter", `window.paraplay.frames > 0`)
+	img := screenshot(t, ctx, "paraplay-plan-tab.png")
+	if n, top := colours(img); n < 20 || top > 0.97 {
+		t.Errorf("the scatter looks blank: %d colours, the commonest covering %.0f%%", n, 100*top)
+	}
+	if s := eval[string](t, ctx, `document.getElementById("plan-status").textContent`); !strings.Contains(s, "simulated") {
+		t.Errorf("plan status: %q", s)
+	}
+
+	// Click the best plan's point: logical pixels → the canvas on the page.
+	xy := eval[[]float64](t, ctx, `(() => { const c = document.querySelector("canvas").getBoundingClientRect();
+		const s = window.paraplay.planState();
+		return [c.left + s.bestX * c.width / s.width, c.top + s.bestY * c.height / s.height]; })()`)
+	if err := chromedp.Do(ctx, chromedp.MouseClickXY(xy[0], xy[1])); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the picked plan to run", `window.paraplay.planState().pickedN === 1 && !window.paraplay.planState().shown &&
+		window.paraplay.current().ok && window.paraplay.current().query !== `+jsString(before))
+	after := eval[string](t, ctx, `window.paraplay.current().query`)
+	picked := eval[string](t, ctx, `window.paraplay.planState().picked`)
+	t.Logf("scenario: %s → %s (picked %s)", before, after, picked)
+	for _, kv := range strings.Split(picked, "&") {
+		if strings.HasPrefix(kv, "fidelity=") {
+			continue
+		}
+		if !strings.Contains("&"+after+"&", "&"+kv+"&") {
+			t.Errorf("the scenario on show lacks the picked plan's %s", kv)
+		}
+	}
+	waitFor(t, ctx, "the address to follow", `location.search !== "?"+`+jsString(before))
+	screenshot(t, ctx, "paraplay-plan-picked.png")
+	noConsoleErrors(t, con)
+}

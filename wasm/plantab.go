@@ -1,0 +1,197 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"net/url"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall/js"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"paraplay/sim/plan"
+	"paraplay/sim/scenario"
+	"paraplay/sim/scene"
+	"paraplay/wasm/playground"
+)
+
+// The plan tab: a plan search (package plan) for the scenario on show, run
+// in slices between frames, drawn as scene.PlanScatter over the canvas.
+// Clicking a plan's square records its address in planState().picked and
+// hides the tab; the page (plan.js) then runs it like any other address.
+//
+// Bridge: plan(query) starts a search for the scenario of query (the page
+// passes the current one) and shows the tab, returning {ok, error};
+// planView(bool) shows or hides the tab; planState() returns {active,
+// shown, phase, done, total, fraction, plans, screened, outOfMemory,
+// bounded, dominated, simulated, best (seconds), bestX, bestY (the best
+// plan's square in logical pixels), width, height, picked, pickedN, error}.
+
+// stepBudget is the time a frame may spend on the search: the page keeps
+// animating at about 40 frames a second on a slow machine.
+const stepBudget = 12 * time.Millisecond
+
+// rebuildEvery limits how often the scatter is laid out while the search
+// runs.
+const rebuildEvery = 150 * time.Millisecond
+
+type planTab struct {
+	// mu guards what the bridge hands over and reads: next, showReq and
+	// state. The search itself belongs to the game goroutine.
+	mu      sync.Mutex
+	next    *plan.Search
+	showReq *bool
+	state   map[string]any
+
+	search  *plan.Search
+	shown   bool
+	dl      scene.DrawList
+	built   time.Time
+	picked  string
+	pickedN int
+}
+
+func newPlanTab(b *bridge) *planTab {
+	pt := &planTab{state: map[string]any{"active": false, "shown": false}}
+	b.fn("plan", func(args []js.Value) any {
+		q, err := url.ParseQuery(strings.TrimPrefix(arg(args, 0), "?"))
+		var s *plan.Search
+		if err == nil {
+			var sc scenario.Scenario
+			if sc, err = scenario.FromQuery(q); err == nil {
+				var cfg plan.Config
+				if cfg, err = playground.PlanConfig(sc); err == nil {
+					s, err = plan.New(cfg)
+				}
+			}
+		}
+		if err != nil {
+			return parseJSON(mustJSON(map[string]any{"ok": false, "error": err.Error()}))
+		}
+		show := true
+		pt.mu.Lock()
+		pt.next, pt.showReq = s, &show
+		pt.mu.Unlock()
+		return parseJSON(mustJSON(map[string]any{"ok": true, "error": ""}))
+	})
+	b.fn("planView", func(args []js.Value) any {
+		show := len(args) > 0 && args[0].Truthy()
+		pt.mu.Lock()
+		pt.showReq = &show
+		pt.mu.Unlock()
+		return nil
+	})
+	b.fn("planState", func([]js.Value) any {
+		pt.mu.Lock()
+		defer pt.mu.Unlock()
+		return parseJSON(mustJSON(pt.state))
+	})
+	return pt
+}
+
+// update runs on the game goroutine at each tick: it takes the page's
+// requests, advances the search for at most stepBudget, handles the pointer
+// over the scatter, and reports whether the tab is on show (then the
+// animation does not advance).
+func (pt *planTab) update(g *game) bool {
+	pt.mu.Lock()
+	if pt.next != nil {
+		pt.search, pt.next, pt.built = pt.next, nil, time.Time{}
+	}
+	if pt.showReq != nil {
+		pt.shown, pt.showReq = *pt.showReq && pt.search != nil, nil
+	}
+	pt.mu.Unlock()
+	if pt.search == nil {
+		return false
+	}
+	start := time.Now()
+	for !pt.search.Done() && time.Since(start) < stepBudget {
+		pt.search.Step(1)
+	}
+	if pt.shown && (pt.built.IsZero() || time.Since(pt.built) > rebuildEvery || pt.search.Done() && pt.dl.Items == nil) {
+		pt.dl = scene.PlanScatter(pt.search.Plans(), pt.search.Progress(), scene.Options{Width: g.width, Height: logicalHeight})
+		pt.built = start
+	}
+	if pt.shown {
+		pt.pointer(g)
+	}
+	pt.publish()
+	return pt.shown
+}
+
+// pointer names the plan under the pointer and picks it on a click.
+func (pt *planTab) pointer(g *game) {
+	x, y := ebiten.CursorPosition()
+	if ids := inpututil.AppendJustPressedTouchIDs(nil); len(ids) > 0 {
+		x, y = ebiten.TouchPosition(ids[0])
+	}
+	g.pointer.id, g.pointer.text = "", ""
+	id, ok := scene.HitTest(pt.dl, float64(x), float64(y))
+	if !ok {
+		return
+	}
+	p := pt.plan(id)
+	if p == nil {
+		return
+	}
+	g.pointer.id, g.pointer.text = id, scene.DescribePlan(p)
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) || len(inpututil.AppendJustPressedTouchIDs(nil)) > 0 {
+		pt.picked, pt.pickedN, pt.shown = playground.PlanQuery(p), pt.pickedN+1, false
+	}
+}
+
+// plan is the plan whose square has the ID id ("plan/<index>").
+func (pt *planTab) plan(id string) *plan.Plan {
+	i, err := strconv.Atoi(strings.TrimPrefix(id, "plan/"))
+	if err != nil {
+		return nil
+	}
+	for _, p := range pt.search.Plans() {
+		if p.Index() == i {
+			return p
+		}
+	}
+	return nil
+}
+
+// publish updates what planState() returns.
+func (pt *planTab) publish() {
+	pr := pt.search.Progress()
+	st := map[string]any{"active": true, "shown": pt.shown, "phase": pr.Phase, "done": pr.Done, "total": pr.Total,
+		"fraction": pr.Fraction(), "plans": pr.Plans, "screened": len(pt.search.Plans()), "outOfMemory": pr.OutOfMemory,
+		"bounded": pr.Bounded, "dominated": pr.Dominated, "simulated": pr.Simulated, "best": pr.Best.Seconds(),
+		"width": pt.dl.Width, "height": pt.dl.Height, "picked": pt.picked, "pickedN": pt.pickedN, "error": ""}
+	for _, p := range pt.search.Plans() {
+		if p.Status != plan.Best {
+			continue
+		}
+		id := "plan/" + strconv.Itoa(p.Index())
+		for _, it := range pt.dl.Items {
+			if it.ID == id && it.Shape == scene.Rect {
+				st["bestX"], st["bestY"], st["bestID"] = it.X+it.W/2, it.Y+it.H/2, id
+				break
+			}
+		}
+	}
+	pt.mu.Lock()
+	pt.state = st
+	pt.mu.Unlock()
+}
+
+// draw replays the scatter when the tab is on show, and says whether it did.
+func (pt *planTab) draw(g *game, screen *ebiten.Image) bool {
+	if !pt.shown || g.fonts == nil || pt.dl.Items == nil {
+		return false
+	}
+	bg := pt.dl.Background
+	bg.A = 255
+	g.batch.box(screen, 0, 0, g.width, logicalHeight, bg)
+	g.batch.addItems(screen, g.fonts, pt.dl.Items)
+	g.batch.flush(screen)
+	return true
+}
