@@ -51,6 +51,7 @@ type planTab struct {
 	shown   bool
 	dl      scene.DrawList
 	built   time.Time
+	final   bool // dl shows the finished search
 	picked  string
 	pickedN int
 }
@@ -100,7 +101,7 @@ func newPlanTab(b *bridge) *planTab {
 func (pt *planTab) update(g *game) bool {
 	pt.mu.Lock()
 	if pt.next != nil {
-		pt.search, pt.next, pt.built = pt.next, nil, time.Time{}
+		pt.search, pt.next, pt.built, pt.final = pt.next, nil, time.Time{}, false
 	}
 	if pt.showReq != nil {
 		pt.shown, pt.showReq = *pt.showReq && pt.search != nil, nil
@@ -113,9 +114,10 @@ func (pt *planTab) update(g *game) bool {
 	for !pt.search.Done() && time.Since(start) < stepBudget {
 		pt.search.Step(1)
 	}
-	if pt.shown && (pt.built.IsZero() || time.Since(pt.built) > rebuildEvery || pt.search.Done() && pt.dl.Items == nil) {
-		pt.dl = scene.PlanScatter(pt.search.Plans(), pt.search.Progress(), scene.Options{Width: g.width, Height: logicalHeight})
-		pt.built = start
+	resized := pt.dl.Width != g.width || pt.dl.Height != g.height
+	if pt.shown && (resized || pt.built.IsZero() || time.Since(pt.built) > rebuildEvery && !pt.final) {
+		pt.dl = scene.PlanScatter(pt.search.Plans(), pt.search.Progress(), scene.Options{Width: g.width, Height: g.height})
+		pt.built, pt.final = start, pt.search.Done()
 	}
 	if pt.shown {
 		pt.pointer(g)
@@ -190,7 +192,7 @@ func (pt *planTab) draw(g *game, screen *ebiten.Image) bool {
 	}
 	bg := pt.dl.Background
 	bg.A = 255
-	g.batch.box(screen, 0, 0, g.width, logicalHeight, bg)
+	g.batch.box(screen, 0, 0, g.width, g.height, bg)
 	g.batch.addItems(screen, g.fonts, pt.dl.Items)
 	g.batch.flush(screen)
 	return true
