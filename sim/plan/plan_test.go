@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -383,5 +384,50 @@ func BenchmarkScreen(b *testing.B) {
 	for i := 0; b.Loop(); i++ {
 		p := *s.all[i%len(s.all)]
 		screen(&p, s.est)
+	}
+}
+
+// TestRandomSpacesProperty draws small search spaces from a seeded source
+// (models, GPU types, cluster shapes, batches, options) and checks on each
+// that every returned plan passes Validate, that the best fits, and that
+// no simulated plan beats it.
+func TestRandomSpacesProperty(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	models := []string{"llama3-8b", "gpt3-1.3b", "mixtral-8x7b", "megatron-1.7b"}
+	gpus := []string{"h100-sxm", "a100-sxm-80gb"}
+	for i := 0; i < 20; i++ {
+		cfg := Config{
+			Model:         scenario.Model{Preset: models[rng.IntN(len(models))], SeqLen: 512 << rng.IntN(3)},
+			Cluster:       scenario.Cluster{GPU: gpus[rng.IntN(len(gpus))], Nodes: 1 + rng.IntN(2), GPUsPerNode: 2 << rng.IntN(2)},
+			GlobalBatch:   1 << rng.IntN(5),
+			MaxMicroBatch: 1 << rng.IntN(2),
+			CrossNodeTP:   rng.IntN(2) == 0,
+			Exhaustive:    rng.IntN(3) == 0,
+		}
+		r, err := Run(cfg, 2, nil)
+		if err != nil {
+			t.Fatalf("%+v: %v", cfg, err)
+		}
+		var best *Plan
+		for _, p := range r.Plans {
+			if err := p.Scenario.Validate(); err != nil {
+				t.Errorf("%+v: returned invalid plan %s: %v", cfg, p.Scenario.Query().Encode(), err)
+			}
+			if p.Status == Best {
+				best = p
+			}
+		}
+		if best == nil {
+			t.Logf("%s on %d GPUs, batch %d: no plan fits", cfg.Model.Preset, cfg.GPUs(), cfg.GlobalBatch)
+			continue
+		}
+		if !best.Fits || r.Plans[0] != best {
+			t.Errorf("%+v: the best plan does not fit or is not first", cfg)
+		}
+		for _, p := range r.Plans {
+			if p.Result != nil && p.Fits && p.Result.Iteration < best.Result.Iteration {
+				t.Errorf("%+v: %s beats the best", cfg, p.Scenario.Query().Encode())
+			}
+		}
 	}
 }
