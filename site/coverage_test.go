@@ -44,6 +44,8 @@ type plannedArticle struct {
 	// Elsewhere are papers the plan lists here that another article covers:
 	// some written article must cite each.
 	Elsewhere []string `yaml:"elsewhere"`
+	// Note says what the article cannot show yet, e.g. a missing feature.
+	Note string `yaml:"note"`
 }
 
 var (
