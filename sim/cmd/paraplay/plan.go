@@ -141,21 +141,30 @@ func (f *planFlags) config() (plan.Config, error) {
 	if f.json && f.csv {
 		bad("csv", "and --json both given; choose one")
 	}
-	if len(errs) > 0 {
-		return plan.Config{}, errors.Join(errs...)
+	perNode, nodes := max(1, f.perNode), 1
+	if len(errs) == 0 {
+		nodes = f.gpus / perNode
 	}
 	cfg := plan.Config{
 		Model: scenario.Model{Preset: f.model, SeqLen: f.seqLen},
-		Cluster: scenario.Cluster{GPU: f.gpu, Nodes: f.gpus / f.perNode, GPUsPerNode: f.perNode,
+		Cluster: scenario.Cluster{GPU: f.gpu, Nodes: nodes, GPUsPerNode: perNode,
 			Intra: f.intra, Inter: f.inter, Network: f.network},
 		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
 		Exhaustive: f.exhaustive, Detailed: f.detailed,
 		Training: scenario.Training{Efficiency: f.efficiency},
 	}
+	// Report the config's own problems too, except those the checks above
+	// already named (the cluster's shape, a missing model).
 	if err := cfg.Validate(); err != nil {
-		return cfg, flagErrors(err)
+		for _, e := range flattenErr(flagErrors(err)) {
+			msg := e.Error()
+			if len(errs) > 0 && (strings.HasPrefix(msg, "--gpus") || f.model == "" && strings.HasPrefix(msg, "--model")) {
+				continue
+			}
+			errs = append(errs, e)
+		}
 	}
-	return cfg, nil
+	return cfg, errors.Join(errs...)
 }
 
 // configFlags maps the config's field names to the flags that set them.
