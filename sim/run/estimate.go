@@ -62,6 +62,7 @@ type builtTopo struct {
 	gpu    hw.GPU
 	router *topo.Router
 	paths  map[[2]int]pathCostEntry
+	ones   []float64 // a compute multiplier of 1 for every GPU
 }
 
 type schedKey struct {
@@ -118,7 +119,13 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 		return Estimate{}, err
 	}
 	tr.router, tr.paths = bt.router, bt.paths
-	tr.groups()
+	// One GPU type (node_gpus is refused above): every multiplier is 1,
+	// shared across scenarios, so a plan of 16,384 GPUs allocates nothing
+	// per GPU. Only a balanced partition reads the groups.
+	tr.mult = bt.ones
+	if s.Parallel.Partition == "balanced" {
+		tr.groups()
+	}
 	if err := tr.costs(); err != nil {
 		return Estimate{}, err
 	}
@@ -153,7 +160,10 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 		if err != nil {
 			return nil, nil, err
 		}
-		bt = &builtTopo{t: t, gpu: gpu, router: topo.NewRouter(t), paths: map[[2]int]pathCostEntry{}}
+		bt = &builtTopo{t: t, gpu: gpu, router: topo.NewRouter(t), paths: map[[2]int]pathCostEntry{}, ones: make([]float64, len(t.GPUs))}
+		for i := range bt.ones {
+			bt.ones[i] = 1
+		}
 		e.topos[tk] = bt
 	}
 	tr, err := newTrainingOn(s, sch, bt.t, bt.gpu, nil)

@@ -149,7 +149,14 @@ func newTraining(s scenario.Scenario, it *iterState) (*training, error) {
 	if it != nil && s.Cluster.GPU != "" {
 		it.degrade(t)
 	}
-	return newTrainingOn(s, sch, t, gpu, it)
+	tr, err := newTrainingOn(s, sch, t, gpu, it)
+	if err != nil {
+		return nil, err
+	}
+	if err := tr.gpuTypes(); err != nil {
+		return nil, err
+	}
+	return tr, nil
 }
 
 // trainingTopology builds the scenario's hardware and looks up its GPU (a
@@ -181,7 +188,8 @@ func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
 
 // newTrainingOn prepares the iteration of s (it: see simulateIteration)
 // with its schedule sch on the topology t of GPUs gpu, both built from s
-// (the estimator reuses them across scenarios).
+// (the estimator reuses them across scenarios). The caller gives each GPU
+// its type (gpuTypes, or the estimator's uniform cluster).
 func newTrainingOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology, gpu hw.GPU, it *iterState) (*training, error) {
 	p := s.Parallel
 	tr := &training{s: s, plan: p.Plan(), elem: 2, sch: sch, topo: t, gpu: gpu, it: it}
@@ -209,9 +217,6 @@ func newTrainingOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology,
 		tr.detailed = true
 	case "auto":
 		tr.detailed = n <= AutoDetailedRanks
-	}
-	if err := tr.gpuTypes(); err != nil {
-		return nil, err
 	}
 	return tr, nil
 }
