@@ -52,14 +52,18 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 
 // Build is the package's Build for the prepared timeline.
 func (f *Frames) Build(t units.Time, opt Options) DrawList {
-	var dl DrawList
-	if opt.View != ViewAll {
-		dl = f.buildView(t, opt)
-	} else {
-		dl = f.build(t, opt)
+	layout := func(o Options) DrawList {
+		if o.View != ViewAll {
+			return f.buildView(t, o)
+		}
+		return f.build(t, o)
 	}
+	var dl DrawList
 	if opt.Present {
+		dl = f.withCaption(t, opt, layout)
 		thickenLines(dl)
+	} else {
+		dl = layout(opt)
 	}
 	if opt.Theme == ThemeDark {
 		darken(&dl)

@@ -1,6 +1,7 @@
 package scene_test
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -102,10 +103,15 @@ func TestPresent(t *testing.T) {
 		t.Fatalf("no item %q", id)
 		return scene.Item{}
 	}
-	if p, b := find(plain, "header/title").Size, find(big, "header/title").Size; b != p*scene.PresentTextScale {
-		t.Errorf("title size %v in presenter mode, want %v × %v", b, p, scene.PresentTextScale)
+	// The frame is laid out above the caption band, 34·1.4 px of 600.
+	k := (600 - 34*scene.PresentTextScale) / 600
+	if p, b := find(plain, "header/title").Size, find(big, "header/title").Size; math.Abs(b-p*k*scene.PresentTextScale) > 1e-9 {
+		t.Errorf("title size %v in presenter mode, want %v × %v × %v", b, p, k, scene.PresentTextScale)
 	}
-	if p, b := find(plain, "playhead").StrokeWidth, find(big, "playhead").StrokeWidth; b != p*scene.PresentLineScale {
-		t.Errorf("playhead width %v in presenter mode, want %v × %v", b, p, scene.PresentLineScale)
+	if p, b := find(plain, "playhead").StrokeWidth, find(big, "playhead").StrokeWidth; math.Abs(b-p*k*scene.PresentLineScale) > 1e-9 {
+		t.Errorf("playhead width %v in presenter mode, want %v × %v × %v", b, p, k, scene.PresentLineScale)
+	}
+	if c := find(big, "present/caption"); c.Text == "" || c.Y > 600 || c.Y < 550 {
+		t.Errorf("presenter caption %q at y=%v; want a line at the bottom", c.Text, c.Y)
 	}
 }
