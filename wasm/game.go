@@ -49,8 +49,11 @@ type game struct {
 	height  float64
 	dl      scene.DrawList
 	builtAt units.Time
-	built   bool
-	fontErr error
+	// builtOpt are the options dl was built with (theme, presenter mode).
+	builtOpt scene.Options
+	theme    pageTheme
+	built    bool
+	fontErr  error
 
 	pointer  pointer
 	fps      fpsMeter
@@ -146,15 +149,16 @@ func (g *game) elapsed(now time.Time) float64 {
 
 // rebuild asks the scene for the current instant when it changed.
 func (g *game) rebuild() {
-	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width && g.dl.Height == g.height {
+	opt := g.sceneOptions(g.cur, g.width, g.height)
+	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width && g.dl.Height == g.height && g.builtOpt == opt {
 		return
 	}
-	if err := buildScene(&g.dl, g.cur.tl, g.clock.T, g.width, g.height); err != nil {
+	if err := buildScene(&g.dl, g.cur.tl, g.clock.T, opt); err != nil {
 		g.cur = &session{query: g.cur.query, s: g.cur.s, errTitle: "The demo could not be drawn", errLines: []string{err.Error()}}
 		g.clock = nil
 		return
 	}
-	g.builtAt, g.built = g.clock.T, true
+	g.builtAt, g.built, g.builtOpt = g.clock.T, true, opt
 }
 
 // Draw replays the draw list: background, then shapes and labels in

@@ -12,6 +12,7 @@ import (
 
 func main() {
 	g := newGame(newSession(locationQuery()))
+	registerExport(g)
 	ebiten.SetWindowSize(defaultWidth, defaultHeight)
 	ebiten.SetWindowTitle("ParaPlay")
 	// Lecturers drive the demo from another window (slides, a clicker app):

@@ -96,13 +96,19 @@ func simulate(s scenario.Scenario) (tl *timeline.Timeline, err error) {
 
 // buildScene asks the scene for instant t, writing into dl (whose storage
 // it reuses), turning a panic into an error.
-func buildScene(dl *scene.DrawList, tl *timeline.Timeline, t units.Time, w, h float64) (err error) {
+func buildScene(dl *scene.DrawList, tl *timeline.Timeline, t units.Time, opt scene.Options) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			logPanic(r)
 			err = fmt.Errorf("drawing the scene crashed at t=%v: %v", t, r)
 		}
 	}()
+	framesOf(tl).BuildInto(dl, t, opt)
+	return nil
+}
+
+// framesOf returns the prepared frames of tl, made on first use.
+func framesOf(tl *timeline.Timeline) *scene.Frames {
 	f, ok := frames[tl]
 	if !ok {
 		if len(frames) >= 4 { // compare mode shows two runs; older ones are gone
@@ -111,8 +117,7 @@ func buildScene(dl *scene.DrawList, tl *timeline.Timeline, t units.Time, w, h fl
 		f = scene.NewFrames(tl)
 		frames[tl] = f
 	}
-	f.BuildInto(dl, t, scene.Options{Width: w, Height: h})
-	return nil
+	return f
 }
 
 // frames keeps, for each timeline on screen, the part of the scene that

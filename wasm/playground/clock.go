@@ -46,6 +46,9 @@ type Clock struct {
 func NewClock(tl *timeline.Timeline, v View) *Clock {
 	c := &Clock{End: tl.End, Playing: v.Autoplay, Loop: v.Loop, Speed: clampSpeed(v.Speed), events: EventTimes(tl)}
 	c.base = scene.PlaybackRate(tl.End) // the pace GIF exports use too
+	if v.Present {                      // a clicker steps from one beginning to the next
+		c.events = scene.PresenterEvents(tl)
+	}
 	c.T = min(max(v.Start, 0), c.End)
 	return c
 }

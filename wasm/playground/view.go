@@ -27,9 +27,18 @@ type View struct {
 	// Hide names the parts of the page to hide (hide=controls,metrics).
 	// Names the page does not know are kept and ignored.
 	Hide []string
+	// Present is presenter mode (present=1): larger text, thicker lines,
+	// a caption line, the dark theme unless theme says otherwise, and
+	// steps (PageDown, →) that stop only where an op or a collective step
+	// begins.
+	Present bool
+	// Theme is the canvas's colour scheme: "light", "dark", or "" to
+	// follow the page (its theme toggle, else prefers-color-scheme).
+	Theme string
 }
 
-// ParseView decodes speed, autoplay, loop, t, embed and hide. Errors are
+// ParseView decodes speed, autoplay, loop, t, embed, hide, present and
+// theme. Errors are
 // *scenario.FieldError naming the parameter, like the scenario's own.
 func ParseView(q url.Values) (View, error) {
 	v := View{Speed: 1, Autoplay: true, Loop: true}
@@ -58,6 +67,20 @@ func ParseView(q url.Values) (View, error) {
 	if s, ok := single(q, "embed", bad); ok {
 		if v.Embed, ok = parseBool(s); !ok {
 			bad("embed", "%q is not allowed; want 1 or 0", s)
+		}
+	}
+	if s, ok := single(q, "present", bad); ok {
+		if v.Present, ok = parseBool(s); !ok {
+			bad("present", "%q is not allowed; want 1 or 0", s)
+		}
+	}
+	if s, ok := single(q, "theme", bad); ok {
+		switch t := strings.ToLower(strings.TrimSpace(s)); t {
+		case "light", "dark":
+			v.Theme = t
+		case "", "auto":
+		default:
+			bad("theme", "%q is not allowed; want light, dark or auto", s)
 		}
 	}
 	if s, ok := single(q, "hide", bad); ok {

@@ -1,0 +1,66 @@
+//go:build js && wasm
+
+package main
+
+import (
+	"syscall/js"
+
+	"paraplay/sim/scene"
+)
+
+// sceneOptions are the options a frame of ss is built with at w×h: the
+// session's presenter mode, and its theme — the URL's theme= if given, dark
+// in presenter mode, else the page's (its toggle, else the system's
+// prefers-color-scheme), so the canvas matches the page around it.
+func (g *game) sceneOptions(ss *session, w, h float64) scene.Options {
+	opt := scene.Options{Width: w, Height: h}
+	if ss == nil {
+		return opt
+	}
+	opt.Present = ss.view.Present
+	switch {
+	case ss.view.Theme == "dark":
+		opt.Theme = scene.ThemeDark
+	case ss.view.Theme == "light":
+	case ss.view.Present || g.theme.dark():
+		opt.Theme = scene.ThemeDark
+	}
+	return opt
+}
+
+// pageTheme reads the page's colour scheme, at most twice a second: the
+// reader may flip the site's toggle or the system's setting while a demo
+// plays, and asking the DOM every frame would cost for nothing.
+type pageTheme struct {
+	asked  int // frames since the last look
+	isDark bool
+	looked bool
+}
+
+const themePollFrames = 30
+
+func (p *pageTheme) dark() bool {
+	if p.looked && p.asked < themePollFrames {
+		p.asked++
+		return p.isDark
+	}
+	p.asked, p.looked = 0, true
+	p.isDark = pageIsDark()
+	return p.isDark
+}
+
+// pageIsDark mirrors site/assets/theme.js: an explicit data-theme on the
+// root element wins, else prefers-color-scheme.
+func pageIsDark() bool {
+	doc := js.Global().Get("document")
+	if doc.Truthy() {
+		if t := doc.Get("documentElement").Get("dataset").Get("theme"); t.Type() == js.TypeString && t.String() != "" {
+			return t.String() == "dark"
+		}
+	}
+	mm := js.Global().Get("matchMedia")
+	if mm.Type() != js.TypeFunction {
+		return false
+	}
+	return js.Global().Call("matchMedia", "(prefers-color-scheme: dark)").Get("matches").Bool()
+}
