@@ -156,10 +156,20 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 	fmt.Fprintf(stringWriter{w}, `<figure class="demo" id="demo-%d" data-src="%s" data-title="Live demo: %s"%s>
 <div class="frame"%s><img class="poster" src="%s" width="%d" height="%d" alt="Poster of the demo at one instant: %s">
 <button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button>%s</div>
-%s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a></figcaption>
+%s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a> · <a href="%s" title="iframe code for web pages and reveal.js, a link for Google Slides, a GIF for PowerPoint">embed this</a></figcaption>
 </figure>
 `, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title, placeholder,
-		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)))
+		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)), esc(d.embedPage()))
+}
+
+// embedPage is the address of embed.html for this demo: the snippets that
+// put it into slides (web pages, reveal.js, Google Slides, PowerPoint).
+func (d *demo) embedPage() string {
+	q := strings.TrimPrefix(strings.TrimPrefix(d.query(false), "play.html"), "?")
+	if q == "" {
+		return "embed.html"
+	}
+	return "embed.html?demo=" + url.QueryEscape(q)
 }
 
 // describe is the one-line summary of a demo's settings. scenario's
