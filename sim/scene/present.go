@@ -149,7 +149,9 @@ func spansCaption(tl *timeline.Timeline, at units.Time) string {
 	switch {
 	case n > 1 && same:
 		text += " (on " + itoa(n) + " GPUs)"
-	case n > 1:
+	case n == 2:
+		text += " (and 1 more op)"
+	case n > 2:
 		text += " (and " + itoa(n-1) + " more ops)"
 	}
 	return text
@@ -173,8 +175,9 @@ func opName(k timeline.Kind) string {
 // captionBand is the height of presenter mode's caption line at 960×600.
 const captionBand = 34
 
-// withCaption lays the frame out above a caption band and writes Caption
-// in it: presenter mode's "what just happened".
+// withCaption lays the frame out below a caption band and writes Caption
+// in it: presenter mode's "what just happened". The band is at the top,
+// where an embedded demo's playback bar never covers it.
 func (f *Frames) withCaption(t units.Time, opt Options, build func(Options) DrawList) DrawList {
 	w, h := opt.size()
 	s := min(w/DefaultWidth, h/DefaultHeight)
@@ -186,10 +189,14 @@ func (f *Frames) withCaption(t units.Time, opt Options, build func(Options) Draw
 	if f.tl == nil || len(f.tl.GPUs) == 0 {
 		return dl
 	}
+	for i := range dl.Items {
+		dl.Items[i].Y += band
+		dl.Items[i].Y2 += band
+	}
 	size := 15 * max(s, 0.7) * opt.textScale()
 	text := truncate(Caption(f.tl, t), size, w-24*s)
 	dl.Items = append(dl.Items,
-		Item{ID: "present/band", Shape: Rect, X: 0, Y: h - band, W: w, H: band, Fill: colRowShade},
-		Item{ID: "present/caption", Shape: Text, X: w / 2, Y: h - band/2 + size*0.35, Text: text, Size: size, Fill: colText, Anchor: AnchorMiddle, Bold: true})
+		Item{ID: "present/band", Shape: Rect, X: 0, Y: 0, W: w, H: band, Fill: colRowShade},
+		Item{ID: "present/caption", Shape: Text, X: w / 2, Y: band/2 + size*0.35, Text: text, Size: size, Fill: colText, Anchor: AnchorMiddle, Bold: true})
 	return dl
 }

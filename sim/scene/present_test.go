@@ -55,7 +55,7 @@ func TestCaption(t *testing.T) {
 		{ring, 6 * ms, "ring all-reduce: reduce-scatter step 1 of 6 starts"},
 		{ring, 8*ms + 100*units.Microsecond, "ring all-reduce: all-gather step 5 of 6 starts"},
 		{pipe, 500 * units.Microsecond, "stage 0 starts forward of microbatch 0"},
-		{pipe, 1 * ms, "stage 1 starts forward of microbatch 0 (and 1 more ops)"},
+		{pipe, 1 * ms, "stage 1 starts forward of microbatch 0 (and 1 more op)"},
 		{pipe, 5 * ms, "stage 1 starts backward of microbatch 3"},
 		{&timeline.Timeline{GPUs: []timeline.GPU{{ID: 0}}, End: ms}, ms / 2, ""},
 	}
