@@ -70,6 +70,12 @@ func sceneColors() []Color {
 		cs = append(cs, loadColor((float64(i)+0.5)/8))
 	}
 	cs = append(cs, memColors[:]...)
+	// Failures and asynchronous training: the translucent ones as they
+	// land on the background.
+	for _, c := range [...]Color{colLagOK, colLagAtLimit, colLagUnbounded, colServer, colFailed, colCross,
+		colHatch, colHung, colRestarting, colCheckpoint, colDropped, colDetOK, colDetNaive, colDetFlag} {
+		cs = append(cs, mix(colBackground, c, float64(c.A)/255))
+	}
 	cs = append(cs, darkColors()...)
 	return slices.Clip(cs)
 }
