@@ -81,8 +81,15 @@ func trainingMetrics(s scenario.Scenario, sum timeline.Summary) []string {
 		if !ok {
 			return []string{sim + " (" + p.Schedule + " has no simple closed form)"}
 		}
-		return []string{fmt.Sprintf("%s; formula %s = %s (%sp = %d, m = %d%s)", sim, text, pct(frac),
+		parts := []string{fmt.Sprintf("%s; formula %s = %s (%sp = %d, m = %d%s)", sim, text, pct(frac),
 			where, p.PP, p.Microbatches, vNote(p))}
+		if p.Schedule == "local-loss" {
+			// A zero bubble is not the whole story: the stages start one
+			// forward apart, so the iteration is longer than the work.
+			parts = append(parts, fmt.Sprintf("simulated iteration %s; formula m(T_F+T_B+T_W)+(p−1)T_F = %s",
+				roundTime(sum.Iteration), roundTime(localLossIteration(p.PP, p.Microbatches, s.Model.Synthetic))))
+		}
+		return parts
 	}
 	parts := []string{
 		fmt.Sprintf("%s tokens/s", roundCount(sum.TokensPerSecond)),
@@ -121,8 +128,19 @@ func bubbleFormula(schedule string, p, m, v int, t scenario.Synthetic) (text, wh
 		return "b/(m(T_F+T_B+T_W)+b)", "b = (p−1)(T_F+T_B−T_W), ", overOps((pf - 1) * (F + B - W)), true
 	case "zb-h2":
 		return "b/(m(T_F+T_B+T_W)+b)", "b = max(0, (p−1)(T_F+T_B−2T_W)), ", overOps(math.Max(0, (pf-1)*(F+B-2*W))), true
+	case "local-loss":
+		// No stage waits for a downstream gradient (Laskin et al. 2020's
+		// local parallelism), so no device idles once it has started.
+		return "b/(m(T_F+T_B+T_W)+b)", "b = 0, ", overOps(0), true
 	}
 	return "", "", 0, false
+}
+
+// localLossIteration is the makespan of the local-loss pipeline:
+// m(T_F+T_B+T_W) of work on every device plus the (p−1)·T_F it takes the
+// first activation to reach the last stage (pipeline.LocalLoss).
+func localLossIteration(p, m int, t scenario.Synthetic) units.Time {
+	return units.Time(m)*(t.Forward+t.BackwardInput+t.BackwardWeight) + units.Time(p-1)*t.Forward
 }
 
 // memoryMetrics is the peak memory per GPU: one figure when every GPU

@@ -49,6 +49,7 @@ func TestCaptionCrossChecks(t *testing.T) {
 		{"interleaved", pipelineYAML + "schedule: interleaved, virtual_stages: 2}", bubbleRE, "15.8%"},
 		{"zb-h1", pipelineYAML + "schedule: zb-h1}", bubbleRE, ""},
 		{"zb-h2", pipelineYAML + "schedule: zb-h2}", bubbleRE, ""},
+		{"local-loss", pipelineYAML + "schedule: local-loss}", bubbleRE, "0.0%"},
 		{"ring", "gpus: 8\ncollective: {size: 256MiB}", commRE, ""},
 		{"ring latency-bound", "gpus: 8\nlink: {latency: 10us}\ncollective: {size: 64KiB}", commRE, ""},
 		{"tree", "strategy: collective\ngpus: 16\ncollective: {algorithm: tree, size: 64KiB}", commRE, ""},
@@ -75,6 +76,16 @@ func TestCaptionCrossChecks(t *testing.T) {
 func TestCaptionEqualTimes(t *testing.T) {
 	got := captionOf(t, "gpus: 4\ncluster: {network: ideal}\nmodel:\n  synthetic: {forward: 1ms, backward_input: 1ms, backward_weight: 1ms}\nparallel: {pp: 4, microbatches: 8, schedule: 1f1b}")
 	want := "iteration 33 ms · simulated bubble 27.3%; formula (p−1)/(m+p−1) = 27.3% (p = 4, m = 8)"
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestCaptionLocalLoss pins the local-loss pipeline's caption: no bubble,
+// and an iteration of m(T_F+T_B+T_W)+(p−1)T_F = 8·3 + 3·1 = 27 ms.
+func TestCaptionLocalLoss(t *testing.T) {
+	got := captionOf(t, "gpus: 4\ncluster: {network: ideal}\nmodel:\n  synthetic: {forward: 1ms, backward_input: 1ms, backward_weight: 1ms}\nparallel: {pp: 4, microbatches: 8, schedule: local-loss}")
+	want := "iteration 27 ms · simulated bubble 0.0%; formula b/(m(T_F+T_B+T_W)+b) = 0.0% (b = 0, p = 4, m = 8) · simulated iteration 27 ms; formula m(T_F+T_B+T_W)+(p−1)T_F = 27 ms"
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

@@ -128,6 +128,16 @@ var closedCases = []closedCase{
 		bubble: dualPipeBound,
 		peak0:  func(p, m int) int { return 2*p + 1 },
 	},
+	{
+		// Local losses: no stage waits for a downstream gradient, so each
+		// device starts at d·T_F and then never idles.
+		name:     "local-loss",
+		build:    oneChunk(LocalLoss, func(int) int { return 1 }),
+		bubble:   func(p, m int, t Times) units.Time { return 0 },
+		exact:    true,
+		makespan: func(p, m int, t Times) units.Time { return n(m)*full(t) + n(p-1)*t.F },
+		peak0:    func(p, m int) int { return 1 },
+	},
 }
 
 // dualPipeBound is DeepSeek's (PP/2−1)(F&B + B − 3W) with PP = 2p stages,

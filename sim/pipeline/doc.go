@@ -8,8 +8,10 @@
 // One file per schedule: GPipe, OneFOneB (PipeDream-Flush), Interleaved
 // (Megatron-LM's interleaved 1F1B), ZBH1 and ZBH2 (Qi et al. 2024's
 // handcrafted zero-bubble schedules), ZBV (a V-shaped zero-bubble
-// schedule), DualPipeV (DeepSeek's V-shaped DualPipe) and PipeDreamAsync
-// (no flush, weight stashing). New builds any of them by name.
+// schedule), DualPipeV (DeepSeek's V-shaped DualPipe), PipeDreamAsync
+// (no flush, weight stashing) and LocalLoss (every stage trains against a
+// local loss, so its backward waits for no gradient). New builds any of
+// them by name.
 //
 // # Dependencies
 //
@@ -18,7 +20,8 @@
 //
 //   - F of microbatch i on model stage k needs F(i, k−1);
 //   - B(i, k) needs F(i, k) and B(i, k+1); the last stage's B needs only its
-//     own F (the loss is computed there);
+//     own F (the loss is computed there), and so does every stage's B when
+//     Schedule.LocalLoss is set (each stage has its own loss);
 //   - W(i, k) needs B(i, k);
 //   - ops on one device run one at a time, in Schedule.Order.
 //
@@ -44,11 +47,13 @@
 // and 1F1B; a v-th of it for interleaved; (p−1)(T_F+T_B−T_W) for ZB-H1
 // (m ≥ p, T_W ≤ T_F); (p−1)(T_F+T_B−2T_W) for ZB-H2 (m ≥ 2p, 2T_W ≤
 // T_F+T_B, T_W ≤ T_F). DualPipeV and ZBV stay within DeepSeek's bound
-// (p−1)(T_F&B + T_B − 3T_W) with B the full backward.
+// (p−1)(T_F&B + T_B − 3T_W) with B the full backward. LocalLoss has no
+// bubble and makespan m(T_F+T_B+T_W) + (p−1)T_F.
 //
 // Sources: Huang et al. 2019 (GPipe); Harlap et al. 2018 and Narayanan et
 // al. 2019 (PipeDream); Narayanan et al. 2021 (PipeDream-Flush, ICML, and
 // Megatron-LM interleaving, SC'21); Qi et al. 2024 ("Zero Bubble Pipeline
 // Parallelism", ICLR); DeepSeek-AI 2024 (DeepSeek-V3 Technical Report) and
-// the deepseek-ai/DualPipe repository.
+// the deepseek-ai/DualPipe repository; Laskin et al. 2020 ("Parallel
+// Training of Deep Networks with Local Updates", arXiv 2012.03837).
 package pipeline

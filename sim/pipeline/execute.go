@@ -111,7 +111,7 @@ func run(s Schedule, t Times) (Result, error) {
 			for next[d] < len(s.Order[d]) {
 				op := s.Order[d][next[d]]
 				st := stage[d][op.Chunk]
-				ready, ok := depsDone(op.Kind, st, op.Microbatch, ms, done, key)
+				ready, ok := depsDone(op.Kind, st, op.Microbatch, ms, s.LocalLoss, done, key)
 				if !ok {
 					break
 				}
@@ -135,8 +135,9 @@ func run(s Schedule, t Times) (Result, error) {
 
 // depsDone returns when the dependencies of op (kind, stage, microbatch)
 // finished, and false if one has not run yet: F needs the previous stage's
-// F; B needs its own F and the next stage's B; W needs its own B.
-func depsDone(k Kind, st, mb, ms int, done []units.Time, key func(Kind, int, int) int) (units.Time, bool) {
+// F; B needs its own F and, unless each stage has a local loss, the next
+// stage's B; W needs its own B.
+func depsDone(k Kind, st, mb, ms int, local bool, done []units.Time, key func(Kind, int, int) int) (units.Time, bool) {
 	var deps [2]int
 	n := 0
 	switch k {
@@ -146,7 +147,7 @@ func depsDone(k Kind, st, mb, ms int, done []units.Time, key func(Kind, int, int
 		}
 	case B:
 		deps[n], n = key(F, st, mb), n+1
-		if st < ms-1 {
+		if st < ms-1 && !local {
 			deps[n], n = key(B, st+1, mb), n+1
 		}
 	case W:

@@ -21,6 +21,7 @@ var gridCases = map[string][][3]int{
 	"zb-v":            {{4, 8, 0}, {2, 4, 0}},
 	"dualpipev":       {{4, 8, 0}, {2, 4, 0}},
 	"pipedream-async": {{4, 8, 0}},
+	"local-loss":      {{4, 8, 0}, {2, 3, 0}},
 }
 
 // TestGrids compares every schedule's time-aligned grid with

@@ -15,6 +15,7 @@ var names = []struct{ name, rule string }{
 	{"zb-v", "v = 2, m ≥ 2p"},
 	{"dualpipev", "v = 2, m ≥ 2p"},
 	{"pipedream-async", "v = 1"},
+	{"local-loss", "v = 1"},
 }
 
 // Names returns the schedule names New accepts, in a fixed order.
@@ -57,6 +58,8 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return DualPipeV(p, m)
 	case "pipedream-async":
 		return PipeDreamAsync(p, m), nil
+	case "local-loss":
+		return LocalLoss(p, m), nil
 	}
 	panic("pipeline: New misses a case for " + name)
 }

@@ -87,6 +87,11 @@ type Schedule struct {
 	// of a continuous stream, and throughput per microbatch, not a flush
 	// bubble, is the figure of merit.
 	Async bool
+	// LocalLoss says every model stage has its own local loss (Belilovsky
+	// et al.; Laskin et al. 2020, "local parallelism"): a stage's B needs
+	// only its own F, not the gradient from the next stage, so no gradient
+	// travels between stages. The cost of the local heads is not modelled.
+	LocalLoss bool
 }
 
 // ModelStages returns p·v, the number of model stages.

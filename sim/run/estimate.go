@@ -286,7 +286,7 @@ func (tr *training) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.T
 		return end[pipeline.F][i-m]
 	case pipeline.B:
 		f := end[pipeline.F][i]
-		if k == tr.stages-1 || f < 0 {
+		if k == tr.stages-1 || f < 0 || tr.sch.LocalLoss {
 			return f
 		}
 		if b := end[pipeline.B][i+m]; b < 0 {

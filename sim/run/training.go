@@ -526,7 +526,9 @@ func (tr *training) dependencies() {
 				if k > 0 {
 					tr.message(r, k-1, k, tr.ids[r][k-1][pipeline.F][mb], firsts[pipeline.F][mb])
 				}
-				if k < tr.stages-1 {
+				// With local losses a stage's backward starts from its own
+				// loss: no gradient comes back from the next stage.
+				if k < tr.stages-1 && !sch.LocalLoss {
 					tr.message(r, k+1, k, tr.ids[r][k+1][pipeline.B][mb], firsts[pipeline.B][mb])
 				}
 				if b >= 0 && f >= 0 {

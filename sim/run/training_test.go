@@ -68,6 +68,8 @@ func TestPipelineClosedForms(t *testing.T) {
 				{"interleaved", 2, M*(tf+tb+tw) + (P-1)*(tf+tb+tw)/2, 0},
 				{"interleaved", 4, M*(tf+tb+tw) + (P-1)*(tf+tb+tw)/4, 0},
 				{"zb-h1", 1, M*(tf+tb+tw) + (P-1)*(tf+tb-tw), float64(p)},
+				// Local losses: device d starts at d·T_F and never waits.
+				{"local-loss", 1, M*(tf+tb+tw) + (P-1)*tf, 1},
 			}
 			if m >= 2*p {
 				cases = append(cases, struct {

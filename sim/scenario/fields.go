@@ -76,7 +76,7 @@ var fields = []field{
 	intField("parallel.cp", "cp", func(s *Scenario) *int { return &s.Parallel.CP }),
 	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
-	{"parallel.schedule", "schedule", "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipev, pipedream-async", func(s *Scenario) string { return s.Parallel.Schedule },
+	{"parallel.schedule", "schedule", "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipev, pipedream-async, local-loss", func(s *Scenario) string { return s.Parallel.Schedule },
 		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},
 	intField("parallel.virtual_stages", "virtual_stages", func(s *Scenario) *int { return &s.Parallel.VirtualStages }),
 	intField("parallel.microbatches", "microbatches", func(s *Scenario) *int { return &s.Parallel.Microbatches }),

@@ -60,7 +60,8 @@ type Parallel struct {
 	// ZeRO is the ZeRO stage 0..3 (3 = FSDP-style sharded parameters).
 	ZeRO int `yaml:"zero" json:"zero"`
 	// Schedule is the pipeline schedule: gpipe, 1f1b, interleaved, zb-h1,
-	// zb-h2, zb-v, dualpipev or pipedream-async.
+	// zb-h2, zb-v, dualpipev, pipedream-async or local-loss (every stage
+	// trains against its own local loss; its backward waits for no gradient).
 	Schedule string `yaml:"schedule" json:"schedule"`
 	// VirtualStages is v, the model chunks per device (interleaved: ≥ 2).
 	VirtualStages int `yaml:"virtual_stages" json:"virtual_stages"`
@@ -161,7 +162,7 @@ func (m Model) Resolve() (workload.Model, error) {
 }
 
 // PipelineSchedules lists the schedule names a training scenario takes.
-var PipelineSchedules = []string{"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zb-v", "dualpipev", "pipedream-async"}
+var PipelineSchedules = []string{"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zb-v", "dualpipev", "pipedream-async", "local-loss"}
 
 // validateTraining checks the model, plan and training sections.
 func (s *Scenario) validateTraining(bad func(field, format string, args ...any)) {
