@@ -190,7 +190,7 @@ func (tr *training) peakMemory() units.Bytes {
 			}
 		}
 		params, grads, opt := tr.modelStates(d)
-		worst = max(worst, params+grads+opt+units.Bytes(peak+0.5))
+		worst = max(worst, params+grads+opt+tr.zero3Buffer(d)+units.Bytes(peak+0.5))
 	}
 	return worst
 }

@@ -876,7 +876,9 @@ func (tr *training) record(tl *timeline.Timeline) {
 		m := timeline.Memory{GPU: gpu, Activations: tr.g.mem[gpu].points, PeakInFlight: tr.g.mem[gpu].peakIn}
 		if tr.real {
 			m.Capacity = tr.gpuOf[gpu].HBM
-			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(tr.plan.Coord(gpu).PP)
+			d := tr.plan.Coord(gpu).PP
+			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(d)
+			m.Buffers = tr.zero3Buffer(d)
 		}
 		m.Peak = m.Static() + units.Bytes(tr.g.mem[gpu].peak+0.5)
 		tl.Memory = append(tl.Memory, m)
@@ -894,6 +896,35 @@ func (tr *training) modelStates(d int) (params, grads, opt units.Bytes) {
 	}
 	st := workload.ModelStateBytes(psi, p.ZeRO, p.DP)
 	return units.Bytes(st.Parameters), units.Bytes(st.Gradients), units.Bytes(st.OptimizerStates)
+}
+
+// zero3Buffer is the memory ZeRO-3 needs on pipeline device d for the
+// parameters it gathers: as PyTorch FSDP does it (Zhao et al. 2023, §3.2),
+// one wrapped unit — a transformer layer, or the embedding or the output
+// head — is gathered at a time in bf16 while the next is prefetched, so two
+// of the device's largest units at 2 bytes a parameter. (The timing model
+// gathers a chunk's units in one collective, which moves the same bytes;
+// holding a whole chunk would be far more memory than FSDP needs.) Without
+// data parallelism nothing is gathered.
+func (tr *training) zero3Buffer(d int) units.Bytes {
+	p := tr.s.Parallel
+	if p.ZeRO < 3 || tr.plan.DP == 1 || !tr.real {
+		return 0
+	}
+	var unit float64
+	for ch := 0; ch < tr.sch.Chunks; ch++ {
+		k := tr.stageOfDev[d][ch]
+		if tr.layers[k] > 0 {
+			unit = max(unit, workload.StageParams(tr.model, 1, false, false, p.TP, p.EP))
+		}
+		if k == 0 {
+			unit = max(unit, workload.StageParams(tr.model, 0, true, false, p.TP, p.EP))
+		}
+		if k == tr.stages-1 {
+			unit = max(unit, workload.StageParams(tr.model, 0, false, true, p.TP, p.EP))
+		}
+	}
+	return units.Bytes(2*2*unit + 0.5)
 }
 
 // bottleneck is Bottleneck with the training's cached routes.

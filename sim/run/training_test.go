@@ -147,7 +147,7 @@ func TestTrainingRunsValidateAndRepeat(t *testing.T) {
 }
 
 // TestZeROMemoryInTheRun: the simulator's model-state memory per GPU is
-// ZeRO's formula on the GPU's parameter shard.
+// ZeRO's formula on the GPU's parameter shard, plus ZeRO-3's buffers.
 func TestZeROMemoryInTheRun(t *testing.T) {
 	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
 	for zero := 0; zero <= 3; zero++ {
@@ -162,9 +162,21 @@ func TestZeROMemoryInTheRun(t *testing.T) {
 		psi := workload.StageParams(m, m.Layers/p.PP, true, false, p.TP, p.EP)
 		dp := float64(p.DP)
 		want := map[int]float64{0: 16 * psi, 1: 4*psi + 12*psi/dp, 2: 2*psi + 14*psi/dp, 3: 16 * psi / dp}[zero]
-		got := float64(tl.Memory[0].Static())
+		mem := tl.Memory[0]
+		got := float64(mem.Parameters + mem.Gradients + mem.OptimizerStates)
 		if math.Abs(got-want) > 8 {
 			t.Errorf("ZeRO-%d: model states %.0f bytes, formula %.0f", zero, got, want)
+		}
+		// ZeRO-3 also holds two gathered units in bf16 (FSDP: the one in
+		// use and the prefetched next); on stage 0 the larger of a layer
+		// and the embedding, which Params gives apart.
+		var buf float64
+		if zero == 3 {
+			layer := workload.StageParams(m, 1, false, false, p.TP, p.EP)
+			buf = 2 * 2 * max(layer, float64(workload.Params(m).Embedding)/float64(p.TP))
+		}
+		if math.Abs(float64(mem.Buffers)-buf) > 1 {
+			t.Errorf("ZeRO-%d: gathered-parameter buffers %v bytes, want %.0f", zero, mem.Buffers, buf)
 		}
 	}
 }
