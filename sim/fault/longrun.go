@@ -145,11 +145,48 @@ type Report struct {
 	YoungInterval units.Time `json:"young_interval_ns"`
 	// DalyInterval is Daly's higher-order optimum interval.
 	DalyInterval units.Time `json:"daly_interval_ns"`
+	// Phases is the run's wall time, in order and without gaps, as
+	// stretches of one kind (see Phase); the app draws it. Left out of
+	// JSON: a month holds thousands.
+	Phases []Phase `json:"-"`
+	// Hits are the failures that hit the job, in order of time.
+	Hits []Hit `json:"-"`
+}
+
+// The kinds of Phase.
+const (
+	PhaseTrain       = "train"       // training whose work survived
+	PhaseLost        = "lost"        // training whose work a later failure rolled back
+	PhaseDetection   = "detection"   // waiting for the heartbeat timeout
+	PhaseRestart     = "restart"     // reloading the last checkpoint
+	PhaseCheckpoint  = "checkpoint"  // writing a checkpoint (finished or cut short)
+	PhaseReconfigure = "reconfigure" // rebuilding groups
+)
+
+// Phase is a stretch of a long run's wall time spent one way.
+type Phase struct {
+	// Kind is one of the Phase* constants.
+	Kind string
+	// Start and End bound the stretch of wall time.
+	Start, End units.Time
+	// Useful is the work a train or lost phase did, in healthy time; the
+	// rest of its wall time, End − Start − Useful, ran degraded.
+	Useful units.Time
+	// Cause is the failure cause a recovery phase answers, or "".
+	Cause string
+}
+
+// Hit is one failure that hit the job.
+type Hit struct {
+	Failure
+	// LostWork is the useful work it rolled back.
+	LostWork units.Time
 }
 
 // phase is a stretch of time when the job does not train.
 type phase struct {
 	kind  *units.Time // the Lost counter it is charged to
+	name  string      // its Phase kind
 	left  units.Time
 	ckpt  bool   // a checkpoint write: when it ends, the checkpoint exists
 	cause string // the failure this recovery step answers, or ""
@@ -265,6 +302,7 @@ func (r *replay) pause(until units.Time) {
 	*ph.kind += d
 	r.blame[ph.cause] += d
 	ph.left -= d
+	r.record(Phase{Kind: ph.name, Start: r.t, End: r.t + d, Cause: ph.cause})
 	r.t += d
 	if ph.left == 0 {
 		if ph.ckpt {
@@ -297,9 +335,10 @@ func (r *replay) train(until units.Time) error {
 	r.progress += gained
 	r.rep.Lost.Degraded += d - gained
 	r.blameDegraded(d - gained)
+	r.record(Phase{Kind: PhaseTrain, Start: r.t, End: until, Useful: gained})
 	r.t = until
 	if r.progress-r.ckpt >= r.cfg.Recovery.CheckpointInterval {
-		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Checkpoint, left: r.cfg.Recovery.CheckpointCost, ckpt: true})
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Checkpoint, name: PhaseCheckpoint, left: r.cfg.Recovery.CheckpointCost, ckpt: true})
 		if r.cfg.Recovery.CheckpointCost == 0 {
 			r.pause(r.t)
 		}
@@ -330,7 +369,7 @@ func (r *replay) repairs() {
 		if r.hit[rep]--; r.hit[rep] == 0 {
 			delete(r.hit, rep)
 		}
-		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: r.cfg.Recovery.ReconfigureCost})
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, name: PhaseReconfigure, left: r.cfg.Recovery.ReconfigureCost})
 	}
 }
 
@@ -345,17 +384,23 @@ func (r *replay) fail(f Failure) {
 	}
 	r.rep.Failures++
 	r.causes[f.Cause]++
+	lostBefore := r.rep.Lost.Work
+	defer func() {
+		lost := r.rep.Lost.Work - lostBefore
+		r.rep.Hits = append(r.rep.Hits, Hit{f, lost})
+		r.rollBack(lost)
+	}()
 	rc := r.cfg.Recovery
 	// A failure interrupts whatever pause was under way: an unfinished
 	// checkpoint is lost, and recovery starts over from this failure.
 	r.phases = r.phases[:0]
-	detect := phase{kind: &r.rep.Lost.Detection, left: rc.HeartbeatTimeout, cause: f.Cause}
+	detect := phase{kind: &r.rep.Lost.Detection, name: PhaseDetection, left: rc.HeartbeatTimeout, cause: f.Cause}
 	if r.m.spares || !f.NodeLost() {
 		// Back to the last checkpoint, on a spare node if one was lost.
 		r.rep.Lost.Work += r.progress - r.ckpt
 		r.blame[f.Cause] += r.progress - r.ckpt
 		r.progress = r.ckpt
-		r.phases = append(r.phases, detect, phase{kind: &r.rep.Lost.Restart, left: rc.RestartCost, cause: f.Cause})
+		r.phases = append(r.phases, detect, phase{kind: &r.rep.Lost.Restart, name: PhaseRestart, left: rc.RestartCost, cause: f.Cause})
 		return
 	}
 	r.down[f.Node] = r.t + rc.RepairTime
@@ -369,7 +414,7 @@ func (r *replay) fail(f Failure) {
 	}
 	r.phases = append(r.phases, detect)
 	if r.m.reconfigure {
-		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, left: rc.ReconfigureCost, cause: f.Cause})
+		r.phases = append(r.phases, phase{kind: &r.rep.Lost.Reconfigure, name: PhaseReconfigure, left: rc.ReconfigureCost, cause: f.Cause})
 	}
 }
 
@@ -394,6 +439,47 @@ func (r *replay) finish(mtbf units.Time) {
 		rep.YoungInterval = YoungInterval(rc.CheckpointCost, mtbf)
 		rep.DalyInterval = DalyInterval(rc.CheckpointCost, mtbf)
 	}
+}
+
+// record appends p to the phases, merging it into the last one when it
+// continues it (a pause or a stretch of training cut by a repair).
+func (r *replay) record(p Phase) {
+	if p.End <= p.Start && p.Useful == 0 {
+		return
+	}
+	ps := r.rep.Phases
+	if n := len(ps); n > 0 {
+		last := &ps[n-1]
+		if last.Kind == p.Kind && last.Cause == p.Cause && last.End == p.Start && p.Kind != PhaseCheckpoint {
+			last.End, last.Useful = p.End, last.Useful+p.Useful
+			return
+		}
+	}
+	r.rep.Phases = append(ps, p)
+}
+
+// rollBack turns the last lost units of useful work into lost phases,
+// walking back over the train phases: the tail of a train phase that holds
+// only part of it is split off, its wall time in proportion to its work.
+func (r *replay) rollBack(lost units.Time) {
+	ps := r.rep.Phases
+	for i := len(ps) - 1; i >= 0 && lost > 0; i-- {
+		p := &ps[i]
+		if p.Kind != PhaseTrain || p.Useful == 0 {
+			continue
+		}
+		if p.Useful <= lost {
+			p.Kind = PhaseLost
+			lost -= p.Useful
+			continue
+		}
+		wall := units.Time(math.Round(float64(p.End-p.Start) * float64(lost) / float64(p.Useful)))
+		tail := Phase{Kind: PhaseLost, Start: p.End - wall, End: p.End, Useful: lost}
+		p.End, p.Useful = tail.Start, p.Useful-lost
+		ps = slices.Insert(ps, i+1, tail)
+		lost = 0
+	}
+	r.rep.Phases = ps
 }
 
 // blameDegraded splits degraded time evenly among the causes of the nodes
