@@ -42,6 +42,10 @@ func ownerID(id string) string {
 		if len(parts) >= 2 {
 			return parts[0] + "/" + parts[1]
 		}
+	case "long": // a failure's marker in LongRun
+		if len(parts) == 3 && parts[1] == "failure" {
+			return id
+		}
 	case "plan": // a plan's square in PlanScatter
 		if len(parts) == 2 && parts[1] != "" && strings.Trim(parts[1], "0123456789") == "" {
 			return id
