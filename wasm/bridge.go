@@ -100,7 +100,7 @@ func (b *bridge) result(ss *session) any {
 	if ss == nil {
 		return js.Null()
 	}
-	r := runResult{OK: ss.tl != nil, Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
+	r := runResult{OK: ss.ok(), Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
 		Embed: ss.view.Embed, Hide: ss.view.Hide, Controls: ss.controls, Metrics: ss.metrics}
 	if r.Metrics == nil {

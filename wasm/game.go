@@ -116,7 +116,10 @@ func (g *game) Update() error {
 	ss, cmds := g.take()
 	if ss != nil {
 		g.cur, g.clock, g.built = ss, nil, false
-		if ss.tl != nil {
+		switch {
+		case ss.long != nil:
+			g.clock = playground.NewLongClock(*ss.long, ss.view)
+		case ss.tl != nil:
 			g.clock = playground.NewClock(ss.tl, ss.view)
 		}
 	}
@@ -153,7 +156,11 @@ func (g *game) rebuild() {
 	if g.built && g.builtAt == g.clock.T && g.dl.Width == g.width && g.dl.Height == g.height && g.builtOpt == opt {
 		return
 	}
-	if err := buildScene(&g.dl, g.cur.tl, g.clock.T, opt); err != nil {
+	build := func() error { return buildScene(&g.dl, g.cur.tl, g.clock.T, opt) }
+	if g.cur.long != nil {
+		build = func() error { return buildLong(&g.dl, g.cur, g.clock.T, opt) }
+	}
+	if err := build(); err != nil {
 		g.cur = &session{query: g.cur.query, s: g.cur.s, errTitle: "The demo could not be drawn", errLines: []string{err.Error()}}
 		g.clock = nil
 		return

@@ -60,6 +60,10 @@ func (p *pointer) update(g *game) {
 	p.x, p.y = x, y
 	p.id, p.text = "", ""
 	if id, ok := scene.HitTest(g.dl, fx, fy); ok && !p.dragging {
-		p.id, p.text = id, scene.Describe(g.cur.tl, id, g.clock.T)
+		if g.cur.long != nil {
+			p.id, p.text = id, scene.DescribeLong(*g.cur.long, id)
+		} else {
+			p.id, p.text = id, scene.Describe(g.cur.tl, id, g.clock.T)
+		}
 	}
 }

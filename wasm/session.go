@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"syscall/js"
 
+	"paraplay/sim/fault"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
@@ -27,7 +28,10 @@ type session struct {
 	view  playground.View
 	// tl is nil when the address or the run failed; errTitle and
 	// errLines then say why.
-	tl       *timeline.Timeline
+	tl *timeline.Timeline
+	// long is the report of a long run (playground.IsLongRun), drawn by
+	// scene.LongRun instead of a timeline.
+	long     *fault.Report
 	errTitle string
 	errLines []string
 	// The JSON the page asks for, made once.
@@ -52,6 +56,14 @@ func newSession(q url.Values, qerr error) *session {
 		ss.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
 	case err != nil:
 		ss.fail("This demo's parameters are not valid", err)
+	case playground.IsLongRun(s):
+		rep, err := simulateLong(s)
+		if err != nil {
+			ss.fail("The long run failed", err)
+			break
+		}
+		ss.long = &rep
+		ss.metrics, _ = json.Marshal(playground.LongMetrics(rep, s.Title()))
 	default:
 		tl, err := simulate(s)
 		if err != nil {
@@ -61,9 +73,12 @@ func newSession(q url.Values, qerr error) *session {
 		ss.tl = tl
 		ss.metrics, _ = json.Marshal(playground.MetricsOf(tl))
 	}
-	ss.query = playground.Canonical(q, s, ss.tl != nil)
+	ss.query = playground.Canonical(q, s, ss.ok())
 	return ss
 }
+
+// ok reports whether the session has a run to show.
+func (ss *session) ok() bool { return ss.tl != nil || ss.long != nil }
 
 func (ss *session) fail(title string, err error) {
 	ss.errTitle, ss.errLines = title, playground.ErrorLines(err)
@@ -92,6 +107,29 @@ func simulate(s scenario.Scenario) (tl *timeline.Timeline, err error) {
 		err = fmt.Errorf("the simulator returned no timeline")
 	}
 	return tl, err
+}
+
+// simulateLong is simulate for a long run.
+func simulateLong(s scenario.Scenario) (rep fault.Report, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			logPanic(r)
+			err = fmt.Errorf("the simulator crashed: %v", r)
+		}
+	}()
+	return playground.LongRun(s)
+}
+
+// buildLong draws a long run at instant t into dl.
+func buildLong(dl *scene.DrawList, ss *session, t units.Time, opt scene.Options) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			logPanic(r)
+			err = fmt.Errorf("drawing the long run crashed at t=%v: %v", t, r)
+		}
+	}()
+	*dl = scene.LongRun(*ss.long, ss.s.Title(), t, opt)
+	return nil
 }
 
 // buildScene asks the scene for instant t, writing into dl (whose storage

@@ -156,7 +156,7 @@ func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 		px, py = x, y
 	}
 	// The time axis.
-	add(Item{ID: "long/axis", Shape: Line, X: l.x0, Y: l.gBot, X2: l.x1, Y2: l.gBot, Stroke: colAxis, StrokeWidth: 1})
+	add(Item{ID: "axis", Shape: Line, X: l.x0, Y: l.gBot, X2: l.x1, Y2: l.gBot, Stroke: colAxis, StrokeWidth: 1})
 	step, unit, name := axisStep(rep.Wall)
 	for k := units.Time(0); k <= rep.Wall; k += step {
 		x := l.x(k)
@@ -177,7 +177,7 @@ func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 	}
 	// The playhead.
 	x := l.x(t)
-	add(Item{ID: "long/playhead", Shape: Line, X: x, Y: l.top, X2: x, Y2: l.gBot, Stroke: colPlayhead, StrokeWidth: 1.5})
+	add(Item{ID: "playhead", Shape: Line, X: x, Y: l.top, X2: x, Y2: l.gBot, Stroke: colPlayhead, StrokeWidth: 1.5})
 	text("long/playhead/label", x, l.top-8, 12, colPlayhead, AnchorMiddle, fault.Human(t))
 	longPanel(&dl, rep, t, w-LongPanelWidth, l.top)
 	return dl
@@ -284,6 +284,9 @@ func UsefulAt(rep fault.Report, t units.Time) units.Time {
 	}
 	return u
 }
+
+// The time axis is the item "axis" and the playhead "playhead", as in the
+// strip, so StripTimeAt scrubs a long run too.
 
 // DescribeLong explains a long-run item HitTest returned: a failure's
 // cause, node, time and lost work.

@@ -181,3 +181,20 @@ func BenchmarkLongRunFrame(b *testing.B) {
 		scene.LongRun(rep, s.Title(), atFrac(rep, 0.7), scene.Options{})
 	}
 }
+
+// StripTimeAt scrubs the long-run view along its time axis.
+func TestLongRunScrubs(t *testing.T) {
+	s, rep := weekReport(t)
+	dl := scene.LongRun(rep, s.Title(), rep.Wall/3, scene.Options{})
+	var axis scene.Item
+	for _, it := range dl.Items {
+		if it.ID == "axis" {
+			axis = it
+		}
+	}
+	mid := (axis.X + axis.X2) / 2
+	got, inside := scene.StripTimeAt(dl, rep.Wall, mid, axis.Y-50)
+	if want := rep.Wall / 2; !inside || math.Abs(float64(got-want)) > float64(rep.Wall)/1000 {
+		t.Errorf("StripTimeAt(middle of the axis) = %v, %v; want %v, true", got, inside, want)
+	}
+}

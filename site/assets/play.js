@@ -164,8 +164,10 @@
       busy.replaceChildren();
       return;
     }
-    const rows = [["iteration", m.iteration], ["compute (mean)", m.compute], ["communication", m.communication],
-      ["exposed communication", m.exposed], ["fidelity", m.fidelity]];
+    // A long run sends its own rows (its headline numbers).
+    const rows = m.rows ? m.rows.map((r) => [r.key, r.value]).concat([["fidelity", m.fidelity]]) :
+      [["iteration", m.iteration], ["compute (mean)", m.compute], ["communication", m.communication],
+        ["exposed communication", m.exposed], ["fidelity", m.fidelity]];
     totals.replaceChildren(...rows.flatMap(([k, v]) => [el("dt", null, k), el("dd", { "data-metric": k }, v)]));
     body.replaceChildren(...(m.collectives || []).map((c) => {
       const tr = el("tr");
@@ -189,6 +191,9 @@
     if (ns < 1e3) return ns.toFixed(0) + "ns";
     if (ns < 1e6) return (ns / 1e3).toPrecision(3) + "µs";
     if (ns < 1e9) return (ns / 1e6).toPrecision(3) + "ms";
+    // Long runs last hours or days.
+    if (ns >= 2 * 86400e9) return (ns / 86400e9).toPrecision(3) + "d";
+    if (ns >= 2 * 3600e9) return (ns / 3600e9).toPrecision(3) + "h";
     return (ns / 1e9).toPrecision(3) + "s";
   }
   function fmtSpeed(s) { return "×" + (s >= 10 ? s.toFixed(0) : s.toPrecision(2)); }

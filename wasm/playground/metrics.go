@@ -18,11 +18,19 @@ type Metrics struct {
 	Exposed       string              `json:"exposed"`
 	Collectives   []CollectiveMetrics `json:"collectives"`
 	GPUs          []GPUMetrics        `json:"gpus"`
+	// Rows, when set, replace the panel's totals (a long run's headline).
+	Rows []MetricRow `json:"rows,omitempty"`
 	// Raw values, for comparisons and tests: nanoseconds.
 	IterationNS     int64 `json:"iterationNs"`
 	ComputeNS       int64 `json:"computeNs"`
 	CommunicationNS int64 `json:"communicationNs"`
 	ExposedNS       int64 `json:"exposedNs"`
+}
+
+// MetricRow is one line of the totals: a name and its formatted value.
+type MetricRow struct {
+	Key   string `json:"key"`
+	Value string `json:"value"`
 }
 
 // CollectiveMetrics is one collective's row.

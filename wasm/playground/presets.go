@@ -49,6 +49,8 @@ var Presets = []Preset{
 		"dp=4&pp=2&faults=kind%3Dfail_slow%2Cgpu%3D1%2Cfactor%3D0.4%3Bkind%3Dfail_stop%2Cat%3D600ms%2Cgpu%3D6&gpu=h100-sxm&gpus_per_node=4&nodes=2&heartbeat=40ms&ckpt_cost=15ms&ckpt_interval=0ns&restart_cost=120ms&iterations=4&micro_batch_size=2&microbatches=4&model=gpt3-1.3b&straggler_cv=0.05"},
 	{"H100 + A100, balanced", "Stages sized to the GPUs' speed; set partition=equal to see the A100s hold the pipeline up.",
 		"dp=4&pp=2&order=tp%2Ccp%2Cdp%2Cpp&gpu=h100-sxm&node_gpus=h100-sxm%2Ca100-sxm-80gb&nodes=2&gpus_per_node=4&model=llama3-8b&layers=16&seq_len=4096&partition=balanced&zero=1&recompute=selective"},
+	{"Failures over a week", "Llama 3 8B on 32 H100s for seven days at 100× the Llama 3 failure rate: each failure's lost work, detection and recovery, and the goodput they leave.",
+		WeekQuery},
 	{"Parameter server: BSP", "A barrier every iteration: the fast workers wait for the one at a quarter speed.",
 		"strategy=parameter-server&gpus=4&size=64MiB&iterations=8&sync=bsp&speeds=1,1,0.5,0.25"},
 	{"Parameter server: ASP", "No barrier: every worker runs at its own pace and its version-lag badge climbs.",
@@ -62,3 +64,8 @@ var Presets = []Preset{
 	{"Local SGD in layer groups", "DreamDDP-style: each layer group is averaged once per period, overlapped with compute.",
 		"strategy=local-sgd&gpus=4&size=1GiB&iterations=8&period=4&layer_groups=8"},
 }
+
+// WeekQuery is sim/scenario/testdata/long/llama3-8b-week.yaml as a query:
+// a long run small enough to simulate in the browser in milliseconds.
+const WeekQuery = "name=Llama+3+8B%2C+a+week+of+failures&model=llama3-8b&gpu=h100-sxm&nodes=4&gpus_per_node=8&dp=2&tp=8&pp=2" +
+	"&recovery=elastic&ckpt_interval=20m&ckpt_cost=20s&restart_cost=5m&fail_rate=0.4&repair_time=4h&fail_seed=42&fail_duration=7d"
