@@ -35,6 +35,8 @@ var Presets = []Preset{
 		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=interleaved&virtual_stages=2"},
 	{"Zero bubble (ZB-H1), 4 stages", "Backward split into B and W: the W ops fill the cool-down bubble.",
 		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=zb-h1"},
+	{"Local losses, 4 stages", "Every stage trains on its own loss: no stage waits for a gradient, so no bubble.",
+		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=local-loss"},
 	{"ZeRO-0, Llama 3 8B on 8 H100", "Plain data parallelism: every GPU holds all the weights, gradients and Adam states.",
 		"model=llama3-8b&gpu=h100-sxm&nodes=1&gpus_per_node=8&dp=8&zero=0&micro_batch_size=1&microbatches=2&seq_len=4096&recompute=selective"},
 	{"ZeRO-3, Llama 3 8B on 8 H100", "Everything sharded eight ways: watch the memory bars shrink and the gathers appear.",
