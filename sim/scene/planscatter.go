@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"paraplay/sim/plan"
+	"paraplay/sim/scenario"
 	"paraplay/sim/units"
 )
 
@@ -122,6 +123,42 @@ type scatterAxes struct {
 	x0, y0, x1, y1 float64 // the plot box
 	memMax, hbm    float64 // GiB
 	tMin, tMax     float64 // seconds
+	twins          map[*plan.Plan]*plan.Plan
+}
+
+// twins maps each dominated (ZeRO-1) plan to its ZeRO-2 twin. The search
+// never simulates a dominated plan, and its own lower bound can sit below
+// the best plan's time; in the simulator it runs exactly as long as its
+// twin (see package plan), so the plot puts it at the twin's time.
+func twins(plans []*plan.Plan) map[*plan.Plan]*plan.Plan {
+	key := func(s scenario.Scenario) string {
+		s.Name, s.Parallel.ZeRO = "", 2
+		return s.Query().Encode()
+	}
+	zero2 := map[string]*plan.Plan{}
+	for _, p := range plans {
+		if p.Scenario.Parallel.ZeRO == 2 {
+			zero2[key(p.Scenario)] = p
+		}
+	}
+	out := map[*plan.Plan]*plan.Plan{}
+	for _, p := range plans {
+		if p.Status == plan.Dominated {
+			if t, ok := zero2[key(p.Scenario)]; ok {
+				out[p] = t
+			}
+		}
+	}
+	return out
+}
+
+// time is the iteration time the plot shows for p: its simulated time, its
+// twin's for a dominated plan, else its lower bound.
+func (a scatterAxes) time(p *plan.Plan) float64 {
+	if t, ok := a.twins[p]; ok && p.Result == nil {
+		return max(t.Iteration(), p.Iteration()).Seconds()
+	}
+	return p.Iteration().Seconds()
 }
 
 // newAxes fits the plot to the plans: memory from 0 to 1.5 × HBM (plans
@@ -129,12 +166,12 @@ type scatterAxes struct {
 // it (slower plans sit on the top edge), so the interesting corner fills
 // the plot.
 func newAxes(plans []*plan.Plan, w, h float64) scatterAxes {
-	a := scatterAxes{x0: 70, y0: 60, x1: w - 200, y1: h - 50}
+	a := scatterAxes{x0: 70, y0: 60, x1: w - 200, y1: h - 50, twins: twins(plans)}
 	a.hbm = float64(plans[0].Estimate.Capacity) / float64(units.GiB)
 	a.memMax = 1.5 * a.hbm
 	a.tMin = math.Inf(1)
 	for _, p := range plans {
-		if s := p.Iteration().Seconds(); s > 0 {
+		if s := a.time(p); s > 0 {
 			a.tMin = min(a.tMin, s)
 			a.tMax = max(a.tMax, s)
 		}
@@ -156,7 +193,7 @@ func newAxes(plans []*plan.Plan, w, h float64) scatterAxes {
 // at is where plan p's square goes.
 func (a scatterAxes) at(p *plan.Plan) (x, y float64) {
 	mem := min(float64(p.Estimate.PeakMemory)/float64(units.GiB), a.memMax)
-	t := min(max(p.Iteration().Seconds(), a.tMin), a.tMax)
+	t := min(max(a.time(p), a.tMin), a.tMax)
 	x = a.x0 + (a.x1-a.x0)*mem/a.memMax
 	y = a.y1 - (a.y1-a.y0)*(t-a.tMin)/(a.tMax-a.tMin)
 	return x, y

@@ -72,3 +72,34 @@ func TestPlanScatter(t *testing.T) {
 		t.Error("dark theme kept the light background")
 	}
 }
+
+// TestPlanScatterNothingAboveTheBest: every plan that fits is at best as
+// fast as the best one, so no such square may sit below the best's on the
+// time axis (up is slower; plans out of memory may well be faster). Dominated ZeRO-1 plans are never simulated; their own lower
+// bound can be under the best time, so the plot places them at their
+// ZeRO-2 twin's time, which the simulator gives them too.
+func TestPlanScatterNothingAboveTheBest(t *testing.T) {
+	r := planResult(t)
+	dl := PlanScatter(r.Plans, r.Progress, Options{Width: 960, Height: 600})
+	y := map[string]float64{}
+	for _, it := range dl.Items {
+		if it.Shape == Rect && strings.Trim(strings.TrimPrefix(it.ID, "plan/"), "0123456789") == "" {
+			if _, seen := y[it.ID]; !seen {
+				y[it.ID] = it.Y + it.H/2
+			}
+		}
+	}
+	best := y["plan/"+strconv.Itoa(r.Plans[0].Index())]
+	dominated := 0
+	for _, p := range r.Plans {
+		if p.Status == plan.Dominated {
+			dominated++
+		}
+		if c := y["plan/"+strconv.Itoa(p.Index())]; p.Fits && c > best+0.5 {
+			t.Errorf("%s (%s) is drawn faster than the best: y %.1f below the best's %.1f", p.Label(), p.Status, c, best)
+		}
+	}
+	if dominated == 0 {
+		t.Error("the space has no dominated plan: the test checks nothing")
+	}
+}
