@@ -2,8 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,7 +11,6 @@ import (
 )
 
 func TestAsyncGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, g := range []struct {
 		file, scenario string
 		at             units.Time
@@ -26,20 +23,7 @@ func TestAsyncGoldenSVG(t *testing.T) {
 		if err := scene.WriteSVG(&buf, scene.Build(tl, g.at, scene.Options{})); err != nil {
 			t.Fatalf("%s: WriteSVG: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", g.file)
-		}
+		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
 	}
 }
 

@@ -2,8 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -77,7 +75,6 @@ func TestFaultFrames(t *testing.T) {
 }
 
 func TestFaultGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, g := range []struct {
 		file, scenario string
 		frac           float64
@@ -90,20 +87,7 @@ func TestFaultGoldenSVG(t *testing.T) {
 		if err := scene.WriteSVG(&buf, scene.Build(tl, at(tl, g.frac), scene.Options{})); err != nil {
 			t.Fatalf("%s: WriteSVG: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", g.file)
-		}
+		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
 	}
 }
 

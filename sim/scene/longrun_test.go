@@ -2,7 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -42,7 +41,6 @@ func weekReport(t testing.TB) (scenario.Scenario, fault.Report) {
 // TestLongRunGoldenSVG keeps the long-run view of the week at its end
 // and half-way as golden SVGs.
 func TestLongRunGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	s, rep := weekReport(t)
 	for _, c := range []struct {
 		name string
@@ -53,20 +51,7 @@ func TestLongRunGoldenSVG(t *testing.T) {
 		if err := scene.WriteSVG(&buf, dl); err != nil {
 			t.Fatal(err)
 		}
-		path := filepath.Join("testdata", c.name)
-		if update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", c.name)
-		}
+		checkGolden(t, filepath.Join("testdata", c.name), buf.Bytes())
 	}
 }
 

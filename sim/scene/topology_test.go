@@ -2,8 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -82,26 +80,12 @@ func at(tl *timeline.Timeline, frac float64) units.Time {
 }
 
 func TestClusterGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, g := range clusterGoldens(t) {
 		var buf bytes.Buffer
 		if err := scene.WriteSVG(&buf, scene.Build(g.tl, at(g.tl, g.frac), scene.Options{})); err != nil {
 			t.Fatalf("%s: WriteSVG: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", g.file)
-		}
+		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
 	}
 }
 

@@ -2,7 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"math"
 	"os"
@@ -63,7 +62,6 @@ parallel: {dp: %d, tp: %d, pp: %d, schedule: 1f1b, microbatches: %d, micro_batch
 }
 
 func TestTrainingGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	runs := map[string]*timeline.Timeline{
 		"llama3-8b-2x8.yaml": simulate(t, "llama3-8b-2x8.yaml", ""),
 		"pipeline-1f1b.yaml": simulate(t, "pipeline-1f1b.yaml", ""),
@@ -82,20 +80,7 @@ func TestTrainingGoldenSVG(t *testing.T) {
 		if err := scene.WriteSVG(&buf, scene.Build(tl, at(tl, g.frac), scene.Options{})); err != nil {
 			t.Fatalf("%s: WriteSVG: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff", g.file)
-		}
+		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
 	}
 }
 

@@ -2,8 +2,6 @@ package scene_test
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,7 +14,6 @@ import (
 // mixed H100/A100 cluster, and an all-reduce on two H100 nodes (which has
 // no memory panel and says so) — as golden SVGs under testdata/views.
 func TestViewGoldenSVG(t *testing.T) {
-	update := flag.Lookup("update").Value.(flag.Getter).Get().(bool)
 	for _, sc := range []struct {
 		file string
 		frac float64
@@ -36,23 +33,7 @@ func TestViewGoldenSVG(t *testing.T) {
 			if len(dl.Items) == 0 {
 				t.Errorf("%s: the view drew nothing", name)
 			}
-			path := filepath.Join("testdata", "views", name)
-			if update {
-				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(buf.Bytes(), want) {
-				t.Errorf("%s differs from the golden file; diff with go test -update && git diff", name)
-			}
+			checkGolden(t, filepath.Join("testdata", "views", name), buf.Bytes())
 		}
 	}
 }
