@@ -36,6 +36,15 @@ func dump(tl *timeline.Timeline) string {
 				it.Start, it.End, it.Worker, it.Index, it.Wait, it.Lag, it.Limit, it.Staleness)
 		}
 	}
+	if sp := tl.Split; sp != nil {
+		fmt.Fprintf(&b, "split %s %s clients %v compute %v client layers %v node layers %v\n", sp.Mode, sp.Model, sp.Clients, sp.Compute, sp.ClientLayers, sp.NodeLayers)
+		for _, r := range sp.Rounds {
+			fmt.Fprintf(&b, "round %d %-10v %-10v slowest %d server %v–%v\n", r.Index, r.Start, r.End, r.Slowest, r.ServerStart, r.ServerEnd)
+		}
+		for _, m := range tl.Memory {
+			fmt.Fprintf(&b, "memory GPU %d peak %v of %v\n", m.GPU, m.Peak, m.Capacity)
+		}
+	}
 	return b.String()
 }
 

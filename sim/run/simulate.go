@@ -11,6 +11,7 @@ import (
 	"paraplay/sim/engine"
 	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
+	"paraplay/sim/splitlearn"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -38,6 +39,12 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return simulateParameterServer(s)
 	case scenario.StrategyLocalSGD:
 		return simulateLocalSGD(s)
+	case scenario.StrategySplitLearning:
+		c, err := s.SplitConfig()
+		if err != nil {
+			return nil, err
+		}
+		return splitlearn.Simulate(c)
 	}
 	t, err := Topology(s)
 	if err != nil {

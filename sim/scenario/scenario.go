@@ -46,7 +46,7 @@ const (
 )
 
 // Strategies lists every strategy, for messages and forms.
-var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD}
+var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning}
 
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
@@ -66,7 +66,7 @@ type Scenario struct {
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
 	// Strategy is "data-parallel" (the default), "collective", "training",
-	// "parameter-server" or "local-sgd".
+	// "parameter-server", "local-sgd" or "split-learning".
 	Strategy string `yaml:"strategy" json:"strategy"`
 	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
 	// no gpus_per_node: then they sit in one node.
@@ -90,6 +90,9 @@ type Scenario struct {
 	// Sync is the iterations, worker speeds and synchronisation of a
 	// "parameter-server" or "local-sgd" scenario.
 	Sync Sync `yaml:"sync" json:"sync"`
+	// Split is the clients, compute nodes and links of a
+	// "split-learning" scenario.
+	Split Split `yaml:"split" json:"split"`
 	// Compression shrinks the gradient and model traffic of a
 	// "parameter-server" or "local-sgd" scenario.
 	Compression Compression `yaml:"compression" json:"compression"`
@@ -202,6 +205,7 @@ func Default() Scenario {
 		Recovery:    DefaultRecovery(),
 		Failures:    DefaultFailures(),
 		Sync:        defaultSync(),
+		Split:       defaultSplit(),
 		Compression: Compression{Ratio: 1, Activations: 1},
 	}
 }
@@ -235,6 +239,9 @@ func (s *Scenario) Validate() error {
 	}
 	if s.Strategy == StrategyTraining {
 		s.validateTraining(bad)
+	}
+	if s.Strategy == StrategySplitLearning {
+		s.validateSplit(bad)
 	}
 	if multiIteration(s.Strategy) {
 		s.validateSync(bad)
@@ -296,6 +303,8 @@ func (s *Scenario) Title() string {
 		return fmt.Sprintf("Parameter server (%s) with %d workers", strings.ToUpper(s.Sync.Mode), s.NumGPUs())
 	case StrategyLocalSGD:
 		return fmt.Sprintf("Local SGD (H = %d) on %d GPUs", s.Sync.Period, s.NumGPUs())
+	case StrategySplitLearning:
+		return s.splitTitle()
 	}
 	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
 }
@@ -320,6 +329,9 @@ func (s *Scenario) Describe() string {
 	}
 	if multiIteration(s.Strategy) {
 		return s.describeSync()
+	}
+	if s.Strategy == StrategySplitLearning {
+		return s.describeSplit()
 	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)

@@ -55,6 +55,8 @@ type Summary struct {
 	Recovery []Recovery `json:"recovery,omitempty"`
 	// Async summarises a parameter-server or local-SGD run, nil otherwise.
 	Async *AsyncSummary `json:"async,omitempty"`
+	// Split summarises a split-learning or federated run, nil otherwise.
+	Split *SplitSummary `json:"split,omitempty"`
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -153,6 +155,7 @@ func (tl *Timeline) Summarize() Summary {
 	s.IterationSeconds = tl.End.Seconds()
 	tl.summarizeTraining(&s, compute)
 	s.Async = tl.summarizeAsync()
+	tl.summarizeSplit(&s)
 	s.Iterations, s.Recovery = tl.Iterations, tl.Recovery
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
@@ -194,6 +197,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	if s.Async != nil {
 		p("  run time              %v\n", s.Iteration)
 		s.Async.write(w)
+	} else if s.Split != nil {
+		p("  run time              %v\n", s.Iteration)
+		s.Split.write(w)
 	} else if len(s.Iterations) > 0 {
 		p("  run time              %v\n", s.Iteration)
 		writeIterations(w, s.Iterations, s.Recovery)

@@ -40,6 +40,9 @@ type Timeline struct {
 	// Async records the iterations of a parameter-server or local-SGD run
 	// (each worker's version lag), nil otherwise.
 	Async *Async `json:"async,omitempty"`
+	// Split records the clients, compute nodes and rounds of a split or
+	// federated learning run, nil otherwise.
+	Split *Split `json:"split,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the
@@ -121,8 +124,11 @@ type GPU struct {
 	Name string `json:"name"`
 	// Node is the index of the server the GPU sits in.
 	Node int `json:"node"`
-	// Role is empty for a GPU and "ps" for a parameter-server host, an
-	// endpoint that moves bytes but computes nothing.
+	// Role is empty for a GPU, "ps" for a parameter-server host (an
+	// endpoint that moves bytes but computes nothing), "client" for a
+	// client device of split or federated learning (a phone, laptop or
+	// edge board) and "compute" for a compute node holding part of a
+	// split model's server side.
 	Role string `json:"role,omitempty"`
 }
 
