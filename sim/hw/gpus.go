@@ -106,6 +106,17 @@ func GPUs() []GPU {
 			Link: "pcie4", GPUsPerNode: 4, Server: "AWS EC2 g5.12xlarge (4× A10G, PCIe Gen4)",
 			Source: "UNVERIFIED: NVIDIA publishes no A10G datasheet (an AWS-only GA102 part). 24 GB GDDR6 at 600 GB/s as AWS lists for EC2 G5; 70 TFLOPS dense bf16 is the GA102 rate with fp32 accumulation (half of the A10 datasheet's 125), not a vendor figure",
 		},
+		{
+			// The bandwidth-rich, compute-poor Hopper that AReaL-Hex (Yan et
+			// al. 2025) puts on rollout generation: 4.0 TB/s of HBM, about a
+			// sixth of the H100's tensor throughput.
+			Name: "h20", Vendor: "NVIDIA", DisplayName: "NVIDIA H20 96GB",
+			PeakFLOPS: 148e12, Precision: "bf16",
+			HBM: 96 * units.GiB, HBMBandwidth: 4000 * units.GBps,
+			Efficiency: 0.5, EfficiencyBasis: effHopperKin,
+			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA HGX H20 (8 GPUs, NVLink 4)",
+			Source: "UNVERIFIED: NVIDIA publishes no H20 datasheet (a China-market Hopper). 148 TFLOPS dense FP16/BF16, 96 GB HBM3 at 4.0 TB/s and NVLink 900 GB/s as third-party spec listings report them (e.g. willitrunai.com/gpus/h20-96gb), not a vendor figure",
+		},
 	}
 	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
 	return gpus

@@ -45,7 +45,7 @@ func TestNamesSortedUniqueWellFormed(t *testing.T) {
 }
 
 func TestRequiredPresetsExist(t *testing.T) {
-	for _, name := range []string{"v100-sxm", "a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "mi300x", "t4", "a10g"} {
+	for _, name := range []string{"v100-sxm", "a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "mi300x", "t4", "a10g", "h20"} {
 		if _, err := LookupGPU(name); err != nil {
 			t.Error(err)
 		}

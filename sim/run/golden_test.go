@@ -45,6 +45,18 @@ func dump(tl *timeline.Timeline) string {
 			fmt.Fprintf(&b, "memory GPU %d peak %v of %v\n", m.GPU, m.Peak, m.Capacity)
 		}
 	}
+	if r := tl.RLHF; r != nil {
+		fmt.Fprintf(&b, "rlhf %s queue %d staleness %d sync every %d\n", r.Placement, r.QueueCapacity, r.Staleness, r.SyncEvery)
+		for _, p := range r.Pools {
+			fmt.Fprintf(&b, "pool %q %s GPUs %v models %v $%g/h\n", p.Name, p.GPU, p.GPUs, p.Models, p.PricePerHour)
+		}
+		for _, st := range r.Steps {
+			fmt.Fprintf(&b, "step %d gen %v–%v train %v–%v version %d\n", st.Index, st.GenStart, st.GenEnd, st.TrainStart, st.TrainEnd, st.Version)
+		}
+		for _, q := range r.Queue {
+			fmt.Fprintf(&b, "queue %v depth %d\n", q.At, q.Depth)
+		}
+	}
 	return b.String()
 }
 

@@ -45,6 +45,8 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 			return nil, err
 		}
 		return splitlearn.Simulate(c)
+	case scenario.StrategyRLHF:
+		return simulateRLHF(s)
 	}
 	t, err := Topology(s)
 	if err != nil {

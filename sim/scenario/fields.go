@@ -164,6 +164,28 @@ var fields = []field{
 		func(s *Scenario, v string) error { return assign(&s.Split.Speeds, v, parseSpeeds) }},
 	{"split.speed_cv", "speed_cv", "a number 0..2, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Split.SpeedCV, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Split.SpeedCV) }},
+	{"rlhf.placement", "placement", "co-located, interleaved or disaggregated", func(s *Scenario) string { return s.RLHF.Placement },
+		func(s *Scenario, v string) error { s.RLHF.Placement = v; return nil }},
+	stringField("rlhf.actor", "actor", "a model preset, e.g. llama3-8b", func(s *Scenario) *string { return &s.RLHF.Actor }),
+	stringField("rlhf.critic", "critic", "a model preset, or none", func(s *Scenario) *string { return &s.RLHF.Critic }),
+	stringField("rlhf.reward", "reward", "a model preset", func(s *Scenario) *string { return &s.RLHF.Reward }),
+	stringField("rlhf.reference", "reference", "a model preset", func(s *Scenario) *string { return &s.RLHF.Reference }),
+	intField("rlhf.prompts", "prompts", func(s *Scenario) *int { return &s.RLHF.Prompts }),
+	intField("rlhf.prompt_len", "prompt_len", func(s *Scenario) *int { return &s.RLHF.PromptLen }),
+	intField("rlhf.response_len", "response_len", func(s *Scenario) *int { return &s.RLHF.ResponseLen }),
+	intField("rlhf.gen_gpus", "gen_gpus", func(s *Scenario) *int { return &s.RLHF.GenGPUs }),
+	intField("rlhf.gen_tp", "gen_tp", func(s *Scenario) *int { return &s.RLHF.GenTP }),
+	stringField("rlhf.gen_gpu", "gen_gpu", "a GPU preset, e.g. h20", func(s *Scenario) *string { return &s.RLHF.GenGPU }),
+	stringField("rlhf.train_gpu", "train_gpu", "a GPU preset, e.g. h100-sxm", func(s *Scenario) *string { return &s.RLHF.TrainGPU }),
+	{"rlhf.gen_price", "gen_price", "dollars per GPU-hour, 0 = assumed rate", func(s *Scenario) string { return strconv.FormatFloat(s.RLHF.GenPrice, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.RLHF.GenPrice) }},
+	{"rlhf.train_price", "train_price", "dollars per GPU-hour, 0 = assumed rate", func(s *Scenario) string { return strconv.FormatFloat(s.RLHF.TrainPrice, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.RLHF.TrainPrice) }},
+	intField("rlhf.queue", "queue", func(s *Scenario) *int { return &s.RLHF.Queue }),
+	intField("rlhf.staleness", "eta", func(s *Scenario) *int { return &s.RLHF.Staleness }),
+	intField("rlhf.sync_every", "sync_every", func(s *Scenario) *int { return &s.RLHF.SyncEvery }),
+	{"rlhf.sync_bandwidth", "sync_bw", "e.g. 50GB/s, or 0 for ib-ndr", func(s *Scenario) string { return formatBandwidthOrZero(s.RLHF.SyncBandwidth) },
+		func(s *Scenario, v string) error { return assign(&s.RLHF.SyncBandwidth, v, parseBandwidthOrZero) }},
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
@@ -249,6 +271,11 @@ func flatten(err error) []error {
 func intField(key, param string, at func(*Scenario) *int) field {
 	return field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
 		func(s *Scenario, v string) error { return parseInt(v, at(s)) }}
+}
+
+func stringField(key, param, help string, at func(*Scenario) *string) field {
+	return field{key, param, help, func(s *Scenario) string { return *at(s) },
+		func(s *Scenario, v string) error { *at(s) = strings.TrimSpace(v); return nil }}
 }
 
 func timeField(key, param string, at func(*Scenario) *units.Time) field {

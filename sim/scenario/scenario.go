@@ -46,7 +46,7 @@ const (
 )
 
 // Strategies lists every strategy, for messages and forms.
-var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning}
+var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning, StrategyRLHF}
 
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
@@ -66,7 +66,7 @@ type Scenario struct {
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
 	// Strategy is "data-parallel" (the default), "collective", "training",
-	// "parameter-server", "local-sgd" or "split-learning".
+	// "parameter-server", "local-sgd", "split-learning" or "rlhf".
 	Strategy string `yaml:"strategy" json:"strategy"`
 	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
 	// no gpus_per_node: then they sit in one node.
@@ -96,6 +96,9 @@ type Scenario struct {
 	// Compression shrinks the gradient and model traffic of a
 	// "parameter-server" or "local-sgd" scenario.
 	Compression Compression `yaml:"compression" json:"compression"`
+	// RLHF places the four models of an "rlhf" scenario and sets its
+	// rollouts, pools, queue and staleness bound.
+	RLHF RLHF `yaml:"rlhf" json:"rlhf"`
 	// Fidelity is how collectives are simulated: "detailed" (every
 	// message), "analytic" (one α–β span per collective) or "auto"
 	// (detailed up to 512 GPUs).
@@ -207,6 +210,7 @@ func Default() Scenario {
 		Sync:        defaultSync(),
 		Split:       defaultSplit(),
 		Compression: Compression{Ratio: 1, Activations: 1},
+		RLHF:        defaultRLHF(),
 	}
 }
 
@@ -242,6 +246,9 @@ func (s *Scenario) Validate() error {
 	}
 	if s.Strategy == StrategySplitLearning {
 		s.validateSplit(bad)
+	}
+	if s.Strategy == StrategyRLHF {
+		s.validateRLHF(bad)
 	}
 	if multiIteration(s.Strategy) {
 		s.validateSync(bad)
@@ -305,6 +312,8 @@ func (s *Scenario) Title() string {
 		return fmt.Sprintf("Local SGD (H = %d) on %d GPUs", s.Sync.Period, s.NumGPUs())
 	case StrategySplitLearning:
 		return s.splitTitle()
+	case StrategyRLHF:
+		return s.titleRLHF()
 	}
 	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
 }
@@ -332,6 +341,9 @@ func (s *Scenario) Describe() string {
 	}
 	if s.Strategy == StrategySplitLearning {
 		return s.describeSplit()
+	}
+	if s.Strategy == StrategyRLHF {
+		return s.describeRLHF()
 	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)

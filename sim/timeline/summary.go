@@ -57,6 +57,8 @@ type Summary struct {
 	Async *AsyncSummary `json:"async,omitempty"`
 	// Split summarises a split-learning or federated run, nil otherwise.
 	Split *SplitSummary `json:"split,omitempty"`
+	// RLHF summarises a reinforcement-learning run, nil otherwise.
+	RLHF *RLHFSummary `json:"rlhf,omitempty"`
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -156,6 +158,7 @@ func (tl *Timeline) Summarize() Summary {
 	tl.summarizeTraining(&s, compute)
 	s.Async = tl.summarizeAsync()
 	tl.summarizeSplit(&s)
+	s.RLHF = tl.summarizeRLHF()
 	s.Iterations, s.Recovery = tl.Iterations, tl.Recovery
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
@@ -194,7 +197,10 @@ func (s Summary) WriteText(w io.Writer) error {
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("%s (%s simulation)\n", s.Title, s.Fidelity)
-	if s.Async != nil {
+	if s.RLHF != nil {
+		p("  run time              %v\n", s.Iteration)
+		s.RLHF.write(w)
+	} else if s.Async != nil {
 		p("  run time              %v\n", s.Iteration)
 		s.Async.write(w)
 	} else if s.Split != nil {

@@ -43,6 +43,9 @@ type Timeline struct {
 	// Split records the clients, compute nodes and rounds of a split or
 	// federated learning run, nil otherwise.
 	Split *Split `json:"split,omitempty"`
+	// RLHF records a reinforcement-learning run (placement, pools, rollout
+	// queue, policy versions), nil otherwise.
+	RLHF *RLHF `json:"rlhf,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the

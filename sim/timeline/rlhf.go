@@ -1,0 +1,130 @@
+package timeline
+
+import "paraplay/sim/units"
+
+// The kinds of span of a reinforcement-learning run (Timeline.RLHF). The
+// span's Label names the model, e.g. "actor generate".
+const (
+	// Generate is rollout generation: the actor's prefill and decode.
+	Generate Kind = "generate"
+	// Score is a forward pass over the rollouts that trains nothing: the
+	// reference's log-probabilities, the reward model's score, the
+	// critic's values.
+	Score Kind = "score"
+	// Train is a training pass (forward, backward, optimizer) of the actor
+	// or the critic.
+	Train Kind = "train"
+	// Reshard is the actor's weights moving from their training layout to
+	// their generation layout on the same GPUs.
+	Reshard Kind = "reshard"
+	// WeightSync is the trained actor's weights sent from the training
+	// pool to the generation pool.
+	WeightSync Kind = "weight-sync"
+)
+
+// RLHF is the record of a reinforcement-learning run: where the four
+// models sit, the rollout queue between generation and training, the
+// policy version each batch was generated with, and what the GPUs cost.
+type RLHF struct {
+	// Placement is "co-located", "interleaved" or "disaggregated".
+	Placement string `json:"placement"`
+	// Pools are the groups of GPUs, each with the models it holds.
+	Pools []Pool `json:"pools"`
+	// QueueCapacity is the most batches the rollout queue holds; 0 means
+	// unbounded. Only a disaggregated run has a queue.
+	QueueCapacity int `json:"queue_capacity"`
+	// Staleness is η, how many policy versions the generator may run
+	// ahead of the trainer; −1 when unbounded.
+	Staleness int `json:"staleness"`
+	// SyncEvery is k: the trainer sends the actor's weights to the
+	// generator after every k steps (disaggregated only).
+	SyncEvery int `json:"sync_every"`
+	// Queue is the queue's depth over time, piecewise constant: each point
+	// holds from its At until the next; empty without a queue.
+	Queue []QueuePoint `json:"queue,omitempty"`
+	// Steps has one entry per RL step, in order.
+	Steps []RLStep `json:"steps"`
+}
+
+// Pool is a group of GPUs of one type with the models they hold.
+type Pool struct {
+	// Name says what the pool does, e.g. "generation pool".
+	Name string `json:"name"`
+	// GPU is the GPU preset's name, e.g. "h20".
+	GPU string `json:"gpu"`
+	// GPUs lists the pool's GPU ids.
+	GPUs []int `json:"gpus"`
+	// Models names the models whose phases run on the pool.
+	Models []string `json:"models"`
+	// PricePerHour is the cost of one of its GPUs for an hour, in dollars.
+	PricePerHour float64 `json:"price_per_hour"`
+}
+
+// QueuePoint is the rollout queue's depth from instant At on.
+type QueuePoint struct {
+	// At is when the depth starts to hold.
+	At units.Time `json:"at"`
+	// Depth is the number of generated batches not yet taken by training.
+	Depth int `json:"depth"`
+}
+
+// RLStep is one RL step: one batch generated, scored and trained on.
+type RLStep struct {
+	// Index is the step's number, from 0.
+	Index int `json:"index"`
+	// GenStart and GenEnd bound the batch's generation.
+	GenStart units.Time `json:"gen_start"`
+	GenEnd   units.Time `json:"gen_end"`
+	// TrainStart and TrainEnd bound its scoring and training.
+	TrainStart units.Time `json:"train_start"`
+	TrainEnd   units.Time `json:"train_end"`
+	// Version is the policy version that generated the batch: how many
+	// training steps had reached the generator when it started.
+	Version int `json:"version"`
+}
+
+// Staleness is how many versions behind the trained policy the step's
+// batch was: Index − Version.
+func (s RLStep) Staleness() int { return s.Index - s.Version }
+
+// QueueAt is the rollout queue's depth at instant t.
+func (r *RLHF) QueueAt(t units.Time) int {
+	d := 0
+	for _, p := range r.Queue {
+		if p.At > t {
+			break
+		}
+		d = p.Depth
+	}
+	return d
+}
+
+// MaxQueue is the largest depth the queue reached.
+func (r *RLHF) MaxQueue() int {
+	d := 0
+	for _, p := range r.Queue {
+		d = max(d, p.Depth)
+	}
+	return d
+}
+
+// CostAt is what the GPUs of every pool cost from 0 to t, in dollars:
+// Σ GPUs × price per hour × t.
+func (r *RLHF) CostAt(t units.Time) float64 {
+	var perHour float64
+	for _, p := range r.Pools {
+		perHour += float64(len(p.GPUs)) * p.PricePerHour
+	}
+	return perHour * t.Seconds() / 3600
+}
+
+// StepsDoneAt is how many steps finished training by instant t.
+func (r *RLHF) StepsDoneAt(t units.Time) int {
+	n := 0
+	for _, s := range r.Steps {
+		if s.TrainEnd <= t {
+			n++
+		}
+	}
+	return n
+}
