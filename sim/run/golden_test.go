@@ -57,6 +57,17 @@ func dump(tl *timeline.Timeline) string {
 			fmt.Fprintf(&b, "queue %v depth %d\n", q.At, q.Depth)
 		}
 	}
+	if in := tl.Inference; in != nil {
+		for _, m := range tl.Memory {
+			fmt.Fprintf(&b, "memory GPU %d weights %v buffers %v peak %v kv %v\n", m.GPU, m.Parameters, m.Buffers, m.Peak, m.KVAt(tl.End))
+		}
+		for _, x := range in.Microbatches {
+			fmt.Fprintf(&b, "served replica %d batch %d requests %d first token %v done %v\n", x.Replica, x.Index, x.Requests, x.FirstToken, x.Done)
+		}
+		for _, x := range in.Bubbles {
+			fmt.Fprintf(&b, "bubble %-10v %-10v GPU %d %s\n", x.Start, x.End, x.GPU, x.Kind)
+		}
+	}
 	return b.String()
 }
 

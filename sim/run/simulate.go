@@ -47,6 +47,8 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return splitlearn.Simulate(c)
 	case scenario.StrategyRLHF:
 		return simulateRLHF(s)
+	case scenario.StrategyInference:
+		return simulateInference(s)
 	}
 	t, err := Topology(s)
 	if err != nil {

@@ -46,7 +46,7 @@ const (
 )
 
 // Strategies lists every strategy, for messages and forms.
-var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning, StrategyRLHF}
+var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning, StrategyRLHF, StrategyInference}
 
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
@@ -66,7 +66,8 @@ type Scenario struct {
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
 	// Strategy is "data-parallel" (the default), "collective", "training",
-	// "parameter-server", "local-sgd", "split-learning" or "rlhf".
+	// "parameter-server", "local-sgd", "split-learning", "rlhf" or
+	// "inference".
 	Strategy string `yaml:"strategy" json:"strategy"`
 	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
 	// no gpus_per_node: then they sit in one node.
@@ -93,6 +94,9 @@ type Scenario struct {
 	// Split is the clients, compute nodes and links of a
 	// "split-learning" scenario.
 	Split Split `yaml:"split" json:"split"`
+	// Inference is the requests and CPU-side costs of an "inference"
+	// scenario.
+	Inference Inference `yaml:"inference" json:"inference"`
 	// Compression shrinks the gradient and model traffic of a
 	// "parameter-server" or "local-sgd" scenario.
 	Compression Compression `yaml:"compression" json:"compression"`
@@ -211,6 +215,7 @@ func Default() Scenario {
 		Split:       defaultSplit(),
 		Compression: Compression{Ratio: 1, Activations: 1},
 		RLHF:        defaultRLHF(),
+		Inference:   defaultInference(),
 	}
 }
 
@@ -249,6 +254,9 @@ func (s *Scenario) Validate() error {
 	}
 	if s.Strategy == StrategyRLHF {
 		s.validateRLHF(bad)
+	}
+	if s.Strategy == StrategyInference {
+		s.validateInference(bad)
 	}
 	if multiIteration(s.Strategy) {
 		s.validateSync(bad)
@@ -306,6 +314,8 @@ func (s *Scenario) Title() string {
 		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
 	}
 	switch s.Strategy {
+	case StrategyInference:
+		return s.titleInference()
 	case StrategyParameterServer:
 		return fmt.Sprintf("Parameter server (%s) with %d workers", strings.ToUpper(s.Sync.Mode), s.NumGPUs())
 	case StrategyLocalSGD:
@@ -344,6 +354,9 @@ func (s *Scenario) Describe() string {
 	}
 	if s.Strategy == StrategyRLHF {
 		return s.describeRLHF()
+	}
+	if s.Strategy == StrategyInference {
+		return s.describeInference()
 	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)

@@ -187,6 +187,9 @@ func (b *builder) entries() []legendEntry {
 	for _, k := range b.f.traffic {
 		out = append(out, legendEntry{"traffic-" + k, trafficLabel(k), trafficColor(k), Color{}})
 	}
+	if b.f.tl.Inference != nil {
+		out = append(out, bubbleEntries()...)
+	}
 	return append(out, legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}})
 }
 
@@ -206,6 +209,14 @@ func kindLabel(k timeline.Kind) string {
 		return "CP comm"
 	case timeline.EPComm:
 		return "EP comm"
+	case timeline.Prefill:
+		return "prefill P"
+	case timeline.Decode:
+		return "decode D"
+	case timeline.Sample:
+		return "sample S"
+	case timeline.Host:
+		return "host work H"
 	}
 	return string(k)
 }

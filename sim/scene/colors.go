@@ -101,6 +101,14 @@ func kindColor(k timeline.Kind) (Color, bool) {
 		return Color{0x6b, 0x3a, 0x1e, 0xff}, true
 	case timeline.Compress:
 		return stateStyle[Compressing].fill, true // olive: compute, but not the model's
+	case timeline.Prefill:
+		return Color{0x2c, 0x4f, 0x7c, 0xff}, true // a darker blue than a decode step
+	case timeline.Decode:
+		return stateStyle[Forward].fill, true
+	case timeline.Sample:
+		return stateStyle[Optimizer].fill, true // mauve: no optimizer runs in a serving run
+	case timeline.Host:
+		return colHostWork, true
 	}
 	return stateStyle[Forward].fill, false
 }
@@ -157,7 +165,18 @@ var memColors = [...]Color{
 	{0xf2, 0x8e, 0x2b, 0xff}, // optimizer states
 	{0xba, 0xb0, 0xac, 0xff}, // buffers
 	{0x76, 0xb7, 0xb2, 0xff}, // activations
+	{0xe1, 0x57, 0x59, 0xff}, // KV cache
 }
+
+// Colours of a serving run: the host work a GPU waits for, and the tints
+// that fill a GPU's idle time in the strip by the bubble's kind (light, so
+// that the work stays the strongest colour).
+var (
+	colHostWork   = Color{0x8c, 0x56, 0x3c, 0xff}
+	colImbalance  = Color{0xf9, 0xc9, 0x8f, 0xff}
+	colIntraStage = Color{0xe3, 0xb7, 0xa6, 0xff}
+	colInterStage = Color{0xa8, 0xdc, 0xa0, 0xff}
+)
 
 var (
 	colOOM      = Color{0xd6, 0x27, 0x28, 0xff}

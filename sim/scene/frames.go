@@ -107,7 +107,8 @@ func (f *Frames) items(n int) []Item {
 // legendKinds and legendTraffic order the legend of a training run.
 var (
 	legendKinds = [...]timeline.Kind{timeline.Forward, timeline.Backward, timeline.BackwardWeight,
-		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm}
+		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm,
+		timeline.Prefill, timeline.Decode, timeline.Sample, timeline.Host}
 	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO}
 )
 
@@ -173,6 +174,8 @@ type metrics struct {
 	// iterations and lost count the completed and aborted iterations of
 	// a multi-iteration run (0: a single iteration).
 	iterations, lost int
+	// serving holds a serving run's headline, nil for training runs.
+	serving *timeline.InferenceSummary
 }
 
 // trainingMetrics computes, in one pass over the spans and the GPUs, the
@@ -181,6 +184,7 @@ type metrics struct {
 // which takes far longer on thousands of GPUs and is not shown.
 func trainingMetrics(tl *timeline.Timeline) metrics {
 	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction()}
+	m.serving = servingMetrics(tl)
 	if tr := tl.Training; tr != nil {
 		if secs := tl.End.Seconds(); secs > 0 {
 			m.tokensPerSecond = tr.Tokens / secs

@@ -13,11 +13,38 @@ var memCategories = [...]struct{ key, label string }{
 	{"optimizer", "optimizer"},
 	{"buffers", "buffers"},
 	{"activations", "activations"},
+	{"kv", "KV cache"},
 }
 
 // memBytes splits m at instant t into the categories of memCategories.
 func memBytes(m *timeline.Memory, t units.Time) [len(memCategories)]units.Bytes {
-	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static()}
+	kv := m.KVAt(t)
+	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static() - kv, kv}
+}
+
+// memShown lists the categories a run's bars and legend show: a training
+// run's model states, buffers and activations, or a serving run's weights,
+// borrowed-weight buffer, workspace and KV cache.
+func memShown(tl *timeline.Timeline) []int {
+	if tl.Inference != nil {
+		return []int{0, 3, 4, 5}
+	}
+	return []int{0, 1, 2, 3, 4}
+}
+
+// memLabel names category k in the legend of run tl.
+func memLabel(tl *timeline.Timeline, k int) string {
+	if tl.Inference != nil {
+		switch memCategories[k].key {
+		case "parameters":
+			return "weights"
+		case "buffers":
+			return "borrowed"
+		case "activations":
+			return "workspace"
+		}
+	}
+	return memCategories[k].label
 }
 
 // memoryOf returns GPU gpu's memory record, or nil.
@@ -149,7 +176,9 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 		track.Stroke, track.StrokeWidth = colOOM, max(1, 1.5*b.s)
 	}
 	y := L.base
-	for k, v := range memBytes(m, t) {
+	bytes := memBytes(m, t)
+	for _, k := range memShown(b.f.tl) {
+		v := bytes[k]
 		h := float64(max(v, 0)) / float64(scale) * L.height
 		h = min(h, y-ceiling)
 		y -= h
@@ -175,8 +204,8 @@ func (b *builder) memLegend(r box) float64 {
 	var rows [][]int
 	var cur []int
 	x := r.x0
-	for k, c := range memCategories {
-		w := sw + 4*b.s + textWidth(c.label, size) + 8*b.s
+	for _, k := range memShown(b.f.tl) {
+		w := sw + 4*b.s + textWidth(memLabel(b.f.tl, k), size) + 8*b.s
 		if x+w > r.x1 && len(cur) > 0 {
 			rows, cur, x = append(rows, cur), nil, r.x0
 		}
@@ -189,11 +218,11 @@ func (b *builder) memLegend(r box) float64 {
 		y := top + float64(j+1)*rowH - 3*b.s
 		x := r.x0
 		for _, k := range row {
-			c := memCategories[k]
+			c, label := memCategories[k], memLabel(b.f.tl, k)
 			id := "mem/legend/" + c.key
 			b.rect(id+"/swatch", x, y-sw*0.9, sw, sw, memColors[k])
-			b.text(id+"/label", x+sw+4*b.s, y, c.label, size, colText, AnchorStart)
-			x += sw + 4*b.s + textWidth(c.label, size) + 8*b.s
+			b.text(id+"/label", x+sw+4*b.s, y, label, size, colText, AnchorStart)
+			x += sw + 4*b.s + textWidth(label, size) + 8*b.s
 		}
 	}
 	return top

@@ -70,6 +70,7 @@ func sceneColors() []Color {
 		cs = append(cs, loadColor((float64(i)+0.5)/8))
 	}
 	cs = append(cs, memColors[:]...)
+	cs = append(cs, colImbalance, colIntraStage, colInterStage) // a serving run's bubbles
 	// Failures and asynchronous training: the translucent ones as they
 	// land on the background.
 	for _, c := range [...]Color{colLagOK, colLagAtLimit, colLagUnbounded, colServer, colFailed, colCross,

@@ -26,6 +26,9 @@ func (b *builder) panel(t units.Time, top, bottom float64) {
 
 // metricLines are the rows of the metrics box: what, and its value.
 func (m metrics) lines() [][2]string {
+	if m.serving != nil {
+		return m.servingLines()
+	}
 	lines := [][2]string{{"iteration", m.iteration.String()}}
 	if m.iterations > 0 {
 		done := itoa(m.iterations) + " steps"
@@ -113,6 +116,9 @@ func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32) string {
 	text := "training"
 	if tr := tl.Training; tr != nil && tr.Schedule != "" {
 		text = tr.Schedule + " pipeline"
+	}
+	if in := tl.Inference; in != nil {
+		text = servingCaption(in)
 	}
 	if tl.Fidelity == "analytic" {
 		text += " · analytic collectives"

@@ -168,6 +168,10 @@ func opName(k timeline.Kind) string {
 		return "context-parallel communication"
 	case timeline.EPComm:
 		return "expert-parallel communication"
+	case timeline.Decode:
+		return "decode step"
+	case timeline.Host:
+		return "host work (the GPU waits)"
 	}
 	return string(k)
 }

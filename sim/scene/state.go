@@ -141,6 +141,8 @@ func spanState(k timeline.Kind) State {
 		return Compressing
 	case k.IsCommunication():
 		return Communicating
+	case k == timeline.Host:
+		return Idle // the GPU waits for its CPU
 	}
 	return Forward
 }

@@ -48,6 +48,7 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	} else {
 		start := len(b.items)
 		b.rows(tl, g)
+		b.bubbles(tl, g)
 		b.spans(tl, g)
 		b.sends(tl, g)
 		b.collectiveSpans(g)

@@ -59,6 +59,8 @@ type Summary struct {
 	Split *SplitSummary `json:"split,omitempty"`
 	// RLHF summarises a reinforcement-learning run, nil otherwise.
 	RLHF *RLHFSummary `json:"rlhf,omitempty"`
+	// Inference summarises a serving run, nil otherwise.
+	Inference *InferenceSummary `json:"inference,omitempty"`
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -159,6 +161,7 @@ func (tl *Timeline) Summarize() Summary {
 	s.Async = tl.summarizeAsync()
 	tl.summarizeSplit(&s)
 	s.RLHF = tl.summarizeRLHF()
+	s.Inference = tl.summarizeInference()
 	s.Iterations, s.Recovery = tl.Iterations, tl.Recovery
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
@@ -206,6 +209,9 @@ func (s Summary) WriteText(w io.Writer) error {
 	} else if s.Split != nil {
 		p("  run time              %v\n", s.Iteration)
 		s.Split.write(w)
+	} else if s.Inference != nil {
+		p("  run time              %v\n", s.Iteration)
+		s.Inference.write(w)
 	} else if len(s.Iterations) > 0 {
 		p("  run time              %v\n", s.Iteration)
 		writeIterations(w, s.Iterations, s.Recovery)

@@ -46,6 +46,9 @@ type Timeline struct {
 	// RLHF records a reinforcement-learning run (placement, pools, rollout
 	// queue, policy versions), nil otherwise.
 	RLHF *RLHF `json:"rlhf,omitempty"`
+	// Inference records a serving run (requests, KV cache, bubbles by
+	// kind), nil otherwise.
+	Inference *Inference `json:"inference,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the
@@ -64,7 +67,10 @@ type Memory struct {
 	// Activations is the activation memory over time, piecewise constant:
 	// each point holds from its At until the next.
 	Activations []MemoryPoint `json:"activations"`
-	// Peak is the largest total (states + buffers + activations).
+	// KVCache is the key/value cache of a serving run over time,
+	// piecewise constant like Activations; nil for training runs.
+	KVCache []MemoryPoint `json:"kv_cache,omitempty"`
+	// Peak is the largest total (states + buffers + activations + KV cache).
 	Peak units.Bytes `json:"peak"`
 	// PeakInFlight is the microbatches' activations held at the peak, in
 	// stage-equivalents (a model chunk counts 1/v).
@@ -88,14 +94,38 @@ func (m *Memory) Static() units.Bytes {
 
 // At returns the total memory at instant t.
 func (m *Memory) At(t units.Time) units.Bytes {
-	var a units.Bytes
+	return m.Static() + valueAt(m.Activations, t) + valueAt(m.KVCache, t)
+}
+
+// KVAt returns the key/value cache at instant t.
+func (m *Memory) KVAt(t units.Time) units.Bytes { return valueAt(m.KVCache, t) }
+
+// KVAtPeak is the key/value cache at the first instant the total reaches
+// Peak (its last value when no instant does).
+func (m *Memory) KVAtPeak() units.Bytes {
 	for _, p := range m.Activations {
+		if m.At(p.At) == m.Peak {
+			return m.KVAt(p.At)
+		}
+	}
+	for _, p := range m.KVCache {
+		if m.At(p.At) == m.Peak {
+			return p.Bytes
+		}
+	}
+	return valueAt(m.KVCache, 1<<62)
+}
+
+// valueAt is the bytes of a piecewise-constant series at t (0 before it).
+func valueAt(series []MemoryPoint, t units.Time) units.Bytes {
+	var a units.Bytes
+	for _, p := range series {
 		if p.At > t {
 			break
 		}
 		a = p.Bytes
 	}
-	return m.Static() + a
+	return a
 }
 
 // OOM reports whether the peak exceeds the GPU's memory.

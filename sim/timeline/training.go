@@ -6,6 +6,7 @@ import "paraplay/sim/units"
 // GPU g's compute-stream spans (not communication).
 func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
 	s.BubbleFraction = tl.BubbleFraction()
+	tl.summarizeMemory(s)
 	if tl.Training == nil {
 		return
 	}
@@ -19,6 +20,10 @@ func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
 		}
 	}
 	s.ExposedBy = tl.exposedByKind(compute)
+}
+
+// summarizeMemory adds each GPU's peak memory and its breakdown.
+func (tl *Timeline) summarizeMemory(s *Summary) {
 	for i := range s.GPUs {
 		if i >= len(tl.Memory) {
 			break
@@ -29,6 +34,10 @@ func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
 		g.Memory = map[string]units.Bytes{
 			"parameters": m.Parameters, "gradients": m.Gradients, "optimizer_states": m.OptimizerStates,
 			"buffers": m.Buffers, "activations": m.Peak - m.Static(),
+		}
+		if len(m.KVCache) > 0 {
+			kv := m.KVAtPeak()
+			g.Memory["kv_cache"], g.Memory["activations"] = kv, m.Peak-m.Static()-kv
 		}
 	}
 }

@@ -79,6 +79,7 @@ func (tl *Timeline) Validate() error {
 	errs = append(errs, overlaps("GPU", "spans", perGPU)...)
 	errs = append(errs, tl.checkFaults()...)
 	errs = append(errs, tl.validateAsync()...)
+	errs = append(errs, tl.validateInference()...)
 	if last != tl.End {
 		bad("end is %v but the last operation ends at %v", tl.End, last)
 	}

@@ -1,0 +1,22 @@
+// Package inference is the cost model of serving a decoder-only
+// transformer: how many bytes of key/value cache one token leaves on a GPU,
+// how long one prefill or one decode step of a batch takes on a stage of
+// the model, how much memory a GPU holds, and how much HBM shared-weight
+// data parallelism (SiDP) frees for the cache.
+//
+// Every function is a closed form named in its comment; package run builds
+// the timeline of a serving run from them and the tests check the run
+// against them. The package knows nothing of timelines or pictures.
+//
+// The two formulas everything else rests on:
+//
+//	KV bytes per token per GPU = 2 · layers · kv_heads · head_dim · bytes / tp
+//	step time (roofline)        = max(bytes read / HBM bandwidth, FLOPs / (peak · efficiency))
+//
+// The first is the size of one token's keys and values (2 tensors, one per
+// layer, kv_heads·head_dim wide: grouped-query attention shrinks kv_heads);
+// tensor parallelism splits the heads. The second is the roofline model
+// (Williams, Waterman & Patterson 2009): a decode step that reads every
+// weight once for a handful of tokens is bound by memory bandwidth, a
+// prefill of thousands of tokens by compute.
+package inference
