@@ -30,6 +30,9 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 	if sum.Async != nil {
 		return asyncMetrics(s, tl, sum) // asynccheck.go
 	}
+	if sum.RLHF != nil {
+		return rlhfMetrics(s, tl, sum) // rlhfcheck.go
+	}
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
 	if len(sum.Iterations) > 0 {
 		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -115,7 +116,11 @@ func (r *player) span(gpus []int, kind timeline.Kind, label string, step int, st
 		return start
 	}
 	for _, g := range gpus {
-		r.tl.Spans = append(r.tl.Spans, timeline.Span{GPU: g, Kind: kind, Label: label, Iteration: step, Start: start, End: start + d})
+		// Microbatch is 4·step + the model's index, so a view that joins
+		// touching spans of one kind and microbatch keeps steps and models
+		// apart (the actor's and the critic's training touch).
+		r.tl.Spans = append(r.tl.Spans, timeline.Span{GPU: g, Kind: kind, Label: label, Iteration: step,
+			Microbatch: 4*step + modelIndex(label), Start: start, End: start + d})
 	}
 	return start + d
 }
@@ -192,4 +197,15 @@ func (r *player) interleaved() {
 		t = max(r.chain(a, k, t, r.training(0)...), r.chain(b, k, t, r.training(1)...))
 		r.tl.RLHF.Steps = append(r.tl.RLHF.Steps, timeline.RLStep{Index: k, GenStart: gen, GenEnd: scored, TrainStart: scored, TrainEnd: t, Version: k})
 	}
+}
+
+// modelIndex numbers the model a span's label names: actor 0, reference 1,
+// reward 2, critic 3.
+func modelIndex(label string) int {
+	for i, m := range []string{"actor", "reference", "reward", "critic"} {
+		if strings.HasPrefix(label, m) {
+			return i
+		}
+	}
+	return 0
 }

@@ -54,6 +54,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.chunks(tl, ring, t)
 	}
 	b.asyncOverlay(tl, t)
+	b.rlhfOverlay(tl, t)
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
 	return b.list()
@@ -169,6 +170,9 @@ type legendEntry struct {
 // entries lists the legend's swatches: for a training run the span kinds
 // and traffic kinds it holds, else the GPU states and the chunks' phases.
 func (b *builder) entries() []legendEntry {
+	if b.f.tl.RLHF != nil {
+		return rlhfEntries(b.f.tl)
+	}
 	if a := b.f.tl.Async; a != nil && !b.f.training {
 		return asyncEntries(b.f.tl)
 	}

@@ -110,6 +110,9 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.Host:
 		return colHostWork, true
 	}
+	if c, ok := rlhfColor(k); ok {
+		return c, true
+	}
 	return stateStyle[Forward].fill, false
 }
 

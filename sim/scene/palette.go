@@ -62,6 +62,11 @@ func sceneColors() []Color {
 		c, _ := kindColor(k)
 		cs = append(cs, c, spanColor(k, 1))
 	}
+	for _, k := range rlhfKinds {
+		c, _ := rlhfColor(k)
+		cs = append(cs, c)
+	}
+	cs = append(cs, colQueueSlot)
 	for _, k := range legendTraffic {
 		cs = append(cs, trafficColor(k))
 	}

@@ -158,7 +158,7 @@ func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
 			c = spanColor(r.kind, r.mb)
 		}
 		x0, w := b.runRect(id, g, r, y, g.rowH*h, c)
-		if b.f.training && !r.mixed {
+		if (b.f.training || b.f.tl.RLHF != nil) && !r.mixed {
 			b.spanLabel(id, r.label, x0, y, w, g.rowH*h, c)
 		}
 	}

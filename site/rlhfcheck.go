@@ -1,0 +1,66 @@
+package site
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"paraplay/sim/rlhf"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// rlhfMetrics is the caption of an RLHF demo: the run, the share of
+// GPU-time spent generating, the cost a step, and a closed form beside the
+// simulated figure where the placement has one (package rlhf's phase
+// times, cost.go, added up independently of the run):
+//
+//   - co-located: a step is the sum of its phases, reshard + generate +
+//     three scoring passes + two training passes;
+//   - interleaved: reshard + generate + max(reference, reward + critic) +
+//     max(actor train, critic train);
+//   - disaggregated with η = 0: generation, scoring, training and the
+//     weight sync alternate, so a step is their sum;
+//   - disaggregated with an unbounded queue and η = ∞: the steady rate
+//     (over the second half of the steps) is the slower pool's,
+//     min(1/T_gen, k/(k·T_train + T_sync)).
+func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+	r := sum.RLHF
+	c, err := s.RLHFConfig()
+	if err != nil {
+		return "", err
+	}
+	ph := c.Phases()
+	var gpuTime units.Time
+	for _, d := range r.Phases {
+		gpuTime += d
+	}
+	parts := []string{"run " + roundTime(sum.Iteration), fmt.Sprintf("%d steps", r.Steps),
+		fmt.Sprintf("generation %s of GPU-time", pct(r.Phases[timeline.Generate].Seconds()/gpuTime.Seconds())),
+		fmt.Sprintf("$%.3f a step", r.CostPerStep)}
+	train := ph.Reference + ph.Reward + ph.CriticScore + ph.ActorTrain + ph.CriticTrain
+	step := func(formula string, want units.Time) {
+		parts = append(parts, fmt.Sprintf("simulated step %s; %s = %s", roundTime(tl.End/units.Time(r.Steps)), formula, roundTime(want)))
+	}
+	switch {
+	case c.Placement == rlhf.CoLocated:
+		step("reshard + generate + score + train", ph.Reshard+ph.Generate+train)
+	case c.Placement == rlhf.Interleaved:
+		step("reshard + generate + max(ref, reward + critic) + max(actor, critic train)",
+			ph.Reshard+ph.Generate+max(ph.Reference, ph.Reward+ph.CriticScore)+max(ph.ActorTrain, ph.CriticTrain))
+	case c.Staleness == 0:
+		step("generate + score + train + sync", ph.Generate+train+ph.Sync)
+	case c.Staleness == rlhf.Unbounded && c.Queue == 0 && r.Steps >= 8:
+		a, b := r.Steps/2, r.Steps-1
+		b -= (b - a) % c.SyncEvery // whole sync periods
+		st := tl.RLHF.Steps
+		got := float64(b-a) / (st[b].TrainEnd - st[a].TrainEnd).Seconds()
+		want := math.Min(1/ph.Generate.Seconds(), 1/ph.TrainerStep(c.SyncEvery))
+		parts = append(parts, fmt.Sprintf("simulated steady rate %.3g steps/s; min(1/T_gen, 1/T_train) = %.3g steps/s", got, want),
+			fmt.Sprintf("queue peak %d", r.MaxQueue))
+	default:
+		parts = append(parts, fmt.Sprintf("queue peak %d", r.MaxQueue), fmt.Sprintf("staleness mean %.2g", r.MeanStaleness))
+	}
+	return strings.Join(parts, " · "), nil
+}
