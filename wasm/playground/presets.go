@@ -65,6 +65,12 @@ var Presets = []Preset{
 		"strategy=local-sgd&gpus=4&size=1GiB&iterations=8&period=4"},
 	{"Local SGD in layer groups", "DreamDDP-style: each layer group is averaged once per period, overlapped with compute.",
 		"strategy=local-sgd&gpus=4&size=1GiB&iterations=8&period=4&layer_groups=8"},
+	{"RLHF co-located, 8 H100", "All four models on every GPU: generation, bound by HBM bandwidth, is the longest phase.",
+		"strategy=rlhf&gpus=8&iterations=4&placement=co-located&gen_tp=2"},
+	{"RLHF disaggregated, H20 + H100", "A generation pool feeds a training pool; watch the rollout queue fill and the policy versions fall behind.",
+		"strategy=rlhf&gpus=8&iterations=16&placement=disaggregated&gen_gpus=4&gen_gpu=h20&train_gpu=h100-sxm"},
+	{"Async RL, staleness η = 1", "The generator may run one policy version ahead: the pools overlap, no batch is older than one version.",
+		"strategy=rlhf&gpus=8&iterations=8&placement=disaggregated&gen_gpus=4&gen_gpu=h20&train_gpu=h100-sxm&eta=1"},
 }
 
 // WeekQuery is sim/scenario/testdata/long/llama3-8b-week.yaml as a query:
