@@ -156,7 +156,8 @@ func FuzzParse(f *testing.F) {
 }
 
 func FuzzFromQuery(f *testing.F) {
-	for _, q := range []string{"gpus=8&size=64KiB", "bw=1GB/s&lat=1us", "x=1", "gpus=%zz", "seed=1&seed=2"} {
+	for _, q := range []string{"gpus=8&size=64KiB", "bw=1GB/s&lat=1us", "x=1", "gpus=%zz", "seed=1&seed=2",
+		"strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&eta=1&queue=3"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
