@@ -33,6 +33,9 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 	if sum.RLHF != nil {
 		return rlhfMetrics(s, tl, sum) // rlhfcheck.go
 	}
+	if sum.Inference != nil {
+		return inferenceMetrics(s, tl, sum) // inferencecheck.go
+	}
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
 	if len(sum.Iterations) > 0 {
 		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults

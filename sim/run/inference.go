@@ -401,7 +401,8 @@ func (r *infRun) buildShared() {
 func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 	layer := inference.Stage{Model: r.m, Layers: 1, First: l == 0, Last: l == r.m.Layers-1, TP: 1, GPU: r.gpu, Efficiency: r.s.Training.Efficiency}
 	tokens, context := b, r.in.Prompt+k
-	kind, label := timeline.Decode, "L"+strconv.Itoa(l)
+	// Labelled by microbatch like a pipeline's spans; Stage holds the layer.
+	kind, label := timeline.Decode, "D"+strconv.Itoa(j)
 	cost := func(st inference.Stage) inference.Cost {
 		if k == 0 {
 			return st.Prefill(b, r.in.Prompt)
@@ -409,7 +410,7 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 		return st.Decode(b, context)
 	}
 	if k == 0 {
-		tokens, kind = b*r.in.Prompt, timeline.Prefill
+		tokens, kind, label = b*r.in.Prompt, timeline.Prefill, "P"+strconv.Itoa(j)
 	}
 	var deps []int
 	if prev >= 0 {
@@ -447,11 +448,11 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 	// owner, activations there and back.
 	attn := layer.Attention(b, context, k == 0)
 	dense := layer.Dense(tokens, b)
-	a := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: "A" + strconv.Itoa(l)}, []int{rep}, attn.Time, 0, ws, deps...)
+	a := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label}, []int{rep}, attn.Time, 0, ws, deps...)
 	r.meta[a].kvAdd, r.meta[a].kvGPUs = kvAdd, []int{rep}
 	bytes := units.Bytes(tokens * r.m.Hidden * inference.BytesPerElement)
 	out := r.message(rep, owner, bytes, k, a)
-	remote := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label + "·" + strconv.Itoa(rep)},
+	remote := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label + " for GPU " + strconv.Itoa(rep)},
 		[]int{owner}, dense.Time, 0, ws, out)
 	return r.message(owner, rep, bytes, k, remote)
 }

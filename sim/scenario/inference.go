@@ -196,8 +196,12 @@ func (s *Scenario) describeInference() string {
 	} else {
 		fmt.Fprintf(&b, "dp %d × tp %d × pp %d", p.DP, p.TP, p.PP)
 	}
-	fmt.Fprintf(&b, ", %d requests of %d+%d tokens per replica in %d microbatches, sampling on %s",
-		in.Requests, in.Prompt, in.Output, s.MicrobatchCount(), in.Sampling)
+	mb := "microbatches"
+	if s.MicrobatchCount() == 1 {
+		mb = "microbatch"
+	}
+	fmt.Fprintf(&b, ", %d requests of %d+%d tokens per replica in %d %s, sampling on %s",
+		in.Requests, in.Prompt, in.Output, s.MicrobatchCount(), mb, in.Sampling)
 	if in.AsyncHost {
 		b.WriteString(", host work overlapped")
 	}

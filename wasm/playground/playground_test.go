@@ -41,6 +41,36 @@ func TestPresetsRun(t *testing.T) {
 	}
 }
 
+// TestServingPresetLessons checks what the serving presets say: SiPipe's
+// changes shrink the imbalance and intra-stage bubbles and raise the
+// throughput; the KV preset fits and grows; the SiDP preset fits where the
+// same batch on replicated weights runs out of memory.
+func TestServingPresetLessons(t *testing.T) {
+	vllm, si := simulate(t, ServingPipelineQuery).Summarize().Inference, simulate(t, ServingSiPipeQuery).Summarize().Inference
+	for _, k := range []string{timeline.BubbleImbalance, timeline.BubbleIntraStage} {
+		if si.Bubbles[k] >= vllm.Bubbles[k] {
+			t.Errorf("%s bubbles: SiPipe-style %v, GPU sampling %v; want fewer", k, si.Bubbles[k], vllm.Bubbles[k])
+		}
+	}
+	if si.TokensPerSecond <= vllm.TokensPerSecond {
+		t.Errorf("SiPipe-style %.0f tokens/s, GPU sampling %.0f", si.TokensPerSecond, vllm.TokensPerSecond)
+	}
+	oom := func(query string) bool {
+		for _, m := range simulate(t, query).Memory {
+			if m.OOM() {
+				return true
+			}
+		}
+		return false
+	}
+	if oom(ServingKVQuery) || !oom(strings.Replace(ServingKVQuery, "requests=256", "requests=768", 1)) {
+		t.Error("the KV preset should fit with 256 requests and run out of memory with 768")
+	}
+	if oom(ServingSiDPQuery) || !oom(strings.Replace(ServingSiDPQuery, "shared_weights=fetch", "shared_weights=none", 1)) {
+		t.Error("the SiDP preset should fit with shared weights and run out of memory with replicated ones")
+	}
+}
+
 func TestPresetLessonsHold(t *testing.T) {
 	end := func(label string) units.Time {
 		for _, p := range Presets {

@@ -71,7 +71,24 @@ var Presets = []Preset{
 		"strategy=rlhf&gpus=8&iterations=16&placement=disaggregated&gen_gpus=4&gen_gpu=h20&train_gpu=h100-sxm"},
 	{"Async RL, staleness η = 1", "The generator may run one policy version ahead: the pools overlap, no batch is older than one version.",
 		"strategy=rlhf&gpus=8&iterations=8&placement=disaggregated&gen_gpus=4&gen_gpu=h20&train_gpu=h100-sxm&eta=1"},
+	{"Serving: pipeline, sampling on the GPU", "Llama 3 8B decoding on a 4-stage pipeline: the last stage samples, the others wait (imbalance); host work stalls every GPU (intra-stage).",
+		ServingPipelineQuery},
+	{"Serving: SiPipe-style", "Sampling moves to a CPU lane and host work overlaps the GPU: the imbalance and intra-stage bubbles shrink.",
+		ServingSiPipeQuery},
+	{"Serving: the KV cache grows", "256 requests per H100 decode 512 tokens: the red KV bar climbs one token per step; try requests=768 to run out of memory.",
+		ServingKVQuery},
+	{"Serving: SiDP shared weights", "Four H100s share one copy of the layers and fetch the rest over NVLink: the freed HBM holds a batch that replicated weights cannot.",
+		ServingSiDPQuery},
 }
+
+// The serving presets, also the demos of docs/inference.md.
+const (
+	servingBase          = "strategy=inference&gpu=h100-sxm&model=llama3-8b"
+	ServingPipelineQuery = servingBase + "&gpus=4&pp=4&requests=8&prompt=256&output=12&host_time=200us&send_overhead=100us"
+	ServingSiPipeQuery   = servingBase + "&gpus=4&pp=4&requests=8&prompt=256&output=12&host_time=200us&send_overhead=10us&sampling=cpu&async_host=true"
+	ServingKVQuery       = servingBase + "&gpus=2&dp=2&requests=256&prompt=256&output=512"
+	ServingSiDPQuery     = servingBase + "&gpus=4&dp=4&requests=560&prompt=992&output=32&shared_weights=fetch"
+)
 
 // WeekQuery is sim/scenario/testdata/long/llama3-8b-week.yaml as a query:
 // a long run small enough to simulate in the browser in milliseconds.

@@ -1,0 +1,139 @@
+package site
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+	"paraplay/sim/workload"
+)
+
+// inferenceMetrics is the caption of a serving demo: the run's headline
+// (tokens/s, time to first token, time per output token), and three
+// figures measured on the run beside the closed forms they follow:
+//
+//   - the KV cache per token on GPU 0, from the cache it holds at the end
+//     over the tokens written (requests · (prompt + output − 1)), beside
+//     2 · layers · kv_heads · head_dim · 2 B / tp;
+//   - the first decode step of stage 0 (a pipeline without tensor
+//     parallelism), beside the roofline's memory term
+//     (weights + requests · context · KV per token) / HBM bandwidth, or its
+//     compute term 2 · P · requests / (peak · efficiency) when that is larger;
+//   - under shared weights, the HBM a GPU frees, beside
+//     (layers − owned − buffer) · one layer's weights.
+//
+// The formulas are computed here from the model's published shapes and
+// the GPU preset, not through package inference, so the caption checks the
+// simulator rather than repeating it. The bubbles by kind, the KV room
+// and any OOM follow.
+func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+	is := sum.Inference
+	m, err := s.Model.Resolve()
+	if err != nil {
+		return "", err
+	}
+	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	if err != nil {
+		return "", err
+	}
+	parts := []string{"run " + roundTime(sum.Iteration),
+		fmt.Sprintf("%s tokens/s, TTFT %s, TPOT %s", roundCount(is.TokensPerSecond), roundTime(is.TTFT), roundTime(is.TPOT))}
+	p := s.Parallel
+	layers0 := m.Layers
+	if s.Inference.SharedWeights == scenario.SharedNone {
+		layers0 = (m.Layers + p.PP - 1) / p.PP // stage 0 takes the remainder
+	}
+	tp := p.TP
+	if s.Inference.SharedWeights != scenario.SharedNone {
+		tp = 1
+	}
+	perToken := units.Bytes(2 * layers0 * m.KVHeadCount() * (m.Hidden / m.Heads) * 2 / tp)
+	tokens := units.Bytes(s.Inference.Requests * (s.Inference.Prompt + s.Inference.Output - 1))
+	simulated := tl.Memory[0].KVAt(tl.End) / tokens
+	parts = append(parts, fmt.Sprintf("KV cache simulated %s per token on GPU 0; 2·layers·kv_heads·head_dim·2 B/tp = %s",
+		kib(simulated), kib(perToken)))
+	if step, ok := decodeStepCheck(s, tl, m, gpu, layers0, perToken); ok {
+		parts = append(parts, step)
+	}
+	if s.Inference.SharedWeights != scenario.SharedNone {
+		owned := m.Layers / p.DP // GPU 0 owns ⌈L/d⌉
+		if m.Layers%p.DP != 0 {
+			owned++
+		}
+		buffer := 0
+		if s.Inference.SharedWeights == scenario.SharedFetch {
+			buffer = 2
+		}
+		layer := units.Bytes(workload.Params(m).PerLayer * 2)
+		replicated := units.Bytes(workload.Params(m).Total() * 2)
+		freed := replicated - (tl.Memory[0].Static())
+		parts = append(parts, fmt.Sprintf("weights freed on GPU 0: simulated %s; (%d − %d − %d)·layer = %s",
+			gib(freed), m.Layers, owned, buffer, gib(units.Bytes(m.Layers-owned-buffer)*layer)))
+	}
+	var bubbles []string
+	for _, k := range []string{timeline.BubbleImbalance, timeline.BubbleIntraStage, timeline.BubbleInterStage} {
+		bubbles = append(bubbles, k+" "+pct(is.BubbleShare[k]))
+	}
+	parts = append(parts, "bubbles "+strings.Join(bubbles, ", "))
+	room := fmt.Sprintf("KV room %s tokens", roundCount(float64(is.KVCapacity)))
+	var peak units.Bytes
+	oom := 0
+	for _, g := range sum.GPUs {
+		peak = max(peak, g.PeakMemory)
+		if g.OOM {
+			oom++
+		}
+	}
+	room += fmt.Sprintf(", peak %s of %s", gib(peak), gib(gpu.HBM))
+	if oom > 0 {
+		room += fmt.Sprintf(", OUT OF MEMORY on %d GPUs", oom)
+	}
+	return strings.Join(append(parts, room), " · "), nil
+}
+
+// decodeStepCheck prices stage 0's first decode step of microbatch 0 by
+// the roofline and prints it beside the simulated span; false when the run
+// has none to compare (shared weights, tensor parallelism).
+func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model, gpu hw.GPU, layers int, perToken units.Bytes) (string, bool) {
+	p := s.Parallel
+	if s.Inference.SharedWeights != scenario.SharedNone || p.TP != 1 || s.Inference.Output < 2 {
+		return "", false
+	}
+	var span *timeline.Span
+	for i := range tl.Spans {
+		if sp := &tl.Spans[i]; sp.GPU == 0 && sp.Kind == timeline.Decode && sp.Microbatch == 0 {
+			span = sp
+			break
+		}
+	}
+	if span == nil {
+		return "", false
+	}
+	b := tl.Inference.Microbatches[0].Requests
+	context := s.Inference.Prompt + 1
+	weights := float64(int64(layers)*workload.Params(m).PerLayer) * 2
+	if p.PP == 1 { // the head, and the final norm, on the only stage
+		weights += float64(workload.Params(m).FinalNorm+int64(m.Vocab)*int64(m.Hidden)) * 2
+	}
+	bytes := weights + float64(int64(b)*int64(context))*float64(perToken)
+	memory := units.Round(bytes / float64(gpu.HBMBandwidth))
+	eff := s.Training.Efficiency
+	if eff == 0 {
+		eff = gpu.Efficiency
+	}
+	flops := weights*float64(b) + 4*float64(layers*b*context*m.Hidden) // 2 FLOPs per weight (2 bytes) per token
+	compute := units.Round(flops / (gpu.PeakFLOPS * eff))
+	label := "(weights + KV)/HBM bandwidth"
+	want := memory
+	if compute > memory {
+		label, want = "FLOPs/(peak·efficiency)", compute
+	}
+	return fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated %s; %s = %s",
+		b, context, roundTime(span.End-span.Start), label, roundTime(want)), true
+}
+
+// kib prints bytes in KiB to three significant digits.
+func kib(b units.Bytes) string { return fmt.Sprintf("%.3g KiB", float64(b)/float64(units.KiB)) }
