@@ -61,6 +61,15 @@ func (r *codeBlockRenderer) render(w util.BufWriter, source []byte, node ast.Nod
 	if len(viewErrs) > 0 {
 		return ast.WalkSkipChildren, nil
 	}
+	if len(view.Compare) > 0 {
+		rows, err := comparePlans(s, view.Compare)
+		if err != nil {
+			fail(0, err.Error())
+			return ast.WalkSkipChildren, nil
+		}
+		_, _ = w.WriteString(compareHTML(s, rows))
+		return ast.WalkSkipChildren, nil
+	}
 	num := len(r.doc.demos) + 1
 	d, err := newDemo(r.doc.slug, num, s, view)
 	if err != nil {

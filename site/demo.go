@@ -45,6 +45,9 @@ type demo struct {
 
 // newDemo runs s and draws the poster; n numbers the demo in its page.
 func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error) {
+	if v.Plan {
+		return newPlanDemo(slug, n, s, v)
+	}
 	tl, err := run.Simulate(s)
 	if err != nil {
 		return nil, fmt.Errorf("simulating: %w", err)
@@ -104,6 +107,9 @@ func (d *demo) query(embed bool) string {
 	q := d.scenario.Query()
 	if embed {
 		q.Set("embed", "1")
+	}
+	if d.view.Plan {
+		q.Set("plan", "1")
 	}
 	if d.view.HasStart {
 		q.Set("t", d.view.Start.String())

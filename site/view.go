@@ -36,6 +36,10 @@ var hideable = map[string]string{
 //	  height: 420      # frame height in CSS pixels; default 16:10 of the width
 //	  autoplay: true   # load when scrolled into view (first such demo only)
 //	  hide: [legend]   # parts to leave out: header, legend, strip, caption
+//	  plan: true       # the embedded planner: search this scenario's plans
+//	  compare:         # a table of plans instead of a demo (plantable.go)
+//	    - {label: the block's plan, set: ""}
+//	    - {label: fewer stages, set: "pp=8&dp=256&microbatches=8"}
 type demoView struct {
 	Poster    units.Time
 	HasPoster bool
@@ -45,10 +49,17 @@ type demoView struct {
 	Height    int
 	Autoplay  bool
 	Hide      []string
+	// Plan makes the demo the embedded planner (newPlanDemo): the poster
+	// is the finished search's scatter and the live demo opens play.html
+	// with plan=1.
+	Plan bool
+	// Compare makes the block a table of plans, each the block's scenario
+	// with some URL parameters changed, priced by the planner's screen.
+	Compare []compareRow
 }
 
 // viewKeys lists the options for error messages.
-const viewKeys = "poster, start, speed, height, autoplay, hide"
+const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare"
 
 // splitView finds the top-level view: key of a sim block, decodes it, and
 // returns the YAML with the view section blanked out line by line, so the
@@ -119,6 +130,11 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 		view.Hide = parts
 		return nil
 	}
+	if key == "compare" {
+		rows, err := decodeCompare(v)
+		view.Compare = rows
+		return err
+	}
 	if v.Kind != yaml.ScalarNode {
 		return errors.New("want a single value")
 	}
@@ -143,6 +159,8 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 		}
 	case "autoplay":
 		view.Autoplay, err = strconv.ParseBool(s)
+	case "plan":
+		view.Plan, err = strconv.ParseBool(s)
 	default:
 		return fmt.Errorf("unknown option; known: %s", viewKeys)
 	}

@@ -92,6 +92,7 @@ type runResult struct {
 	Params   []string        `json:"errorParams"`
 	Embed    bool            `json:"embed"`
 	Hide     []string        `json:"hide"`
+	Plan     bool            `json:"plan"`
 	Controls json.RawMessage `json:"controls"`
 	Metrics  json.RawMessage `json:"metrics"`
 }
@@ -102,7 +103,7 @@ func (b *bridge) result(ss *session) any {
 	}
 	r := runResult{OK: ss.ok(), Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
-		Embed: ss.view.Embed, Hide: ss.view.Hide, Controls: ss.controls, Metrics: ss.metrics}
+		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: ss.controls, Metrics: ss.metrics}
 	if r.Metrics == nil {
 		r.Metrics = json.RawMessage("null")
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -428,6 +429,30 @@ func TestRandomSpacesProperty(t *testing.T) {
 			if p.Result != nil && p.Fits && p.Result.Iteration < best.Result.Iteration {
 				t.Errorf("%+v: %s beats the best", cfg, p.Scenario.Query().Encode())
 			}
+		}
+	}
+}
+
+// TestForScenario checks the question a scenario asks the planner: its
+// model, cluster and global batch; and the scenarios it cannot ask.
+func TestForScenario(t *testing.T) {
+	q, _ := url.ParseQuery("model=llama3-8b&seq_len=2048&gpu=h100-sxm&nodes=2&gpus_per_node=4&dp=4&tp=2&microbatches=2&micro_batch_size=2")
+	s, err := scenario.FromQuery(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ForScenario(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.GlobalBatch != 16 || cfg.GPUs() != 8 || cfg.Model.SeqLen != 2048 || cfg.Cluster.GPUsPerNode != 4 {
+		t.Errorf("config %+v; want 16 sequences of 2,048 tokens on 2 × 4 GPUs", cfg)
+	}
+	for _, bad := range []string{"gpus=4", "gpus=4&network=ideal&tf=1ms&pp=4&microbatches=8", "model=llama3-8b&gpus=8&dp=8"} {
+		q, _ := url.ParseQuery(bad)
+		s, _ := scenario.FromQuery(q)
+		if _, err := ForScenario(s); err == nil || !strings.HasPrefix(err.Error(), "plan:") {
+			t.Errorf("%s: error %v; want one saying what the planner needs", bad, err)
 		}
 	}
 }

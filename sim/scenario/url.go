@@ -8,7 +8,7 @@ import (
 
 // ViewParams are URL parameters that belong to the viewer, not to the
 // scenario (the browser app reads them itself); FromQuery skips them.
-var ViewParams = []string{"speed", "autoplay", "loop", "t", "embed", "hide", "present", "theme"}
+var ViewParams = []string{"speed", "autoplay", "loop", "t", "embed", "hide", "present", "theme", "plan"}
 
 // FromQuery decodes a scenario from URL query parameters, starting from
 // Default. Parameters are untrusted: an unknown parameter or a bad value is a

@@ -5,16 +5,25 @@
 // This script mirrors the search's progress in the side panel and, when a
 // point is clicked on the canvas (planState().pickedN grows), asks play.js
 // to run that plan like any other address (the "paraplay-run" event).
+// With plan=1 in the address (an article's embedded planner), the search
+// starts by itself once the app runs; the playback bar's "Plans" button
+// switches between the scatter and the animation, for pages without the
+// side panel.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
   let app = null, seen = 0;
 
   function ready() {
-    if (!window.paraplay || !window.paraplay.planState || !$("plan-start")) { requestAnimationFrame(ready); return; }
+    const a = window.paraplay;
+    if (!a || !a.planState || !a.current || !a.current() || !$("plan-start")) { requestAnimationFrame(ready); return; }
     app = window.paraplay;
     $("plan-start").addEventListener("click", start);
-    $("plan-toggle").addEventListener("click", () => app.planView(!app.planState().shown));
+    const flip = () => app.planView(!app.planState().shown);
+    $("plan-toggle").addEventListener("click", flip);
+    $("plan-bar").addEventListener("click", flip);
+    const cur = app.current();
+    if (cur && cur.ok && cur.plan) start();
     requestAnimationFrame(frame);
   }
 
@@ -35,6 +44,9 @@
       const t = $("plan-toggle");
       t.hidden = false;
       t.textContent = st.shown ? "Back to the animation" : "Show the plans";
+      const b = $("plan-bar");
+      b.hidden = false;
+      b.textContent = st.shown ? "Animation" : "Plans";
       if (st.pickedN !== seen) {
         seen = st.pickedN;
         document.dispatchEvent(new CustomEvent("paraplay-run", { detail: st.picked }));

@@ -73,3 +73,47 @@ func TestPlanTab(t *testing.T) {
 	screenshot(t, ctx, "paraplay-plan-picked.png")
 	noConsoleErrors(t, con)
 }
+
+// TestPlanEmbed opens the plan tab as an article embeds it (embed=1&plan=1):
+// the search starts by itself, the scatter is drawn without the side
+// panel, the playback bar's "Plans" button switches to the animation and
+// back, and clicking the best plan's point runs it.
+func TestPlanEmbed(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, planPage+"&embed=1&plan=1")
+	waitFor(t, ctx, "the search to start by itself", `window.paraplay.planState().active && window.paraplay.planState().shown`)
+	if side := eval[bool](t, ctx, `getComputedStyle(document.getElementById("side")).display === "none"`); !side {
+		t.Errorf("embed=1 shows the side panel")
+	}
+	waitFor(t, ctx, "the search to end", `window.paraplay.planState().phase === "done" && window.paraplay.planState().bestX > 0`)
+	waitFor(t, ctx, "the Plans button", `!document.getElementById("plan-bar").hidden && document.getElementById("plan-bar").textContent === "Animation"`)
+	img := screenshot(t, ctx, "paraplay-plan-embed.png")
+	if n, top := colours(img); n < 20 || top > 0.97 {
+		t.Errorf("the embedded scatter looks blank: %d colours, the commonest covering %.0f%%", n, 100*top)
+	}
+	eval[bool](t, ctx, `(document.getElementById("plan-bar").click(), true)`)
+	waitFor(t, ctx, "the animation", `!window.paraplay.planState().shown && document.getElementById("plan-bar").textContent === "Plans"`)
+	eval[bool](t, ctx, `(document.getElementById("plan-bar").click(), true)`)
+	waitFor(t, ctx, "the scatter again", `window.paraplay.planState().shown`)
+
+	before := eval[string](t, ctx, `window.paraplay.current().query`)
+	xy := eval[[]float64](t, ctx, `(() => { const c = document.querySelector("canvas").getBoundingClientRect();
+		const s = window.paraplay.planState();
+		return [c.left + s.bestX * c.width / s.width, c.top + s.bestY * c.height / s.height]; })()`)
+	err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1]),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.Sleep(400*time.Millisecond),
+		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the picked plan to run", `window.paraplay.planState().pickedN === 1 && window.paraplay.current().ok &&
+		window.paraplay.current().query !== `+jsString(before))
+	after := eval[string](t, ctx, `window.paraplay.current().query`)
+	if !strings.Contains("&"+after+"&", "&embed=1&") || strings.Contains("&"+after+"&", "&plan=1&") {
+		t.Errorf("after the pick the address is %q; want embed=1 kept and plan=1 dropped (a reload shows the plan)", after)
+	}
+	screenshot(t, ctx, "paraplay-plan-embed-picked.png")
+	noConsoleErrors(t, con)
+}

@@ -198,9 +198,13 @@ func TestParseView(t *testing.T) {
 	if c := NewClock(simulate(t, ""), View{Speed: 1}); c.Loop {
 		t.Error("NewClock ignored the view's Loop=false")
 	}
-	q, _ = url.ParseQuery("speed=5000&autoplay=maybe&t=x&embed=2&loop=sometimes")
+	q, _ = url.ParseQuery("plan=1")
+	if v, err := ParseView(q); err != nil || !v.Plan {
+		t.Errorf("ParseView(plan=1) = %+v, %v; want Plan true", v, err)
+	}
+	q, _ = url.ParseQuery("speed=5000&autoplay=maybe&t=x&embed=2&loop=sometimes&plan=all")
 	_, err = ParseView(q)
-	for _, p := range []string{"speed", "autoplay", "t:", "embed", "loop"} {
+	for _, p := range []string{"speed", "autoplay", "t:", "embed", "loop", "plan"} {
 		if err == nil || !strings.Contains(err.Error(), p) {
 			t.Errorf("error %v does not name %s", err, p)
 		}

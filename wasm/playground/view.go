@@ -35,10 +35,14 @@ type View struct {
 	// Theme is the canvas's colour scheme: "light", "dark", or "" to
 	// follow the page (its theme toggle, else prefers-color-scheme).
 	Theme string
+	// Plan opens the plan tab (plan=1): the page starts the plan search
+	// for the scenario as soon as the app runs and shows its scatter, as
+	// an article's embedded planner does.
+	Plan bool
 }
 
-// ParseView decodes speed, autoplay, loop, t, embed, hide, present and
-// theme. Errors are
+// ParseView decodes speed, autoplay, loop, t, embed, hide, present, theme
+// and plan. Errors are
 // *scenario.FieldError naming the parameter, like the scenario's own.
 func ParseView(q url.Values) (View, error) {
 	v := View{Speed: 1, Autoplay: true, Loop: true}
@@ -72,6 +76,11 @@ func ParseView(q url.Values) (View, error) {
 	if s, ok := single(q, "present", bad); ok {
 		if v.Present, ok = parseBool(s); !ok {
 			bad("present", "%q is not allowed; want 1 or 0", s)
+		}
+	}
+	if s, ok := single(q, "plan", bad); ok {
+		if v.Plan, ok = parseBool(s); !ok {
+			bad("plan", "%q is not allowed; want 1 or 0", s)
 		}
 	}
 	if s, ok := single(q, "theme", bad); ok {
