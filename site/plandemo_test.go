@@ -128,7 +128,7 @@ func TestComparePlans(t *testing.T) {
 		t.Errorf("the rows' changes were not applied: %+v, %+v", rows[1].s.Parallel, rows[2].s.Parallel)
 	}
 	html := compareHTML(s, rows)
-	for _, want := range []string{"<table>", "as written", "pipeline", "tp 1 × cp 1 × pp 2 × dp 4", "8 GPUs"} {
+	for _, want := range []string{"<table>", "as written", "pipeline", "tp 1 × cp 1 × pp 2 × dp 4", "llama3-8b on 8 GPUs (h100-sxm)"} {
 		if !strings.Contains(html, want) {
 			t.Errorf("table lacks %q", want)
 		}

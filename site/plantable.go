@@ -1,7 +1,6 @@
 package site
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"html"
@@ -118,8 +117,8 @@ func mfuAt(s scenario.Scenario, t units.Time) (float64, error) {
 func compareHTML(base scenario.Scenario, rows []planRow) string {
 	esc := html.EscapeString
 	var b strings.Builder
-	b.WriteString(`<figure class="plan-table"><table><thead><tr><th>plan</th><th>layout</th><th>peak memory per GPU</th>` +
-		`<th>iteration at least</th><th>MFU at most</th><th>the bound's busiest GPU: compute · blocking comm. · waiting · optimizer</th></tr></thead><tbody>`)
+	b.WriteString(`<figure class="plan-table"><table><thead><tr><th>plan</th><th>peak memory per GPU</th>` +
+		`<th>iteration at least</th><th>MFU at most</th><th>bound on the busiest GPU: compute · blocking comm. · waiting · optimizer</th></tr></thead><tbody>`)
 	for _, r := range rows {
 		p := r.s.Parallel
 		layout := fmt.Sprintf("tp %d × cp %d × pp %d × dp %d, %s", p.TP, p.CP, p.PP, p.DP, p.Schedule)
@@ -132,14 +131,17 @@ func compareHTML(base scenario.Scenario, rows []planRow) string {
 			mem += " — out of memory"
 		}
 		e := r.est
-		fmt.Fprintf(&b, "<tr><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td><td>%s · %s · %s · %s</td></tr>\n",
+		fmt.Fprintf(&b, "<tr><td>%s<br><small>%s</small></td><td>%s</td><td>%s</td><td>%s</td><td>%s · %s · %s · %s</td></tr>\n",
 			esc(r.label), esc(layout), esc(mem), esc(roundTime(e.LowerBound)), esc(pct(r.mfu)),
 			esc(roundTime(e.Compute)), esc(roundTime(e.Blocking)), esc(roundTime(e.Wait)), esc(roundTime(e.Optimizer)))
 	}
-	gpus := base.NumGPUs()
-	fmt.Fprintf(&b, `</tbody></table><figcaption>%s on %s GPUs (%s): every figure computed at build time by the planner's screen `+
+	title := fmt.Sprintf("%s on %s GPUs (%s)", base.Model.Preset, count(base.NumGPUs()), base.Cluster.GPU)
+	if base.Name != "" && base.Name != scenario.Default().Name {
+		title = base.Name
+	}
+	fmt.Fprintf(&b, `</tbody></table><figcaption><strong>%s</strong>. Every figure computed at build time by the planner's screen `+
 		`(run.Estimator): the exact peak memory per GPU against %s of HBM, and a lower bound on the iteration with free messages `+
 		`and free data-parallel collectives; MFU at most is the model FLOPs over that bound.</figcaption></figure>`+"\n",
-		esc(cmp.Or(base.Name, base.Model.Preset)), count(gpus), esc(base.Cluster.GPU), esc(gib(rows[0].est.Capacity)))
+		esc(title), esc(gib(rows[0].est.Capacity)))
 	return b.String()
 }

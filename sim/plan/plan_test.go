@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -453,6 +455,42 @@ func TestForScenario(t *testing.T) {
 		s, _ := scenario.FromQuery(q)
 		if _, err := ForScenario(s); err == nil || !strings.HasPrefix(err.Error(), "plan:") {
 			t.Errorf("%s: error %v; want one saying what the planner needs", bad, err)
+		}
+	}
+}
+
+// TestLlama405Candidates checks the candidate plans of docs/planner.md's
+// worked example (testdata/llama3-405b): each is a valid scenario of
+// Llama 3 405B on 16,384 H100s with Meta's global batch (2,048 sequences
+// of 8,192 tokens) and fits in an H100's memory, by the screen's exact
+// peak. Simulating them takes seconds each, so the test only screens.
+func TestLlama405Candidates(t *testing.T) {
+	files, _ := filepath.Glob("testdata/llama3-405b/*.yaml")
+	if len(files) < 5 {
+		t.Fatalf("%d candidate files; want the article's seven", len(files))
+	}
+	est := run.NewEstimator()
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scenario.Parse(b)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		p := s.Parallel
+		if n, batch := s.NumGPUs(), p.DP*p.Microbatches*p.MicroBatchSize; n != 16384 || batch != 2048 || s.Model.SeqLen != 8192 {
+			t.Errorf("%s: %d GPUs, %d sequences of %d tokens; want 16,384, 2,048 and 8,192", f, n, batch, s.Model.SeqLen)
+		}
+		e, err := est.Estimate(s)
+		if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		if e.OOM() {
+			t.Errorf("%s: peak %v over the GPU's %v", f, e.PeakMemory, e.Capacity)
 		}
 	}
 }

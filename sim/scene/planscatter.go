@@ -37,12 +37,19 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
 	}
 	// The progress bar and the counts.
-	text("plan/title", 16, 24, 15, colText, AnchorStart, fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
-		len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated))
-	barX, barW := w-236, 220.0
-	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: 12, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
-		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: 12, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
-	text("plan/phase", barX-8, 23, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
+	title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
+		len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated)
+	text("plan/title", 16, 24, 15, colText, AnchorStart, title)
+	// The bar sits at the right of the title; on a canvas too narrow for
+	// both (an article's embedded planner), it moves to a row of its own
+	// under the title, above the plot (textWidth estimates the title).
+	barX, barW, barY := w-236, 220.0, 12.0
+	if 16+textWidth(title, 15)+90 > barX {
+		barY = 32
+	}
+	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
+		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
+	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
 	if len(plans) == 0 {
 		return dl
 	}

@@ -103,3 +103,30 @@ func TestPlanScatterNothingAboveTheBest(t *testing.T) {
 		t.Error("the space has no dominated plan: the test checks nothing")
 	}
 }
+
+// TestPlanScatterNarrow: on a canvas as narrow as an article's embedded
+// planner, the progress bar and its label leave the title's row rather
+// than overlap the title.
+func TestPlanScatterNarrow(t *testing.T) {
+	r := planResult(t)
+	for _, w := range []float64{630, 960, 1280} {
+		dl := PlanScatter(r.Plans, r.Progress, Options{Width: w, Height: 400})
+		var title, phase, bar Item
+		for _, it := range dl.Items {
+			switch it.ID {
+			case "plan/title":
+				title = it
+			case "plan/phase":
+				phase = it
+			case "plan/progress":
+				bar = it
+			}
+		}
+		titleEnd := title.X + textWidth(title.Text, title.Size)
+		phaseStart := phase.X - textWidth(phase.Text, phase.Size)
+		sameRow := bar.Y < title.Y
+		if sameRow && titleEnd > phaseStart {
+			t.Errorf("width %v: the title ends at x %.0f, over the phase label from x %.0f", w, titleEnd, phaseStart)
+		}
+	}
+}
