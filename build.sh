@@ -117,7 +117,7 @@ bench_browser() {
 	done
 	say "browser benchmarks (headless Chromium, software WebGL, 1280×800)"
 	PARAPLAY_BENCH=1 PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -run 'TestBench' -v -timeout 20m ./wasm/browsertest/ |
-		grep -E 'frames/s|first frame| ms$|^(--- |ok|FAIL)'
+		grep -E 'frames/s|first frame| ms$|load average|^(--- |ok|FAIL)'
 	rm -rf "$OUT/bench"
 }
 

@@ -8,6 +8,8 @@ import (
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"paraplay/wasm/webgl"
 )
 
 func main() {
@@ -19,6 +21,12 @@ func main() {
 	// keep animating when the iframe does not have focus.
 	ebiten.SetRunnableOnUnfocused(true)
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	// Every Draw path paints the whole canvas first (the scene's
+	// background, the error panel, the plan tab), so Ebitengine's own clear
+	// of the offscreen screen each frame is a wasted full-canvas pass — about
+	// a sixth of a frame's cost in software WebGL.
+	ebiten.SetScreenClearedEveryFrame(false)
+	webgl.SingleSampled()
 	if err := ebiten.RunGame(g); err != nil {
 		g.bridge.obj.Set("state", "error")
 		g.bridge.obj.Set("error", err.Error())

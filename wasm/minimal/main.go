@@ -12,6 +12,8 @@ import (
 	"syscall/js"
 
 	"github.com/hajimehoshi/ebiten/v2"
+
+	"paraplay/wasm/webgl"
 )
 
 type game struct {
@@ -27,12 +29,27 @@ func (g *game) Draw(screen *ebiten.Image) {
 	g.obj.Set("frames", g.frames)
 }
 
-func (g *game) Layout(int, int) (int, int) { return 960, 600 }
+// Layout is required by ebiten.Game; LayoutF is the one used.
+func (g *game) Layout(w, h int) (int, int) { return w, h }
+
+// LayoutF draws at device resolution, as the app does.
+func (g *game) LayoutF(w, h float64) (float64, float64) {
+	s := 1.0
+	if m := ebiten.Monitor(); m != nil {
+		s = max(m.DeviceScaleFactor(), 1)
+	}
+	return max(w*s, 1), max(h*s, 1)
+}
 
 func main() {
 	obj := js.Global().Get("Object").New()
 	obj.Set("frames", 0)
 	js.Global().Set("paraplay", obj)
+	// Built the way the app is: the same canvas context and no
+	// per-frame clear (the fill covers every pixel), so that this page
+	// stays the floor the app is compared with.
+	ebiten.SetScreenClearedEveryFrame(false)
+	webgl.SingleSampled()
 	if err := ebiten.RunGame(&game{obj: obj}); err != nil {
 		js.Global().Get("console").Call("error", err.Error())
 	}
