@@ -24,7 +24,7 @@ type bridge struct {
 
 func newBridge(g *game) *bridge {
 	b := &bridge{obj: js.Global().Get("Object").New()}
-	for k, v := range map[string]any{"frames": 0, "simTime": 0, "end": 0, "speed": 1, "fps": 0, "buildMs": 0, "drawMs": 0,
+	for k, v := range map[string]any{"frames": 0, "simTime": 0, "end": 0, "speed": 1, "fps": 0, "buildMs": 0, "drawMs": 0, "repainted": 0, "fullRedraw": false,
 		"state": "loading", "error": "", "loop": true, "hover": "", "hoverText": "", "query": ""} {
 		b.obj.Set(k, v)
 	}
@@ -165,6 +165,8 @@ func (b *bridge) publish(g *game) {
 	o.Set("canvasWidth", g.width) // the drawing's size in device pixels
 	o.Set("canvasHeight", g.height)
 	o.Set("drawMs", g.fps.drawMs)
+	o.Set("repainted", g.repainted) // share of the canvas the last frame repainted
+	g.fullRedraw = o.Get("fullRedraw").Truthy()
 	switch {
 	case g.cur == nil:
 		o.Set("state", "loading")
