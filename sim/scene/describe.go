@@ -40,7 +40,7 @@ func Describe(tl *timeline.Timeline, id string, t units.Time) string {
 	case "xfer":
 		return describeTransfer(tl, num(1), t)
 	case "node":
-		return describeNode(tl, num(1))
+		return describeNode(tl, num(1), t)
 	case "strip":
 		switch {
 		case len(parts) == 3 && parts[1] == "span":
@@ -164,7 +164,7 @@ func describeSwitch(tl *timeline.Timeline, v int) string {
 	return s
 }
 
-func describeNode(tl *timeline.Timeline, n int) string {
+func describeNode(tl *timeline.Timeline, n int, t units.Time) string {
 	var gpus []int
 	for i, g := range tl.GPUs {
 		if g.Node == n {
@@ -174,7 +174,19 @@ func describeNode(tl *timeline.Timeline, n int) string {
 	if len(gpus) == 0 {
 		return ""
 	}
-	return fmt.Sprintf("node %d\n%d GPUs: GPU %d–%d", n, len(gpus), gpus[0], gpus[len(gpus)-1])
+	// What its GPUs are doing: the only way to read a node drawn as one
+	// bar of states (nodeStates).
+	var count [256]int
+	for _, g := range gpus {
+		count[StateAt(tl, g, t)]++
+	}
+	var states []string
+	for st, k := range count {
+		if k > 0 {
+			states = append(states, itoa(k)+" "+State(st).String())
+		}
+	}
+	return fmt.Sprintf("node %d\n%d GPUs: GPU %d–%d\nnow: %s", n, len(gpus), gpus[0], gpus[len(gpus)-1], strings.Join(states, ", "))
 }
 
 func describeTransfer(tl *timeline.Timeline, k int, t units.Time) string {

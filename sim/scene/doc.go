@@ -52,6 +52,8 @@
 //	                                   GPU i's box, name and activity
 //	link/<id>, link/<id>/head/{a,b}    a directed link and its arrowhead (ring only)
 //	node/<n>, node/<n>/label           node n's group box (topology view)
+//	node/<n>/gpus, node/<n>/gpus/<state>  node n's GPUs as one bar split by state, when
+//	                                   their boxes would be under 3 px (~1,000 GPUs)
 //	switch/<v>, switch/<v>/label       the switch that is vertex v
 //	legend/load/label, legend/load/<k>, legend/load/full
 //	                                   the link-load ramp (topology view)

@@ -28,7 +28,11 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	for i := range tl.GPUs {
 		cx[i], cy[i] = L.verts[i].cx(), L.verts[i].cy()
 	}
-	b.gpus(tl, cx, cy, L.gpuW, L.gpuH, acts)
+	if L.gpuW < minGPUBox && len(L.nodes) > 0 {
+		b.nodeStates(tl, L, acts)
+	} else {
+		b.gpus(tl, cx, cy, L.gpuW, L.gpuH, acts)
+	}
 	b.gpuFaults(tl, t, cx, cy, L.gpuW, L.gpuH)
 	b.packets(tl, L, t)
 }
@@ -164,5 +168,50 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		if size >= 12 {
 			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
 		}
+	}
+}
+
+// minGPUBox is the narrowest GPU box, in pixels, still drawn one per GPU;
+// below it (about 1,000 GPUs on a laptop screen) each node's GPUs are
+// drawn as one bar.
+const minGPUBox = 3
+
+// nodeStates draws, for each node whose GPU boxes would be narrower than
+// minGPUBox, one bar over the area of its GPUs, divided left to right into
+// the states of those GPUs in proportion to how many are in each (a node
+// with 6 GPUs computing forward and 2 idle is three quarters blue): the
+// picture a reader can still see at that size, told in numbers on hover.
+func (b *builder) nodeStates(tl *timeline.Timeline, L topoLayout, acts []activity) {
+	byNode := map[int][]int{}
+	for i := range tl.GPUs {
+		if i < len(L.placed) && L.placed[i] {
+			n := max(tl.GPUs[i].Node, 0)
+			byNode[n] = append(byNode[n], i)
+		}
+	}
+	for _, n := range L.nodes {
+		gs := byNode[n.id]
+		if len(gs) == 0 {
+			continue
+		}
+		area := L.verts[gs[0]]
+		var count [256]int
+		for _, g := range gs {
+			v := L.verts[g]
+			area = box{min(area.x0, v.x0), min(area.y0, v.y0), max(area.x1, v.x1), max(area.y1, v.y1)}
+			count[acts[g].state]++
+		}
+		id := "node/" + itoa(n.id) + "/gpus"
+		x := area.x0
+		for st, k := range count {
+			if k == 0 {
+				continue
+			}
+			w := area.w() * float64(k) / float64(len(gs))
+			b.rect(id+"/"+State(st).String(), x, area.y0, w, area.h(), State(st).fill())
+			x += w
+		}
+		edge := b.rect(id, area.x0, area.y0, area.w(), area.h(), Color{})
+		edge.Stroke, edge.StrokeWidth = colBoxEdge, 1
 	}
 }

@@ -2,6 +2,7 @@ package scene_test
 
 import (
 	"bytes"
+	"math"
 	"path/filepath"
 	"reflect"
 	"strconv"
@@ -121,10 +122,15 @@ func TestClusterItemsInsideCanvasAndUnique(t *testing.T) {
 						t.Errorf("%s %v at %.2f: %q leaves the %v×%v canvas", name, opt, frac, it.ID, dl.Width, dl.Height)
 					}
 				}
-				for _, want := range []string{"gpu/0", "node/0", "link/0", "switch/" + itoa(len(tl.GPUs))} {
+				for _, want := range []string{"node/0", "link/0", "switch/" + itoa(len(tl.GPUs))} {
 					if !seen[want] {
 						t.Errorf("%s %v: no %q", name, opt, want)
 					}
+				}
+				// GPU 0 has a box, or node 0 a bar of its GPUs' states
+				// when the boxes would be under minGPUBox.
+				if !seen["gpu/0"] && !seen["node/0/gpus"] {
+					t.Errorf("%s %v: neither gpu/0 nor node/0/gpus", name, opt)
 				}
 			}
 		}
@@ -195,4 +201,54 @@ func BenchmarkBuildCluster(b *testing.B) {
 			}
 		})
 	}
+}
+
+// TestNodeStatesAt1024GPUs checks the aggregated cluster view: 1,024 GPUs
+// (128 nodes × 8) on an 800×500 embed would get boxes under 3 pixels, so
+// each node is drawn as one bar split by its GPUs' states; the split must
+// match StateAt GPU by GPU, in proportion, and the bars must fill their
+// outline exactly.
+func TestNodeStatesAt1024GPUs(t *testing.T) {
+	tl := clusterRun(t, cluster.Spec{Nodes: 128, PerNode: 8}, "ring", run.Analytic)
+	for _, frac := range []float64{0.01, 0.37, 0.9} {
+		at := at(tl, frac)
+		dl := scene.Build(tl, at, scene.Options{Width: 800, Height: 500})
+		if _, ok := findItem(dl, "gpu/0"); ok {
+			t.Fatalf("t=%v: gpu/0 drawn as a box at 1,024 GPUs; want node bars", at)
+		}
+		for _, node := range []int{0, 77, 127} {
+			outline, ok := findItem(dl, "node/"+itoa(node)+"/gpus")
+			if !ok {
+				t.Fatalf("t=%v: no node/%d/gpus", at, node)
+			}
+			count := map[string]int{}
+			for g := node * 8; g < node*8+8; g++ {
+				count[scene.StateAt(tl, g, at).String()]++
+			}
+			sum := 0.0
+			for st, k := range count {
+				bar, ok := findItem(dl, "node/"+itoa(node)+"/gpus/"+st)
+				if !ok {
+					t.Fatalf("t=%v node %d: %d GPUs %s but no bar for it", at, node, k, st)
+				}
+				if want := outline.W * float64(k) / 8; math.Abs(bar.W-want) > 1e-9 {
+					t.Errorf("t=%v node %d %s: bar %.3f px wide, want %d/8 of %.3f = %.3f", at, node, st, bar.W, k, outline.W, want)
+				}
+				sum += bar.W
+			}
+			if math.Abs(sum-outline.W) > 1e-9 {
+				t.Errorf("t=%v node %d: bars sum to %.3f px, outline %.3f", at, node, sum, outline.W)
+			}
+		}
+	}
+}
+
+// findItem returns the item with the given ID.
+func findItem(dl scene.DrawList, id string) (scene.Item, bool) {
+	for _, it := range dl.Items {
+		if it.ID == id {
+			return it, true
+		}
+	}
+	return scene.Item{}, false
 }
