@@ -54,8 +54,21 @@ func strokeWidth(it *scene.Item) float64 {
 
 // rect fills the box and strokes its outline centred on the edge (as SVG
 // does), with the four edges not overlapping so translucent strokes stay even.
+//
+// An opaque box with an opaque outline — most of a cluster view's boxes —
+// is drawn as two quads instead of five: the outline's outer box, then the
+// fill inside the outline. The pixels are the same (every pixel ends up the
+// colour of the last quad covering it, and those are the same quads'
+// areas), and software WebGL pays per triangle: on 512 GPUs this is about a
+// third of the frame's quads.
 func (b *batch) rect(dst *ebiten.Image, it *scene.Item) {
 	x0, y0, x1, y1 := it.X, it.Y, it.X+it.W, it.Y+it.H
+	if it.Fill.A == 255 && it.Stroke.A == 255 {
+		h := strokeWidth(it) / 2
+		b.box(dst, x0-h, y0-h, x1+h, y1+h, it.Stroke)
+		b.box(dst, x0+h, y0+h, x1-h, y1-h, it.Fill)
+		return
+	}
 	if it.Fill.A > 0 {
 		b.box(dst, x0, y0, x1, y1, it.Fill)
 	}
