@@ -36,6 +36,9 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 	if sum.Inference != nil {
 		return inferenceMetrics(s, tl, sum) // inferencecheck.go
 	}
+	if sum.Split != nil {
+		return splitMetrics(s, tl, sum) // splitcheck.go
+	}
 	parts := []string{"iteration " + roundTime(sum.Iteration)}
 	if len(sum.Iterations) > 0 {
 		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults

@@ -55,6 +55,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	}
 	b.asyncOverlay(tl, t)
 	b.rlhfOverlay(tl, t)
+	b.splitOverlay(tl)
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
 	return b.list()

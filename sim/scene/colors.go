@@ -147,6 +147,12 @@ func trafficColor(kind string) Color {
 		return Color{0x56, 0xb4, 0xe9, 0xff}
 	case trafficZeRO:
 		return colAllGather
+	case trafficActivations:
+		return colActivations
+	case trafficGradients:
+		return colGradients
+	case trafficModel:
+		return colModel
 	}
 	return stateStyle[Communicating].fill
 }

@@ -109,7 +109,7 @@ var (
 	legendKinds = [...]timeline.Kind{timeline.Forward, timeline.Backward, timeline.BackwardWeight,
 		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm,
 		timeline.Prefill, timeline.Decode, timeline.Sample, timeline.Host}
-	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO}
+	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO, trafficActivations, trafficGradients, trafficModel}
 )
 
 // presentKinds lists the span kinds and traffic kinds the run holds.
@@ -154,6 +154,9 @@ func presentKinds(tl *timeline.Timeline) ([]timeline.Kind, []string) {
 // trafficOf names the kind of traffic x carries: a pipeline message, or the
 // purpose of its collective.
 func trafficOf(tl *timeline.Timeline, x *timeline.Transfer) string {
+	if tl.Split != nil {
+		return splitTraffic(x)
+	}
 	if x.Phase == trafficPP {
 		return trafficPP
 	}
@@ -176,6 +179,8 @@ type metrics struct {
 	iterations, lost int
 	// serving holds a serving run's headline, nil for training runs.
 	serving *timeline.InferenceSummary
+	// split is a split or federated run's record, nil otherwise.
+	split *timeline.Split
 }
 
 // trainingMetrics computes, in one pass over the spans and the GPUs, the
@@ -183,7 +188,7 @@ type metrics struct {
 // that they agree). Summarize also works out the exposed communication,
 // which takes far longer on thousands of GPUs and is not shown.
 func trainingMetrics(tl *timeline.Timeline) metrics {
-	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction()}
+	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction(), split: tl.Split}
 	m.serving = servingMetrics(tl)
 	if tr := tl.Training; tr != nil {
 		if secs := tl.End.Seconds(); secs > 0 {
@@ -202,6 +207,9 @@ func trainingMetrics(tl *timeline.Timeline) metrics {
 	}
 	for i := range tl.Memory {
 		mem := &tl.Memory[i]
+		if tl.Split != nil && tl.Split.Mode == "split" && tl.GPUs[mem.GPU].Role != "compute" {
+			continue // the panel is about the compute nodes
+		}
 		if mem.Peak > m.peak {
 			m.peak, m.capacity = mem.Peak, mem.Capacity
 		}
@@ -254,6 +262,9 @@ func chooseRows(tl *timeline.Timeline, training bool) stripRows {
 			r.note = "showing every " + ordinal(k) + " GPU (" + itoa(len(r.gpus)) + " of " + itoa(n) + ")"
 		}
 		return r
+	}
+	if tl.Split != nil && n > maxRowsPerGPU {
+		return splitRows(tl) // split.go
 	}
 	if n <= maxRowsPerGPU {
 		r.gpus, r.stage = make([]int, n), make([]int, n)

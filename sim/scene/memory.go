@@ -79,7 +79,7 @@ type memLayout struct {
 // A GPU whose peak exceeds its HBM gets a red outline and "OOM", and the
 // part of its total above the line is red.
 func (b *builder) memory(t units.Time, r box) {
-	tl, gpus := b.f.tl, b.f.rows.gpus
+	tl, gpus := b.f.tl, b.memGPUs()
 	size := 11 * b.fs
 	if r.h() < 70*b.fs || r.w() < 60*b.s {
 		return
@@ -130,6 +130,15 @@ func (b *builder) memory(t units.Time, r box) {
 	}
 }
 
+// memGPUs are the GPUs with a memory bar: the strip's rows, or a split
+// run's compute nodes (splitMemoryGPUs).
+func (b *builder) memGPUs() []int {
+	if sp := b.f.tl.Split; sp != nil {
+		return splitMemoryGPUs(sp)
+	}
+	return b.f.rows.gpus
+}
+
 // capacityOf is the HBM the panel's title names: the largest.
 func (m metrics) capacityOf(tl *timeline.Timeline) units.Bytes {
 	var c units.Bytes
@@ -145,7 +154,7 @@ func (m metrics) capacityOf(tl *timeline.Timeline) units.Bytes {
 func (b *builder) memScale() (units.Bytes, bool) {
 	var peak units.Bytes
 	all := true
-	for _, g := range b.f.rows.gpus {
+	for _, g := range b.memGPUs() {
 		m := memoryOf(b.f.tl, g)
 		if m == nil {
 			continue

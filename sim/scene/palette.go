@@ -78,6 +78,7 @@ func sceneColors() []Color {
 	cs = append(cs, colImbalance, colIntraStage, colInterStage) // a serving run's bubbles
 	// Failures and asynchronous training: the translucent ones as they
 	// land on the background.
+	cs = append(cs, colClient)
 	for _, c := range [...]Color{colLagOK, colLagAtLimit, colLagUnbounded, colServer, colFailed, colCross,
 		colHatch, colHung, colRestarting, colCheckpoint, colDropped, colDetOK, colDetNaive, colDetFlag} {
 		cs = append(cs, mix(colBackground, c, float64(c.A)/255))

@@ -29,6 +29,9 @@ func (m metrics) lines() [][2]string {
 	if m.serving != nil {
 		return m.servingLines()
 	}
+	if m.split != nil {
+		return m.splitLines() // split.go
+	}
 	lines := [][2]string{{"iteration", m.iteration.String()}}
 	if m.iterations > 0 {
 		done := itoa(m.iterations) + " steps"
@@ -113,6 +116,9 @@ func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32) string {
 	if r := recoveryCaption(tl, t); r != "" {
 		return r
 	}
+	if tl.Split != nil {
+		return splitCaption(tl, t)
+	}
 	text := "training"
 	if tr := tl.Training; tr != nil && tr.Schedule != "" {
 		text = tr.Schedule + " pipeline"
@@ -153,6 +159,12 @@ func trafficLabel(kind string) string {
 		return "DP gradients"
 	case trafficZeRO:
 		return "ZeRO gather"
+	case trafficActivations:
+		return "activations"
+	case trafficGradients:
+		return "gradients"
+	case trafficModel:
+		return "model / weights"
 	}
 	return "communication"
 }

@@ -258,7 +258,11 @@ func (r *runner) record() {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPU, b.GPU))
 	})
 	n := len(r.c.Devices)
-	sp := &timeline.Split{Mode: r.c.Mode, Model: r.c.Model.Name, ClientLayers: [2]int{0, r.c.Cut}}
+	sp := &timeline.Split{Mode: r.c.Mode, Model: r.c.Model.Name, ClientLayers: [2]int{0, r.c.Cut},
+		ComputeGPU: r.c.Compute.Name}
+	if n > 0 {
+		sp.Device = r.c.Devices[0].Name
+	}
 	if r.c.Mode == ModeFedAvg {
 		sp.ClientLayers[1] = len(r.c.Model.Layers)
 	}

@@ -12,8 +12,11 @@ import (
 type Split struct {
 	// Mode is "split" (split learning) or "fedavg" (federated averaging).
 	Mode string `json:"mode"`
-	// Model names the model trained.
-	Model string `json:"model"`
+	// Model names the model trained; Device the clients' device preset
+	// and ComputeGPU the compute nodes' accelerator.
+	Model      string `json:"model"`
+	Device     string `json:"device"`
+	ComputeGPU string `json:"compute_gpu"`
 	// Clients and Compute are the GPU ids of the client devices and of
 	// the compute nodes (in chain order).
 	Clients []int `json:"clients"`
