@@ -56,7 +56,11 @@ var labels = map[string]string{
 	"fidelity": "Fidelity", "model": "Model preset", "dp": "Data parallel (dp)", "tp": "Tensor parallel (tp)",
 	"pp": "Pipeline stages (pp)", "cp": "Context parallel (cp)", "ep": "Expert parallel (ep)", "zero": "ZeRO stage",
 	"schedule": "Pipeline schedule", "tf": "Synthetic forward", "tb": "Synthetic backward (input)",
-	"tw": "Synthetic backward (weight)",
+	"tw":         "Synthetic backward (weight)",
+	"split_mode": "Split or federated", "split_model": "Split model", "clients": "Clients", "device": "Client device",
+	"cut": "Layers on each client (cut)", "hops": "Compute nodes (hops)", "compute_gpu": "Compute node GPU",
+	"batch": "Samples per client", "uplink": "Client uplink", "downlink": "Client downlink",
+	"client_lat": "Client latency α", "client_speeds": "Client speeds", "speed_cv": "Client speed spread (cv)",
 }
 
 // labelOf names a field missing from labels by the last part of its key:
@@ -135,6 +139,14 @@ func shape(c *Control, s scenario.Scenario) {
 		c.Options[0].Label = "none (synthetic times)"
 		for _, m := range workload.Models() {
 			c.Options = append(c.Options, Option{Value: m.Name, Label: m.Name})
+		}
+	case "device":
+		for _, d := range hw.Devices() {
+			choose(d.Name)
+		}
+	case "compute_gpu":
+		for _, g := range hw.GPUs() {
+			choose(g.Name)
 		}
 	case "op":
 		choose(collective.Ops()...)

@@ -79,6 +79,14 @@ var Presets = []Preset{
 		ServingKVQuery},
 	{"Serving: SiDP shared weights", "Four H100s share one copy of the layers and fetch the rest over NVLink: the freed HBM holds a batch that replicated weights cannot.",
 		ServingSiDPQuery},
+	{SplitOneHopLabel, "Eight phones run VGG-19's first two layers and upload over 20 Mb/s; the one at quarter speed ends every round.",
+		SplitOneHopQuery},
+	{"Split learning: 100 clients, one hop", "VGG-19 on ImageNet for 100 clients: the one compute node needs 112 GiB, more than an 80 GB A100.",
+		SplitVGGQuery},
+	{"Split learning: 100 clients, 4 hops (MP-SL)", "The server side cut over a chain of four A100s: at most 43 GiB per node, at the price of activations between the hops.",
+		SplitVGGQuery + "&hops=4"},
+	{"Federated averaging", "Every phone trains the whole model and uploads all of it: 76 MiB a round instead of 2 MiB of activations.",
+		FedAvgQuery},
 }
 
 // The serving presets, also the demos of docs/inference.md.
@@ -88,6 +96,15 @@ const (
 	ServingSiPipeQuery   = servingBase + "&gpus=4&pp=4&requests=8&prompt=256&output=12&host_time=200us&send_overhead=10us&sampling=cpu&async_host=true"
 	ServingKVQuery       = servingBase + "&gpus=2&dp=2&requests=256&prompt=256&output=512"
 	ServingSiDPQuery     = servingBase + "&gpus=4&dp=4&requests=560&prompt=992&output=32&shared_weights=fetch"
+)
+
+// The split-learning presets' queries, shared with the article's demos and
+// the browser test.
+const (
+	SplitOneHopLabel = "Split learning: one hop, a slow phone"
+	SplitOneHopQuery = "strategy=split-learning&clients=8&iterations=2&client_speeds=1,1,1,1,1,1,1,0.25"
+	SplitVGGQuery    = "strategy=split-learning&split_model=vgg19&clients=100&compute_gpu=a100-sxm-80gb"
+	FedAvgQuery      = "strategy=split-learning&split_mode=fedavg&clients=8&iterations=2&client_speeds=1,1,1,1,1,1,1,0.25"
 )
 
 // WeekQuery is sim/scenario/testdata/long/llama3-8b-week.yaml as a query:

@@ -57,6 +57,9 @@ type presetCatalog struct {
 	Links []presetLink `json:"links"`
 	// Models is the model catalog.
 	Models []presetModel `json:"models"`
+	// Devices is the client-device catalog of split and federated
+	// learning.
+	Devices []hw.Device `json:"devices"`
 }
 
 // presetModel adds the exact parameter count to a model for JSON readers.
@@ -67,7 +70,7 @@ type presetModel struct {
 }
 
 func writePresetsJSON(w io.Writer) error {
-	cat := presetCatalog{GPUs: hw.GPUs()}
+	cat := presetCatalog{GPUs: hw.GPUs(), Devices: hw.Devices()}
 	for _, m := range workload.Models() {
 		cat.Models = append(cat.Models, presetModel{Model: m, Params: workload.Params(m).Total()})
 	}
@@ -88,6 +91,12 @@ func writePresetsText(w io.Writer) error {
 			num(float64(g.HBM)/(1<<30)), num(float64(g.HBMBandwidth)/1e12), g.Efficiency, g.Link, g.GPUsPerNode)
 	}
 	fmt.Fprintln(tw, "* assumed fraction of peak for large transformer matmuls; set your own in the scenario.")
+	fmt.Fprintln(tw)
+	fmt.Fprintln(tw, "Client devices (split.device; fp32)")
+	fmt.Fprintln(tw, "NAME\tKIND\tPEAK GFLOP/s\tRAM GiB\tEFFICIENCY*")
+	for _, d := range hw.Devices() {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\n", d.Name, d.Kind, num(d.PeakFLOPS/1e9), num(float64(d.Memory)/(1<<30)), d.Efficiency)
+	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Links (rates per GPU, per direction)")
 	fmt.Fprintln(tw, "NAME\tKIND\tLINE GB/s\tACHIEVABLE\tEFFECTIVE GB/s\tLATENCY")
@@ -128,6 +137,9 @@ func writeSources(w io.Writer) error {
 	b.WriteString("\nSources\n")
 	for _, g := range hw.GPUs() {
 		fmt.Fprintf(&b, "%s: %s\n  peak, memory: %s\n  efficiency: %s\n  server: %s\n", g.Name, g.DisplayName, g.Source, g.EfficiencyBasis, g.Server)
+	}
+	for _, d := range hw.Devices() {
+		fmt.Fprintf(&b, "%s: %s\n  peak, memory: %s\n  efficiency: %s\n", d.Name, d.DisplayName, d.Source, d.Basis)
 	}
 	for _, m := range workload.Models() {
 		fmt.Fprintf(&b, "%s: %s\n", m.Name, m.Source)
