@@ -146,6 +146,8 @@ func splitCaption(tl *timeline.Timeline, t units.Time) string {
 	switch {
 	case t < r.ServerStart:
 		return head + "clients forward, activations up; the server waits for all"
+	case t < r.ServerEnd && len(sp.Compute) == 1:
+		return head + "compute node: forward and backward on every client's batch"
 	case t < r.ServerEnd:
 		return head + "compute nodes: forward and backward, hop by hop"
 	case t < r.End:
