@@ -157,7 +157,9 @@ func FuzzParse(f *testing.F) {
 
 func FuzzFromQuery(f *testing.F) {
 	for _, q := range []string{"gpus=8&size=64KiB", "bw=1GB/s&lat=1us", "x=1", "gpus=%zz", "seed=1&seed=2",
-		"strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&eta=1&queue=3"} {
+		"strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&eta=1&queue=3",
+		"strategy=split-learning&clients=8&hops=4&client_speeds=1,1,1,1,1,1,1,0.25",
+		"strategy=split-learning&split_mode=fedavg&local_steps=3&uplink=1Mbps&speed_cv=0.5"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
@@ -226,5 +228,36 @@ func TestTrainingQueryRoundTrip(t *testing.T) {
 	back, err := FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("round trip: %+v, %v", back, err)
+	}
+}
+
+// TestSplitValidateNamesFields: every bad split key is reported under its
+// own name, with what it allows.
+func TestSplitValidateNamesFields(t *testing.T) {
+	for _, tc := range []struct{ yaml, field, want string }{
+		{"split: {clients: 0}", "split.clients", "allowed 1..512"},
+		{"split: {hops: 40}", "split.hops", "allowed 1..16"},
+		{"split: {cut: 17}", "split.cut", "allowed 1..16"},
+		{"split: {device: pager}", "split.device", "raspberry-pi-5"},
+		{"split: {model: resnet}", "split.model", "vgg19-cifar"},
+		{"split: {compute_gpu: abacus}", "split.compute_gpu", "t4"},
+		{"split: {mode: gossip}", "split.mode", "split, fedavg"},
+		{"split: {uplink: 1B/s}", "split.uplink", "allowed"},
+		{"split: {speeds: '1,2'}", "split.speeds", "one per client"},
+		{"split: {speed_cv: 3}", "split.speed_cv", "allowed 0..2"},
+		{"split: {mode: fedavg, hops: 2}", "split.hops", "one aggregator"},
+		{"cluster: {gpu: h100-sxm}", "cluster.gpu", "split section"},
+	} {
+		_, err := Parse([]byte("strategy: split-learning\n" + tc.yaml + "\n"))
+		var fe *FieldError
+		found := false
+		for _, e := range flatten(err) {
+			if errors.As(e, &fe) && fe.Field == tc.field && strings.Contains(fe.Msg, tc.want) {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("%s: error %v, want one naming %s with %q", tc.yaml, err, tc.field, tc.want)
+		}
 	}
 }
