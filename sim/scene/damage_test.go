@@ -89,11 +89,7 @@ func queryRun(t testing.TB, q string) *timeline.Timeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
+	return mustSimulate(t, s)
 }
 
 func checkRegions(t *testing.T, frame int, rs []scene.Region, canvas image.Rectangle) {

@@ -33,6 +33,12 @@ func simulate(t testing.TB, name, fidelity string) *timeline.Timeline {
 	if fidelity != "" {
 		s.Fidelity = fidelity
 	}
+	return mustSimulate(t, s)
+}
+
+// mustSimulate runs s, failing the test on an error.
+func mustSimulate(t testing.TB, s scenario.Scenario) *timeline.Timeline {
+	t.Helper()
 	tl, err := run.Simulate(s)
 	if err != nil {
 		t.Fatal(err)
@@ -54,11 +60,7 @@ parallel: {dp: %d, tp: %d, pp: %d, schedule: 1f1b, microbatches: %d, micro_batch
 	if err != nil {
 		t.Fatal(err)
 	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
+	return mustSimulate(t, s)
 }
 
 func TestTrainingGoldenSVG(t *testing.T) {
