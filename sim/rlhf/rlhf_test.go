@@ -273,3 +273,35 @@ func TestSimulateIsDeterministic(t *testing.T) {
 		}
 	}
 }
+
+func TestMemoryFollowsZeROAndFlagsOOM(t *testing.T) {
+	c := smallConfig(t, Disaggregated)
+	mem := c.Memory()
+	P := paramsOf(c.Actor)
+	T := float64(c.GPUs - c.GenGPUs)
+	kappa := 2.0 * float64(c.Actor.Layers) * float64(c.Actor.KVHeadCount()) * float64(c.Actor.Hidden/c.Actor.Heads) * 2
+	seqs := float64((c.Prompts + c.GenGPUs/c.GenTP - 1) / (c.GenGPUs / c.GenTP))
+	// Generation pool: two bf16 copies of the actor's TP shard plus the
+	// full KV cache. Training pool: two ZeRO-3 trained models (16P/T
+	// each) and two frozen bf16 ones (2P/T each); all four are 8B here.
+	wantGen := 2*2*P/float64(c.GenTP) + seqs*float64(c.PromptLen+c.ResponseLen)*kappa/float64(c.GenTP)
+	wantTrain := 2*16*P/T + 2*2*P/T
+	for i, want := range []float64{wantGen, wantTrain} {
+		if got := float64(mem[i].Peak); math.Abs(got-want) > 2 {
+			t.Errorf("pool %d: peak %.0f bytes, want %.0f", i, got, want)
+		}
+	}
+	big := smallConfig(t, CoLocated)
+	big.Actor, big.Reference, big.Reward, big.Critic = mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b")
+	tl, err := Simulate(big, "70B on 8 GPUs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := tl.RLHF.Pools[0]; !p.OOM() {
+		t.Errorf("four 70B models co-located on 8 H100s: peak %v of %v, want it flagged out of memory", p.PeakMemory, p.Capacity)
+	}
+	small, _ := Simulate(smallConfig(t, CoLocated), "8B")
+	if p := small.RLHF.Pools[0]; p.OOM() {
+		t.Errorf("four 8B models on 8 H100s flagged out of memory: %v of %v", p.PeakMemory, p.Capacity)
+	}
+}

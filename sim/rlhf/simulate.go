@@ -75,6 +75,13 @@ func (r *player) layout(title string) *timeline.Timeline {
 				Models: append([]string{"actor", "reference", "reward"}, critic...)},
 		}
 	}
+	for i, m := range c.Memory() {
+		gpu := c.TrainGPU
+		if i == 0 {
+			gpu = c.firstGPU()
+		}
+		rec.Pools[i].PeakMemory, rec.Pools[i].Capacity = m.Peak, gpu.HBM
+	}
 	tl.RLHF = rec
 	for node, pool := range rec.Pools {
 		for _, g := range pool.GPUs {

@@ -48,7 +48,7 @@ func dump(tl *timeline.Timeline) string {
 	if r := tl.RLHF; r != nil {
 		fmt.Fprintf(&b, "rlhf %s queue %d staleness %d sync every %d\n", r.Placement, r.QueueCapacity, r.Staleness, r.SyncEvery)
 		for _, p := range r.Pools {
-			fmt.Fprintf(&b, "pool %q %s GPUs %v models %v $%g/h\n", p.Name, p.GPU, p.GPUs, p.Models, p.PricePerHour)
+			fmt.Fprintf(&b, "pool %q %s GPUs %v models %v $%g/h peak %v of %v\n", p.Name, p.GPU, p.GPUs, p.Models, p.PricePerHour, p.PeakMemory, p.Capacity)
 		}
 		for _, st := range r.Steps {
 			fmt.Fprintf(&b, "step %d gen %v–%v train %v–%v version %d\n", st.Index, st.GenStart, st.GenEnd, st.TrainStart, st.TrainEnd, st.Version)

@@ -59,7 +59,7 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 
 // rlhfOverlay dresses the network view of a reinforcement-learning run
 // (Timeline.RLHF): each node box is named for its pool ("generation pool ·
-// 2× h20 · $1.00/h"), each GPU box is filled with the colour of its phase
+// 2× h20 · $1.00/h · 34/96 GiB", red when it does not fit), each GPU box is filled with the colour of its phase
 // at t and says which model runs there ("actor generate"), the caption
 // says what the placement does and what the GPUs have cost so far, and a
 // disaggregated run gets a row of slots for its rollout queue, filled to
@@ -80,6 +80,9 @@ func (b *builder) rlhfOverlay(tl *timeline.Timeline, t units.Time) {
 			it := &b.items[i]
 			it.Text = truncate(poolLabel(p), it.Size, b.vw/float64(len(r.Pools))-24*b.s)
 			it.Fill = colText
+			if p.OOM() {
+				it.Fill = colOOM
+			}
 		}
 	}
 	for g := range tl.GPUs {
@@ -128,9 +131,15 @@ func boxLabel(label string) string {
 	return strings.Replace(label, " generate", " gen", 1)
 }
 
-// poolLabel names a pool for its node box.
+// poolLabel names a pool for its node box, with its GPUs' price and
+// estimated peak memory ("OOM" when it does not fit).
 func poolLabel(p timeline.Pool) string {
-	return p.Name + " · " + itoa(len(p.GPUs)) + "× " + p.GPU + " · $" + strconv.FormatFloat(p.PricePerHour, 'f', 2, 64) + "/h"
+	gib := func(b units.Bytes) string { return strconv.FormatFloat(float64(b)/float64(units.GiB), 'f', 0, 64) }
+	mem := gib(p.PeakMemory) + "/" + gib(p.Capacity) + " GiB"
+	if p.OOM() {
+		mem = "OOM " + mem
+	}
+	return p.Name + " · " + itoa(len(p.GPUs)) + "× " + p.GPU + " · $" + strconv.FormatFloat(p.PricePerHour, 'f', 2, 64) + "/h · " + mem
 }
 
 // rlhfCaption writes, on the caption line, the step being played and the

@@ -58,7 +58,15 @@ type Pool struct {
 	Models []string `json:"models"`
 	// PricePerHour is the cost of one of its GPUs for an hour, in dollars.
 	PricePerHour float64 `json:"price_per_hour"`
+	// PeakMemory is the estimated peak memory of one of its GPUs (model
+	// states, generation weights and KV cache; no activations), and
+	// Capacity its HBM.
+	PeakMemory units.Bytes `json:"peak_memory"`
+	Capacity   units.Bytes `json:"capacity"`
 }
+
+// OOM reports whether the pool's estimated peak exceeds its GPUs' HBM.
+func (p Pool) OOM() bool { return p.Capacity > 0 && p.PeakMemory > p.Capacity }
 
 // QueuePoint is the rollout queue's depth from instant At on.
 type QueuePoint struct {

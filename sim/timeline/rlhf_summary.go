@@ -28,6 +28,8 @@ type RLHFSummary struct {
 	// that over Steps.
 	Cost        float64 `json:"cost_dollars"`
 	CostPerStep float64 `json:"cost_per_step_dollars"`
+	// Pools are the run's pools with their estimated peak memory.
+	Pools []Pool `json:"pools"`
 }
 
 // summarizeRLHF is the RLHF part of the summary, nil for other runs.
@@ -37,7 +39,7 @@ func (tl *Timeline) summarizeRLHF() *RLHFSummary {
 		return nil
 	}
 	s := &RLHFSummary{Placement: r.Placement, Steps: len(r.Steps), Phases: map[Kind]units.Time{},
-		MaxQueue: r.MaxQueue(), Cost: r.CostAt(tl.End)}
+		MaxQueue: r.MaxQueue(), Cost: r.CostAt(tl.End), Pools: r.Pools}
 	for _, sp := range tl.Spans {
 		s.Phases[sp.Kind] += sp.End - sp.Start
 	}
@@ -74,4 +76,12 @@ func (s *RLHFSummary) write(w io.Writer) {
 	p("\n")
 	p("  rollout queue         peak %d batches; staleness mean %.2f, max %d versions\n", s.MaxQueue, s.MeanStaleness, s.MaxStaleness)
 	p("  cost                  $%.4f in all, $%.4f a step\n", s.Cost, s.CostPerStep)
+	for _, pool := range s.Pools {
+		oom := ""
+		if pool.OOM() {
+			oom = "  OUT OF MEMORY"
+		}
+		p("  %-21s %d× %s, peak %.1f GiB of %.0f GiB a GPU%s\n", pool.Name, len(pool.GPUs), pool.GPU,
+			float64(pool.PeakMemory)/float64(units.GiB), float64(pool.Capacity)/float64(units.GiB), oom)
+	}
 }
