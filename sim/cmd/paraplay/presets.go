@@ -93,10 +93,11 @@ func writePresetsText(w io.Writer) error {
 	fmt.Fprintln(tw, "* assumed fraction of peak for large transformer matmuls; set your own in the scenario.")
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Client devices (split.device; fp32)")
-	fmt.Fprintln(tw, "NAME\tKIND\tPEAK GFLOP/s\tRAM GiB\tEFFICIENCY*")
+	fmt.Fprintln(tw, "NAME\tKIND\tPEAK GFLOP/s\tRAM GiB\tEFFICIENCY†")
 	for _, d := range hw.Devices() {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%.2f\n", d.Name, d.Kind, num(d.PeakFLOPS/1e9), num(float64(d.Memory)/(1<<30)), d.Efficiency)
 	}
+	fmt.Fprintln(tw, "† assumed fraction of peak for training on the device; the sources below say where each number comes from.")
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Links (rates per GPU, per direction)")
 	fmt.Fprintln(tw, "NAME\tKIND\tLINE GB/s\tACHIEVABLE\tEFFECTIVE GB/s\tLATENCY")
