@@ -16,10 +16,6 @@ import (
 	"paraplay/sim/workload"
 )
 
-// RoleCPU marks a timeline vertex that is a host's CPU lane (sampling on
-// the CPU), not a GPU.
-const RoleCPU = "cpu"
-
 // simulateInference serves the scenario's requests: on each replica,
 // every microbatch is prefilled, then decoded one token per step until it
 // has inference.output tokens. Each op is priced by the roofline of
@@ -178,7 +174,7 @@ func (r *infRun) topology(cpus int) *topo.Topology {
 	t := topo.Switched(r.n+cpus, r.nv)
 	for c := 0; c < cpus; c++ {
 		id := r.n + c
-		t.GPUs[id].Role, t.GPUs[id].Name = RoleCPU, "CPU "+strconv.Itoa(c)
+		t.GPUs[id].Role, t.GPUs[id].Name = topo.RoleCPU, "CPU "+strconv.Itoa(c)
 		for i := range t.Links {
 			if l := &t.Links[i]; l.From == id || l.To == id {
 				l.Bandwidth, l.Kind = r.pcie.Bandwidth, r.pcie.Kind

@@ -160,8 +160,9 @@ type GPU struct {
 	// Role is empty for a GPU, "ps" for a parameter-server host (an
 	// endpoint that moves bytes but computes nothing), "client" for a
 	// client device of split or federated learning (a phone, laptop or
-	// edge board) and "compute" for a compute node holding part of a
-	// split model's server side.
+	// edge board), "compute" for a compute node holding part of a
+	// split model's server side, and "cpu" for a serving run's CPU lane
+	// (host-side sampling).
 	Role string `json:"role,omitempty"`
 }
 

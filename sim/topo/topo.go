@@ -29,14 +29,19 @@ type GPU struct {
 	Local int
 	// Name labels the GPU for people.
 	Name string
-	// Role is "" for a GPU, or RoleServer for a parameter-server host: an
-	// endpoint that sends and receives but is no accelerator.
+	// Role is "" for a GPU, RoleServer for a parameter-server host (an
+	// endpoint that sends and receives but is no accelerator) or RoleCPU
+	// for a serving run's CPU lane.
 	Role string
 }
 
 // RoleServer marks an endpoint that is a parameter-server host (a CPU
 // server), not a GPU.
 const RoleServer = "ps"
+
+// RoleCPU marks a host's CPU lane in a serving run: it samples tokens on
+// its own stream, beside the GPUs, and joins the node over PCIe.
+const RoleCPU = "cpu"
 
 // Switch is a vertex that forwards messages but computes nothing.
 type Switch struct {
