@@ -1,6 +1,7 @@
 package site
 
 import (
+	"html"
 	"strings"
 
 	"github.com/yuin/goldmark/ast"
@@ -46,7 +47,13 @@ func plainText(n ast.Node, source []byte) string {
 				b.WriteByte(' ')
 			}
 		case *ast.String:
-			b.Write(c.Value)
+			if c.IsCode() {
+				// The typographer's entities (&rsquo;, &ndash;) are markup:
+				// the TOC holds text, escaped once by its template.
+				b.WriteString(html.UnescapeString(string(c.Value)))
+			} else {
+				b.Write(c.Value)
+			}
 		default:
 			if t, ok := c.(interface{ Text([]byte) []byte }); ok && c.Type() == ast.TypeInline && c.FirstChild() == nil {
 				b.Write(t.Text(source))
