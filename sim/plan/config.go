@@ -20,6 +20,8 @@ const (
 	// MaxDetailed bounds Config.Detailed: a detailed run of a large plan
 	// takes seconds.
 	MaxDetailed = 16
+	// MaxSimulationsLimit bounds Config.MaxSimulations.
+	MaxSimulationsLimit = 1 << 20
 )
 
 // Config is what to plan for: a model, a cluster and a global batch.
@@ -50,6 +52,12 @@ type Config struct {
 	// Detailed re-simulates the best Detailed plans at detailed fidelity,
 	// 0..MaxDetailed.
 	Detailed int
+	// MaxSimulations caps the analytic simulations, 0..MaxSimulationsLimit
+	// (0 = no cap). At thousands of GPUs one simulation takes seconds and
+	// the bound separates the plans poorly; a capped search stops early,
+	// marks the contenders it did not reach Unsimulated, and reports in
+	// Result.Floor how much better than its best any of them could be.
+	MaxSimulations int
 }
 
 // GPUs is the number of GPUs every plan uses.
@@ -79,6 +87,9 @@ func (c Config) Validate() error {
 	}
 	if c.Detailed < 0 || c.Detailed > MaxDetailed {
 		bad("detailed", "is %d; allowed 0..%d", c.Detailed, MaxDetailed)
+	}
+	if c.MaxSimulations < 0 || c.MaxSimulations > MaxSimulationsLimit {
+		bad("max_simulations", "is %d; allowed 0..%d (0 = no cap)", c.MaxSimulations, MaxSimulationsLimit)
 	}
 	if c.Model.IsSynthetic() {
 		bad("model.synthetic", "is set; the planner splits a real model's layers (give model.preset)")

@@ -34,6 +34,13 @@
 //     best ends the search.
 //  4. Optionally re-simulate the best few at detailed fidelity.
 //
+// At thousands of GPUs one analytic simulation takes seconds and many plans
+// share a bound, so the search can run for a long time. Config.MaxSimulations
+// caps it: the queue is then sorted by the tight bound, at most that many
+// plans are simulated, and the contenders left over are marked Unsimulated;
+// Result.Floor, the smallest of their bounds, says how far from the optimum
+// of the whole space the best found can be.
+//
 // The outcome does not depend on how many workers ran it: plans are
 // enumerated in a fixed order, sorted by (bound, enumeration index), and the
 // best time used for pruning changes only between batches of BatchSize.

@@ -67,6 +67,14 @@ func explain(p, best *Plan) {
 		p.Reason = reason(p, best, k)
 		p.Why = fmt.Sprintf("%s: %v slower than the best, %v of it %s", p.Reason, round(p.Iteration()-best.Iteration()),
 			roundTime(d), describe(p, best, p.Reason))
+	case Unsimulated:
+		p.Reason = "budget"
+		if best == nil {
+			p.Why = fmt.Sprintf("budget: not simulated, the simulation budget ran out first; at least %v", round(p.Estimate.LowerBound))
+			return
+		}
+		p.Why = fmt.Sprintf("budget: not simulated, the simulation budget ran out first; at least %v, so at most %v faster than the best",
+			round(p.Estimate.LowerBound), round(max(0, best.Iteration()-p.Estimate.LowerBound)))
 	case Bounded:
 		k, d := largestGap(boundParts(p), boundParts(best))
 		p.Reason = reason(p, best, k)

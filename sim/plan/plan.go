@@ -25,6 +25,10 @@ const (
 	Best Status = "best"
 	// Simulated plans ran at analytic fidelity and lost to the best.
 	Simulated Status = "simulated"
+	// Unsimulated plans fit and could still have won, but the simulation
+	// budget (Config.MaxSimulations) ran out before their turn; their
+	// lower bound says how much better than the best they could be.
+	Unsimulated Status = "unsimulated"
 	// Bounded plans fit but were not simulated: their lower bound was
 	// already no better than a simulated plan's iteration.
 	Bounded Status = "bound"
@@ -54,8 +58,8 @@ type Plan struct {
 	// otherwise.
 	Detailed *Metrics
 	// Reason is why the plan lost, one word: oom, compute, bubble, tp,
-	// tp-cross-node, cp, ep, pp, dp, zero, optimizer, dominated; empty for
-	// the best.
+	// tp-cross-node, cp, ep, pp, dp, zero, optimizer, dominated, budget;
+	// empty for the best.
 	Reason string
 	// Why says it for people, with the figures.
 	Why string
@@ -105,10 +109,10 @@ type Progress struct {
 	// validation (a tensor-parallel degree that does not divide the heads,
 	// for example) and are not returned.
 	Plans, Rejected int
-	// OutOfMemory, Dominated, Bounded and Simulated count the plans with
-	// each status so far (Simulated includes the best); Detailed counts
-	// detailed re-simulations.
-	OutOfMemory, Dominated, Bounded, Simulated, Detailed int
+	// OutOfMemory, Dominated, Bounded, Unsimulated and Simulated count the
+	// plans with each status so far (Simulated includes the best);
+	// Detailed counts detailed re-simulations.
+	OutOfMemory, Dominated, Bounded, Unsimulated, Simulated, Detailed int
 	// Best is the best iteration simulated so far (0 before the first).
 	Best units.Time
 }
@@ -126,16 +130,22 @@ type Result struct {
 	// Config is what was searched.
 	Config Config
 	// Plans lists every valid plan: the best first, then the other
-	// simulated plans by iteration, then the bounded ones by bound, the
-	// dominated ones, and the plans that do not fit by peak memory.
+	// simulated plans by iteration, the unsimulated and the bounded ones by
+	// bound, the dominated ones, and the plans that do not fit by peak
+	// memory.
 	Plans []*Plan
 	// Progress is the final count of each status.
 	Progress Progress
+	// Floor is the smallest lower bound of the Unsimulated plans when the
+	// simulation budget stopped the search: no plan of the space runs
+	// faster than min(best, Floor). Zero when every contender was
+	// simulated or ruled out.
+	Floor units.Time
 }
 
 // sortPlans orders plans as Result documents.
 func sortPlans(plans []*Plan) {
-	rank := map[Status]int{Best: 0, Simulated: 1, Bounded: 2, Dominated: 3, OutOfMemory: 4}
+	rank := map[Status]int{Best: 0, Simulated: 1, Unsimulated: 2, Bounded: 3, Dominated: 4, OutOfMemory: 5}
 	slices.SortStableFunc(plans, func(a, b *Plan) int {
 		if c := cmp.Compare(rank[a.Status], rank[b.Status]); c != 0 {
 			return c

@@ -494,3 +494,49 @@ func TestLlama405Candidates(t *testing.T) {
 		}
 	}
 }
+
+// TestSimulationBudget: a capped search runs exactly MaxSimulations
+// simulations, marks each contender it did not reach Unsimulated with a
+// bound below its best, and its floor holds: the uncapped search's best is
+// no faster than min(capped best, floor). The outcome does not depend on
+// the number of workers.
+func TestSimulationBudget(t *testing.T) {
+	full := mustRun(t, small(), 2)
+	cfg := small()
+	cfg.MaxSimulations = 2
+	r := mustRun(t, cfg, 2)
+	if r.Progress.Simulated != 2 || r.Progress.Unsimulated == 0 {
+		t.Fatalf("capped at 2: %d simulated, %d unsimulated; want 2 and some left", r.Progress.Simulated, r.Progress.Unsimulated)
+	}
+	best := r.Plans[0]
+	if best.Status != Best {
+		t.Fatalf("first plan is %s", best.Status)
+	}
+	var floor units.Time
+	for _, p := range r.Plans {
+		if p.Status != Unsimulated {
+			continue
+		}
+		if p.Estimate.LowerBound >= best.Result.Iteration || p.Reason != "budget" || !strings.Contains(p.Why, "budget") {
+			t.Errorf("unsimulated plan: bound %v against the best %v, reason %q", p.Estimate.LowerBound, best.Result.Iteration, p.Reason)
+		}
+		if floor == 0 || p.Estimate.LowerBound < floor {
+			floor = p.Estimate.LowerBound
+		}
+	}
+	if r.Floor != floor {
+		t.Errorf("Floor %v; the smallest unsimulated bound is %v", r.Floor, floor)
+	}
+	if got, limit := full.Plans[0].Result.Iteration, min(best.Result.Iteration, r.Floor); got < limit {
+		t.Errorf("the uncapped best %v beats the capped search's certificate %v", got, limit)
+	}
+	one := mustRun(t, cfg, 1)
+	if a, b := one.Plans[0].Scenario.Query().Encode(), best.Scenario.Query().Encode(); a != b || one.Floor != r.Floor {
+		t.Errorf("1 worker: best %s, floor %v; 2 workers: %s, %v", a, one.Floor, b, r.Floor)
+	}
+	t.Logf("capped: best %v, floor %v; uncapped best %v", best.Result.Iteration, r.Floor, full.Plans[0].Result.Iteration)
+	cfg.MaxSimulations = -1
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "max_simulations") {
+		t.Errorf("MaxSimulations −1: error %v; want one naming max_simulations", err)
+	}
+}

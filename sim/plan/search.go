@@ -26,6 +26,8 @@ type Search struct {
 	batch    []*Plan // the batch being simulated
 	bpos     int     // next plan of batch
 	best     *Plan   // the best simulated plan so far
+	started  int     // plans sent to simulation (for Config.MaxSimulations)
+	floor    units.Time
 	detail   []*Plan // the plans to re-simulate in detail
 	dpos     int
 
@@ -103,16 +105,41 @@ func (s *Search) step() {
 
 // startSimulating queues the plans that fit and are not dominated, by
 // their work bound; ties keep the enumeration order.
+//
+// A capped search (Config.MaxSimulations) spends its few simulations on the
+// plans with the best tight bound instead: it works out every queued plan's
+// run.Estimator.Estimate first (milliseconds each) and sorts by that.
 func (s *Search) startSimulating() {
 	s.phase = phaseSimulating
 	for _, p := range s.all {
-		if p.err == nil && p.Status == "" {
-			s.queue = append(s.queue, p)
+		if p.err != nil || p.Status != "" {
+			continue
 		}
+		if s.capped() {
+			full, err := s.est.Estimate(p.Scenario)
+			if err != nil {
+				p.err = err
+				continue
+			}
+			p.Estimate = full
+		}
+		s.queue = append(s.queue, p)
 	}
 	slices.SortStableFunc(s.queue, func(a, b *Plan) int {
-		return cmp.Or(cmp.Compare(a.Estimate.Work, b.Estimate.Work), cmp.Compare(a.index, b.index))
+		return cmp.Or(cmp.Compare(s.order(a), s.order(b)), cmp.Compare(a.index, b.index))
 	})
+}
+
+// capped reports whether the search has a simulation budget.
+func (s *Search) capped() bool { return s.cfg.MaxSimulations > 0 }
+
+// order is the bound the queue is sorted by: the tight one in a capped
+// search, else the work bound.
+func (s *Search) order(p *Plan) units.Time {
+	if s.capped() {
+		return p.Estimate.LowerBound
+	}
+	return p.Estimate.Work
 }
 
 // nextBatch forms the next batch of plans to simulate, up to BatchSize,
@@ -123,16 +150,22 @@ func (s *Search) startSimulating() {
 func (s *Search) nextBatch() []*Plan {
 	var batch []*Plan
 	for len(batch) < BatchSize && s.qpos < len(s.queue) {
+		if s.cfg.MaxSimulations > 0 && s.started+len(batch) >= s.cfg.MaxSimulations {
+			if len(batch) == 0 {
+				s.stopAtBudget() // the last batch has run: the best is known
+			}
+			break
+		}
 		p := s.queue[s.qpos]
 		s.qpos++
-		if s.beaten(p.Estimate.Work) {
+		if s.beaten(s.order(p)) {
 			for _, q := range s.queue[s.qpos-1:] {
 				q.Status = Bounded
 			}
 			s.qpos = len(s.queue)
 			break
 		}
-		if !s.cfg.Exhaustive && s.best != nil {
+		if !s.cfg.Exhaustive && s.best != nil && !s.capped() {
 			full, err := s.est.Estimate(p.Scenario)
 			if err != nil {
 				p.err = err
@@ -146,7 +179,28 @@ func (s *Search) nextBatch() []*Plan {
 		}
 		batch = append(batch, p)
 	}
+	s.started += len(batch)
 	return batch
+}
+
+// stopAtBudget ends the simulations when Config.MaxSimulations is spent.
+// Each plan still queued has its tight bound (startSimulating): a plan
+// whose bound is no better than the best so far is Bounded, as in an
+// uncapped search; the rest are Unsimulated, and the smallest of their
+// bounds is the search's floor.
+func (s *Search) stopAtBudget() {
+	for _, p := range s.queue[s.qpos:] {
+		full := p.Estimate // tightened when the queue was formed
+		if s.beaten(full.LowerBound) {
+			p.Status = Bounded
+			continue
+		}
+		p.Status = Unsimulated
+		if s.floor == 0 || full.LowerBound < s.floor {
+			s.floor = full.LowerBound
+		}
+	}
+	s.qpos = len(s.queue)
 }
 
 // beaten reports whether a plan whose iteration is at least bound cannot
@@ -211,6 +265,8 @@ func (s *Search) Progress() Progress {
 			pr.Dominated++
 		case p.Status == Bounded:
 			pr.Bounded++
+		case p.Status == Unsimulated:
+			pr.Unsimulated++
 		case p.Status == Simulated || p.Status == Best:
 			pr.Simulated++
 		}
@@ -239,7 +295,7 @@ func (s *Search) Result() (*Result, error) {
 	if s.phase != phaseDone {
 		return nil, errors.New("plan: the search is not done; call Step until it returns true")
 	}
-	r := &Result{Config: s.cfg, Progress: s.Progress()}
+	r := &Result{Config: s.cfg, Progress: s.Progress(), Floor: s.floor}
 	for _, p := range s.all {
 		if p.err == nil {
 			r.Plans = append(r.Plans, p)

@@ -37,7 +37,7 @@ type planFlags struct {
 	model, gpu, intra, inter, network string
 	gpus, perNode, batch, seqLen      int
 	maxMicroBatch, top, detailed      int
-	workers                           int
+	workers, maxSims                  int
 	efficiency                        float64
 	crossNodeTP, exhaustive           bool
 	json, csv, quiet                  bool
@@ -62,6 +62,7 @@ func planFlagSet(f *planFlags, out io.Writer) *flag.FlagSet {
 	fs.BoolVar(&f.exhaustive, "exhaustive", false, "simulate every plan that fits instead of stopping at the bound")
 	fs.IntVar(&f.top, "top", 10, "plans to print, best first (0 = all)")
 	fs.IntVar(&f.detailed, "detailed-top", 0, "re-simulate the best k plans at detailed fidelity")
+	fs.IntVar(&f.maxSims, "max-simulations", 0, "simulate at most this many plans, the best bounds first, and report how much better the rest could be (0 = no cap)")
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations at a time")
 	fs.BoolVar(&f.json, "json", false, `print {"plans": [...]} as JSON, best first`)
 	fs.BoolVar(&f.csv, "csv", false, "print the plans as CSV, best first")
@@ -150,7 +151,7 @@ func (f *planFlags) config() (plan.Config, error) {
 		Cluster: scenario.Cluster{GPU: f.gpu, Nodes: nodes, GPUsPerNode: perNode,
 			Intra: f.intra, Inter: f.inter, Network: f.network},
 		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
-		Exhaustive: f.exhaustive, Detailed: f.detailed,
+		Exhaustive: f.exhaustive, Detailed: f.detailed, MaxSimulations: f.maxSims,
 		Training: scenario.Training{Efficiency: f.efficiency},
 	}
 	// Report the config's own problems too, except those the checks above
@@ -170,6 +171,7 @@ func (f *planFlags) config() (plan.Config, error) {
 // configFlags maps the config's field names to the flags that set them.
 var configFlags = [][2]string{
 	{"global_batch", "--global-batch"}, {"max_micro_batch", "--max-micro-batch"}, {"detailed", "--detailed-top"},
+	{"max_simulations", "--max-simulations"},
 	{"cluster.gpus_per_node", "--gpus-per-node"}, {"cluster.nodes", "--gpus"}, {"cluster.gpu", "--gpu"},
 	{"cluster.intra", "--link"}, {"cluster.inter", "--inter"}, {"cluster.network", "--network"},
 	{"model.seq_len", "--seq-len"}, {"model.preset", "--model"}, {"model", "--model"},
@@ -361,6 +363,9 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 	}
 	fmt.Fprintf(w, "\n%d plans: %d out of memory, %d dominated (ZeRO-1 = ZeRO-2 time), %d ruled out by the lower bound, %d simulated (analytic)",
 		pr.Plans, pr.OutOfMemory, pr.Dominated, pr.Bounded, pr.Simulated)
+	if pr.Unsimulated > 0 {
+		fmt.Fprintf(w, ", %d not simulated (budget)", pr.Unsimulated)
+	}
 	if pr.Detailed > 0 {
 		fmt.Fprintf(w, ", %d re-simulated in detail", pr.Detailed)
 	}
@@ -370,6 +375,9 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 	fmt.Fprintln(w)
 	if len(r.Plans) == 0 || r.Plans[0].Status != plan.Best {
 		fmt.Fprintln(w, "no plan fits in memory")
+	} else if best := r.Plans[0].Result.Iteration; r.Floor > 0 && r.Floor < best {
+		fmt.Fprintf(w, "the simulation budget ran out: no plan of the space runs under %s, so the best is at most %s (%.1f%%) slower than the optimum\n",
+			fmtSeconds(r.Floor), fmtSeconds(best-r.Floor), 100*(best-r.Floor).Seconds()/best.Seconds())
 	}
 	fmt.Fprintf(w, "\n%4s  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", "rank", "plan", "schedule", "b × m", "zero", "recompute", "iteration", "MFU", "peak/GPU", "why it lost")
 	for i, p := range shown {

@@ -92,6 +92,7 @@ func TestPlanBadFlags(t *testing.T) {
 		{[]string{"plan", "--model", "nope", "--gpus", "8", "--global-batch", "8"}, "--model"},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--gpu", "nope"}, "--gpu"},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--detailed-top", "99"}, "--detailed-top: is 99; allowed 0..16"},
+		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--max-simulations", "-1"}, "--max-simulations: is -1; allowed 0.."},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--max-micro-batch", "-1"}, "--max-micro-batch"},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--json", "--csv"}, "--csv"},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "8", "--global-batch", "8", "--seq-len", "-4"}, "--seq-len"},
@@ -134,4 +135,20 @@ func FuzzPlanFlags(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlanBudget: with --max-simulations the search stops after that many
+// simulations and says how much better the plans it did not simulate could
+// be.
+func TestPlanBudget(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := Main(append(smallPlan, "--max-simulations", "1", "--quiet"), &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	text := out.String()
+	for _, want := range []string{" 1 simulated (analytic)", "not simulated (budget)", "the simulation budget ran out: no plan of the space runs under", "budget "} {
+		if !strings.Contains(text, want) {
+			t.Errorf("text output lacks %q:\n%s", want, text)
+		}
+	}
 }
