@@ -3,10 +3,8 @@
 package browsertest
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -19,43 +17,13 @@ import (
 func TestSiteInternetArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/internet-training.html")); err != nil {
-		t.Fatal(err)
-	}
-	const want = 7
-	waitFor(t, ctx, "the posters", fmt.Sprintf(`[...document.querySelectorAll("figure.demo img.poster")].filter(i => i.complete && i.naturalWidth > 0).length >= %d`, want))
-	captions, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("figure.demo figcaption")].map(c => c.innerText)`))
-	if len(captions) != want {
-		t.Fatalf("%d demo captions, want %d", len(captions), want)
-	}
+	captions := readDemos(t, ctx, base, "internet-training.html", 7, "internet")
 	for i, c := range captions {
-		t.Logf("demo %d: %s", i+1, strings.Join(strings.Fields(c), " "))
 		if !strings.Contains(c, "simulated") && !strings.Contains(c, "MFU") {
 			t.Errorf("demo %d's caption has neither a simulated figure nor an MFU: %q", i+1, c)
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector("#demo-%d").scrollIntoView({block: "center"}), true)`, i+1))); err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		assertDrawn(t, screenshot(t, ctx, fmt.Sprintf("paraplay-internet-demo%d.png", i+1)), 20)
 	}
-
-	if err := chromedp.Do(ctx, chromedp.Click(`#demo-4 button.play`)); err != nil {
-		t.Fatalf("pressing play on demo 4: %v", err)
-	}
-	waitFor(t, ctx, "demo 4's first frame", `(() => {
-		const f = document.querySelector("#demo-4 iframe");
-		const p = f && f.contentWindow && f.contentWindow.paraplay;
-		return !!(p && p.frames > 0);
-	})()`)
-	start, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("#demo-4 iframe").contentWindow.paraplay.simTime`))
-	waitFor(t, ctx, "demo 4 to animate", `document.querySelector("#demo-4 iframe").contentWindow.paraplay.simTime !== `+ftoa(start))
-	if err := chromedp.Do(ctx, chromedp.Sleep(2*time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	assertDrawn(t, screenshot(t, ctx, "paraplay-internet-demo4-playing.png"), 50)
+	playDemo(t, ctx, 4, "internet")
 
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/references.html#not-covered")); err != nil {
 		t.Fatal(err)
@@ -66,7 +34,5 @@ func TestSiteInternetArticle(t *testing.T) {
 		t.Errorf("references.html's off-topic list: %q", text)
 	}
 	assertDrawn(t, screenshot(t, ctx, "paraplay-references-not-covered.png"), 20)
-	for _, e := range con.list() {
-		t.Errorf("console: %s", e)
-	}
+	noConsoleErrors(t, con)
 }

@@ -3,12 +3,8 @@
 package browsertest
 
 import (
-	"fmt"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/chromedp/chromedp"
 
 	"paraplay/wasm/playground"
 )
@@ -37,13 +33,7 @@ func TestServingPresets(t *testing.T) {
 			if st := state(t, ctx); st.Error != "" {
 				t.Fatalf("the %s preset failed to load: %v", tc.name, st)
 			}
-			if _, err := chromedp.Run(ctx, chromedp.Evaluate[any](`paraplay.pause(); paraplay.seek(`+ftoa(tc.at)+`)`)); err != nil {
-				t.Fatal(err)
-			}
-			waitFor(t, ctx, "the seek", `Math.abs(window.paraplay.simTime - `+ftoa(tc.at)+`) < 1e6 && window.paraplay.state === "paused"`)
-			if err := chromedp.Do(ctx, chromedp.Sleep(500*time.Millisecond)); err != nil {
-				t.Fatal(err)
-			}
+			pauseAt(t, ctx, tc.at, 1e6)
 			img := screenshot(t, ctx, "paraplay-serving-"+tc.name+".png")
 			assertDrawn(t, img, 30)
 			if n := near(img, tc.r, tc.g, tc.b, 10); n < tc.min {
@@ -51,9 +41,7 @@ func TestServingPresets(t *testing.T) {
 			}
 		})
 	}
-	for _, e := range con.list() {
-		t.Errorf("console: %s", e)
-	}
+	noConsoleErrors(t, con)
 }
 
 // TestSiteInferenceArticle reads the serving article: its four demos show
@@ -62,46 +50,15 @@ func TestServingPresets(t *testing.T) {
 func TestSiteInferenceArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/inference.html")); err != nil {
-		t.Fatal(err)
-	}
-	const want = 4
-	waitFor(t, ctx, "the posters", fmt.Sprintf(`[...document.querySelectorAll("figure.demo img.poster")].filter(i => i.complete && i.naturalWidth > 0).length >= %d`, want))
-	captions, _ := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("figure.demo figcaption")].map(c => c.innerText)`))
-	if len(captions) != want {
-		t.Fatalf("%d demo captions, want %d", len(captions), want)
-	}
+	captions := readDemos(t, ctx, base, "inference.html", 4, "inference")
 	for i, c := range captions {
-		t.Logf("demo %d: %s", i+1, strings.Join(strings.Fields(c), " "))
 		if !strings.Contains(c, "KV cache simulated 128 KiB") && !strings.Contains(c, "KV cache simulated 32 KiB") {
 			t.Errorf("demo %d's caption lacks the KV cross-check: %q", i+1, c)
 		}
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(`(document.querySelector("#demo-%d").scrollIntoView({block: "center"}), true)`, i+1))); err != nil {
-			t.Fatal(err)
-		}
-		if err := chromedp.Do(ctx, chromedp.Sleep(300*time.Millisecond)); err != nil {
-			t.Fatal(err)
-		}
-		assertDrawn(t, screenshot(t, ctx, fmt.Sprintf("paraplay-inference-demo%d.png", i+1)), 20)
 	}
 	if c := captions[3]; !strings.Contains(c, "weights freed on GPU 0: simulated 8.9 GiB; (32 − 8 − 2)·layer = 8.9 GiB") {
 		t.Errorf("the SiDP caption lacks its freed-memory cross-check: %q", c)
 	}
-	if err := chromedp.Do(ctx, chromedp.Click(`#demo-2 button.play`)); err != nil {
-		t.Fatalf("pressing play on demo 2: %v", err)
-	}
-	waitFor(t, ctx, "demo 2's first frame", `(() => {
-		const f = document.querySelector("#demo-2 iframe");
-		const p = f && f.contentWindow && f.contentWindow.paraplay;
-		return !!(p && p.frames > 0);
-	})()`)
-	start, _ := chromedp.Run(ctx, chromedp.Evaluate[float64](`document.querySelector("#demo-2 iframe").contentWindow.paraplay.simTime`))
-	waitFor(t, ctx, "demo 2 to animate", `document.querySelector("#demo-2 iframe").contentWindow.paraplay.simTime !== `+ftoa(start))
-	if err := chromedp.Do(ctx, chromedp.Sleep(2*time.Second)); err != nil {
-		t.Fatal(err)
-	}
-	assertDrawn(t, screenshot(t, ctx, "paraplay-inference-demo2-playing.png"), 50)
-	for _, e := range con.list() {
-		t.Errorf("console: %s", e)
-	}
+	playDemo(t, ctx, 2, "inference")
+	noConsoleErrors(t, con)
 }

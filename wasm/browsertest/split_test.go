@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"paraplay/wasm/playground"
 )
@@ -47,9 +46,7 @@ func TestSplitLearningPresets(t *testing.T) {
 			t.Fatalf("preset %q failed to load: %v", p.Label, st)
 		}
 		at := w.at * 1e9
-		eval[bool](t, ctx, `(paraplay.pause(), paraplay.seek(`+ftoa(at)+`), true)`)
-		waitFor(t, ctx, "the seek", `Math.abs(window.paraplay.simTime - `+ftoa(at)+`) < 1e6 && window.paraplay.state === "paused"`)
-		time.Sleep(500 * time.Millisecond)
+		pauseAt(t, ctx, at, 1e6)
 		img := screenshot(t, ctx, "paraplay-split-"+strconv.Itoa(i)+".png")
 		assertDrawn(t, img, 30)
 		for _, c := range []struct {
@@ -69,7 +66,5 @@ func TestSplitLearningPresets(t *testing.T) {
 	if seen != len(wants) {
 		t.Errorf("%d split-learning presets, want %d", seen, len(wants))
 	}
-	for _, e := range con.list() {
-		t.Errorf("console: %s", e)
-	}
+	noConsoleErrors(t, con)
 }
