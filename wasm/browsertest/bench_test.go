@@ -78,7 +78,7 @@ func TestBenchFPS(t *testing.T) {
 // TestBenchFirstFrame compares the time from navigation to the first frame
 // of play.html with a minimal Ebitengine page built the same way
 // (wasm/minimal, which ./build.sh bench puts in bench/), in fresh
-// browsers, and reports the median of three.
+// browsers, and reports the median of five.
 func TestBenchFirstFrame(t *testing.T) {
 	benchEnabled(t)
 	dir := siteDir(t)
@@ -86,16 +86,25 @@ func TestBenchFirstFrame(t *testing.T) {
 		t.Skipf("no bench/minimal.wasm in %s: run ./build.sh bench", dir)
 	}
 	base := serve(t)
-	for _, page := range []string{"play.html", "bench/minimal.html", "play.html?strategy=collective&gpus=64"} {
-		var ds []time.Duration
-		for range 3 {
+	pages := []string{"play.html", "bench/minimal.html", "play.html?strategy=collective&gpus=64"}
+	// Rounds interleave the pages, so that a drift in the machine's load
+	// falls on all of them alike; five rounds, because one fresh browser's
+	// start varies by a second.
+	const rounds = 5
+	ds := make([][]time.Duration, len(pages))
+	for range rounds {
+		for i, page := range pages {
 			ctx, _ := browser(t)
-			ds = append(ds, open(t, ctx, base, page))
+			ds[i] = append(ds[i], open(t, ctx, base, page))
 			chromedp.Cancel(ctx)
 		}
-		slices.Sort(ds)
-		t.Logf("time to first frame %-40s median %v (of %v)", page, ds[1].Round(time.Millisecond), ds)
 	}
+	for i, page := range pages {
+		slices.Sort(ds[i])
+		t.Logf("time to first frame %-40s median %v (of %v)", page, ds[i][rounds/2].Round(time.Millisecond), ds[i])
+	}
+	t.Logf("time to first frame: play.html / minimal page = %.2f (the issue asks for at most 1.3)",
+		float64(ds[0][rounds/2])/float64(ds[1][rounds/2]))
 }
 
 // TestBenchRun times window.paraplay.run — decode, simulate, summarise — for
