@@ -305,6 +305,10 @@ func TestPlaygroundPlayback(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ctx, "the drag to scrub", `paraplay.simTime < paraplay.end * 0.4`)
+	// Back to ×1 first: at ×500 the whole run plays within a frame or two
+	// of Home, and a fast machine shows "playing" too briefly to observe.
+	eval[any](t, ctx, `paraplay.setSpeed(1)`)
+	waitFor(t, ctx, "×1", `paraplay.speed === 1`)
 	press(t, ctx, kb.Home)
 	waitFor(t, ctx, "Home to restart", `paraplay.state === "playing"`)
 	noConsoleErrors(t, con)
