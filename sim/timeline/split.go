@@ -69,7 +69,7 @@ func (tl *Timeline) summarizeSplit(s *Summary) {
 	if sp == nil {
 		return
 	}
-	fillMemory(tl, s)
+	tl.summarizeMemory(s)
 	out := &SplitSummary{Mode: sp.Mode, Clients: len(sp.Clients), Hops: len(sp.NodeLayers), Rounds: len(sp.Rounds)}
 	last := make(map[int]int)
 	var total units.Time
@@ -94,22 +94,6 @@ func (tl *Timeline) summarizeSplit(s *Summary) {
 		}
 	}
 	s.Split = out
-}
-
-// fillMemory copies each device's peak memory into its summary.
-func fillMemory(tl *Timeline, s *Summary) {
-	for i := range s.GPUs {
-		if i >= len(tl.Memory) {
-			break
-		}
-		m := &tl.Memory[i]
-		g := &s.GPUs[i]
-		g.PeakMemory, g.PeakInFlight, g.OOM = m.Peak, m.PeakInFlight, m.OOM()
-		g.Memory = map[string]units.Bytes{
-			"parameters": m.Parameters, "gradients": m.Gradients, "optimizer_states": m.OptimizerStates,
-			"buffers": m.Buffers, "activations": m.Peak - m.Static(),
-		}
-	}
 }
 
 func (s *SplitSummary) write(w io.Writer) {
