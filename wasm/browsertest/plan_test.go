@@ -3,6 +3,7 @@
 package browsertest
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -44,18 +45,7 @@ func TestPlanTab(t *testing.T) {
 	}
 
 	// Click the best plan's point: logical pixels → the canvas on the page.
-	xy := eval[[]float64](t, ctx, `(() => { const c = document.querySelector("canvas").getBoundingClientRect();
-		const s = window.paraplay.planState();
-		return [c.left + s.bestX * c.width / s.width, c.top + s.bestY * c.height / s.height]; })()`)
-	// Hold the button for a few frames: Ebitengine samples the mouse once
-	// per tick, and a software-rendered page may draw only a few a second.
-	err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, xy[0], xy[1]),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMousePressed, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)),
-		chromedp.Sleep(400*time.Millisecond),
-		chromedp.MouseEvent(input.DispatchMouseEventTypeMouseReleased, xy[0], xy[1], chromedp.ButtonLeft, chromedp.ClickCount(1)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	clickBestPlan(t, ctx)
 	waitFor(t, ctx, "the picked plan to run", `window.paraplay.planState().pickedN === 1 && !window.paraplay.planState().shown &&
 		window.paraplay.current().ok && window.paraplay.current().query !== `+jsString(before))
 	after := eval[string](t, ctx, `window.paraplay.current().query`)
@@ -98,6 +88,23 @@ func TestPlanEmbed(t *testing.T) {
 	waitFor(t, ctx, "the scatter again", `window.paraplay.planState().shown`)
 
 	before := eval[string](t, ctx, `window.paraplay.current().query`)
+	clickBestPlan(t, ctx)
+	waitFor(t, ctx, "the picked plan to run", `window.paraplay.planState().pickedN === 1 && window.paraplay.current().ok &&
+		window.paraplay.current().query !== `+jsString(before))
+	after := eval[string](t, ctx, `window.paraplay.current().query`)
+	if !strings.Contains("&"+after+"&", "&embed=1&") || strings.Contains("&"+after+"&", "&plan=1&") {
+		t.Errorf("after the pick the address is %q; want embed=1 kept and plan=1 dropped (a reload shows the plan)", after)
+	}
+	screenshot(t, ctx, "paraplay-plan-embed-picked.png")
+	noConsoleErrors(t, con)
+}
+
+// clickBestPlan clicks the best plan's point of the scatter (its logical
+// pixels mapped to the canvas on the page), holding the button for a few
+// frames: Ebitengine samples the mouse once per tick, and a
+// software-rendered page may draw only a few a second.
+func clickBestPlan(t *testing.T, ctx context.Context) {
+	t.Helper()
 	xy := eval[[]float64](t, ctx, `(() => { const c = document.querySelector("canvas").getBoundingClientRect();
 		const s = window.paraplay.planState();
 		return [c.left + s.bestX * c.width / s.width, c.top + s.bestY * c.height / s.height]; })()`)
@@ -108,12 +115,4 @@ func TestPlanEmbed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, "the picked plan to run", `window.paraplay.planState().pickedN === 1 && window.paraplay.current().ok &&
-		window.paraplay.current().query !== `+jsString(before))
-	after := eval[string](t, ctx, `window.paraplay.current().query`)
-	if !strings.Contains("&"+after+"&", "&embed=1&") || strings.Contains("&"+after+"&", "&plan=1&") {
-		t.Errorf("after the pick the address is %q; want embed=1 kept and plan=1 dropped (a reload shows the plan)", after)
-	}
-	screenshot(t, ctx, "paraplay-plan-embed-picked.png")
-	noConsoleErrors(t, con)
 }
