@@ -101,9 +101,10 @@ func (b *bridge) result(ss *session) any {
 	if ss == nil {
 		return js.Null()
 	}
+	controls, metrics := ss.pageJSON()
 	r := runResult{OK: ss.ok(), Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
-		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: ss.controls, Metrics: ss.metrics}
+		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: controls, Metrics: metrics}
 	if r.Metrics == nil {
 		r.Metrics = json.RawMessage("null")
 	}

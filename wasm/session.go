@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/url"
 	"runtime/debug"
+	"sync"
 	"syscall/js"
 
 	"paraplay/sim/fault"
@@ -34,8 +35,12 @@ type session struct {
 	long     *fault.Report
 	errTitle string
 	errLines []string
-	// The JSON the page asks for, made once.
-	controls, metrics []byte
+	// pageJSON is the form's controls and the metrics panel as JSON, made
+	// when the page first asks rather than in newSession: in a fresh page
+	// this marshalling is the costliest part of a session (V8 compiles the
+	// reflection code on its first call), and the first frame needs none of
+	// it.
+	pageJSON func() (controls, metrics []byte)
 }
 
 // newSession decodes q (qerr is a malformed query string) and runs it.
@@ -50,7 +55,16 @@ func newSession(q url.Values, qerr error) *session {
 		v.Autoplay = false // the reader asked the system for less motion
 	}
 	ss := &session{s: s, view: v}
-	ss.controls, _ = json.Marshal(playground.Controls(s))
+	ss.pageJSON = sync.OnceValues(func() (controls, metrics []byte) {
+		controls, _ = json.Marshal(playground.Controls(s))
+		switch {
+		case ss.long != nil:
+			metrics, _ = json.Marshal(playground.LongMetrics(*ss.long, s.Title()))
+		case ss.tl != nil:
+			metrics, _ = json.Marshal(playground.MetricsOf(ss.tl))
+		}
+		return controls, metrics
+	})
 	switch err := errors.Join(serr, verr); {
 	case qerr != nil:
 		ss.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
@@ -63,7 +77,6 @@ func newSession(q url.Values, qerr error) *session {
 			break
 		}
 		ss.long = &rep
-		ss.metrics, _ = json.Marshal(playground.LongMetrics(rep, s.Title()))
 	default:
 		tl, err := simulate(s)
 		if err != nil {
@@ -71,7 +84,6 @@ func newSession(q url.Values, qerr error) *session {
 			break
 		}
 		ss.tl = tl
-		ss.metrics, _ = json.Marshal(playground.MetricsOf(tl))
 	}
 	ss.query = playground.Canonical(q, s, ss.ok())
 	return ss

@@ -12,18 +12,29 @@
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
-  let app = null, seen = 0;
+  let app = null, seen = 0, pending = false;
 
+  // The button works from the start: a click before the app's first frame
+  // is kept and acted on in ready.
+  if ($("plan-start")) {
+    $("plan-start").addEventListener("click", () => {
+      if (app) { start(); return; }
+      pending = true;
+      $("plan-status").textContent = "Starting…";
+    });
+  }
+
+  // ready runs once play.js has wired the page to the app (after its
+  // first frame; never when the app failed to start).
   function ready() {
     const a = window.paraplay;
-    if (!a || !a.planState || !a.current || !a.current() || !$("plan-start")) { requestAnimationFrame(ready); return; }
-    app = window.paraplay;
-    $("plan-start").addEventListener("click", start);
+    if (!a || !a.planState || !a.current || !a.current() || !$("plan-start")) return;
+    app = a;
     const flip = () => app.planView(!app.planState().shown);
     $("plan-toggle").addEventListener("click", flip);
     $("plan-bar").addEventListener("click", flip);
     const cur = app.current();
-    if (cur && cur.ok && cur.plan) start();
+    if (pending || (cur && cur.ok && cur.plan)) start();
     requestAnimationFrame(frame);
   }
 
@@ -55,5 +66,5 @@
     requestAnimationFrame(frame);
   }
 
-  ready();
+  document.addEventListener("paraplay-started", ready, { once: true });
 })();

@@ -1,5 +1,6 @@
 // play.js is the playground around the ParaPlay wasm app in play.html. It
-// checks for WebGL2 and loads paraplay.wasm; then it builds the form from
+// loads paraplay.wasm (telling the reader when WebGL2 is missing); after the
+// app's first frame it builds the form from
 // the app's field table (window.paraplay.current().controls), re-runs the
 // simulation through window.paraplay.run(query) when a control changes,
 // keeps the address bar in step (history.replaceState), and drives the
@@ -453,7 +454,8 @@
   // --- start -------------------------------------------------------------------
 
   async function instantiate(go) {
-    const resp = await fetch("paraplay.wasm");
+    // play.html started the download early (window.paraplayWasm).
+    const resp = await (window.paraplayWasm || fetch("paraplay.wasm"));
     if (!resp.ok) throw new Error("paraplay.wasm: HTTP " + resp.status + " " + resp.statusText);
     if (WebAssembly.instantiateStreaming) {
       try {
@@ -466,9 +468,15 @@
     return WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
   }
 
-  // started waits for the app's bridge, then wires the page to it.
+  let exited = false;
+
+  // started waits for the app's first frame (or its failure), then wires
+  // the page to it: building the form and the metrics panel waits, so that
+  // the canvas comes first.
   function started() {
-    if (!window.paraplay || !window.paraplay.current) { requestAnimationFrame(started); return; }
+    const p = window.paraplay;
+    if (exited) return; // the app stopped (no WebGL2, a crash): its functions are gone
+    if (!p || !p.current || !(p.frames > 0 || p.state === "error")) { requestAnimationFrame(started); return; }
     app = window.paraplay;
     const r = app.current();
     if (r) {
@@ -477,6 +485,10 @@
     }
     wire();
     requestAnimationFrame(frame);
+    // plan.js waits for this rather than polling the app itself; the
+    // attribute tells the browser tests the form is there.
+    document.documentElement.dataset.app = "started";
+    document.dispatchEvent(new Event("paraplay-started"));
   }
 
   async function start() {
@@ -487,11 +499,6 @@
     }
     // Apply embed/hide before the wasm loads, so the layout does not jump.
     applyView({ embed: ["1", "true", "yes", "on", ""].includes(q.get("embed")), hide: (q.get("hide") || "").split(",") });
-    if (!hasWebGL2()) {
-      showProblem("This demo needs WebGL2, which this browser does not provide.",
-        "Try a current Firefox, Chrome, Edge or Safari, or turn on hardware acceleration.");
-      return;
-    }
     if (typeof Go !== "function") {
       showProblem("The demo could not start.", "wasm_exec.js did not load.");
       return;
@@ -505,10 +512,20 @@
       return;
     }
     requestAnimationFrame(started);
+    // WebGL2 is checked only when the app has stopped: a test context up
+    // front cost 60 ms of a software-rendered start, and the app makes its
+    // own context at once anyway.
     try {
       await go.run(result.instance);
-      showProblem("The demo stopped.", "Reload the page to start it again.");
+      exited = true;
+      if (!hasWebGL2()) {
+        showProblem("This demo needs WebGL2, which this browser does not provide.",
+          "Try a current Firefox, Chrome, Edge or Safari, or turn on hardware acceleration.");
+      } else {
+        showProblem("The demo stopped.", "Reload the page to start it again.");
+      }
     } catch (e) {
+      exited = true;
       showProblem("The demo crashed.", String(e && e.message || e));
     }
   }

@@ -196,6 +196,8 @@ func open(t *testing.T, ctx context.Context, base, path string) time.Duration {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// play.js builds the form after the first frame; tests use it next.
+	waitFor(t, ctx, "the page wired to the app", `!document.getElementById("controls") || document.documentElement.dataset.app === "started"`)
 	return time.Duration(ms * float64(time.Millisecond))
 }
 

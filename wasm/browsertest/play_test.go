@@ -172,7 +172,7 @@ func TestArticle(t *testing.T) {
 // TestNoWebGL2 checks that a browser without WebGL2 is told so in the page.
 func TestNoWebGL2(t *testing.T) {
 	base := serve(t)
-	ctx, _ := browser(t, chromedp.Flag("disable-3d-apis", true))
+	ctx, con := browser(t, chromedp.Flag("disable-3d-apis", true))
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/play.html")); err != nil {
 		t.Fatal(err)
 	}
@@ -185,6 +185,12 @@ func TestNoWebGL2(t *testing.T) {
 		t.Errorf("message %q does not say the demo needs WebGL2", msg)
 	}
 	screenshot(t, ctx, "paraplay-nowebgl.png")
+	// The app logs why it stopped; nothing may throw once it has gone.
+	for _, e := range con.list() {
+		if strings.HasPrefix(e, "exception") {
+			t.Errorf("console: %s", e)
+		}
+	}
 }
 
 // TestViewParams checks the viewer's own parameters: autoplay=0 starts
