@@ -34,6 +34,19 @@ func Describe(tl *timeline.Timeline, id string, t units.Time) string {
 	case "gpu":
 		return describeGPU(tl, num(1), t)
 	case "link":
+		// A pair of links drawn as one line: "link/<i>+<j>".
+		if a, z, pair := strings.Cut(strings.Join(parts[1:], "/"), "+"); pair {
+			i, err1 := strconv.Atoi(a)
+			j, err2 := strconv.Atoi(z)
+			if err1 != nil || err2 != nil {
+				return ""
+			}
+			one, other := describeLink(tl, i, t), describeLink(tl, j, t)
+			if one == "" || other == "" {
+				return ""
+			}
+			return one + "\n\n" + other
+		}
 		return describeLink(tl, num(1), t)
 	case "switch":
 		return describeSwitch(tl, num(1))

@@ -104,7 +104,8 @@ func (b *builder) nodeLabels(L topoLayout) {
 }
 
 // topoLinks draws every placed link coloured by its load at t, and thicker
-// the more it carries.
+// the more it carries. A pair of links drawn as one line (L.twin) shows the
+// busier direction, midway between the two, as "link/<i>+<j>".
 func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	u := loadsOf(tl, t, b.live)
 	thin := min(1.2*b.s, max(L.gpuW*0.1, 0.3))
@@ -112,11 +113,21 @@ func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		if !sg.ok {
 			continue
 		}
-		width := thin
-		if u[i] > 0 {
-			width = thin * (1.5 + 1.5*min(u[i], 1))
+		load, id := u[i], "link/"+itoa(i)
+		if j := L.twin[i]; j >= 0 {
+			if j < i {
+				continue // drawn with j
+			}
+			tw := L.segs[j]
+			// The twin runs the other way: its end is this one's start.
+			sg = segment{(sg.x1 + tw.x2) / 2, (sg.y1 + tw.y2) / 2, (sg.x2 + tw.x1) / 2, (sg.y2 + tw.y1) / 2, true}
+			load, id = max(u[i], u[j]), id+"+"+itoa(j)
 		}
-		b.line("link/"+itoa(i), sg.x1, sg.y1, sg.x2, sg.y2, loadColor(u[i]), width)
+		width := thin
+		if load > 0 {
+			width = thin * (1.5 + 1.5*min(load, 1))
+		}
+		b.line(id, sg.x1, sg.y1, sg.x2, sg.y2, loadColor(load), width)
 	}
 }
 

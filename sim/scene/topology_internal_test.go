@@ -2,7 +2,13 @@ package scene
 
 import (
 	"math"
+	"strconv"
+	"strings"
 	"testing"
+
+	"paraplay/sim/cluster"
+	"paraplay/sim/collective"
+	simrun "paraplay/sim/run"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -194,4 +200,44 @@ func TestTopologyMalformed(t *testing.T) {
 	if _, ok := find(dl, "xfer/0"); !ok {
 		t.Errorf("xfer/0 with some valid links not drawn")
 	}
+}
+
+// TestLinkPairColour checks that a pair of links drawn as one line (512
+// GPUs on 1280×800) takes the colour of its busier direction, from the
+// loads of every transfer in flight. A chain broadcast sends one way along
+// the chain, so some pairs carry different loads each way.
+func TestLinkPairColour(t *testing.T) {
+	b, err := cluster.Build(cluster.Spec{Nodes: 64, PerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
+	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pairs, uneven := 0, 0
+	for _, frac := range []int64{5, 37, 60, 90} {
+		at := tl.End * units.Time(frac) / 100
+		u := loads(tl, at)
+		for _, it := range Build(tl, at, Options{Width: 1280, Height: 800}).Items {
+			a, z, ok := strings.Cut(strings.TrimPrefix(it.ID, "link/"), "+")
+			if !ok || !strings.HasPrefix(it.ID, "link/") {
+				continue
+			}
+			i, _ := strconv.Atoi(a)
+			j, _ := strconv.Atoi(z)
+			pairs++
+			if u[i] != u[j] {
+				uneven++
+			}
+			if want := loadColor(max(u[i], u[j])); it.Stroke != want {
+				t.Errorf("%s at %v (loads %.2f, %.2f) is %v; want %v", it.ID, at, u[i], u[j], it.Stroke, want)
+			}
+		}
+	}
+	if pairs == 0 || uneven == 0 {
+		t.Errorf("%d pairs, %d with unequal loads; want some of each to check", pairs, uneven)
+	}
+	t.Logf("%d pairs checked, %d with unequal loads", pairs, uneven)
 }

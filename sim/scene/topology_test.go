@@ -122,10 +122,13 @@ func TestClusterItemsInsideCanvasAndUnique(t *testing.T) {
 						t.Errorf("%s %v at %.2f: %q leaves the %v×%v canvas", name, opt, frac, it.ID, dl.Width, dl.Height)
 					}
 				}
-				for _, want := range []string{"node/0", "link/0", "switch/" + itoa(len(tl.GPUs))} {
+				for _, want := range []string{"node/0", "switch/" + itoa(len(tl.GPUs))} {
 					if !seen[want] {
 						t.Errorf("%s %v: no %q", name, opt, want)
 					}
+				}
+				if _, ok := drawnLinks(t, tl, dl)[0]; !ok {
+					t.Errorf("%s %v: link 0 is not drawn", name, opt)
 				}
 				// GPU 0 has a box, or node 0 a bar of its GPUs' states
 				// when the boxes would be under minGPUBox.
@@ -251,4 +254,73 @@ func findItem(dl scene.DrawList, id string) (scene.Item, bool) {
 		}
 	}
 	return scene.Item{}, false
+}
+
+// drawnLinks maps each link drawn in dl to the ID of its line: "link/<i>",
+// or "link/<i>+<j>" for a pair drawn as one line. It fails the test when a
+// link is drawn twice or a pair is not two directions of one connection.
+func drawnLinks(t *testing.T, tl *timeline.Timeline, dl scene.DrawList) map[int]string {
+	t.Helper()
+	drawn := map[int]string{}
+	for _, it := range dl.Items {
+		rest, ok := strings.CutPrefix(it.ID, "link/")
+		if !ok {
+			continue
+		}
+		var ids []int
+		for _, f := range strings.Split(rest, "+") {
+			n, err := strconv.Atoi(f)
+			if err != nil {
+				t.Fatalf("link item %q: %v", it.ID, err)
+			}
+			ids = append(ids, n)
+		}
+		if len(ids) == 2 {
+			a, b := tl.Links[ids[0]], tl.Links[ids[1]]
+			if a.From != b.To || a.To != b.From {
+				t.Errorf("%q pairs %d→%d with %d→%d; want opposite directions", it.ID, a.From, a.To, b.From, b.To)
+			}
+		}
+		for _, n := range ids {
+			if prev, dup := drawn[n]; dup {
+				t.Errorf("link %d drawn by %q and %q", n, prev, it.ID)
+			}
+			drawn[n] = it.ID
+		}
+	}
+	return drawn
+}
+
+// TestLinkPairsDrawnOnce checks the pairing of links into one line: at 512
+// GPUs on 1280×800 the two directions of a cable lie under 1.6 pixels apart
+// and are drawn as one line, every link still drawn exactly once and
+// described on hover; at 64 GPUs every link keeps its own line. (The
+// line's colour is checked in TestLinkPairColour.)
+func TestLinkPairsDrawnOnce(t *testing.T) {
+	tl := clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", run.Analytic)
+	at := at(tl, 0.37)
+	dl := scene.Build(tl, at, scene.Options{Width: 1280, Height: 800})
+	drawn := drawnLinks(t, tl, dl)
+	if len(drawn) != len(tl.Links) {
+		t.Errorf("%d of %d links drawn; want all", len(drawn), len(tl.Links))
+	}
+	lines := map[string]bool{}
+	for _, id := range drawn {
+		lines[id] = true
+	}
+	if len(lines) > len(drawn)*6/10 {
+		t.Errorf("%d lines for %d links; want the cable pairs drawn as one line", len(lines), len(drawn))
+	}
+	for id := range lines {
+		if strings.Contains(id, "+") {
+			if d := scene.Describe(tl, id, at); strings.Count(d, "link ") != 2 {
+				t.Errorf("Describe(%s) = %q; want both links", id, d)
+			}
+		}
+	}
+	for _, it := range scene.Build(clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", run.Detailed), 0, scene.Options{Width: 1280, Height: 800}).Items {
+		if strings.HasPrefix(it.ID, "link/") && strings.Contains(it.ID, "+") {
+			t.Fatalf("8×8 at 1280×800 pairs links (%s); want each its own line", it.ID)
+		}
+	}
 }
