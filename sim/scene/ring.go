@@ -158,7 +158,12 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		id := "gpu/" + itoa(i)
 		a := acts[i]
 		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, a.state.fill())
-		box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
+		// A box under 8 px wide keeps its outline only when idle, whose
+		// light grey would otherwise melt into the node behind it: at 512
+		// GPUs the outlines were a fifth of the frame's quads.
+		if bw >= 8*b.s || a.state == Idle {
+			box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
+		}
 		name := gpuName(tl, i)
 		if b.f.training && textWidth(name, nameSize) > bw-4 {
 			name = itoa(i) // a narrow box in a training run keeps its number

@@ -241,3 +241,42 @@ func TestLinkPairColour(t *testing.T) {
 	}
 	t.Logf("%d pairs checked, %d with unequal loads", pairs, uneven)
 }
+
+// TestSmallGPUBoxOutlines checks that GPU boxes under 8 px wide (512 GPUs
+// on 1280×800) are outlined only when idle, whose light fill needs the edge
+// to stand out from the node behind it.
+func TestSmallGPUBoxOutlines(t *testing.T) {
+	b, err := cluster.Build(cluster.Spec{Nodes: 64, PerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
+	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idle, busy := 0, 0
+	for _, it := range Build(tl, tl.End/3, Options{Width: 1280, Height: 800}).Items {
+		if !strings.HasPrefix(it.ID, "gpu/") || strings.Count(it.ID, "/") != 1 {
+			continue
+		}
+		if it.W >= 8 {
+			t.Fatalf("%s is %.1f px wide; want the small boxes of 512 GPUs", it.ID, it.W)
+		}
+		outlined := it.StrokeWidth > 0 && it.Stroke.A > 0
+		if isIdle := it.Fill == stateStyle[Idle].fill; isIdle {
+			idle++
+			if !outlined {
+				t.Errorf("%s is idle and not outlined", it.ID)
+			}
+		} else {
+			busy++
+			if outlined {
+				t.Errorf("%s (fill %v) is outlined; want no outline on a busy small box", it.ID, it.Fill)
+			}
+		}
+	}
+	if idle == 0 || busy == 0 {
+		t.Errorf("%d idle and %d busy boxes; want some of each to check", idle, busy)
+	}
+}
