@@ -101,8 +101,15 @@ func (b *bridge) result(ss *session) any {
 	if ss == nil {
 		return js.Null()
 	}
-	controls, metrics := ss.pageJSON()
-	r := runResult{OK: ss.ok(), Query: ss.query.Encode(), Title: ss.s.Title(), Describe: ss.s.Describe(),
+	var controls, metrics []byte
+	if ss.pageJSON != nil { // nil in a session made for a drawing error
+		controls, metrics = ss.pageJSON()
+	}
+	var query string
+	if ss.query != nil {
+		query = ss.query().Encode()
+	}
+	r := runResult{OK: ss.ok(), Query: query, Title: ss.s.Title(), Describe: ss.s.Describe(),
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
 		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: controls, Metrics: metrics}
 	if r.Metrics == nil {

@@ -23,8 +23,9 @@ import (
 // session is one decoded address and its run. It is immutable once made,
 // so the JS bridge may read it while the game goroutine draws it.
 type session struct {
-	// query is the canonical form of the address (playground.Canonical).
-	query url.Values
+	// query returns the canonical form of the address
+	// (playground.Canonical), made when first asked for, as pageJSON is.
+	query func() url.Values
 	s     scenario.Scenario
 	view  playground.View
 	// tl is nil when the address or the run failed; errTitle and
@@ -85,7 +86,7 @@ func newSession(q url.Values, qerr error) *session {
 		}
 		ss.tl = tl
 	}
-	ss.query = playground.Canonical(q, s, ss.ok())
+	ss.query = sync.OnceValue(func() url.Values { return playground.Canonical(q, s, ss.ok()) })
 	return ss
 }
 

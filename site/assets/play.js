@@ -292,16 +292,6 @@
     document.addEventListener("pointermove", at);
     document.addEventListener("pointerdown", at);
     document.addEventListener("pointerleave", () => { pointer = null; });
-    const presets = $("presets");
-    for (const p of app.presets()) {
-      const b = el("button", { type: "button", title: p.lesson }, p.label);
-      b.addEventListener("click", () => {
-        const q = new URLSearchParams(p.query);
-        for (const [k, v] of viewParams()) q.set(k, v);
-        run(q.toString());
-      });
-      presets.append(b);
-    }
     $("copy-link").addEventListener("click", () => copy(location.href, "Link copied."));
     $("copy-embed").addEventListener("click", () => copy(embedCode(), "Embed code copied."));
     $("download").addEventListener("click", download);
@@ -471,20 +461,40 @@
   let exited = false;
 
   // started waits for the app's first frame (or its failure), then wires
-  // the page to it: building the form and the metrics panel waits, so that
-  // the canvas comes first.
+  // the page to it when the browser is next idle: building the form and the
+  // metrics panel (and the app's JSON for them) is a 100-300 ms task in a
+  // software-rendered start, which would otherwise hold up the frames
+  // right behind the first.
   function started() {
     const p = window.paraplay;
     if (exited) return; // the app stopped (no WebGL2, a crash): its functions are gone
     if (!p || !p.current || !(p.frames > 0 || p.state === "error")) { requestAnimationFrame(started); return; }
-    app = window.paraplay;
+    // The playback bar and the keys work at once; the rest waits.
+    app = p;
+    wire();
+    requestAnimationFrame(frame);
+    if (window.requestIdleCallback) requestIdleCallback(fill, { timeout: 1000 });
+    else setTimeout(fill, 100);
+  }
+
+  // fill builds the form, the metrics and the lessons.
+  function fill() {
+    if (exited) return;
     const r = app.current();
     if (r) {
       show(r);
       if (r.query !== new URLSearchParams(location.search).toString()) setAddress(r.query);
     }
-    wire();
-    requestAnimationFrame(frame);
+    const presets = $("presets");
+    for (const p of app.presets()) {
+      const b = el("button", { type: "button", title: p.lesson }, p.label);
+      b.addEventListener("click", () => {
+        const q = new URLSearchParams(p.query);
+        for (const [k, v] of viewParams()) q.set(k, v);
+        run(q.toString());
+      });
+      presets.append(b);
+    }
     // plan.js waits for this rather than polling the app itself; the
     // attribute tells the browser tests the form is there.
     document.documentElement.dataset.app = "started";
