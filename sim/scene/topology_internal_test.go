@@ -204,18 +204,9 @@ func TestTopologyMalformed(t *testing.T) {
 
 // TestLinkPairColour checks that a pair of links drawn as one line (512
 // GPUs on 1280×800) takes the colour of its busier direction, from the
-// loads of every transfer in flight. A chain broadcast sends one way along
-// the chain, so some pairs carry different loads each way.
+// loads of every transfer in flight.
 func TestLinkPairColour(t *testing.T) {
-	b, err := cluster.Build(cluster.Spec{Nodes: 64, PerNode: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
-	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := chainBroadcast512(t)
 	pairs, uneven := 0, 0
 	for _, frac := range []int64{5, 37, 60, 90} {
 		at := tl.End * units.Time(frac) / 100
@@ -246,15 +237,7 @@ func TestLinkPairColour(t *testing.T) {
 // on 1280×800) are outlined only when idle, whose light fill needs the edge
 // to stand out from the node behind it.
 func TestSmallGPUBoxOutlines(t *testing.T) {
-	b, err := cluster.Build(cluster.Spec{Nodes: 64, PerNode: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
-	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tl := chainBroadcast512(t)
 	idle, busy := 0, 0
 	for _, it := range Build(tl, tl.End/3, Options{Width: 1280, Height: 800}).Items {
 		if !strings.HasPrefix(it.ID, "gpu/") || strings.Count(it.ID, "/") != 1 {
@@ -279,4 +262,21 @@ func TestSmallGPUBoxOutlines(t *testing.T) {
 	if idle == 0 || busy == 0 {
 		t.Errorf("%d idle and %d busy boxes; want some of each to check", idle, busy)
 	}
+}
+
+// chainBroadcast512 is a 4 GiB chain broadcast on 64 nodes of 8 GPUs, in
+// detail: data flows one way along the chain, so a cable's two directions
+// carry different loads and GPUs are busy and idle side by side.
+func chainBroadcast512(t *testing.T) *timeline.Timeline {
+	t.Helper()
+	b, err := cluster.Build(cluster.Spec{Nodes: 64, PerNode: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
+	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tl
 }
