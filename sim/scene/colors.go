@@ -79,6 +79,15 @@ func phaseColor(phase string) Color {
 	return colOtherPhase
 }
 
+// The dark tones of the spans that block the compute stream (and a
+// prefill's darker blue). The dark theme lightens them (theme.go).
+var (
+	colTPComm  = Color{0x3a, 0x3a, 0x3a, 0xff}
+	colCPComm  = Color{0x1d, 0x5c, 0x57, 0xff}
+	colEPComm  = Color{0x6b, 0x3a, 0x1e, 0xff}
+	colPrefill = Color{0x2c, 0x4f, 0x7c, 0xff}
+)
+
 // kindColor is the fill of a strip span by what it does: the four compute
 // kinds in hues that stay apart under the common colour-vision deficiencies
 // and in greyscale (blue, orange, yellow, mauve), and the communication that
@@ -94,15 +103,15 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.Optimizer:
 		return stateStyle[Optimizer].fill, true
 	case timeline.TPComm:
-		return Color{0x3a, 0x3a, 0x3a, 0xff}, true
+		return colTPComm, true
 	case timeline.CPComm:
-		return Color{0x1d, 0x5c, 0x57, 0xff}, true
+		return colCPComm, true
 	case timeline.EPComm:
-		return Color{0x6b, 0x3a, 0x1e, 0xff}, true
+		return colEPComm, true
 	case timeline.Compress:
 		return stateStyle[Compressing].fill, true // olive: compute, but not the model's
 	case timeline.Prefill:
-		return Color{0x2c, 0x4f, 0x7c, 0xff}, true // a darker blue than a decode step
+		return colPrefill, true // a darker blue than a decode step
 	case timeline.Decode:
 		return stateStyle[Forward].fill, true
 	case timeline.Sample:

@@ -44,7 +44,9 @@ func thickenLines(dl DrawList) {
 // darkSwaps pairs each light-theme colour that sits on the background with
 // its dark-theme replacement. Fills that carry meaning (GPU states, span
 // kinds, chunks, the load ramp) keep their colour, and so does the text
-// drawn on them, so both themes read the same way.
+// drawn on them, so both themes read the same way; only the dark tones
+// among them, which would vanish on the dark background, become lighter
+// shades of their hue.
 var darkSwaps = [...][2]Color{
 	{colBackground, {0x16, 0x19, 0x1e, 0xff}},
 	{colText, {0xe6, 0xe8, 0xeb, 0xff}}, // also colHBMLimit
@@ -57,6 +59,15 @@ var darkSwaps = [...][2]Color{
 	{colNodeEdge, {0x4c, 0x55, 0x61, 0xff}},
 	{colOtherPhase, {0xbb, 0xbb, 0xbb, 0xff}},
 	{colPlayhead, {0xff, 0x5a, 0x5a, 0xff}},
+	// The dark tones that mean "not computing" would vanish on the dark
+	// background: lighter shades of the same hues, at least 3:1 against it
+	// (TestDarkLegendContrast) and still under white labels.
+	{colTPComm, {0x6e, 0x6e, 0x6e, 0xff}},
+	{colCPComm, {0x3f, 0x9a, 0x92, 0xff}},
+	{colEPComm, {0xa8, 0x64, 0x3a, 0xff}},
+	{colPrefill, {0x44, 0x69, 0x9c, 0xff}},
+	{colServer, {0x6a, 0x7f, 0x9c, 0xff}},    // also colWeightSync
+	{colAllGather, {0xa5, 0x6c, 0xc8, 0xff}}, // also restarts, in faults and long runs
 }
 
 // darken swaps the light theme's background colours for the dark ones.

@@ -2,9 +2,11 @@ package scene_test
 
 import (
 	"math"
+	"net/url"
 	"strings"
 	"testing"
 
+	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
 	"paraplay/sim/units"
 )
@@ -114,4 +116,61 @@ func TestPresent(t *testing.T) {
 	if c := find(big, "present/caption"); c.Text == "" || c.Y > 50 {
 		t.Errorf("presenter caption %q at y=%v; want a line at the top", c.Text, c.Y)
 	}
+}
+
+// TestDarkLegendContrast checks that every legend swatch stands out from
+// the dark background by at least 3:1, the contrast WCAG 2.1 asks of the
+// graphics that carry meaning (1.4.11), in the views a projector shows.
+func TestDarkLegendContrast(t *testing.T) {
+	for _, q := range []string{
+		"strategy=rlhf&gpus=8&iterations=16&placement=disaggregated&gen_gpus=4&gen_gpu=h20&train_gpu=h100-sxm",
+		"strategy=parameter-server&gpus=4&size=64MiB&iterations=8&sync=ssp&staleness=2&speeds=1,1,0.5,0.25",
+		"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&tp=4&pp=2&dp=2&microbatches=4",
+		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&size=256MiB",
+		"strategy=split-learning&clients=8&iterations=2&client_speeds=1,1,1,1,1,1,1,0.25",
+	} {
+		v, err := url.ParseQuery(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scenario.FromQuery(v)
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		tl := mustSimulate(t, s)
+		dl := scene.Build(tl, tl.End/3, scene.Options{Theme: scene.ThemeDark})
+		n := 0
+		for _, it := range dl.Items {
+			if !strings.HasPrefix(it.ID, "legend/") || !strings.HasSuffix(it.ID, "/swatch") {
+				continue
+			}
+			n++
+			c := it.Fill
+			if c.A == 0 || c == dl.Background { // a hollow swatch shows its outline
+				c = it.Stroke
+			}
+			if r := contrast(c, dl.Background); r < 3 {
+				t.Errorf("%s: %s is %v, %.2f:1 against the dark background %v; want at least 3:1", q, it.ID, c, r, dl.Background)
+			}
+		}
+		if n == 0 {
+			t.Errorf("%s: no legend swatches", q)
+		}
+	}
+}
+
+// contrast is the WCAG contrast ratio of two opaque colours.
+func contrast(a, b scene.Color) float64 {
+	lum := func(c scene.Color) float64 {
+		ch := func(v uint8) float64 {
+			x := float64(v) / 255
+			if x <= 0.04045 {
+				return x / 12.92
+			}
+			return math.Pow((x+0.055)/1.055, 2.4)
+		}
+		return 0.2126*ch(c.R) + 0.7152*ch(c.G) + 0.0722*ch(c.B)
+	}
+	la, lb := lum(a), lum(b)
+	return (max(la, lb) + 0.05) / (min(la, lb) + 0.05)
 }
