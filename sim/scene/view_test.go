@@ -2,11 +2,9 @@ package scene_test
 
 import (
 	"math"
-	"net/url"
 	"strings"
 	"testing"
 
-	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
 	"paraplay/sim/units"
 )
@@ -129,15 +127,7 @@ func TestDarkLegendContrast(t *testing.T) {
 		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&size=256MiB",
 		"strategy=split-learning&clients=8&iterations=2&client_speeds=1,1,1,1,1,1,1,0.25",
 	} {
-		v, err := url.ParseQuery(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := scenario.FromQuery(v)
-		if err != nil {
-			t.Fatalf("%s: %v", q, err)
-		}
-		tl := mustSimulate(t, s)
+		tl := queryRun(t, q)
 		dl := scene.Build(tl, tl.End/3, scene.Options{Theme: scene.ThemeDark})
 		n := 0
 		for _, it := range dl.Items {
