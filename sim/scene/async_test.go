@@ -1,8 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -19,11 +17,7 @@ func TestAsyncGoldenSVG(t *testing.T) {
 		{"local_sgd_dreamddp.svg", "local-sgd-dreamddp.yaml", 20 * units.Millisecond},
 	} {
 		tl := simulate(t, g.scenario, "")
-		var buf bytes.Buffer
-		if err := scene.WriteSVG(&buf, scene.Build(tl, g.at, scene.Options{})); err != nil {
-			t.Fatalf("%s: WriteSVG: %v", g.file, err)
-		}
-		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
+		checkGoldenSVG(t, g.file, scene.Build(tl, g.at, scene.Options{}))
 	}
 }
 

@@ -1,8 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -83,11 +81,7 @@ func TestFaultGoldenSVG(t *testing.T) {
 		{"faults_restart.svg", "faults-restart.yaml", 0.33},
 	} {
 		tl := simulate(t, g.scenario, "")
-		var buf bytes.Buffer
-		if err := scene.WriteSVG(&buf, scene.Build(tl, at(tl, g.frac), scene.Options{})); err != nil {
-			t.Fatalf("%s: WriteSVG: %v", g.file, err)
-		}
-		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
+		checkGoldenSVG(t, g.file, scene.Build(tl, at(tl, g.frac), scene.Options{}))
 	}
 }
 

@@ -6,7 +6,19 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"paraplay/sim/scene"
 )
+
+// checkGoldenSVG writes dl as SVG and compares it with testdata/file.
+func checkGoldenSVG(t *testing.T, file string, dl scene.DrawList) {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := scene.WriteSVG(&buf, dl); err != nil {
+		t.Fatalf("%s: WriteSVG: %v", file, err)
+	}
+	checkGolden(t, filepath.Join("testdata", file), buf.Bytes())
+}
 
 // checkGolden compares got with the golden file at path, or rewrites the
 // file when the tests run with -update (the flag svg_test.go defines).

@@ -1,8 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -14,11 +12,7 @@ import (
 
 func TestInferenceGoldenSVG(t *testing.T) {
 	tl := simulate(t, "inference-pp4.yaml", "")
-	var buf bytes.Buffer
-	if err := scene.WriteSVG(&buf, scene.Build(tl, 40*units.Millisecond, scene.Options{})); err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, filepath.Join("testdata", "inference_pp4.svg"), buf.Bytes())
+	checkGoldenSVG(t, "inference_pp4.svg", scene.Build(tl, 40*units.Millisecond, scene.Options{}))
 }
 
 // The memory bars of a serving run stack a KV cache whose height grows

@@ -46,12 +46,8 @@ func TestLongRunGoldenSVG(t *testing.T) {
 		name string
 		frac float64
 	}{{"long_week_end.svg", 1}, {"long_week_half.svg", 0.5}} {
-		var buf bytes.Buffer
 		dl := scene.LongRun(rep, s.Title(), atFrac(rep, c.frac), scene.Options{Width: 960, Height: 600})
-		if err := scene.WriteSVG(&buf, dl); err != nil {
-			t.Fatal(err)
-		}
-		checkGolden(t, filepath.Join("testdata", c.name), buf.Bytes())
+		checkGoldenSVG(t, c.name, dl)
 	}
 }
 

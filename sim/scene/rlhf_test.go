@@ -1,8 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,11 +10,7 @@ import (
 
 func TestRLHFGoldenSVG(t *testing.T) {
 	tl := simulate(t, "rlhf-async.yaml", "")
-	var buf bytes.Buffer
-	if err := scene.WriteSVG(&buf, scene.Build(tl, 14*units.Second, scene.Options{})); err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, filepath.Join("testdata", "rlhf_async.svg"), buf.Bytes())
+	checkGoldenSVG(t, "rlhf_async.svg", scene.Build(tl, 14*units.Second, scene.Options{}))
 }
 
 // The scene of a disaggregated run names its pools, says which model each

@@ -1,8 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,9 +58,5 @@ func TestSplitDrawsClientsAndComputeNodes(t *testing.T) {
 
 func TestSplitGoldenSVG(t *testing.T) {
 	tl := simulate(t, "split-2hop.yaml", "")
-	var buf bytes.Buffer
-	if err := scene.WriteSVG(&buf, scene.Build(tl, 455*units.Millisecond, scene.Options{})); err != nil {
-		t.Fatal(err)
-	}
-	checkGolden(t, filepath.Join("testdata", "split_2hop.svg"), buf.Bytes())
+	checkGoldenSVG(t, "split_2hop.svg", scene.Build(tl, 455*units.Millisecond, scene.Options{}))
 }

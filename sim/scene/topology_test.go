@@ -1,9 +1,7 @@
 package scene_test
 
 import (
-	"bytes"
 	"math"
-	"path/filepath"
 	"reflect"
 	"strconv"
 	"strings"
@@ -82,11 +80,7 @@ func at(tl *timeline.Timeline, frac float64) units.Time {
 
 func TestClusterGoldenSVG(t *testing.T) {
 	for _, g := range clusterGoldens(t) {
-		var buf bytes.Buffer
-		if err := scene.WriteSVG(&buf, scene.Build(g.tl, at(g.tl, g.frac), scene.Options{})); err != nil {
-			t.Fatalf("%s: WriteSVG: %v", g.file, err)
-		}
-		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
+		checkGoldenSVG(t, g.file, scene.Build(g.tl, at(g.tl, g.frac), scene.Options{}))
 	}
 }
 

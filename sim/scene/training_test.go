@@ -1,7 +1,6 @@
 package scene_test
 
 import (
-	"bytes"
 	"fmt"
 	"math"
 	"os"
@@ -78,11 +77,7 @@ func TestTrainingGoldenSVG(t *testing.T) {
 		{"pipeline_1f1b_steady.svg", "pipeline-1f1b.yaml", 0.45},
 	} {
 		tl := runs[g.scenario]
-		var buf bytes.Buffer
-		if err := scene.WriteSVG(&buf, scene.Build(tl, at(tl, g.frac), scene.Options{})); err != nil {
-			t.Fatalf("%s: WriteSVG: %v", g.file, err)
-		}
-		checkGolden(t, filepath.Join("testdata", g.file), buf.Bytes())
+		checkGoldenSVG(t, g.file, scene.Build(tl, at(tl, g.frac), scene.Options{}))
 	}
 }
 
