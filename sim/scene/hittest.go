@@ -20,13 +20,14 @@ const minHit = 8.0
 // legends and the axis are not inspectable: ok is false over them and over
 // empty canvas.
 func HitTest(dl DrawList, x, y float64) (id string, ok bool) {
+	// The geometry is tested before the ID is parsed: the pointer is
+	// hit-tested every frame, over thousands of items, and most miss.
 	for i := len(dl.Items) - 1; i >= 0; i-- {
 		it := &dl.Items[i]
-		owner := ownerID(it.ID)
-		if owner == "" || it.Shape == Text && !strings.HasPrefix(it.ID, "strip/label/") {
+		if it.Shape == Text && !strings.HasPrefix(it.ID, "strip/label/") || !hits(it, x, y) {
 			continue
 		}
-		if hits(it, x, y) {
+		if owner := ownerID(it.ID); owner != "" {
 			return owner, true
 		}
 	}
@@ -34,29 +35,33 @@ func HitTest(dl DrawList, x, y float64) (id string, ok bool) {
 }
 
 // ownerID maps an item ID to the ID of the thing it belongs to, or "" for
-// items that are not inspectable.
+// items that are not inspectable. It cuts the ID rather than splitting it,
+// so that it allocates only for a strip row or label (whose owner is a GPU).
 func ownerID(id string) string {
-	parts := strings.Split(id, "/")
-	switch parts[0] {
+	head, rest, nested := strings.Cut(id, "/")
+	switch head {
 	case "gpu", "link", "switch", "xfer", "node":
-		if len(parts) >= 2 {
-			return parts[0] + "/" + parts[1]
+		if nested {
+			second, _, _ := strings.Cut(rest, "/")
+			return id[:len(head)+1+len(second)]
 		}
-	case "long": // a failure's marker in LongRun
-		if len(parts) == 3 && parts[1] == "failure" {
+	case "long": // a failure's marker in LongRun: long/failure/<k>
+		if kind, k, ok := strings.Cut(rest, "/"); ok && kind == "failure" && !strings.Contains(k, "/") {
 			return id
 		}
-	case "plan": // a plan's square in PlanScatter
-		if len(parts) == 2 && parts[1] != "" && strings.Trim(parts[1], "0123456789") == "" {
+	case "plan": // a plan's square in PlanScatter: plan/<index>
+		if nested && rest != "" && strings.Trim(rest, "0123456789") == "" {
 			return id
 		}
 	case "strip":
-		if len(parts) < 3 {
+		kind, tail, ok := strings.Cut(rest, "/")
+		if !ok {
 			return ""
 		}
-		switch parts[1] {
+		switch kind {
 		case "row", "label":
-			return "gpu/" + parts[2]
+			gpu, _, _ := strings.Cut(tail, "/")
+			return "gpu/" + gpu
 		case "span", "send", "collective":
 			return id
 		}

@@ -129,3 +129,90 @@ func TestStripTimeAt(t *testing.T) {
 		t.Error("StripTimeAt on an empty list says inside")
 	}
 }
+
+// ownerBySplit is ownerID as first written, splitting the ID on "/": the
+// oracle the allocation-free ownerID is checked against.
+func ownerBySplit(id string) string {
+	parts := strings.Split(id, "/")
+	switch parts[0] {
+	case "gpu", "link", "switch", "xfer", "node":
+		if len(parts) >= 2 {
+			return parts[0] + "/" + parts[1]
+		}
+	case "long":
+		if len(parts) == 3 && parts[1] == "failure" {
+			return id
+		}
+	case "plan":
+		if len(parts) == 2 && parts[1] != "" && strings.Trim(parts[1], "0123456789") == "" {
+			return id
+		}
+	case "strip":
+		if len(parts) < 3 {
+			return ""
+		}
+		switch parts[1] {
+		case "row", "label":
+			return "gpu/" + parts[2]
+		case "span", "send", "collective":
+			return id
+		}
+	}
+	return ""
+}
+
+var ownerIDs = []string{
+	"", "/", "gpu", "gpu/", "gpu/3", "gpu/3/label", "gpu/3/box/x", "link/4+5", "link/12/head",
+	"switch/2", "xfer/77", "node/1/frame", "long", "long/failure", "long/failure/3",
+	"long/failure/3/x", "long/other/3", "plan", "plan/", "plan/17", "plan/1a", "plan/1/2",
+	"strip", "strip/row", "strip/row/4", "strip/label/4/x", "strip/span/9", "strip/send/2",
+	"strip/collective/3/1", "strip/axis/1", "header/title", "legend/gpu/1", "gpux/1",
+}
+
+func TestOwnerIDMatchesSplit(t *testing.T) {
+	for _, id := range ownerIDs {
+		if got, want := ownerID(id), ownerBySplit(id); got != want {
+			t.Errorf("ownerID(%q) = %q, want %q", id, got, want)
+		}
+	}
+}
+
+func FuzzOwnerID(f *testing.F) {
+	for _, id := range ownerIDs {
+		f.Add(id)
+	}
+	f.Fuzz(func(t *testing.T, id string) {
+		if got, want := ownerID(id), ownerBySplit(id); got != want {
+			t.Errorf("ownerID(%q) = %q, want %q", id, got, want)
+		}
+	})
+}
+
+// TestHitTestAllocatesNothing: the browser hit-tests the pointer every
+// frame, so a miss, and a hit on anything but a strip row, must not
+// allocate (the playground promises no allocation per frame in steady
+// state).
+func TestHitTestAllocatesNothing(t *testing.T) {
+	tl := ringTimeline(4)
+	at := tl.Transfers[5].Start + ms/8
+	dl := Build(tl, at, Options{})
+	g, _ := find(dl, "gpu/2")
+	gx, gy := centre(g)
+	for _, p := range []struct {
+		name string
+		x, y float64
+	}{{"a miss", 2, 2}, {"gpu/2", gx, gy}} {
+		if n := testing.AllocsPerRun(20, func() { HitTest(dl, p.x, p.y) }); n != 0 {
+			t.Errorf("HitTest over %s: %.0f allocations, want 0", p.name, n)
+		}
+	}
+}
+
+func BenchmarkHitTest(b *testing.B) {
+	tl := ringTimeline(16)
+	dl := Build(tl, tl.End/2, Options{Width: 1280, Height: 800})
+	b.ReportAllocs()
+	for b.Loop() {
+		HitTest(dl, 2, 2) // a miss: every item is tested
+	}
+}
