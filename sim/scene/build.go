@@ -41,12 +41,13 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.panel(t, 30*b.fs, bandBottom)
 	}
 	b.live = f.liveAt(t)
-	acts := activitiesOf(tl, t, f.colls, f.spansAt(t), b.live)
+	f.actsBuf = activitiesOf(f.actsBuf, tl, t, f.colls, f.spansAt(t), b.live)
+	acts := f.actsBuf
 	if len(tl.Switches) > 0 {
 		b.topology(tl, t, 30*b.fs, bandBottom+2*b.s, acts)
 	} else {
 		ringTop := 40 * b.s
-		ring := layoutRing(tl, ringTop, bandBottom, b.vw, b.s)
+		ring := f.ringOf(ringTop, bandBottom, b.vw, b.s)
 		b.caption(tl, ring, t, ringTop, bandBottom)
 		b.links(tl, ring, t)
 		b.gpus(tl, ring.cx, ring.cy, ring.bw, ring.bh, acts)
@@ -168,6 +169,12 @@ type legendEntry struct {
 	border     Color
 }
 
+// legendItem is a legendEntry with the IDs of its two items.
+type legendItem struct {
+	legendEntry
+	swatchID, labelID string
+}
+
 // entries lists the legend's swatches: for a training run the span kinds
 // and traffic kinds it holds, else the GPU states and the chunks' phases.
 func (b *builder) entries() []legendEntry {
@@ -240,16 +247,21 @@ func (b *builder) legend(y float64) {
 			right -= textWidth(text, nsize) + 12*b.s
 		}
 	}
-	for _, e := range b.entries() {
+	if b.f.legend == nil { // the entries depend on the run only
+		for _, e := range b.entries() {
+			b.f.legend = append(b.f.legend, legendItem{e, "legend/" + e.key + "/swatch", "legend/" + e.key + "/label"})
+		}
+	}
+	for _, e := range b.f.legend {
 		next := x + 18*s + textWidth(e.label, size)
 		if next > right {
 			return
 		}
-		sw := b.rect("legend/"+e.key+"/swatch", x, y-10*s, 12*s, 12*s, e.fill)
+		sw := b.rect(e.swatchID, x, y-10*s, 12*s, 12*s, e.fill)
 		if e.border.A != 0 {
 			sw.Stroke, sw.StrokeWidth = e.border, 2*s
 		}
-		b.text("legend/"+e.key+"/label", x+17*s, y, e.label, size, colText, AnchorStart)
+		b.text(e.labelID, x+17*s, y, e.label, size, colText, AnchorStart)
 		x = next + 14*s
 	}
 }
@@ -267,6 +279,14 @@ func (b *builder) empty(tl *timeline.Timeline) {
 }
 
 func itoa(i int) string { return strconv.Itoa(i) }
+
+// gpuName is gpuName for the prepared run, "GPU <i>" made once.
+func (f *Frames) gpuName(i int) string {
+	if n := f.tl.GPUs[i].Name; n != "" {
+		return n
+	}
+	return f.ids.gpuName.at(i)
+}
 
 func gpuName(tl *timeline.Timeline, i int) string {
 	if n := tl.GPUs[i].Name; n != "" {

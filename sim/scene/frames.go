@@ -28,12 +28,22 @@ type Frames struct {
 	spans    liveIndex       // finds the spans running at an instant
 	spansBuf []int32
 	steps    []int // by collective, its number of steps
+
+	// Per-frame work kept between frames, so that a steady animation
+	// allocates next to nothing (see ids.go).
+	ids      frameIDs
+	topo     topoMemo     // the last topology layout
+	ring     ringMemo     // the last ring layout
+	loadsBuf []float64    // link loads, by link id
+	busyBuf  []bool       // ring links carrying a transfer, by link id
+	actsBuf  []activity   // what each GPU does at the frame's instant, by GPU id
+	legend   []legendItem // the legend's swatches, made on first use
 }
 
 // NewFrames prepares tl for Build. A nil timeline is allowed: its frames
 // hold a message.
 func NewFrames(tl *timeline.Timeline) *Frames {
-	f := &Frames{tl: tl}
+	f := &Frames{tl: tl, ids: newFrameIDs(tl)}
 	if tl == nil || len(tl.GPUs) == 0 {
 		return f
 	}
@@ -52,6 +62,8 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 
 // Build is the package's Build for the prepared timeline.
 func (f *Frames) Build(t units.Time, opt Options) DrawList {
+	f.ids.xfer.next()
+	f.ids.xferLabel.next()
 	layout := func(o Options) DrawList {
 		if o.View != ViewAll {
 			return f.buildView(t, o)

@@ -30,7 +30,17 @@ func loads(tl *timeline.Timeline, t units.Time) []float64 {
 
 // loadsOf is loads given the transfers in flight at t.
 func loadsOf(tl *timeline.Timeline, t units.Time, live []int32) []float64 {
-	sum := make([]float64, len(tl.Links))
+	return loadsInto(nil, tl, t, live)
+}
+
+// loadsInto is loadsOf reusing buf's storage.
+func loadsInto(buf []float64, tl *timeline.Timeline, t units.Time, live []int32) []float64 {
+	sum := buf[:0]
+	if cap(sum) < len(tl.Links) {
+		sum = make([]float64, len(tl.Links))
+	}
+	sum = sum[:len(tl.Links)]
+	clear(sum)
 	for _, i := range live {
 		x := &tl.Transfers[i]
 		r := rateAt(x, t)

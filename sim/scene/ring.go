@@ -8,6 +8,23 @@ import (
 )
 
 // ringLayout places the GPU boxes and the link segments between them.
+// ringMemo keeps the last ring layout of a Frames, which depends only on
+// the run and the space it is given.
+type ringMemo struct {
+	top, bottom, w, s float64
+	g                 ringLayout
+	ok                bool
+}
+
+// ringOf is layoutRing, or the last frame's layout made for the same space.
+func (f *Frames) ringOf(top, bottom, w, s float64) ringLayout {
+	m := &f.ring
+	if !m.ok || m.top != top || m.bottom != bottom || m.w != w || m.s != s {
+		*m = ringMemo{top: top, bottom: bottom, w: w, s: s, g: layoutRing(f.tl, top, bottom, w, s), ok: true}
+	}
+	return m.g
+}
+
 type ringLayout struct {
 	cx, cy []float64 // box centres, by GPU id
 	bw, bh float64   // box size
@@ -105,7 +122,13 @@ func exitBox(x, y, dx, dy, cx, cy, hw, hh float64) float64 {
 // links draws every drawable link, green and thicker while it carries a
 // transfer at t, with an arrowhead at its destination end.
 func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
-	busy := make([]bool, len(tl.Links))
+	busy := b.f.busyBuf[:0]
+	if cap(busy) < len(tl.Links) {
+		busy = make([]bool, len(tl.Links))
+	}
+	busy = busy[:len(tl.Links)]
+	clear(busy)
+	b.f.busyBuf = busy
 	for _, i := range b.live {
 		for _, id := range tl.Transfers[i].Path {
 			if id >= 0 && id < len(busy) {
@@ -121,14 +144,14 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		if busy[i] {
 			c, width = stateStyle[Communicating].fill, 3.5*b.s
 		}
-		id := "link/" + itoa(i)
-		b.line(id, sg.x1, sg.y1, sg.x2, sg.y2, c, width)
-		b.arrowhead(id, sg, c, width)
+		b.line(b.f.ids.link.at(i), sg.x1, sg.y1, sg.x2, sg.y2, c, width)
+		b.arrowhead(i, sg, c, width)
 	}
 }
 
-// arrowhead draws two short strokes at the end of sg, if it is long enough.
-func (b *builder) arrowhead(id string, sg segment, c Color, width float64) {
+// arrowhead draws two short strokes at the end of link i's segment sg, if
+// it is long enough.
+func (b *builder) arrowhead(i int, sg segment, c Color, width float64) {
 	dx, dy := sg.x2-sg.x1, sg.y2-sg.y1
 	d := math.Hypot(dx, dy)
 	size := 7 * b.s
@@ -140,11 +163,11 @@ func (b *builder) arrowhead(id string, sg segment, c Color, width float64) {
 		// Rotate the backwards direction by ±30°.
 		hx := -ux*0.866 - side*uy*0.5
 		hy := -uy*0.866 + side*ux*0.5
-		suffix := "/head/a"
+		id := b.f.ids.linkHeadA.at(i)
 		if k == 1 {
-			suffix = "/head/b"
+			id = b.f.ids.linkHeadB.at(i)
 		}
-		b.line(id+suffix, sg.x2, sg.y2, sg.x2+hx*size, sg.y2+hy*size, c, width)
+		b.line(id, sg.x2, sg.y2, sg.x2+hx*size, sg.y2+hy*size, c, width)
 	}
 }
 
@@ -155,7 +178,7 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 	nameSize, stateSize := min(13*b.fs, bh*0.36), min(11*b.fs, bh*0.3)
 	twoLines := bh >= nameSize+stateSize+8*b.s
 	for i := range cx {
-		id := "gpu/" + itoa(i)
+		id := b.f.ids.gpu.at(i)
 		a := acts[i]
 		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, a.state.fill())
 		// A box under 8 px wide keeps its outline only when idle, whose
@@ -164,9 +187,9 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		if bw >= 8*b.s || a.state == Idle {
 			box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
 		}
-		name := gpuName(tl, i)
+		name := b.f.gpuName(i)
 		if b.f.training && textWidth(name, nameSize) > bw-4 {
-			name = itoa(i) // a narrow box in a training run keeps its number
+			name = b.f.ids.number.at(i) // a narrow box in a training run keeps its number
 		}
 		if nameSize < 7 || textWidth(name, nameSize) > bw-4 {
 			continue
@@ -175,14 +198,14 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		if twoLines {
 			nameY = cy[i] - 2*b.s
 		}
-		b.text(id+"/label", cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
+		b.text(b.f.ids.gpuLabel.at(i), cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
 		if !twoLines {
 			continue
 		}
 		if label := a.label(); textWidth(label, stateSize) <= bw-4 {
-			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, label, stateSize, a.state.textColor(), AnchorMiddle)
+			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, label, stateSize, a.state.textColor(), AnchorMiddle)
 		} else if a.span != nil && a.span.Label != "" && textWidth(a.span.Label, stateSize) <= bw-4 {
-			b.text(id+"/state", cx[i], nameY+stateSize+4*b.s, a.span.Label, stateSize, a.state.textColor(), AnchorMiddle)
+			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, a.span.Label, stateSize, a.state.textColor(), AnchorMiddle)
 		}
 	}
 }
@@ -204,7 +227,7 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 			f = x.BytesAt(t) / float64(x.Bytes)
 		}
 		px, py := g.segs[link].at(f)
-		id := "xfer/" + itoa(int(i))
+		id := b.f.ids.xfer.at(i)
 		if b.f.training {
 			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, b.s)
@@ -213,7 +236,7 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(1, 2*b.s)
 		if size >= 12 {
-			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
+			b.text(b.f.ids.xferLabel.at(i), px, py+size*0.3, b.f.ids.number.at(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
 		}
 	}
 }

@@ -163,13 +163,18 @@ type activity struct {
 // and transfers, agreeing with StateAt GPU by GPU; colls are the
 // timeline's spanCollectives.
 func activities(tl *timeline.Timeline, t units.Time, colls []*timeline.Collective) []activity {
-	return activitiesOf(tl, t, colls, spansLive(tl, t), inFlight(tl, t))
+	return activitiesOf(nil, tl, t, colls, spansLive(tl, t), inFlight(tl, t))
 }
 
 // activitiesOf is activities given the spans and the transfers live at t
-// (ascending indices).
-func activitiesOf(tl *timeline.Timeline, t units.Time, colls []*timeline.Collective, spans, live []int32) []activity {
-	acts := make([]activity, len(tl.GPUs))
+// (ascending indices), reusing buf's storage.
+func activitiesOf(buf []activity, tl *timeline.Timeline, t units.Time, colls []*timeline.Collective, spans, live []int32) []activity {
+	acts := buf[:0]
+	if cap(acts) < len(tl.GPUs) {
+		acts = make([]activity, len(tl.GPUs))
+	}
+	acts = acts[:len(tl.GPUs)]
+	clear(acts)
 	if t >= tl.End {
 		for i := range acts {
 			acts[i].state = Done

@@ -31,14 +31,29 @@ type topoLayout struct {
 	// under a pixel apart), or -1. At 512 GPUs this halves the 2,000 link
 	// lines, which cost software WebGL a quarter of a frame.
 	twin []int
+
+	// Worked out once per layout for the frames that reuse it.
+	cx, cy   []float64 // GPU box centres, by GPU id
+	linkID   []string  // by link id: "link/<i>", or "link/<i>+<j>" for a pair
+	nodeGPUs [][]int   // by index in nodes, the placed GPUs of the node
+}
+
+// topoMemo keeps the last topology layout of a Frames: it depends only on
+// the run and the space it is given, and at 512 GPUs making it anew was a
+// frame's largest allocation.
+type topoMemo struct {
+	top, bottom, vw, s, fs float64
+	L                      topoLayout
+	ok                     bool
 }
 
 // nodeGroup is one node's box; label is false when it is too small to hold
-// its name.
+// its name, else text is the name as it fits.
 type nodeGroup struct {
 	id    int
 	r     box
 	label bool
+	text  string
 }
 
 // topoGroups sorts the vertices: the GPUs and switches of each node (in
@@ -148,8 +163,45 @@ func (d nodeGrid) score(cables bool) float64 {
 	return v
 }
 
-// layoutTopology places every vertex of tl between top and bottom.
+// layoutTopology places every vertex of tl between top and bottom, or
+// returns the last frame's layout when it was made for the same space.
 func (b *builder) layoutTopology(tl *timeline.Timeline, top, bottom float64) topoLayout {
+	m := &b.f.topo
+	if m.ok && m.top == top && m.bottom == bottom && m.vw == b.vw && m.s == b.s && m.fs == b.fs {
+		return m.L
+	}
+	L := b.placeTopology(tl, top, bottom)
+	L.cx, L.cy = make([]float64, len(tl.GPUs)), make([]float64, len(tl.GPUs))
+	for i := range tl.GPUs {
+		L.cx[i], L.cy[i] = L.verts[i].cx(), L.verts[i].cy()
+	}
+	L.linkID = make([]string, len(tl.Links))
+	for i := range L.linkID {
+		if j := L.twin[i]; j >= 0 {
+			L.linkID[i] = "link/" + itoa(min(i, j)) + "+" + itoa(max(i, j))
+		} else {
+			L.linkID[i] = b.f.ids.link.at(i)
+		}
+	}
+	index := map[int]int{} // node id → index in L.nodes
+	for k := range L.nodes {
+		index[L.nodes[k].id] = k
+		if n := &L.nodes[k]; n.label {
+			n.text = truncate(b.f.ids.nodeName.at(n.id), 11*b.fs, n.r.w()-8*b.s)
+		}
+	}
+	L.nodeGPUs = make([][]int, len(L.nodes))
+	for i := range tl.GPUs {
+		if k, ok := index[max(tl.GPUs[i].Node, 0)]; ok && L.placed[i] {
+			L.nodeGPUs[k] = append(L.nodeGPUs[k], i)
+		}
+	}
+	*m = topoMemo{top: top, bottom: bottom, vw: b.vw, s: b.s, fs: b.fs, L: L, ok: true}
+	return L
+}
+
+// placeTopology lays out tl between top and bottom.
+func (b *builder) placeTopology(tl *timeline.Timeline, top, bottom float64) topoLayout {
 	s := b.s
 	g := groupTopology(tl)
 	x0, x1 := 12*s, b.vw-12*s

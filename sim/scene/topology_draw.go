@@ -24,10 +24,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	b.topoLinks(tl, L, t)
 	b.nodeLabels(L)
 	b.switches(tl, L)
-	cx, cy := make([]float64, len(tl.GPUs)), make([]float64, len(tl.GPUs))
-	for i := range tl.GPUs {
-		cx[i], cy[i] = L.verts[i].cx(), L.verts[i].cy()
-	}
+	cx, cy := L.cx, L.cy
 	if L.gpuW < minGPUBox && len(L.nodes) > 0 {
 		b.nodeStates(tl, L, acts)
 	} else {
@@ -79,7 +76,7 @@ func (b *builder) loadLegend(y float64) {
 		if k >= 0 {
 			c = loadRamp[k]
 		}
-		b.rect("legend/load/"+itoa(k+1), x, y-sw*0.85, sw, sw*0.85, c)
+		b.rect(b.f.ids.loadKey.at(k+1), x, y-sw*0.85, sw, sw*0.85, c)
 	}
 	b.text("legend/load/label", x-4*b.s, y, "link load idle", size, colMuted, AnchorEnd)
 }
@@ -87,7 +84,7 @@ func (b *builder) loadLegend(y float64) {
 // nodeGroups draws each node's box.
 func (b *builder) nodeGroups(L topoLayout) {
 	for _, n := range L.nodes {
-		r := b.rect("node/"+itoa(n.id), n.r.x0, n.r.y0, n.r.w(), n.r.h(), colNodeFill)
+		r := b.rect(b.f.ids.node.at(n.id), n.r.x0, n.r.y0, n.r.w(), n.r.h(), colNodeFill)
 		r.Stroke, r.StrokeWidth = colNodeEdge, 1
 	}
 }
@@ -95,10 +92,9 @@ func (b *builder) nodeGroups(L topoLayout) {
 // nodeLabels names each node that has room, over the cables that cross it.
 func (b *builder) nodeLabels(L topoLayout) {
 	for _, n := range L.nodes {
-		id := "node/" + itoa(n.id)
 		if n.label {
 			size := 11 * b.fs
-			b.text(id+"/label", n.r.x0+6*b.s, n.r.y0+4*b.s+size, truncate("node "+itoa(n.id), size, n.r.w()-8*b.s), size, colMuted, AnchorStart)
+			b.text(b.f.ids.nodeLabel.at(n.id), n.r.x0+6*b.s, n.r.y0+4*b.s+size, n.text, size, colMuted, AnchorStart)
 		}
 	}
 }
@@ -107,13 +103,14 @@ func (b *builder) nodeLabels(L topoLayout) {
 // the more it carries. A pair of links drawn as one line (L.twin) shows the
 // busier direction, midway between the two, as "link/<i>+<j>".
 func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
-	u := loadsOf(tl, t, b.live)
+	b.f.loadsBuf = loadsInto(b.f.loadsBuf, tl, t, b.live)
+	u := b.f.loadsBuf
 	thin := min(1.2*b.s, max(L.gpuW*0.1, 0.3))
 	for i, sg := range L.segs {
 		if !sg.ok {
 			continue
 		}
-		load, id := u[i], "link/"+itoa(i)
+		load, id := u[i], L.linkID[i]
 		if j := L.twin[i]; j >= 0 {
 			if j < i {
 				continue // drawn with j
@@ -121,7 +118,7 @@ func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
 			tw := L.segs[j]
 			// The twin runs the other way: its end is this one's start.
 			sg = segment{(sg.x1 + tw.x2) / 2, (sg.y1 + tw.y2) / 2, (sg.x2 + tw.x1) / 2, (sg.y2 + tw.y1) / 2, true}
-			load, id = max(u[i], u[j]), id+"+"+itoa(j)
+			load = max(u[i], u[j])
 		}
 		width := thin
 		if load > 0 {
@@ -140,15 +137,14 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
 			continue
 		}
 		r := L.verts[v]
-		id := "switch/" + itoa(v)
-		b.rect(id, r.x0, r.y0, r.w(), r.h(), colSwitch)
+		b.rect(b.f.ids.switchID.at(v), r.x0, r.y0, r.w(), r.h(), colSwitch)
 		size := min(11*b.fs, r.h()*0.8)
 		name := sw.Name
 		if name == "" {
 			name = sw.Kind
 		}
 		if size >= 7 && textWidth(name, size) <= r.w()-6*b.s {
-			b.text(id+"/label", r.cx(), r.cy()+size*0.35, name, size, colWhite, AnchorMiddle)
+			b.text(b.f.ids.switchLabel.at(v), r.cx(), r.cy()+size*0.35, name, size, colWhite, AnchorMiddle)
 		}
 	}
 }
@@ -168,7 +164,7 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		if !ok {
 			continue
 		}
-		id := "xfer/" + itoa(int(i))
+		id := b.f.ids.xfer.at(i)
 		if b.f.training {
 			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, min(b.s, size/8))
@@ -177,7 +173,7 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(0.75, min(2*b.s, size/6))
 		if size >= 12 {
-			b.text(id+"/label", px, py+size*0.3, itoa(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
+			b.text(b.f.ids.xferLabel.at(i), px, py+size*0.3, b.f.ids.number.at(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
 		}
 	}
 }
@@ -193,15 +189,8 @@ const minGPUBox = 3
 // with 6 GPUs computing forward and 2 idle is three quarters blue): the
 // picture a reader can still see at that size, told in numbers on hover.
 func (b *builder) nodeStates(tl *timeline.Timeline, L topoLayout, acts []activity) {
-	byNode := map[int][]int{}
-	for i := range tl.GPUs {
-		if i < len(L.placed) && L.placed[i] {
-			n := max(tl.GPUs[i].Node, 0)
-			byNode[n] = append(byNode[n], i)
-		}
-	}
-	for _, n := range L.nodes {
-		gs := byNode[n.id]
+	for k, n := range L.nodes {
+		gs := L.nodeGPUs[k]
 		if len(gs) == 0 {
 			continue
 		}
@@ -212,14 +201,14 @@ func (b *builder) nodeStates(tl *timeline.Timeline, L topoLayout, acts []activit
 			area = box{min(area.x0, v.x0), min(area.y0, v.y0), max(area.x1, v.x1), max(area.y1, v.y1)}
 			count[acts[g].state]++
 		}
-		id := "node/" + itoa(n.id) + "/gpus"
+		id := b.f.ids.nodeGPUs.at(n.id)
 		x := area.x0
 		for st, k := range count {
 			if k == 0 {
 				continue
 			}
 			w := area.w() * float64(k) / float64(len(gs))
-			b.rect(id+"/"+State(st).String(), x, area.y0, w, area.h(), State(st).fill())
+			b.rect(b.f.ids.nodeStateID(n.id, State(st)), x, area.y0, w, area.h(), State(st).fill())
 			x += w
 		}
 		edge := b.rect(id, area.x0, area.y0, area.w(), area.h(), Color{})
