@@ -26,7 +26,7 @@ func main() {
 	// of the offscreen screen each frame is a wasted full-canvas pass — about
 	// a sixth of a frame's cost in software WebGL.
 	ebiten.SetScreenClearedEveryFrame(false)
-	webgl.SingleSampled()
+	webgl.Tune()
 	if err := ebiten.RunGame(g); err != nil {
 		g.bridge.obj.Set("state", "error")
 		g.bridge.obj.Set("error", err.Error())

@@ -49,7 +49,7 @@ func main() {
 	// per-frame clear (the fill covers every pixel), so that this page
 	// stays the floor the app is compared with.
 	ebiten.SetScreenClearedEveryFrame(false)
-	webgl.SingleSampled()
+	webgl.Tune()
 	if err := ebiten.RunGame(&game{obj: obj}); err != nil {
 		js.Global().Get("console").Call("error", err.Error())
 	}
