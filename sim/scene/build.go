@@ -2,6 +2,7 @@ package scene
 
 import (
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"paraplay/sim/timeline"
@@ -133,10 +134,37 @@ func truncate(s string, size, width float64) string {
 
 func (b *builder) header(title string, t, end units.Time) {
 	s, fs := b.s, b.fs
-	now := "t = " + timeLabel(t) + " / " + timeLabel(end)
+	now := "t = " + clockLabel(t) + " / " + clockLabel(end)
 	b.text("header/time", b.w-12*s, 24*fs, now, 14*fs, colText, AnchorEnd)
 	room := b.w - 36*s - textWidth(now, 14*fs)
 	b.text("header/title", 12*s, 24*fs, truncate(title, 16*fs, room), 16*fs, colText, AnchorStart).Bold = true
+}
+
+// clockLabel prints t for the header's clock to four significant digits
+// ("12.25ms", not "12.248082ms"): the clock runs, and digits that change
+// every frame tell a reader nothing. The inspector keeps exact times.
+func clockLabel(t units.Time) string {
+	if t == 0 {
+		return "0"
+	}
+	abs, sign := t, ""
+	if abs < 0 {
+		abs, sign = -abs, "-"
+	}
+	unit, div := "ns", 1.0
+	switch {
+	case abs >= units.Second:
+		unit, div = "s", 1e9
+	case abs >= units.Millisecond:
+		unit, div = "ms", 1e6
+	case abs >= units.Microsecond:
+		unit, div = "µs", 1e3
+	}
+	v := strconv.FormatFloat(float64(abs)/div, 'g', 4, 64)
+	if strings.ContainsRune(v, 'e') { // 1000 s and beyond
+		v = strconv.FormatFloat(float64(abs)/div, 'f', 0, 64)
+	}
+	return sign + v + unit
 }
 
 // timeLabel prints t, with a bare "0" for the origin.

@@ -319,3 +319,24 @@ func TestCaptionNamesStep(t *testing.T) {
 		}
 	}
 }
+
+func TestClockLabel(t *testing.T) {
+	for _, tc := range []struct {
+		t    units.Time
+		want string
+	}{
+		{0, "0"},
+		{750, "750ns"},
+		{600 * units.Microsecond, "600µs"},
+		{12248082, "12.25ms"},
+		{4938271, "4.938ms"},
+		{12 * units.Millisecond, "12ms"},
+		{-1500 * units.Microsecond, "-1.5ms"},
+		{3*units.Second + 141592653, "3.142s"},
+		{12345 * units.Second, "12345s"},
+	} {
+		if got := clockLabel(tc.t); got != tc.want {
+			t.Errorf("clockLabel(%d) = %q, want %q", int64(tc.t), got, tc.want)
+		}
+	}
+}
