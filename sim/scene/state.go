@@ -223,7 +223,7 @@ func communicate(a *activity) {
 func (a activity) label() string {
 	if a.span != nil {
 		name := string(a.span.Kind)
-		if a.span.Label != "" {
+		if a.span.Label != "" && a.span.Label != name { // not "forward forward"
 			name += " " + a.span.Label
 		}
 		return name

@@ -92,3 +92,22 @@ func TestStateString(t *testing.T) {
 		}
 	}
 }
+
+// TestActivityLabelNamesKindOnce: a span labelled with its own kind (the
+// synthetic data-parallel run labels its spans "forward") reads "forward",
+// not "forward forward"; a microbatch label follows the kind.
+func TestActivityLabelNamesKindOnce(t *testing.T) {
+	for _, tc := range []struct {
+		kind        timeline.Kind
+		label, want string
+	}{
+		{timeline.Forward, "forward", "forward"},
+		{timeline.Forward, "F3", "forward F3"},
+		{timeline.Backward, "", "backward"},
+	} {
+		a := activity{state: Forward, span: &timeline.Span{Kind: tc.kind, Label: tc.label}}
+		if got := a.label(); got != tc.want {
+			t.Errorf("label of a %s span labelled %q = %q, want %q", tc.kind, tc.label, got, tc.want)
+		}
+	}
+}
