@@ -148,6 +148,85 @@ func TestExportDownloads(t *testing.T) {
 
 func absDiff(a, b float64) float64 { return max(a-b, b-a) }
 
+// TestExportWebM clicks Record WebM in the playground and checks that one
+// pass of the run arrives as a WebM file: the EBML header with the webm
+// document type, a VP8 or VP9 video track, and clusters of frames; and
+// that the run was restarted, played to its end and looped again after.
+func TestExportWebM(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, "play.html?"+exportQuery)
+	dir := allowDownloads(t, ctx)
+	waitFor(t, ctx, "the export section", `!!document.getElementById("export-webm")`)
+	if !eval[bool](t, ctx, `typeof MediaRecorder === "function" && !!document.querySelector("canvas").captureStream`) {
+		t.Skip("this Chromium has no MediaRecorder or canvas.captureStream")
+	}
+	eval[bool](t, ctx, `window.paraplay.seekFraction(0.5), true`)
+	if err := chromedp.Do(ctx, chromedp.Click("#export-webm")); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the recording to start from the beginning", `window.paraplay.state === "playing" && window.paraplay.simTime < 0.5 * window.paraplay.end`)
+	data := waitForFile(t, dir, ".webm", 2*time.Minute)
+	status := eval[string](t, ctx, `document.getElementById("export-status").textContent`)
+	t.Logf("WebM: %d bytes; status %q", len(data), status)
+	if !bytes.HasPrefix(data, []byte{0x1a, 0x45, 0xdf, 0xa3}) {
+		t.Fatalf("the file does not start with an EBML header: % x", data[:min(8, len(data))])
+	}
+	head := data[:min(len(data), 256)]
+	if !bytes.Contains(head, []byte("webm")) {
+		t.Errorf("the EBML header does not name the webm document type")
+	}
+	if !bytes.Contains(data, []byte("V_VP9")) && !bytes.Contains(data, []byte("V_VP8")) {
+		t.Errorf("no VP8 or VP9 video track")
+	}
+	clusters := bytes.Count(data, []byte{0x1f, 0x43, 0xb6, 0x75})
+	if clusters < 1 || len(data) < 10<<10 {
+		t.Errorf("%d clusters in %d bytes; want frames", clusters, len(data))
+	}
+	// The browser decodes its own recording: a frame from the middle must
+	// show the demo, not a blank canvas.
+	frame, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+		const bin = atob("`+base64.StdEncoding.EncodeToString(data)+`");
+		const bytes = new Uint8Array(bin.length);
+		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+		const v = document.createElement("video");
+		v.muted = true;
+		v.src = URL.createObjectURL(new Blob([bytes], { type: "video/webm" }));
+		await new Promise((ok, fail) => { v.onloadeddata = ok; v.onerror = () => fail(new Error("the video does not decode")); });
+		await new Promise((ok) => { v.onseeked = ok; v.currentTime = 1; });
+		const c = document.createElement("canvas");
+		c.width = v.videoWidth; c.height = v.videoHeight;
+		c.getContext("2d").drawImage(v, 0, 0);
+		return c.toDataURL("image/png");
+	})()`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("decoding the WebM in the page: %v", err)
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimPrefix(frame, "data:image/png;base64,"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("the decoded frame: %v", err)
+	}
+	path := filepath.Join(os.TempDir(), "paraplay-webm-frame.png")
+	if err := os.WriteFile(path, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("a frame 1 s into the WebM, %v, saved to %s", img.Bounds().Size(), path)
+	assertDrawn(t, img, 30) // video compression adds shades; a blank frame has one
+	if !strings.Contains(status, "WebM saved") {
+		t.Errorf("status %q; want it to say the WebM was saved", status)
+	}
+	if s := state(t, ctx); s.SimTime < s.End*0.99 && s.State != "playing" {
+		t.Errorf("after recording: %+v; want the run played to its end or looping again", s)
+	}
+	for _, e := range con.list() {
+		t.Errorf("console: %s", e)
+	}
+}
+
 // gifTolerance is how far a browser frame may stray from the command
 // line's: the same Go code runs on both, so only floating-point
 // differences between amd64 and wasm could move an anti-aliased edge.
