@@ -88,11 +88,7 @@ func waitForFile(t *testing.T, dir, ext string, timeout time.Duration) []byte {
 // and checks that each file arrives and decodes at the right size, then
 // compares a GIF made in the page with one made by the command line's code.
 func TestExportDownloads(t *testing.T) {
-	base := serve(t)
-	ctx, con := browser(t)
-	open(t, ctx, base, "play.html?"+exportQuery)
-	dir := allowDownloads(t, ctx)
-	waitFor(t, ctx, "the export section", `!!document.getElementById("export-png")`)
+	ctx, con, dir := openExport(t)
 	eval[bool](t, ctx, `window.paraplay.seekFraction(0.7), true`)
 	waitFor(t, ctx, "the seek", `window.paraplay.simTime > 0`)
 
@@ -148,16 +144,24 @@ func TestExportDownloads(t *testing.T) {
 
 func absDiff(a, b float64) float64 { return max(a-b, b-a) }
 
+// openExport opens the playground on exportQuery with downloads going to a
+// fresh directory, and waits for the export section.
+func openExport(t *testing.T) (context.Context, *console, string) {
+	t.Helper()
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, "play.html?"+exportQuery)
+	dir := allowDownloads(t, ctx)
+	waitFor(t, ctx, "the export section", `!!document.getElementById("export-png") && !!document.getElementById("export-webm")`)
+	return ctx, con, dir
+}
+
 // TestExportWebM clicks Record WebM in the playground and checks that one
 // pass of the run arrives as a WebM file: the EBML header with the webm
 // document type, a VP8 or VP9 video track, and clusters of frames; and
 // that the run was restarted, played to its end and looped again after.
 func TestExportWebM(t *testing.T) {
-	base := serve(t)
-	ctx, con := browser(t)
-	open(t, ctx, base, "play.html?"+exportQuery)
-	dir := allowDownloads(t, ctx)
-	waitFor(t, ctx, "the export section", `!!document.getElementById("export-webm")`)
+	ctx, con, dir := openExport(t)
 	if !eval[bool](t, ctx, `typeof MediaRecorder === "function" && !!document.querySelector("canvas").captureStream`) {
 		t.Skip("this Chromium has no MediaRecorder or canvas.captureStream")
 	}
