@@ -2,7 +2,6 @@ package scene
 
 import (
 	"strconv"
-	"strings"
 	"unicode/utf8"
 
 	"paraplay/sim/timeline"
@@ -147,24 +146,7 @@ func clockLabel(t units.Time) string {
 	if t == 0 {
 		return "0"
 	}
-	abs, sign := t, ""
-	if abs < 0 {
-		abs, sign = -abs, "-"
-	}
-	unit, div := "ns", 1.0
-	switch {
-	case abs >= units.Second:
-		unit, div = "s", 1e9
-	case abs >= units.Millisecond:
-		unit, div = "ms", 1e6
-	case abs >= units.Microsecond:
-		unit, div = "µs", 1e3
-	}
-	v := strconv.FormatFloat(float64(abs)/div, 'g', 4, 64)
-	if strings.ContainsRune(v, 'e') { // 1000 s and beyond
-		v = strconv.FormatFloat(float64(abs)/div, 'f', 0, 64)
-	}
-	return sign + v + unit
+	return t.Rounded(4)
 }
 
 // timeLabel prints t, with a bare "0" for the origin.

@@ -46,23 +46,43 @@ func (t Time) Microseconds() float64 { return float64(t) / 1e3 }
 // String prints t with the largest unit that keeps at least one whole digit,
 // e.g. "1.5ms", "12µs", "3s".
 func (t Time) String() string {
+	unit, div := t.unit()
+	if unit == "ns" {
+		return strconv.FormatInt(int64(t), 10) + "ns"
+	}
+	return strconv.FormatFloat(float64(t)/div, 'f', -1, 64) + unit
+}
+
+// Rounded prints t like String but to the given significant digits
+// ("12.25ms" for 12.248082ms at 4), for a display where exact digits are
+// noise, such as a running clock. Beyond 10^digits of the largest unit it
+// prints whole units ("12345s").
+func (t Time) Rounded(digits int) string {
+	unit, div := t.unit()
+	v := float64(t) / div
+	s := strconv.FormatFloat(v, 'g', digits, 64)
+	if strings.ContainsRune(s, 'e') {
+		s = strconv.FormatFloat(v, 'f', 0, 64)
+	}
+	return s + unit
+}
+
+// unit is the largest unit that keeps at least one whole digit of |t|, and
+// its size in nanoseconds.
+func (t Time) unit() (string, float64) {
 	abs := t
 	if abs < 0 {
 		abs = -abs
 	}
-	var unit string
-	var div float64
 	switch {
 	case abs >= Second:
-		unit, div = "s", 1e9
+		return "s", 1e9
 	case abs >= Millisecond:
-		unit, div = "ms", 1e6
+		return "ms", 1e6
 	case abs >= Microsecond:
-		unit, div = "µs", 1e3
-	default:
-		return strconv.FormatInt(int64(t), 10) + "ns"
+		return "µs", 1e3
 	}
-	return strconv.FormatFloat(float64(t)/div, 'f', -1, 64) + unit
+	return "ns", 1
 }
 
 var timeUnits = []struct {
