@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"paraplay/sim/localsgd"
 	"strings"
 
 	"paraplay/sim/collective"
@@ -33,7 +34,7 @@ func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 	parts := []string{"run " + roundTime(sum.Iteration),
 		fmt.Sprintf("%d iterations, %s per second", a.Iterations, roundCount(a.Throughput))}
 	exact := s.Compute.Jitter == 0 && !s.Compression.Enabled()
-	if s.Strategy == scenario.StrategyLocalSGD {
+	if s.Strategy == localsgd.Name {
 		parts = append(parts, "sent "+bytesText(a.Bytes))
 		if exact {
 			dp, err := dpBytes(s)

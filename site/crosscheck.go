@@ -3,6 +3,8 @@ package site
 import (
 	"fmt"
 	"math"
+	"paraplay/sim/nccltest"
+	"paraplay/sim/training"
 	"strings"
 
 	"paraplay/sim/collective"
@@ -43,7 +45,7 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 	if len(sum.Iterations) > 0 {
 		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults
 	}
-	if s.Strategy == scenario.StrategyTraining {
+	if s.Strategy == training.Name {
 		parts = append(parts, trainingMetrics(s, sum)...)
 		parts = append(parts, iterationMetrics(s, sum)...)
 		if s.Failures.Duration > 0 {
@@ -59,7 +61,7 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 		return parts[0], nil
 	}
 	c := sum.Collectives[0] // the first collective is the one the lesson is about
-	if s.Strategy == scenario.StrategyCollective {
+	if s.Strategy == nccltest.Name {
 		parts = nil // the collective is the whole run: its time says it all
 	}
 	// The timeline names the op as people write it ("all-reduce") and the

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"paraplay/sim/training"
 	"strconv"
 	"strings"
 
@@ -182,7 +183,7 @@ func (d *demo) embedPage() string {
 // Describe tells only the collective, which a training run does not use,
 // so a training scenario gets its plan and model instead.
 func describe(s scenario.Scenario) string {
-	if s.Strategy != scenario.StrategyTraining {
+	if s.Strategy != training.Name {
 		return s.Describe()
 	}
 	p := s.Parallel

@@ -28,7 +28,7 @@ const (
 // line, Young's √(2·C·MTBF) as a dashed rule. Every number comes from the
 // simulator at build time. It returns "" for scenarios without one.
 func goodputChart(s scenario.Scenario) (string, error) {
-	if s.Strategy != scenario.StrategyTraining || s.Failures.Duration <= 0 || s.Recovery.Policy != scenario.PolicyCheckpointRestart || s.Failures.RatePerNodeDay <= 0 {
+	if !s.Uses("failures") || s.Failures.Duration <= 0 || s.Recovery.Policy != scenario.PolicyCheckpointRestart || s.Failures.RatePerNodeDay <= 0 {
 		return "", nil
 	}
 	l, err := run.NewLong(s, s.Failures.Duration, 0)

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"paraplay/sim/inference"
 	"strings"
 
 	"paraplay/sim/hw"
@@ -30,7 +31,7 @@ import (
 // simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
 func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
-	is := sum.Inference
+	is, in := sum.Inference, inference.SettingsOf(&s)
 	m, err := s.Model.Resolve()
 	if err != nil {
 		return "", err
@@ -43,28 +44,28 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 		fmt.Sprintf("%s tokens/s, TTFT %s, TPOT %s", roundCount(is.TokensPerSecond), roundTime(is.TTFT), roundTime(is.TPOT))}
 	p := s.Parallel
 	layers0 := m.Layers
-	if s.Inference.SharedWeights == scenario.SharedNone {
+	if in.SharedWeights == inference.SharedNone {
 		layers0 = (m.Layers + p.PP - 1) / p.PP // stage 0 takes the remainder
 	}
 	tp := p.TP
-	if s.Inference.SharedWeights != scenario.SharedNone {
+	if in.SharedWeights != inference.SharedNone {
 		tp = 1
 	}
 	perToken := units.Bytes(2 * layers0 * m.KVHeadCount() * (m.Hidden / m.Heads) * 2 / tp)
-	tokens := units.Bytes(s.Inference.Requests * (s.Inference.Prompt + s.Inference.Output - 1))
+	tokens := units.Bytes(in.Requests * (in.Prompt + in.Output - 1))
 	simulated := tl.Memory[0].KVAt(tl.End) / tokens
 	parts = append(parts, fmt.Sprintf("KV cache simulated %s per token on GPU 0; 2·layers·kv_heads·head_dim·2 B/tp = %s",
 		kib(simulated), kib(perToken)))
 	if step, ok := decodeStepCheck(s, tl, m, gpu, layers0, perToken); ok {
 		parts = append(parts, step)
 	}
-	if s.Inference.SharedWeights != scenario.SharedNone {
+	if in.SharedWeights != inference.SharedNone {
 		owned := m.Layers / p.DP // GPU 0 owns ⌈L/d⌉
 		if m.Layers%p.DP != 0 {
 			owned++
 		}
 		buffer := 0
-		if s.Inference.SharedWeights == scenario.SharedFetch {
+		if in.SharedWeights == inference.SharedFetch {
 			buffer = 2
 		}
 		layer := units.Bytes(workload.Params(m).PerLayer * 2)
@@ -98,8 +99,8 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 // the roofline and prints it beside the simulated span; false when the run
 // has none to compare (shared weights, tensor parallelism).
 func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model, gpu hw.GPU, layers int, perToken units.Bytes) (string, bool) {
-	p := s.Parallel
-	if s.Inference.SharedWeights != scenario.SharedNone || p.TP != 1 || s.Inference.Output < 2 {
+	p, in := s.Parallel, inference.SettingsOf(&s)
+	if in.SharedWeights != inference.SharedNone || p.TP != 1 || in.Output < 2 {
 		return "", false
 	}
 	var span *timeline.Span
@@ -113,7 +114,7 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 		return "", false
 	}
 	b := tl.Inference.Microbatches[0].Requests
-	context := s.Inference.Prompt + 1
+	context := in.Prompt + 1
 	weights := float64(int64(layers)*workload.Params(m).PerLayer) * 2
 	if p.PP == 1 { // the head, and the final norm, on the only stage
 		weights += float64(workload.Params(m).FinalNorm+int64(m.Vocab)*int64(m.Hidden)) * 2

@@ -2,6 +2,7 @@ package site
 
 import (
 	"fmt"
+	"paraplay/sim/localsgd"
 	"strings"
 
 	"paraplay/sim/scenario"
@@ -37,7 +38,7 @@ func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (text string,
 
 // localSGDRunSeconds is the closed form T of localSGDRunFormula, in seconds.
 func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64, ok bool, err error) {
-	if s.Strategy != scenario.StrategyLocalSGD || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
+	if s.Strategy != localsgd.Name || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
 		s.Sync.Layers > 1 || len(sum.Collectives) == 0 || s.Iterations%s.Sync.Period != 0 {
 		return 0, false, nil
 	}

@@ -27,7 +27,7 @@ import (
 //     min(1/T_gen, k/(k·T_train + T_sync)).
 func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
 	r := sum.RLHF
-	c, err := s.RLHFConfig()
+	c, err := rlhf.FromScenario(&s)
 	if err != nil {
 		return "", err
 	}

@@ -21,7 +21,7 @@ import (
 //
 // U, D and H are α + bytes / rate on the message's link.
 func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
-	c, err := s.SplitConfig()
+	c, err := splitlearn.FromScenario(&s)
 	if err != nil {
 		return "", err
 	}

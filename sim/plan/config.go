@@ -3,6 +3,7 @@ package plan
 import (
 	"errors"
 	"fmt"
+	"paraplay/sim/training"
 	"strings"
 
 	"paraplay/sim/scenario"
@@ -127,7 +128,7 @@ func (c Config) Validate() error {
 // plan fields.
 func (c Config) scenario() scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy = scenario.StrategyTraining
+	s.Strategy = training.Name
 	s.Fidelity = "analytic"
 	s.Model = c.Model
 	s.Cluster = c.Cluster

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"errors"
+	"paraplay/sim/training"
 
 	"paraplay/sim/scenario"
 )
@@ -13,7 +14,7 @@ import (
 // is one server. The playground's plan tab and the site's embedded planner
 // both ask it, so the page and the article search the same space.
 func ForScenario(s scenario.Scenario) (Config, error) {
-	if s.Strategy != scenario.StrategyTraining || s.Model.IsSynthetic() || s.Model.Preset == "" {
+	if s.Strategy != training.Name || s.Model.IsSynthetic() || s.Model.Preset == "" {
 		return Config{}, errors.New("plan: the planner searches the plans of a training scenario with a model preset (e.g. model=llama3-8b)")
 	}
 	if s.Cluster.GPU == "" {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"fmt"
+	trainingrun "paraplay/sim/training"
 	"strings"
 
 	"paraplay/sim/hw"
@@ -99,8 +100,8 @@ func (e *Estimator) Quick(s scenario.Scenario) (Estimate, error) {
 }
 
 func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
-	if s.Strategy != scenario.StrategyTraining {
-		return Estimate{}, fmt.Errorf("strategy: %q; Estimate takes %q scenarios", s.Strategy, scenario.StrategyTraining)
+	if s.Strategy != trainingrun.Name {
+		return Estimate{}, fmt.Errorf("strategy: %q; Estimate takes %q scenarios", s.Strategy, trainingrun.Name)
 	}
 	if err := s.Validate(); err != nil {
 		return Estimate{}, err

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	trainingrun "paraplay/sim/training"
 	"testing"
 
 	"paraplay/sim/collective"
@@ -19,7 +20,7 @@ import (
 // backward and overlaps nothing) on one node of four H100s.
 func smallDP(fidelity string) scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy, s.Fidelity = scenario.StrategyTraining, fidelity
+	s.Strategy, s.Fidelity = trainingrun.Name, fidelity
 	s.Model = scenario.Model{Layers: 2, Hidden: 512, Heads: 8, Vocab: 1000, SeqLen: 512}
 	s.Cluster = scenario.Cluster{GPU: "h100-sxm", Nodes: 1, GPUsPerNode: 4}
 	s.Parallel.DP, s.Parallel.Microbatches = 4, 2
@@ -97,7 +98,7 @@ func relErr(got, want units.Time) float64 {
 // free communication: stage times differ by the GPUs' speed.
 func twoSpeed(partition string) scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy, s.Fidelity = scenario.StrategyTraining, "analytic"
+	s.Strategy, s.Fidelity = trainingrun.Name, "analytic"
 	s.Model = scenario.Model{Preset: "llama3-8b", Layers: 16}
 	s.Cluster = scenario.Cluster{GPU: "h100-sxm", Nodes: 2, GPUsPerNode: 1, Network: "ideal", NodeGPUs: []string{"h100-sxm", "a100-sxm-80gb"}}
 	s.Parallel.PP, s.Parallel.Microbatches, s.Parallel.Schedule, s.Parallel.Partition = 2, 8, "gpipe", partition

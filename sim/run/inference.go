@@ -41,7 +41,7 @@ func simulateInference(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.Inference.SharedWeights == scenario.SharedNone {
+	if inference.SettingsOf(&s).SharedWeights == inference.SharedNone {
 		r.buildPipeline()
 	} else {
 		r.buildShared()
@@ -64,7 +64,7 @@ func simulateInference(s scenario.Scenario) (*timeline.Timeline, error) {
 // infRun builds and observes one serving run.
 type infRun struct {
 	s         scenario.Scenario
-	in        scenario.Inference
+	in        inference.Settings
 	m         workload.Model
 	gpu       hw.GPU
 	nv        topo.Port // NVLink between GPUs
@@ -131,11 +131,11 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 		return nil, err
 	}
 	p := s.Parallel
-	r := &infRun{s: s, in: s.Inference, m: m, gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
+	r := &infRun{s: s, in: inference.SettingsOf(&s), m: m, gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
 		nv:   topo.Port{Bandwidth: nvl.Effective(), Latency: nvl.Latency, Kind: string(nvl.Kind)},
 		pcie: topo.Port{Bandwidth: pcie.Effective(), Latency: pcie.Latency, Kind: string(pcie.Kind)}}
 	cpus := 0
-	if r.in.Sampling == scenario.SampleCPU {
+	if r.in.Sampling == inference.SampleCPU {
 		cpus = r.dp
 	}
 	t := r.topology(cpus)
@@ -147,7 +147,7 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	v := len(t.GPUs)
 	r.kvPer, r.resident, r.buffer = make([]units.Bytes, v), make([]units.Bytes, v), make([]units.Bytes, v)
 	r.kv, r.kvBytes, r.workspace = make([][]timeline.MemoryPoint, v), make([]units.Bytes, v), make([]units.Bytes, v)
-	if r.in.SharedWeights == scenario.SharedNone {
+	if r.in.SharedWeights == inference.SharedNone {
 		layers := inference.SplitLayers(m.Layers, r.pp)
 		for st := 0; st < r.pp; st++ {
 			r.stages = append(r.stages, inference.Stage{Model: m, Layers: layers[st], First: st == 0, Last: st == r.pp-1,
@@ -158,7 +158,7 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 			r.kvPer[id], r.resident[id] = st.KVBytesPerToken(), st.WeightBytes()
 		}
 	} else {
-		r.shared = inference.Shared{Model: m, GPUs: r.dp, Fetch: r.in.SharedWeights == scenario.SharedFetch}
+		r.shared = inference.Shared{Model: m, GPUs: r.dp, Fetch: r.in.SharedWeights == inference.SharedFetch}
 		for id := 0; id < r.n; id++ {
 			r.kvPer[id] = inference.KVBytesPerToken(m, m.Layers, 1)
 			r.buffer[id] = units.Bytes(r.shared.BufferLayers()) * inference.LayerWeightBytes(m)
@@ -244,7 +244,7 @@ func (r *infRun) join(deps ...int) int {
 
 // buildPipeline adds every replica's microbatches through the pipeline.
 func (r *infRun) buildPipeline() {
-	mb := r.s.MicrobatchCount()
+	mb := inference.MicrobatchCount(&r.s)
 	sizes := inference.SplitRequests(r.in.Requests, mb)
 	for rep := 0; rep < r.dp; rep++ {
 		for j := range mb {
@@ -277,7 +277,7 @@ func (r *infRun) step(rep, j, k, b, in int) int {
 	if in >= 0 {
 		deps = []int{in}
 	}
-	batch := rep*r.s.MicrobatchCount() + j
+	batch := rep*inference.MicrobatchCount(&r.s) + j
 	label := "D" + strconv.Itoa(j)
 	kind := timeline.Decode
 	if k == 0 {
@@ -330,7 +330,7 @@ func (r *infRun) sample(rep, j, k, b, batch, last int) int {
 	from := lastGPUs[0]
 	span := timeline.Span{Kind: timeline.Sample, Microbatch: j, Stage: r.pp - 1, Label: "S" + strconv.Itoa(j)}
 	switch {
-	case r.in.Sampling == scenario.SampleCPU:
+	case r.in.Sampling == inference.SampleCPU:
 		cpu := r.n + rep
 		logits := units.Bytes(b * r.m.Vocab * inference.LogitBytes)
 		copied := r.message(from, cpu, logits, k, last)
@@ -365,7 +365,7 @@ func (r *infRun) sample(rep, j, k, b, batch, last int) int {
 // buildShared adds the shared-weight replicas: GPU rep serves its
 // requests layer by layer.
 func (r *infRun) buildShared() {
-	mb := r.s.MicrobatchCount()
+	mb := inference.MicrobatchCount(&r.s)
 	sizes := inference.SplitRequests(r.in.Requests, mb)
 	L := r.m.Layers
 	for rep := 0; rep < r.dp; rep++ {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"net/url"
+	"paraplay/sim/inference"
 	"testing"
 
 	"paraplay/sim/scenario"
@@ -27,10 +28,10 @@ func FuzzInferenceQuery(f *testing.F) {
 			return
 		}
 		s, err := scenario.FromQuery(q)
-		if err != nil || s.Strategy != scenario.StrategyInference {
+		if err != nil || s.Strategy != inference.Name {
 			return
 		}
-		if s.Inference.Output*s.Inference.Requests > 256 || s.Inference.Prompt > 4096 {
+		if in := inference.SettingsOf(&s); in.Output*in.Requests > 256 || in.Prompt > 4096 {
 			return // keep each fuzz run small
 		}
 		if _, err := Simulate(s); err != nil {

@@ -2,6 +2,7 @@ package run
 
 import (
 	"math"
+	"paraplay/sim/inference"
 	"strings"
 	"testing"
 
@@ -26,17 +27,19 @@ const (
 )
 
 // serving is a small serving scenario of Llama 3 8B on H100s.
-func serving(dp, pp, requests, output int, edit func(*scenario.Scenario)) scenario.Scenario {
+func serving(dp, pp, requests, output int, edit func(*inference.Settings)) scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy = scenario.StrategyInference
+	s.Strategy = inference.Name
 	s.GPUs = dp * pp
 	s.Cluster.GPU = "h100-sxm"
 	s.Model.Preset = "llama3-8b"
 	s.Parallel.DP, s.Parallel.PP, s.Parallel.TP = dp, pp, 1
-	s.Inference.Requests, s.Inference.Prompt, s.Inference.Output = requests, 128, output
+	in := inference.SettingsOf(&s)
+	in.Requests, in.Prompt, in.Output = requests, 128, output
 	if edit != nil {
-		edit(&s)
+		edit(&in)
 	}
+	inference.SetSettings(&s, in)
 	return s
 }
 
@@ -55,7 +58,7 @@ func simulateOK(t *testing.T, s scenario.Scenario) *timeline.Timeline {
 // tokens per request (the last sampled token is never fed back).
 func TestKVGrowsLinearly(t *testing.T) {
 	const requests, output = 3, 6
-	s := serving(1, 2, requests, output, func(s *scenario.Scenario) { s.Inference.Microbatches = 1 })
+	s := serving(1, 2, requests, output, func(in *inference.Settings) { in.Microbatches = 1 })
 	tl := simulateOK(t, s)
 	perToken := units.Bytes(2 * (llamaLayers / 2) * llamaKVHeads * llamaHeadDim * 2) // 16 layers per stage
 	for _, m := range tl.Memory {
@@ -65,7 +68,7 @@ func TestKVGrowsLinearly(t *testing.T) {
 		if len(m.KVCache) != output {
 			t.Fatalf("GPU %d: %d cache samples, want %d (a prefill and %d decode steps)", m.GPU, len(m.KVCache), output, output-1)
 		}
-		if got, want := m.KVCache[0].Bytes, units.Bytes(requests*s.Inference.Prompt)*perToken; got != want {
+		if got, want := m.KVCache[0].Bytes, units.Bytes(requests*inference.SettingsOf(&s).Prompt)*perToken; got != want {
 			t.Errorf("GPU %d: cache after the prefill %v, want %v", m.GPU, got, want)
 		}
 		for i := 1; i < len(m.KVCache); i++ {
@@ -73,7 +76,7 @@ func TestKVGrowsLinearly(t *testing.T) {
 				t.Errorf("GPU %d step %d: cache grew by %v, want the slope %v", m.GPU, i, got, want)
 			}
 		}
-		if got, want := m.KVAt(tl.End), units.Bytes(requests*(s.Inference.Prompt+output-1))*perToken; got != want {
+		if got, want := m.KVAt(tl.End), units.Bytes(requests*(inference.SettingsOf(&s).Prompt+output-1))*perToken; got != want {
 			t.Errorf("GPU %d: cache at the end %v, want %v", m.GPU, got, want)
 		}
 	}
@@ -85,7 +88,7 @@ func TestKVGrowsLinearly(t *testing.T) {
 // bandwidth, and that the compute term is smaller.
 func TestDecodeStepMatchesBandwidth(t *testing.T) {
 	const requests, output = 2, 4
-	s := serving(1, 4, requests, output, func(s *scenario.Scenario) { s.Inference.Microbatches = 1 })
+	s := serving(1, 4, requests, output, func(in *inference.Settings) { in.Microbatches = 1 })
 	tl := simulateOK(t, s)
 	layers := llamaLayers / 4
 	perToken := 2 * layers * llamaKVHeads * llamaHeadDim * 2
@@ -95,7 +98,7 @@ func TestDecodeStepMatchesBandwidth(t *testing.T) {
 			continue
 		}
 		step++
-		context := s.Inference.Prompt + step
+		context := inference.SettingsOf(&s).Prompt + step
 		bytes := float64(layers*llamaLayerParams*2 + requests*context*perToken)
 		want := bytes / h100HBMBandwidth
 		flops := 2*float64(layers*llamaLayerParams*requests) + 4*float64(layers*requests*context*llamaHidden)
@@ -116,7 +119,7 @@ func TestDecodeStepMatchesBandwidth(t *testing.T) {
 func TestKVOverflowIsOOM(t *testing.T) {
 	// 72 requests of 8 k tokens on one stage of the whole model: 72 ·
 	// 8193 · 128 KiB = 72 GiB of cache beside 15 GiB of weights.
-	s := serving(2, 1, 72, 2, func(s *scenario.Scenario) { s.Inference.Prompt = 8192 })
+	s := serving(2, 1, 72, 2, func(in *inference.Settings) { in.Prompt = 8192 })
 	tl := simulateOK(t, s)
 	sum := tl.Summarize()
 	for i, m := range tl.Memory {
@@ -127,7 +130,7 @@ func TestKVOverflowIsOOM(t *testing.T) {
 			t.Errorf("GPU %d: capacity %d tokens, yet it overflowed", i, cap)
 		}
 	}
-	fits := simulateOK(t, serving(2, 1, 8, 2, func(s *scenario.Scenario) { s.Inference.Prompt = 8192 }))
+	fits := simulateOK(t, serving(2, 1, 8, 2, func(in *inference.Settings) { in.Prompt = 8192 }))
 	if m := fits.Memory[0]; m.OOM() {
 		t.Errorf("8 requests of 8 k tokens: peak %v flagged OOM on %v", m.Peak, m.Capacity)
 	}
@@ -144,8 +147,8 @@ func TestSharedWeightsFreeMemory(t *testing.T) {
 	for _, tc := range []struct {
 		mode  string
 		freed units.Bytes
-	}{{scenario.SharedFetch, 22 * llamaLayerParams * 2}, {scenario.SharedShip, 24 * llamaLayerParams * 2}} {
-		shared := simulateOK(t, serving(4, 1, 4, 3, func(s *scenario.Scenario) { s.Inference.SharedWeights = tc.mode }))
+	}{{inference.SharedFetch, 22 * llamaLayerParams * 2}, {inference.SharedShip, 24 * llamaLayerParams * 2}} {
+		shared := simulateOK(t, serving(4, 1, 4, 3, func(in *inference.Settings) { in.SharedWeights = tc.mode }))
 		for g := range 4 {
 			a, b := replicated.Memory[g], shared.Memory[g]
 			if got := a.Static() - b.Static(); got != tc.freed {
@@ -176,14 +179,14 @@ func peakActivations(m timeline.Memory) units.Bytes {
 // communication) tile the run exactly, host spans counted as bubbles.
 func TestBubblesPartitionIdleTime(t *testing.T) {
 	for name, s := range map[string]scenario.Scenario{
-		"vllm-like": serving(1, 4, 8, 5, func(s *scenario.Scenario) {
-			s.Inference.HostTime, s.Inference.SendOverhead = 200*units.Microsecond, 100*units.Microsecond
+		"vllm-like": serving(1, 4, 8, 5, func(in *inference.Settings) {
+			in.HostTime, in.SendOverhead = 200*units.Microsecond, 100*units.Microsecond
 		}),
-		"sipipe-like": serving(1, 4, 8, 5, func(s *scenario.Scenario) {
-			s.Inference.Sampling, s.Inference.AsyncHost, s.Inference.HostTime = scenario.SampleCPU, true, 200*units.Microsecond
+		"sipipe-like": serving(1, 4, 8, 5, func(in *inference.Settings) {
+			in.Sampling, in.AsyncHost, in.HostTime = inference.SampleCPU, true, 200*units.Microsecond
 		}),
-		"fetch": serving(4, 1, 4, 3, func(s *scenario.Scenario) { s.Inference.SharedWeights = scenario.SharedFetch }),
-		"ship":  serving(4, 1, 4, 3, func(s *scenario.Scenario) { s.Inference.SharedWeights = scenario.SharedShip }),
+		"fetch": serving(4, 1, 4, 3, func(in *inference.Settings) { in.SharedWeights = inference.SharedFetch }),
+		"ship":  serving(4, 1, 4, 3, func(in *inference.Settings) { in.SharedWeights = inference.SharedShip }),
 	} {
 		tl := simulateOK(t, s)
 		busy := make([]units.Time, len(tl.GPUs))
@@ -213,11 +216,13 @@ func TestBubblesPartitionIdleTime(t *testing.T) {
 // (intra-stage), and a smaller send overhead shortens the inter-stage
 // waits. Each kind must shrink, and throughput rise.
 func TestSiPipeShrinksBubbles(t *testing.T) {
-	base := serving(1, 4, 8, 8, func(s *scenario.Scenario) {
-		s.Inference.HostTime, s.Inference.SendOverhead = 200*units.Microsecond, 100*units.Microsecond
+	base := serving(1, 4, 8, 8, func(in *inference.Settings) {
+		in.HostTime, in.SendOverhead = 200*units.Microsecond, 100*units.Microsecond
 	})
 	si := base
-	si.Inference.Sampling, si.Inference.AsyncHost, si.Inference.SendOverhead = scenario.SampleCPU, true, 10*units.Microsecond
+	in := inference.SettingsOf(&si)
+	in.Sampling, in.AsyncHost, in.SendOverhead = inference.SampleCPU, true, 10*units.Microsecond
+	inference.SetSettings(&si, in)
 	a, b := simulateOK(t, base).Summarize().Inference, simulateOK(t, si).Summarize().Inference
 	for _, k := range []string{timeline.BubbleImbalance, timeline.BubbleIntraStage, timeline.BubbleInterStage} {
 		if b.Bubbles[k] >= a.Bubbles[k] {
@@ -231,7 +236,7 @@ func TestSiPipeShrinksBubbles(t *testing.T) {
 
 // TestInferenceDeterministic runs a scenario twice: same bytes.
 func TestInferenceDeterministic(t *testing.T) {
-	s := serving(1, 2, 4, 4, func(s *scenario.Scenario) { s.Inference.Sampling = scenario.SampleCPU })
+	s := serving(1, 2, 4, 4, func(in *inference.Settings) { in.Sampling = inference.SampleCPU })
 	if a, b := dump(simulateOK(t, s)), dump(simulateOK(t, s)); a != b {
 		t.Error("two runs of one scenario differ")
 	}
@@ -249,7 +254,7 @@ func TestInferenceSummaryText(t *testing.T) {
 }
 
 func BenchmarkInferencePipeline(b *testing.B) {
-	s := serving(1, 4, 16, 32, func(s *scenario.Scenario) { s.Inference.HostTime = 200 * units.Microsecond })
+	s := serving(1, 4, 16, 32, func(in *inference.Settings) { in.HostTime = 200 * units.Microsecond })
 	for b.Loop() {
 		if _, err := Simulate(s); err != nil {
 			b.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"paraplay/sim/localsgd"
 	"slices"
 	"strconv"
 
@@ -198,7 +199,7 @@ func (l *localSGD) average(gr int, ready []int) ([]int, error) {
 func (l *localSGD) record() {
 	s := l.s
 	tl := l.g.out
-	a := &timeline.Async{Mode: scenario.StrategyLocalSGD, Bound: l.period, Workers: identity(l.n), Speeds: make([]float64, l.n)}
+	a := &timeline.Async{Mode: localsgd.Name, Bound: l.period, Workers: identity(l.n), Speeds: make([]float64, l.n)}
 	for i := range a.Speeds {
 		a.Speeds[i] = s.Sync.Speed(i)
 	}

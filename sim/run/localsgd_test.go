@@ -3,6 +3,7 @@ package run
 import (
 	"fmt"
 	"math"
+	"paraplay/sim/localsgd"
 	"testing"
 
 	"paraplay/sim/collective"
@@ -13,7 +14,7 @@ import (
 
 func localScenario(period, layers, iters int) scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy = scenario.StrategyLocalSGD
+	s.Strategy = localsgd.Name
 	s.Sync.Period, s.Sync.Layers, s.Iterations = period, layers, iters
 	return s
 }
@@ -105,7 +106,7 @@ func TestLocalSGDWithSlowWorker(t *testing.T) {
 
 func ExampleSimulate_localSGD() {
 	s := scenario.Default()
-	s.Strategy = scenario.StrategyLocalSGD
+	s.Strategy = localsgd.Name
 	s.Sync.Period, s.Iterations = 4, 8
 	tl, err := Simulate(s)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"math"
+	trainingrun "paraplay/sim/training"
 	"slices"
 
 	"paraplay/sim/fault"
@@ -31,7 +32,7 @@ type Long struct {
 // training again on the surviving GPUs, once per distinct number of lost
 // replicas.
 func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long, error) {
-	if s.Strategy != scenario.StrategyTraining {
+	if s.Strategy != trainingrun.Name {
 		return nil, fmt.Errorf("a long run needs a training scenario (model, parallel, cluster); this one is %s", s.Strategy)
 	}
 	if duration < 0 || iterations < 0 || duration == 0 && iterations == 0 {

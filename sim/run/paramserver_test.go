@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"paraplay/sim/paramserver"
 	"reflect"
 	"testing"
 
@@ -16,7 +17,7 @@ import (
 func psScenario(mode string, speeds []float64, iters int) scenario.Scenario {
 	s := scenario.Default()
 	s.Name = "ps"
-	s.Strategy = scenario.StrategyParameterServer
+	s.Strategy = paramserver.Name
 	s.GPUs = len(speeds)
 	s.Sync.Mode, s.Sync.Speeds, s.Iterations = mode, speeds, iters
 	s.Collective.Size = 64 * units.MiB
@@ -298,7 +299,7 @@ func FuzzParameterServer(f *testing.F) {
 // the fast ones run one iteration ahead of it, then wait for it each time.
 func ExampleSimulate_parameterServer() {
 	s := scenario.Default()
-	s.Strategy = scenario.StrategyParameterServer
+	s.Strategy = paramserver.Name
 	s.Sync.Mode, s.Sync.Staleness, s.Iterations = scenario.SyncSSP, 1, 4
 	s.Sync.Speeds = []float64{1, 1, 1, 0.25}
 	tl, err := Simulate(s)

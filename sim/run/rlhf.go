@@ -10,7 +10,7 @@ import (
 // an rlhf.Config (presets looked up, prices and the sync port defaulted)
 // and package rlhf plays its steps analytically.
 func simulateRLHF(s scenario.Scenario) (*timeline.Timeline, error) {
-	c, err := s.RLHFConfig()
+	c, err := rlhf.FromScenario(&s)
 	if err != nil {
 		return nil, err
 	}

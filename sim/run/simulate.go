@@ -4,6 +4,12 @@ import (
 	"cmp"
 	"fmt"
 	"math/rand/v2"
+	"paraplay/sim/inference"
+	"paraplay/sim/localsgd"
+	"paraplay/sim/nccltest"
+	"paraplay/sim/paramserver"
+	"paraplay/sim/rlhf"
+	trainingrun "paraplay/sim/training"
 	"slices"
 
 	"paraplay/sim/cluster"
@@ -33,21 +39,21 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return nil, err
 	}
 	switch s.Strategy {
-	case scenario.StrategyTraining:
+	case trainingrun.Name:
 		return simulateTraining(s)
-	case scenario.StrategyParameterServer:
+	case paramserver.Name:
 		return simulateParameterServer(s)
-	case scenario.StrategyLocalSGD:
+	case localsgd.Name:
 		return simulateLocalSGD(s)
-	case scenario.StrategySplitLearning:
-		c, err := s.SplitConfig()
+	case splitlearn.Name:
+		c, err := splitlearn.FromScenario(&s)
 		if err != nil {
 			return nil, err
 		}
 		return splitlearn.Simulate(c)
-	case scenario.StrategyRLHF:
+	case rlhf.Name:
 		return simulateRLHF(s)
-	case scenario.StrategyInference:
+	case inference.Name:
 		return simulateInference(s)
 	}
 	t, err := Topology(s)
@@ -68,7 +74,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	for i := range gpus {
 		gpus[i] = i
 	}
-	if s.Strategy == scenario.StrategyCollective {
+	if s.Strategy == nccltest.Name {
 		g.addSchedule(sch, gpus, nil)
 		return finish(g)
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"paraplay/sim/nccltest"
 	"testing"
 
 	"paraplay/sim/collective"
@@ -190,7 +191,7 @@ func TestEveryCollectiveOpRunsAsAScenario(t *testing.T) {
 	for _, op := range collective.Ops() {
 		for _, algo := range collective.Algorithms(op) {
 			s := scenario.Default()
-			s.Strategy, s.GPUs, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size = scenario.StrategyCollective, 8, op, algo, units.MiB
+			s.Strategy, s.GPUs, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size = nccltest.Name, 8, op, algo, units.MiB
 			if op == "sendrecv" {
 				s.GPUs = 2
 			}

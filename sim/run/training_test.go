@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math"
 	"os"
+	trainingrun "paraplay/sim/training"
 	"testing"
 
 	"paraplay/sim/scenario"
@@ -37,7 +38,7 @@ func BenchmarkTraining405BOn16384(b *testing.B) {
 // synthetic is a pipeline lesson: p GPUs, ideal network, fixed op times.
 func synthetic(schedule string, p, m, v int, tf, tb, tw units.Time) scenario.Scenario {
 	s := scenario.Default()
-	s.Strategy, s.GPUs = scenario.StrategyTraining, p
+	s.Strategy, s.GPUs = trainingrun.Name, p
 	s.Cluster.Network = "ideal"
 	s.Model.Synthetic = scenario.Synthetic{Forward: tf, BackwardInput: tb, BackwardWeight: tw}
 	s.Parallel.PP, s.Parallel.Microbatches, s.Parallel.Schedule, s.Parallel.VirtualStages = p, m, schedule, v

@@ -9,7 +9,7 @@ import (
 )
 
 // validateCluster checks the cluster section against the catalog.
-func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateCluster(keys Keys, bad Reporter) {
 	c := s.Cluster
 	if c.Nodes < 0 || c.Nodes > MaxNodes {
 		bad("cluster.nodes", "is %d; allowed 1..%d", c.Nodes, MaxNodes)
@@ -20,12 +20,9 @@ func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) 
 	if c.GPUsPerNode == 0 && c.Nodes > 1 {
 		bad("cluster.gpus_per_node", "is 0 with %d nodes; give the GPUs per node", c.Nodes)
 	}
-	limit := MaxDetailedGPUs
-	if s.Strategy == StrategyTraining {
-		limit = MaxClusterGPUs
-	}
-	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n > limit || (n < MinGPUs && s.Strategy != StrategyTraining)) {
-		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs for strategy %s", n, MinGPUs, limit, s.Strategy)
+	lo, hi := keys.gpuRange()
+	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n > hi || n < lo) {
+		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs for strategy %s", n, MinGPUs, hi, s.Strategy)
 	}
 	if c.GPU == "" {
 		for _, f := range []struct{ field, v string }{{"cluster.intra", c.Intra}, {"cluster.inter", c.Inter}} {
@@ -52,14 +49,14 @@ func (s *Scenario) validateCluster(bad func(field, format string, args ...any)) 
 }
 
 // validateCollective checks the collective section.
-func (s *Scenario) validateCollective(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateCollective(keys Keys, bad Reporter) {
 	c := s.Collective
 	algos := collective.Algorithms(c.Op)
 	switch {
 	case algos == nil:
 		bad("collective.op", "%q is not known; allowed: %s", c.Op, strings.Join(collective.Ops(), ", "))
-	case (s.Strategy == StrategyDataParallel || multiIteration(s.Strategy)) && c.Op != "all_reduce":
-		bad("collective.op", "is %q; data parallelism sums gradients with all_reduce", c.Op)
+	case keys.Op != "" && c.Op != keys.Op:
+		bad("collective.op", "is %q; data parallelism sums gradients with %s", c.Op, keys.Op)
 	case !slices.Contains(algos, c.Algorithm):
 		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(algos, ", "))
 	}

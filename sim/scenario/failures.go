@@ -55,7 +55,7 @@ func (s *Scenario) FailureSeed() uint64 {
 
 // validateFailures checks the failures section and the long-run costs of
 // the recovery section.
-func (s *Scenario) validateFailures(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateFailures(bad Reporter) {
 	if v := s.Recovery.ReconfigureCost; v < 0 || v > MaxRecoveryTime {
 		bad("recovery.reconfigure_cost", "is %v; allowed 0s..%v", v, MaxRecoveryTime)
 	}

@@ -1,8 +1,10 @@
-package scenario
+package scenario_test
 
 import (
 	"math"
 	"net/url"
+	_ "paraplay/sim/run"
+	"paraplay/sim/scenario"
 	"reflect"
 	"strings"
 	"testing"
@@ -16,7 +18,7 @@ import (
 const longBase = "model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\nparallel: {dp: 2, tp: 8}\n"
 
 func TestFailuresSectionParses(t *testing.T) {
-	s, err := Parse([]byte(longBase + `recovery:
+	s, err := scenario.Parse([]byte(longBase + `recovery:
   policy: elastic
   checkpoint_interval: 30m
   checkpoint_cost: 45s
@@ -32,19 +34,19 @@ failures:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Recovery{Policy: PolicyElastic, CheckpointInterval: 1800 * units.Second, CheckpointCost: 45 * units.Second,
+	want := scenario.Recovery{Policy: scenario.PolicyElastic, CheckpointInterval: 1800 * units.Second, CheckpointCost: 45 * units.Second,
 		RestartCost: 600 * units.Second, HeartbeatTimeout: 120 * units.Second, ReconfigureCost: 20 * units.Second}
 	if s.Recovery != want {
 		t.Errorf("recovery = %+v, want %+v", s.Recovery, want)
 	}
-	wantF := Failures{RatePerNodeDay: 0.01, Causes: "gpu:3,software:1", Seed: 7, RepairTime: 86400 * units.Second}
+	wantF := scenario.Failures{RatePerNodeDay: 0.01, Causes: "gpu:3,software:1", Seed: 7, RepairTime: 86400 * units.Second}
 	if s.Failures != wantF {
 		t.Errorf("failures = %+v, want %+v", s.Failures, wantF)
 	}
 	if got := s.FailureSeed(); got != 7 {
 		t.Errorf("FailureSeed() = %d, want failures.seed 7", got)
 	}
-	if d := Default(); d.FailureSeed() != d.Seed {
+	if d := scenario.Default(); d.FailureSeed() != d.Seed {
 		t.Errorf("FailureSeed() of the default = %d, want the scenario seed %d", d.FailureSeed(), d.Seed)
 	}
 }
@@ -64,7 +66,7 @@ func TestFailuresErrorsNameTheField(t *testing.T) {
 		{"failures: {duration: 400d}\n", "failures.duration"},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(longBase + tc.yaml))
+		_, err := scenario.Parse([]byte(longBase + tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.field+": ") {
 			t.Errorf("%q: error %v, want one naming %s", tc.yaml, err, tc.field)
 		}
@@ -73,14 +75,14 @@ func TestFailuresErrorsNameTheField(t *testing.T) {
 
 func TestFailuresQueryRoundTrip(t *testing.T) {
 	q, _ := url.ParseQuery("model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=8&recovery=replan&reconfig_cost=2m&ckpt_interval=20m&fail_rate=0.002&causes=hbm3:1&fail_seed=3&repair_time=6h&heartbeat=10s")
-	s, err := FromQuery(q)
+	s, err := scenario.FromQuery(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Recovery.Policy != PolicyReplan || s.Recovery.CheckpointInterval != 1200*units.Second || s.Failures.RepairTime != 6*3600*units.Second {
+	if s.Recovery.Policy != scenario.PolicyReplan || s.Recovery.CheckpointInterval != 1200*units.Second || s.Failures.RepairTime != 6*3600*units.Second {
 		t.Errorf("decoded %+v %+v", s.Recovery, s.Failures)
 	}
-	back, err := FromQuery(s.Query())
+	back, err := scenario.FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}
@@ -89,7 +91,7 @@ func TestFailuresQueryRoundTrip(t *testing.T) {
 // The default failure rate is the Llama 3 report's: 419 unexpected
 // interruptions in 54 days on 2,048 nodes, ~0.32 per hour for the job.
 func TestDefaultFailureRateIsLlama3s(t *testing.T) {
-	d := Default()
+	d := scenario.Default()
 	perHour := d.Failures.RatePerNodeDay * 2048 / 24
 	if want := 419.0 / (54 * 24); math.Abs(perHour-want) > 1e-12 {
 		t.Errorf("job failures per hour = %v, want 419/(54·24) = %v", perHour, want)

@@ -160,10 +160,8 @@ func FormatFaults(fs []Fault) string {
 }
 
 // validateFaults checks every event against the cluster.
-func (s *Scenario) validateFaults(bad func(field, format string, args ...any)) {
-	if len(s.Faults) > 0 && s.Strategy != StrategyTraining {
-		bad("faults", "apply to training runs; strategy is %s", s.Strategy)
-	}
+func (s *Scenario) validateFaults(bad Reporter) {
+	s.exclusive("faults", len(s.Faults) > 0, "apply to %s runs; strategy is %s", bad)
 	n, nodes := s.NumGPUs(), max(1, s.Cluster.Nodes)
 	for i, f := range s.Faults {
 		field := fmt.Sprintf("faults[%d]", i)

@@ -1,8 +1,11 @@
-package scenario
+package scenario_test
 
 import (
 	"math"
 	"net/url"
+	_ "paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"reflect"
 	"strings"
 	"testing"
@@ -36,14 +39,14 @@ recovery:
 `
 
 func TestParseFaultScenario(t *testing.T) {
-	s, err := Parse([]byte(faultYAML))
+	s, err := scenario.Parse([]byte(faultYAML))
 	if err != nil {
 		t.Fatalf("Parse: %v", err)
 	}
-	want := []Fault{
-		{At: 2500 * units.Millisecond, GPU: 13, Kind: FailStop},
-		{GPU: 3, Kind: FailSlow, Factor: 0.4},
-		{At: units.Second, Kind: LinkDegrade, Node: 1, Factor: 0.25},
+	want := []scenario.Fault{
+		{At: 2500 * units.Millisecond, GPU: 13, Kind: scenario.FailStop},
+		{GPU: 3, Kind: scenario.FailSlow, Factor: 0.4},
+		{At: units.Second, Kind: scenario.LinkDegrade, Node: 1, Factor: 0.25},
 	}
 	if !reflect.DeepEqual(s.Faults, want) {
 		t.Errorf("faults = %+v, want %+v", s.Faults, want)
@@ -51,11 +54,11 @@ func TestParseFaultScenario(t *testing.T) {
 	if got, want := s.Cluster.NodeGPUs, []string{"h100-sxm", "a100-sxm-80gb"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("node_gpus = %v, want %v", got, want)
 	}
-	if s.Strategy != StrategyTraining || s.Iterations != 4 || s.Straggler.CV != 0.1 || s.Parallel.Partition != "balanced" ||
-		s.Data.SeqDist != "lognormal" || s.Recovery.Policy != PolicyElastic || s.Recovery.HeartbeatTimeout != 20*units.Millisecond {
+	if s.Strategy != training.Name || s.Iterations != 4 || s.Straggler.CV != 0.1 || s.Parallel.Partition != "balanced" ||
+		s.Data.SeqDist != "lognormal" || s.Recovery.Policy != scenario.PolicyElastic || s.Recovery.HeartbeatTimeout != 20*units.Millisecond {
 		t.Errorf("parsed %+v", s)
 	}
-	back, err := FromQuery(s.Query())
+	back, err := scenario.FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("URL round trip: %v\n got %+v\nwant %+v", err, back, s)
 	}
@@ -88,19 +91,19 @@ func TestFaultErrorsNameTheField(t *testing.T) {
 		{"strategy: collective\nstraggler: {cv: 0.1}\n", "straggler.cv", "compute.jitter"},
 		{"strategy: data-parallel\nfaults: [{kind: fail_stop, gpu: 1}]\n", "faults", "training"},
 	} {
-		if _, err := Parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), tc.more) {
-			t.Errorf("Parse(%q) = %v; want an error naming %s and %q", tc.in, err, tc.field, tc.more)
+		if _, err := scenario.Parse([]byte(tc.in)); err == nil || !strings.Contains(err.Error(), tc.field) || !strings.Contains(err.Error(), tc.more) {
+			t.Errorf("scenario.Parse(%q) = %v; want an error naming %s and %q", tc.in, err, tc.field, tc.more)
 		}
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(base + tc.in))
+		_, err := scenario.Parse([]byte(base + tc.in))
 		if err == nil {
-			t.Errorf("Parse(%q) = nil error", tc.in)
+			t.Errorf("scenario.Parse(%q) = nil error", tc.in)
 			continue
 		}
 		for _, w := range []string{tc.field, tc.more} {
 			if !strings.Contains(err.Error(), w) {
-				t.Errorf("Parse(%q) error %q does not mention %q", tc.in, err, w)
+				t.Errorf("scenario.Parse(%q) error %q does not mention %q", tc.in, err, w)
 			}
 		}
 	}
@@ -108,23 +111,23 @@ func TestFaultErrorsNameTheField(t *testing.T) {
 
 func TestFaultsURL(t *testing.T) {
 	q, _ := url.ParseQuery("model=llama3-8b&gpu=h100-sxm&gpus_per_node=4&dp=4&faults=kind%3Dfail_slow%2Cgpu%3D2%2Cfactor%3D0.5")
-	s, err := FromQuery(q)
+	s, err := scenario.FromQuery(q)
 	if err != nil {
 		t.Fatalf("FromQuery: %v", err)
 	}
-	if want := []Fault{{Kind: FailSlow, GPU: 2, Factor: 0.5}}; !reflect.DeepEqual(s.Faults, want) {
+	if want := []scenario.Fault{{Kind: scenario.FailSlow, GPU: 2, Factor: 0.5}}; !reflect.DeepEqual(s.Faults, want) {
 		t.Errorf("faults = %+v, want %+v", s.Faults, want)
 	}
 	q.Set("faults", "kind=fail_slow,gpu=9,factor=0.5")
-	if _, err := FromQuery(q); err == nil || !strings.Contains(err.Error(), "faults[0].gpu") {
-		t.Errorf("FromQuery with gpu 9 of 4: %v, want an error naming faults[0].gpu", err)
+	if _, err := scenario.FromQuery(q); err == nil || !strings.Contains(err.Error(), "faults[0].gpu") {
+		t.Errorf("scenario.FromQuery with gpu 9 of 4: %v, want an error naming faults[0].gpu", err)
 	}
 }
 
 func TestStragglerSigma(t *testing.T) {
 	// A lognormal's cv is √(e^{σ²}−1) and its mean e^{μ+σ²/2}.
 	for _, cv := range []float64{0.05, 0.1, 0.5} {
-		mu, sigma := StragglerSigma(cv)
+		mu, sigma := scenario.StragglerSigma(cv)
 		gotCV := sqrt(exp(sigma*sigma) - 1)
 		mean := exp(mu + sigma*sigma/2)
 		if abs(gotCV-cv) > 1e-12 || abs(mean-1) > 1e-12 {
@@ -139,14 +142,14 @@ func FuzzParseFaults(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		fs, err := ParseFaults(text)
+		fs, err := scenario.ParseFaults(text)
 		if err != nil {
 			if !strings.Contains(err.Error(), "faults[") && !strings.Contains(err.Error(), "events") {
-				t.Errorf("ParseFaults(%q) error %q names no event", text, err)
+				t.Errorf("scenario.ParseFaults(%q) error %q names no event", text, err)
 			}
 			return
 		}
-		back, err := ParseFaults(FormatFaults(fs))
+		back, err := scenario.ParseFaults(scenario.FormatFaults(fs))
 		if err != nil || !reflect.DeepEqual(back, fs) {
 			t.Errorf("round trip of %q: %+v, %v; want %+v", text, back, err, fs)
 		}
@@ -158,11 +161,11 @@ func FuzzParseNodeGPUs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		gs, err := ParseNodeGPUs(text)
+		gs, err := scenario.ParseNodeGPUs(text)
 		if err != nil {
 			return
 		}
-		back, err := ParseNodeGPUs(FormatNodeGPUs(gs))
+		back, err := scenario.ParseNodeGPUs(scenario.FormatNodeGPUs(gs))
 		if err != nil || !reflect.DeepEqual(back, gs) {
 			t.Errorf("round trip of %q: %v, %v; want %v", text, back, err, gs)
 		}

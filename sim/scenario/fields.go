@@ -2,27 +2,36 @@ package scenario
 
 import (
 	"fmt"
+	"paraplay/sim/pipeline"
 	"strconv"
 	"strings"
 
 	"paraplay/sim/units"
 )
 
-// field is one row of the declarative table that maps a scenario field to its
-// YAML key and URL parameter. Every reader and writer goes through it, so the
-// file format and the URL format cannot drift apart.
-type field struct {
-	key   string // dotted YAML/JSON key, e.g. "link.bandwidth"
-	param string // URL query parameter, e.g. "bw"
-	help  string // what the value looks like, for error messages
-	get   func(*Scenario) string
-	set   func(*Scenario, string) error
+// Field is one row of the declarative table that maps a scenario field to
+// its YAML key and URL parameter. Every reader and writer goes through it,
+// so the file format and the URL format cannot drift apart. The table is
+// the shared keys (headFields), then the sections of every registered
+// strategy (Register), then tailFields.
+type Field struct {
+	// Key is the dotted YAML/JSON key, e.g. "link.bandwidth".
+	Key string
+	// Param is the URL query parameter, e.g. "bw".
+	Param string
+	// Help says what the value looks like, for messages and forms.
+	Help string
+	// Get writes the field's value in s; Set reads text into s, leaving s
+	// as it was when text is not a valid value.
+	Get func(s *Scenario) string
+	Set func(s *Scenario, text string) error
 }
 
-var fields = []field{
+// headFields are the keys every strategy shares, first in the table.
+var headFields = []Field{
 	{"name", "name", "text", func(s *Scenario) string { return s.Name },
 		func(s *Scenario, v string) error { s.Name = v; return nil }},
-	{"strategy", "strategy", StrategyDataParallel, func(s *Scenario) string { return s.Strategy },
+	{"strategy", "strategy", DefaultStrategy, func(s *Scenario) string { return s.Strategy },
 		func(s *Scenario, v string) error { s.Strategy = v; return nil }},
 	{"gpus", "gpus", "a whole number", func(s *Scenario) string { return strconv.Itoa(s.GPUs) },
 		func(s *Scenario, v string) error { return parseInt(v, &s.GPUs) }},
@@ -76,7 +85,7 @@ var fields = []field{
 	intField("parallel.cp", "cp", func(s *Scenario) *int { return &s.Parallel.CP }),
 	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
-	{"parallel.schedule", "schedule", "gpipe, 1f1b, interleaved, zb-h1, zb-h2, zb-v, dualpipev, pipedream-async, local-loss", func(s *Scenario) string { return s.Parallel.Schedule },
+	{"parallel.schedule", "schedule", strings.Join(pipeline.Names(), ", "), func(s *Scenario) string { return s.Parallel.Schedule },
 		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},
 	intField("parallel.virtual_stages", "virtual_stages", func(s *Scenario) *int { return &s.Parallel.VirtualStages }),
 	intField("parallel.microbatches", "microbatches", func(s *Scenario) *int { return &s.Parallel.Microbatches }),
@@ -137,85 +146,28 @@ var fields = []field{
 	timeField("compression.time_per_mib", "compress_cost", func(s *Scenario) *units.Time { return &s.Compression.TimePerMiB }),
 	{"compression.activations", "compress_act", "a fraction of activation bytes sent, e.g. 0.5 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Activations, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Activations) }},
-	{"split.mode", "split_mode", "split or fedavg", func(s *Scenario) string { return s.Split.Mode },
-		func(s *Scenario, v string) error { s.Split.Mode = v; return nil }},
-	{"split.model", "split_model", "vgg19 or vgg19-cifar", func(s *Scenario) string { return s.Split.Model },
-		func(s *Scenario, v string) error { s.Split.Model = v; return nil }},
-	intField("split.clients", "clients", func(s *Scenario) *int { return &s.Split.Clients }),
-	{"split.device", "device", "a client device, e.g. phone, laptop, raspberry-pi-5, jetson-orin-nano", func(s *Scenario) string { return s.Split.Device },
-		func(s *Scenario, v string) error { s.Split.Device = v; return nil }},
-	intField("split.cut", "cut", func(s *Scenario) *int { return &s.Split.Cut }),
-	intField("split.hops", "hops", func(s *Scenario) *int { return &s.Split.Hops }),
-	{"split.compute_gpu", "compute_gpu", "a GPU preset, e.g. t4", func(s *Scenario) string { return s.Split.ComputeGPU },
-		func(s *Scenario, v string) error { s.Split.ComputeGPU = v; return nil }},
-	intField("split.batch", "batch", func(s *Scenario) *int { return &s.Split.Batch }),
-	intField("split.local_steps", "local_steps", func(s *Scenario) *int { return &s.Split.LocalSteps }),
-	{"split.uplink", "uplink", "e.g. 20Mbps", func(s *Scenario) string { return s.Split.Uplink.String() },
-		func(s *Scenario, v string) error { return assign(&s.Split.Uplink, v, units.ParseBandwidth) }},
-	{"split.downlink", "downlink", "e.g. 100Mbps", func(s *Scenario) string { return s.Split.Downlink.String() },
-		func(s *Scenario, v string) error { return assign(&s.Split.Downlink, v, units.ParseBandwidth) }},
-	timeField("split.client_latency", "client_lat", func(s *Scenario) *units.Time { return &s.Split.ClientLatency }),
-	{"split.server_bandwidth", "server_bw", "e.g. 100Gbps", func(s *Scenario) string { return s.Split.ServerBandwidth.String() },
-		func(s *Scenario, v string) error { return assign(&s.Split.ServerBandwidth, v, units.ParseBandwidth) }},
-	{"split.hop_bandwidth", "hop_bw", "e.g. 10Gbps", func(s *Scenario) string { return s.Split.HopBandwidth.String() },
-		func(s *Scenario, v string) error { return assign(&s.Split.HopBandwidth, v, units.ParseBandwidth) }},
-	timeField("split.hop_latency", "hop_lat", func(s *Scenario) *units.Time { return &s.Split.HopLatency }),
-	{"split.speeds", "client_speeds", "speed factors, one per client, e.g. 1,1,0.25", func(s *Scenario) string { return formatSpeeds(s.Split.Speeds) },
-		func(s *Scenario, v string) error { return assign(&s.Split.Speeds, v, parseSpeeds) }},
-	{"split.speed_cv", "speed_cv", "a number 0..2, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Split.SpeedCV, 'f', -1, 64) },
-		func(s *Scenario, v string) error { return parseFloat(v, &s.Split.SpeedCV) }},
-	{"rlhf.placement", "placement", "co-located, interleaved or disaggregated", func(s *Scenario) string { return s.RLHF.Placement },
-		func(s *Scenario, v string) error { s.RLHF.Placement = v; return nil }},
-	stringField("rlhf.actor", "actor", "a model preset, e.g. llama3-8b", func(s *Scenario) *string { return &s.RLHF.Actor }),
-	stringField("rlhf.critic", "critic", "a model preset, or none", func(s *Scenario) *string { return &s.RLHF.Critic }),
-	stringField("rlhf.reward", "reward", "a model preset", func(s *Scenario) *string { return &s.RLHF.Reward }),
-	stringField("rlhf.reference", "reference", "a model preset", func(s *Scenario) *string { return &s.RLHF.Reference }),
-	intField("rlhf.prompts", "prompts", func(s *Scenario) *int { return &s.RLHF.Prompts }),
-	intField("rlhf.prompt_len", "prompt_len", func(s *Scenario) *int { return &s.RLHF.PromptLen }),
-	intField("rlhf.response_len", "response_len", func(s *Scenario) *int { return &s.RLHF.ResponseLen }),
-	intField("rlhf.gen_gpus", "gen_gpus", func(s *Scenario) *int { return &s.RLHF.GenGPUs }),
-	intField("rlhf.gen_tp", "gen_tp", func(s *Scenario) *int { return &s.RLHF.GenTP }),
-	stringField("rlhf.gen_gpu", "gen_gpu", "a GPU preset, e.g. h20", func(s *Scenario) *string { return &s.RLHF.GenGPU }),
-	stringField("rlhf.train_gpu", "train_gpu", "a GPU preset, e.g. h100-sxm", func(s *Scenario) *string { return &s.RLHF.TrainGPU }),
-	{"rlhf.gen_price", "gen_price", "dollars per GPU-hour, 0 = assumed rate", func(s *Scenario) string { return strconv.FormatFloat(s.RLHF.GenPrice, 'f', -1, 64) },
-		func(s *Scenario, v string) error { return parseFloat(v, &s.RLHF.GenPrice) }},
-	{"rlhf.train_price", "train_price", "dollars per GPU-hour, 0 = assumed rate", func(s *Scenario) string { return strconv.FormatFloat(s.RLHF.TrainPrice, 'f', -1, 64) },
-		func(s *Scenario, v string) error { return parseFloat(v, &s.RLHF.TrainPrice) }},
-	intField("rlhf.queue", "queue", func(s *Scenario) *int { return &s.RLHF.Queue }),
-	intField("rlhf.staleness", "eta", func(s *Scenario) *int { return &s.RLHF.Staleness }),
-	intField("rlhf.sync_every", "sync_every", func(s *Scenario) *int { return &s.RLHF.SyncEvery }),
-	{"rlhf.sync_bandwidth", "sync_bw", "e.g. 50GB/s, or 0 for ib-ndr", func(s *Scenario) string { return formatBandwidthOrZero(s.RLHF.SyncBandwidth) },
-		func(s *Scenario, v string) error { return assign(&s.RLHF.SyncBandwidth, v, parseBandwidthOrZero) }},
-	intField("inference.requests", "requests", func(s *Scenario) *int { return &s.Inference.Requests }),
-	intField("inference.prompt", "prompt", func(s *Scenario) *int { return &s.Inference.Prompt }),
-	intField("inference.output", "output", func(s *Scenario) *int { return &s.Inference.Output }),
-	intField("inference.microbatches", "inf_microbatches", func(s *Scenario) *int { return &s.Inference.Microbatches }),
-	{"inference.sampling", "sampling", "gpu or cpu", func(s *Scenario) string { return s.Inference.Sampling },
-		func(s *Scenario, v string) error { s.Inference.Sampling = v; return nil }},
-	timeField("inference.sample_time", "sample_time", func(s *Scenario) *units.Time { return &s.Inference.SampleTime }),
-	timeField("inference.cpu_sample_time", "cpu_sample_time", func(s *Scenario) *units.Time { return &s.Inference.CPUSampleTime }),
-	timeField("inference.host_time", "host_time", func(s *Scenario) *units.Time { return &s.Inference.HostTime }),
-	{"inference.async_host", "async_host", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Inference.AsyncHost) },
-		func(s *Scenario, v string) error { return assign(&s.Inference.AsyncHost, v, parseBool) }},
-	timeField("inference.send_overhead", "send_overhead", func(s *Scenario) *units.Time { return &s.Inference.SendOverhead }),
-	{"inference.shared_weights", "shared_weights", "none, fetch or ship", func(s *Scenario) string { return s.Inference.SharedWeights },
-		func(s *Scenario, v string) error { s.Inference.SharedWeights = v; return nil }},
+}
+
+// tailFields close the field table, after every registered section.
+var tailFields = []Field{
 	{"seed", "seed", "a whole number ≥ 0", func(s *Scenario) string { return strconv.FormatUint(s.Seed, 10) },
 		func(s *Scenario, v string) error { return assign(&s.Seed, v, parseSeed) }},
 }
 
-func fieldByKey(key string) *field {
+func fieldByKey(key string) *Field {
+	fields := allFields()
 	for i := range fields {
-		if fields[i].key == key {
+		if fields[i].Key == key {
 			return &fields[i]
 		}
 	}
 	return nil
 }
 
-func fieldByParam(param string) *field {
+func fieldByParam(param string) *Field {
+	fields := allFields()
 	for i := range fields {
-		if fields[i].param == param {
+		if fields[i].Param == param {
 			return &fields[i]
 		}
 	}
@@ -223,9 +175,10 @@ func fieldByParam(param string) *field {
 }
 
 func knownKeys() string {
+	fields := allFields()
 	keys := make([]string, len(fields))
 	for i, f := range fields {
-		keys[i] = f.key
+		keys[i] = f.Key
 	}
 	return strings.Join(keys, ", ")
 }
@@ -282,18 +235,18 @@ func flatten(err error) []error {
 	return []error{err}
 }
 
-func intField(key, param string, at func(*Scenario) *int) field {
-	return field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
+func intField(key, param string, at func(*Scenario) *int) Field {
+	return Field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
 		func(s *Scenario, v string) error { return parseInt(v, at(s)) }}
 }
 
-func stringField(key, param, help string, at func(*Scenario) *string) field {
-	return field{key, param, help, func(s *Scenario) string { return *at(s) },
+func stringField(key, param, help string, at func(*Scenario) *string) Field {
+	return Field{key, param, help, func(s *Scenario) string { return *at(s) },
 		func(s *Scenario, v string) error { *at(s) = strings.TrimSpace(v); return nil }}
 }
 
-func timeField(key, param string, at func(*Scenario) *units.Time) field {
-	return field{key, param, "e.g. 1ms", func(s *Scenario) string { return at(s).String() },
+func timeField(key, param string, at func(*Scenario) *units.Time) Field {
+	return Field{key, param, "e.g. 1ms", func(s *Scenario) string { return at(s).String() },
 		func(s *Scenario, v string) error { return assign(at(s), v, units.ParseTime) }}
 }
 
@@ -305,17 +258,6 @@ func parseBool(v string) (bool, error) {
 		return false, nil
 	}
 	return false, fmt.Errorf("invalid switch %q: want true or false", v)
-}
-
-// trainingKey reports whether a key belongs to a training scenario, so
-// that a file or URL that sets one and no strategy is a training scenario.
-func trainingKey(key string) bool {
-	for _, p := range []string{"model.", "parallel.", "training.", "data.", "straggler.", "recovery.", "failures."} {
-		if strings.HasPrefix(key, p) {
-			return true
-		}
-	}
-	return key == "faults" || key == "iterations" || key == "cluster.node_gpus"
 }
 
 // formatBandwidthOrZero writes a bandwidth, or "0" for "use the default".
@@ -333,3 +275,7 @@ func parseBandwidthOrZero(v string) (units.Bandwidth, error) {
 	}
 	return units.ParseBandwidth(v)
 }
+
+// Problems lists the errors inside a joined error, such as Validate's, one
+// problem each.
+func Problems(err error) []error { return flatten(err) }

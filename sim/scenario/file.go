@@ -55,12 +55,12 @@ func Parse(data []byte) (Scenario, error) {
 		case f == nil:
 			errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: "unknown key; known: " + knownKeys()}))
 		case n.Kind != yaml.ScalarNode:
-			errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: "want a single value (" + f.help + ")"}))
+			errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: "want a single value (" + f.Help + ")"}))
 		case seen[key]:
 			errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: "given more than once"}))
 		default:
 			seen[key] = true
-			if err := f.set(&s, n.Value); err != nil {
+			if err := f.Set(&s, n.Value); err != nil {
 				errs = append(errs, fmt.Errorf("line %d: %w", n.Line, &FieldError{Field: key, Msg: err.Error()}))
 			}
 		}
@@ -90,8 +90,8 @@ func walk(m *yaml.Node, prefix string, visit func(key string, n *yaml.Node)) {
 }
 
 func isSection(key string) bool {
-	for _, f := range fields {
-		if strings.HasPrefix(f.key, key+".") {
+	for _, f := range allFields() {
+		if strings.HasPrefix(f.Key, key+".") {
 			return true
 		}
 	}

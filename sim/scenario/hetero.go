@@ -92,7 +92,7 @@ func (s *Scenario) GPUOfNode(n int) string {
 }
 
 // validateHetero checks node_gpus, partition, data and iterations.
-func (s *Scenario) validateHetero(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateHetero(bad Reporter) {
 	c := s.Cluster
 	if len(c.NodeGPUs) > 0 {
 		if c.GPU == "" {
@@ -107,9 +107,7 @@ func (s *Scenario) validateHetero(bad func(field, format string, args ...any)) {
 				break
 			}
 		}
-		if s.Strategy != StrategyTraining {
-			bad("cluster.node_gpus", "applies to training runs; strategy is %s", s.Strategy)
-		}
+		s.exclusive("cluster.node_gpus", true, "applies to %s runs; strategy is %s", bad)
 	}
 	if !contains(Partitions, s.Parallel.Partition) {
 		bad("parallel.partition", "%q is not known; allowed: %s", s.Parallel.Partition, strings.Join(Partitions, ", "))
@@ -128,10 +126,8 @@ func (s *Scenario) validateHetero(bad func(field, format string, args ...any)) {
 	}
 	if !(s.Straggler.CV >= 0 && s.Straggler.CV <= 1) {
 		bad("straggler.cv", "is %v; allowed 0..1", s.Straggler.CV)
-	} else if s.Straggler.CV > 0 && s.Strategy != StrategyTraining && !multiIteration(s.Strategy) {
-		bad("straggler.cv", "applies to training, parameter-server and local-sgd runs; strategy %s spreads compute with compute.jitter", s.Strategy)
+	} else {
+		s.exclusive("straggler.cv", s.Straggler.CV > 0, "applies to %s runs; strategy %s spreads compute with compute.jitter", bad)
 	}
-	if s.Data.SeqDist != "fixed" && s.Data.SeqDist != "" && s.Strategy != StrategyTraining {
-		bad("data.seq_dist", "applies to training runs; strategy is %s", s.Strategy)
-	}
+	s.exclusive("data.seq_dist", s.Data.SeqDist != "fixed" && s.Data.SeqDist != "", "applies to %s runs; strategy is %s", bad)
 }

@@ -17,9 +17,10 @@ type Param struct {
 // a form built from it grows with the table: a new field appears without a
 // change to the form's code.
 func Params() []Param {
+	fields := allFields()
 	out := make([]Param, len(fields))
 	for i, f := range fields {
-		out[i] = Param{Name: f.param, Key: f.key, Help: f.help}
+		out[i] = Param{Name: f.Param, Key: f.Key, Help: f.Help}
 	}
 	return out
 }
@@ -28,8 +29,8 @@ func Params() []Param {
 // (Query keeps only those that differ from Default).
 func (s *Scenario) Values() url.Values {
 	q := url.Values{}
-	for _, f := range fields {
-		q.Set(f.param, f.get(s))
+	for _, f := range allFields() {
+		q.Set(f.Param, f.Get(s))
 	}
 	return q
 }

@@ -1,31 +1,33 @@
 package scenario
 
 import (
+	"paraplay/sim/fault"
 	"slices"
 	"strings"
 
 	"paraplay/sim/units"
 )
 
-// Recovery policies after a fail-stop.
+// Recovery policies after a fail-stop: package fault's, which costs them
+// over a long run.
 const (
 	// PolicyCheckpointRestart: stop every GPU, restart the job (on a spare
 	// for the failed GPU) and redo the work since the last checkpoint.
-	PolicyCheckpointRestart = "checkpoint-restart"
+	PolicyCheckpointRestart = fault.CheckpointRestart
 	// PolicyElastic: drop the failed GPU's data-parallel replica and go on
 	// with the others (elastic data parallelism).
-	PolicyElastic = "elastic"
+	PolicyElastic = fault.Elastic
 	// PolicyReplan: shrink or regroup TP/PP/DP around the loss (ResiHP-style).
-	PolicyReplan = "replan"
+	PolicyReplan = fault.Replan
 	// PolicyRedundant: redundant computation in pipeline bubbles (Bamboo).
-	PolicyRedundant = "redundant"
+	PolicyRedundant = fault.Redundant
 	// PolicyReroute: send the failed stage's microbatches to its peers
 	// (ReCycle, SWARM).
-	PolicyReroute = "reroute"
+	PolicyReroute = fault.Reroute
 )
 
 // RecoveryPolicies lists the policies recovery.policy takes.
-var RecoveryPolicies = []string{PolicyCheckpointRestart, PolicyElastic, PolicyReplan, PolicyRedundant, PolicyReroute}
+var RecoveryPolicies = fault.Policies
 
 // AnimatedPolicies are the policies the iteration-by-iteration simulation
 // (package run) animates; the others are costed by the long-run model.
@@ -67,7 +69,7 @@ func DefaultRecovery() Recovery {
 }
 
 // validateRecovery checks the recovery section.
-func (s *Scenario) validateRecovery(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateRecovery(bad Reporter) {
 	r := s.Recovery
 	if !slices.Contains(RecoveryPolicies, r.Policy) {
 		bad("recovery.policy", "%q is not known; allowed: %s", r.Policy, strings.Join(RecoveryPolicies, ", "))
@@ -95,7 +97,7 @@ func (s *Scenario) Stops() bool {
 
 // validateAnimatedRecovery checks that a run whose faults stop a GPU asks
 // for a policy the iteration simulation animates.
-func (s *Scenario) validateAnimatedRecovery(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateAnimatedRecovery(bad Reporter) {
 	if s.Stops() && slices.Contains(RecoveryPolicies, s.Recovery.Policy) && !slices.Contains(AnimatedPolicies, s.Recovery.Policy) {
 		bad("recovery.policy", "%s is costed by the long-run model only; a faults list that stops a GPU animates %s",
 			s.Recovery.Policy, strings.Join(AnimatedPolicies, " or "))

@@ -31,23 +31,6 @@ const (
 	MaxBandwidth units.Bandwidth = 1e14
 )
 
-// Strategies the simulator knows.
-const (
-	// StrategyDataParallel: every GPU computes forward and backward, then
-	// the GPUs all-reduce their gradients.
-	StrategyDataParallel = "data-parallel"
-	// StrategyCollective: one collective operation alone, as nccl-tests
-	// runs it, on a ring of GPUs or on a cluster of presets.
-	StrategyCollective = "collective"
-	// StrategyTraining: one iteration of a real (or synthetic) model under
-	// a hybrid plan: dp, tp, pp, cp, ep, ZeRO, a pipeline schedule. A
-	// scenario that sets any model or parallel key and no strategy is one.
-	StrategyTraining = "training"
-)
-
-// Strategies lists every strategy, for messages and forms.
-var Strategies = []string{StrategyDataParallel, StrategyCollective, StrategyTraining, StrategyParameterServer, StrategyLocalSGD, StrategySplitLearning, StrategyRLHF, StrategyInference}
-
 // AlgorithmRing is the default algorithm.
 const AlgorithmRing = "ring"
 
@@ -65,9 +48,8 @@ type Scenario struct {
 	// Name is a title for people; optional: Title makes one from the
 	// settings when it is empty.
 	Name string `yaml:"name" json:"name"`
-	// Strategy is "data-parallel" (the default), "collective", "training",
-	// "parameter-server", "local-sgd", "split-learning", "rlhf" or
-	// "inference".
+	// Strategy names the registered strategy that runs the scenario
+	// (Strategies lists them); DefaultStrategy when none is given.
 	Strategy string `yaml:"strategy" json:"strategy"`
 	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
 	// no gpus_per_node: then they sit in one node.
@@ -91,18 +73,9 @@ type Scenario struct {
 	// Sync is the iterations, worker speeds and synchronisation of a
 	// "parameter-server" or "local-sgd" scenario.
 	Sync Sync `yaml:"sync" json:"sync"`
-	// Split is the clients, compute nodes and links of a
-	// "split-learning" scenario.
-	Split Split `yaml:"split" json:"split"`
-	// Inference is the requests and CPU-side costs of an "inference"
-	// scenario.
-	Inference Inference `yaml:"inference" json:"inference"`
 	// Compression shrinks the gradient and model traffic of a
 	// "parameter-server" or "local-sgd" scenario.
 	Compression Compression `yaml:"compression" json:"compression"`
-	// RLHF places the four models of an "rlhf" scenario and sets its
-	// rollouts, pools, queue and staleness bound.
-	RLHF RLHF `yaml:"rlhf" json:"rlhf"`
 	// Fidelity is how collectives are simulated: "detailed" (every
 	// message), "analytic" (one α–β span per collective) or "auto"
 	// (detailed up to 512 GPUs).
@@ -124,6 +97,9 @@ type Scenario struct {
 	Recovery Recovery `yaml:"recovery" json:"recovery"`
 	// Failures is the random process of node failures of a long run.
 	Failures Failures `yaml:"failures" json:"failures"`
+	// sections holds the registered strategies' own sections that were
+	// set (Get and Put); a section that was not is its default.
+	sections map[string]any
 }
 
 // Link is the bandwidth and latency of one direction of a GPU-to-GPU link.
@@ -197,7 +173,7 @@ func (s *Scenario) NumGPUs() int {
 // GPUs of one node, with a 256 MiB gradient buffer on 100 GB/s links.
 func Default() Scenario {
 	return Scenario{
-		Strategy:   StrategyDataParallel,
+		Strategy:   DefaultStrategy,
 		Fidelity:   "auto",
 		GPUs:       4,
 		Link:       Link{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond},
@@ -212,10 +188,7 @@ func Default() Scenario {
 		Recovery:    DefaultRecovery(),
 		Failures:    DefaultFailures(),
 		Sync:        defaultSync(),
-		Split:       defaultSplit(),
 		Compression: Compression{Ratio: 1, Activations: 1},
-		RLHF:        defaultRLHF(),
-		Inference:   defaultInference(),
 	}
 }
 
@@ -231,7 +204,8 @@ type FieldError struct {
 func (e *FieldError) Error() string { return e.Field + ": " + e.Msg }
 
 // Validate checks every field and returns all the problems at once, each a
-// *FieldError naming the field and its allowed range.
+// *FieldError naming the field and its allowed range: the keys every
+// strategy shares here, the strategy's own through its Kind's Check.
 func (s *Scenario) Validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
@@ -240,33 +214,21 @@ func (s *Scenario) Validate() error {
 	if len(s.Name) > 200 {
 		bad("name", "is %d characters long; at most 200 allowed", len(s.Name))
 	}
-	if !contains(Strategies, s.Strategy) {
-		bad("strategy", "%q is not known; allowed: %s", s.Strategy, strings.Join(Strategies, ", "))
+	kind, keys, known := KindOf(s.Strategy)
+	if !known {
+		bad("strategy", "%q is not known; allowed: %s", s.Strategy, knownStrategies())
 	}
 	if s.Fidelity != "auto" && s.Fidelity != "detailed" && s.Fidelity != "analytic" {
 		bad("fidelity", "%q is not known; allowed: auto, detailed, analytic", s.Fidelity)
 	}
-	if s.Strategy == StrategyTraining {
-		s.validateTraining(bad)
+	if known {
+		kind.Check(s, bad)
 	}
-	if s.Strategy == StrategySplitLearning {
-		s.validateSplit(bad)
-	}
-	if s.Strategy == StrategyRLHF {
-		s.validateRLHF(bad)
-	}
-	if s.Strategy == StrategyInference {
-		s.validateInference(bad)
-	}
-	if multiIteration(s.Strategy) {
-		s.validateSync(bad)
-	} else {
-		s.validateCompression(bad)
-	}
+	s.validateCompression(bad)
 	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)
 	}
-	s.validateCluster(bad)
+	s.validateCluster(keys, bad)
 	if s.Link.Bandwidth < MinBandwidth || s.Link.Bandwidth > MaxBandwidth {
 		bad("link.bandwidth", "is %v; allowed %v..%v", s.Link.Bandwidth, MinBandwidth, MaxBandwidth)
 	}
@@ -284,7 +246,7 @@ func (s *Scenario) Validate() error {
 	if !(s.Compute.Jitter >= 0 && s.Compute.Jitter <= 0.9) { // also rejects NaN
 		bad("compute.jitter", "is %v; allowed 0..0.9", s.Compute.Jitter)
 	}
-	s.validateCollective(bad)
+	s.validateCollective(keys, bad)
 	s.validateHetero(bad)
 	s.validateFaults(bad)
 	s.validateRecovery(bad)
@@ -293,71 +255,62 @@ func (s *Scenario) Validate() error {
 	return errors.Join(errs...)
 }
 
-// Title is Name, or when that is empty a title made from the settings,
-// e.g. "Data parallelism on 8 GPUs".
+// knownStrategies lists the registered strategies for a message.
+func knownStrategies() string {
+	if names := Strategies(); len(names) > 0 {
+		return strings.Join(names, ", ")
+	}
+	return "none is registered (import paraplay/sim/run, which registers the built-in strategies)"
+}
+
+// exclusive reports key, set in s, when s's strategy does not use it (see
+// Keys.Uses): format has two %s, the strategies that use it and s's.
+func (s *Scenario) exclusive(key string, set bool, format string, bad Reporter) {
+	if set && !s.Uses(key) {
+		bad(key, format, users(key), s.Strategy)
+	}
+}
+
+// Title is Name, or when that is empty a title made from the settings by
+// the strategy, e.g. "Data parallelism on 8 GPUs".
 func (s *Scenario) Title() string {
 	if s.Name != "" {
 		return s.Name
 	}
-	if s.Strategy == StrategyTraining {
-		p := s.Parallel
-		plan := fmt.Sprintf("dp %d, tp %d, pp %d", p.DP, p.TP, p.PP)
-		if p.CP > 1 {
-			plan += fmt.Sprintf(", cp %d", p.CP)
-		}
-		if p.EP > 1 {
-			plan += fmt.Sprintf(", ep %d", p.EP)
-		}
-		return fmt.Sprintf("%s on %d GPUs (%s)", s.Model.label(), s.NumGPUs(), plan)
-	}
-	if s.Strategy == StrategyCollective {
-		return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
-	}
-	switch s.Strategy {
-	case StrategyInference:
-		return s.titleInference()
-	case StrategyParameterServer:
-		return fmt.Sprintf("Parameter server (%s) with %d workers", strings.ToUpper(s.Sync.Mode), s.NumGPUs())
-	case StrategyLocalSGD:
-		return fmt.Sprintf("Local SGD (H = %d) on %d GPUs", s.Sync.Period, s.NumGPUs())
-	case StrategySplitLearning:
-		return s.splitTitle()
-	case StrategyRLHF:
-		return s.titleRLHF()
-	}
-	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
+	return s.kindOrDefault().Title(s)
 }
 
-// Describe is a one-line summary for people.
-func (s *Scenario) Describe() string {
+// Describe is a one-line summary for people, made by the strategy.
+func (s *Scenario) Describe() string { return s.kindOrDefault().Describe(s) }
+
+// kindOrDefault is the scenario's kind, or the default strategy's for a
+// scenario whose strategy is not known (it is invalid, but a page may
+// still name it).
+func (s *Scenario) kindOrDefault() Kind {
+	if k, _, ok := KindOf(s.Strategy); ok {
+		return k
+	}
+	if k, _, ok := KindOf(DefaultStrategy); ok {
+		return k
+	}
+	return unknownKind{}
+}
+
+// unknownKind names scenarios when no strategy is registered at all.
+type unknownKind struct{}
+
+func (unknownKind) Name() string              { return "" }
+func (unknownKind) Keys() Keys                { return Keys{} }
+func (unknownKind) Check(*Scenario, Reporter) {}
+func (unknownKind) Title(s *Scenario) string {
+	return fmt.Sprintf("%s on %d GPUs", s.Strategy, s.NumGPUs())
+}
+func (unknownKind) Describe(s *Scenario) string { return s.DescribeCollective() }
+
+// DescribeCollective is the one-line summary of the collective section on
+// the scenario's links: what a lone collective and data parallelism run.
+func (s *Scenario) DescribeCollective() string {
 	var b strings.Builder
-	if s.Strategy == StrategyTraining {
-		p := s.Parallel
-		fmt.Fprintf(&b, "%s on %d GPUs: dp %d × tp %d × pp %d", s.Model.label(), s.NumGPUs(), p.DP, p.TP, p.PP)
-		if p.CP > 1 {
-			fmt.Fprintf(&b, " × cp %d", p.CP)
-		}
-		fmt.Fprintf(&b, ", %s with %d microbatches", p.Schedule, p.Microbatches)
-		if p.ZeRO > 0 {
-			fmt.Fprintf(&b, ", ZeRO-%d", p.ZeRO)
-		}
-		if s.Cluster.GPU != "" {
-			fmt.Fprintf(&b, ", %s", s.Cluster.GPU)
-		}
-		return b.String()
-	}
-	if multiIteration(s.Strategy) {
-		return s.describeSync()
-	}
-	if s.Strategy == StrategySplitLearning {
-		return s.describeSplit()
-	}
-	if s.Strategy == StrategyRLHF {
-		return s.describeRLHF()
-	}
-	if s.Strategy == StrategyInference {
-		return s.describeInference()
-	}
 	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)
 	if s.Cluster.GPU != "" {

@@ -1,9 +1,12 @@
-package scenario
+package scenario_test
 
 import (
 	"errors"
 	"net/url"
 	"os"
+	_ "paraplay/sim/run"
+	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -13,9 +16,9 @@ import (
 )
 
 func TestDefaultIsValid(t *testing.T) {
-	s := Default()
+	s := scenario.Default()
 	if err := s.Validate(); err != nil {
-		t.Errorf("Default().Validate() = %v", err)
+		t.Errorf("scenario.Default().Validate() = %v", err)
 	}
 }
 
@@ -29,26 +32,26 @@ func TestExampleFilesParse(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Parse(data); err != nil {
+		if _, err := scenario.Parse(data); err != nil {
 			t.Errorf("%s: %v", f, err)
 		}
 	}
 }
 
 func TestParse(t *testing.T) {
-	s, err := Parse([]byte("gpus: 8\nlink:\n  bandwidth: 50GB/s\n  latency: 10us\ncollective:\n  size: 64KiB\nseed: 3\n"))
+	s, err := scenario.Parse([]byte("gpus: 8\nlink:\n  bandwidth: 50GB/s\n  latency: 10us\ncollective:\n  size: 64KiB\nseed: 3\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Default()
+	want := scenario.Default()
 	want.GPUs, want.Link.Bandwidth, want.Link.Latency, want.Collective.Size, want.Seed = 8, 50e9, 10*units.Microsecond, 64*units.KiB, 3
 	if !reflect.DeepEqual(s, want) {
-		t.Errorf("Parse = %+v, want %+v", s, want)
+		t.Errorf("scenario.Parse = %+v, want %+v", s, want)
 	}
 	// JSON is YAML too.
-	j, err := Parse([]byte(`{"gpus": 8, "link": {"bandwidth": "50GB/s", "latency": "10us"}, "collective": {"size": "64KiB"}, "seed": 3}`))
+	j, err := scenario.Parse([]byte(`{"gpus": 8, "link": {"bandwidth": "50GB/s", "latency": "10us"}, "collective": {"size": "64KiB"}, "seed": 3}`))
 	if err != nil || !reflect.DeepEqual(j, want) {
-		t.Errorf("Parse(JSON) = %+v, %v; want %+v", j, err, want)
+		t.Errorf("scenario.Parse(JSON) = %+v, %v; want %+v", j, err, want)
 	}
 }
 
@@ -75,39 +78,39 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"{", "YAML", ""},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(tc.in))
+		_, err := scenario.Parse([]byte(tc.in))
 		if err == nil {
-			t.Errorf("Parse(%q) = nil error", tc.in)
+			t.Errorf("scenario.Parse(%q) = nil error", tc.in)
 			continue
 		}
 		for _, w := range []string{tc.field, tc.more} {
 			if !strings.Contains(err.Error(), w) {
-				t.Errorf("Parse(%q) error %q does not mention %q", tc.in, err, w)
+				t.Errorf("scenario.Parse(%q) error %q does not mention %q", tc.in, err, w)
 			}
 		}
 	}
 }
 
 func TestEmptyFileIsDefault(t *testing.T) {
-	s, err := Parse(nil)
-	if err != nil || !reflect.DeepEqual(s, Default()) {
-		t.Errorf("Parse(nil) = %+v, %v; want Default()", s, err)
+	s, err := scenario.Parse(nil)
+	if err != nil || !reflect.DeepEqual(s, scenario.Default()) {
+		t.Errorf("scenario.Parse(nil) = %+v, %v; want scenario.Default()", s, err)
 	}
 }
 
 func TestQueryRoundTrip(t *testing.T) {
-	s := Default()
+	s := scenario.Default()
 	s.GPUs, s.Collective.Size, s.Link.Latency, s.Compute.Jitter, s.Seed, s.Name = 8, 64*units.KiB, 10*units.Microsecond, 0.25, 42, "a <b> & c"
 	q := s.Query()
-	back, err := FromQuery(q)
+	back, err := scenario.FromQuery(q)
 	if err != nil {
-		t.Fatalf("FromQuery(%v) = %v", q.Encode(), err)
+		t.Fatalf("scenario.FromQuery(%v) = %v", q.Encode(), err)
 	}
 	if !reflect.DeepEqual(back, s) {
-		t.Errorf("FromQuery(Query()) = %+v, want %+v", back, s)
+		t.Errorf("scenario.FromQuery(Query()) = %+v, want %+v", back, s)
 	}
-	if d := Default(); len(d.Query()) != 0 {
-		t.Errorf("Default().Query() = %v, want empty", d.Query())
+	if d := scenario.Default(); len(d.Query()) != 0 {
+		t.Errorf("scenario.Default().Query() = %v, want empty", d.Query())
 	}
 }
 
@@ -124,14 +127,14 @@ func TestFromQueryErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		q, _ := url.ParseQuery(tc.query)
-		_, err := FromQuery(q)
-		var fe *FieldError
+		_, err := scenario.FromQuery(q)
+		var fe *scenario.FieldError
 		if err == nil || !errors.As(err, &fe) || !strings.Contains(err.Error(), tc.field) {
-			t.Errorf("FromQuery(%q) = %v, want a FieldError naming %q", tc.query, err, tc.field)
+			t.Errorf("scenario.FromQuery(%q) = %v, want a scenario.FieldError naming %q", tc.query, err, tc.field)
 		}
 	}
 	q, _ := url.ParseQuery("speed=4&autoplay=1&t=3ms")
-	if _, err := FromQuery(q); err != nil {
+	if _, err := scenario.FromQuery(q); err != nil {
 		t.Errorf("view parameters rejected: %v", err)
 	}
 }
@@ -146,10 +149,10 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("gpus: 4\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := Parse(data)
+		s, err := scenario.Parse(data)
 		if err == nil {
 			if verr := s.Validate(); verr != nil {
-				t.Errorf("Parse accepted an invalid scenario: %v", verr)
+				t.Errorf("scenario.Parse accepted an invalid scenario: %v", verr)
 			}
 		}
 	})
@@ -167,14 +170,14 @@ func FuzzFromQuery(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s, err := FromQuery(q)
+		s, err := scenario.FromQuery(q)
 		if err != nil {
 			return
 		}
 		if verr := s.Validate(); verr != nil {
-			t.Errorf("FromQuery(%q) accepted an invalid scenario: %v", raw, verr)
+			t.Errorf("scenario.FromQuery(%q) accepted an invalid scenario: %v", raw, verr)
 		}
-		back, err := FromQuery(s.Query())
+		back, err := scenario.FromQuery(s.Query())
 		if err != nil || !reflect.DeepEqual(back, s) {
 			t.Errorf("round trip of %q: got %+v, %v; want %+v", raw, back, err, s)
 		}
@@ -194,38 +197,38 @@ func TestTrainingPlanErrors(t *testing.T) {
 		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp8}\n", "training.precision"},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(base + tc.yaml))
+		_, err := scenario.Parse([]byte(base + tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
 		}
 	}
 	for _, yaml := range []string{"model: {preset: gpt5}\nparallel: {dp: 2, tp: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n"} {
-		if _, err := Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), "model") {
+		if _, err := scenario.Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), "model") {
 			t.Errorf("%q: error %v, want one naming the model", yaml, err)
 		}
 	}
-	s, err := Parse([]byte(base + "parallel: {dp: 1, tp: 16}\n"))
+	s, err := scenario.Parse([]byte(base + "parallel: {dp: 1, tp: 16}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if w := s.Warnings(); len(w) != 1 || !strings.Contains(w[0], "tp = 16 exceeds gpus_per_node = 8") {
 		t.Errorf("warnings %v, want the tp-across-nodes one", w)
 	}
-	if s.Strategy != StrategyTraining {
+	if s.Strategy != training.Name {
 		t.Errorf("strategy %q, want training inferred from the model key", s.Strategy)
 	}
 }
 
 func TestTrainingQueryRoundTrip(t *testing.T) {
 	q, _ := url.ParseQuery("model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=4&pp=2&schedule=interleaved&virtual_stages=2&microbatches=16&zero=1&sequence_parallel=true&recompute=selective")
-	s, err := FromQuery(q)
+	s, err := scenario.FromQuery(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Strategy != StrategyTraining || s.Parallel.TP != 4 || !s.Parallel.SequenceParallel {
+	if s.Strategy != training.Name || s.Parallel.TP != 4 || !s.Parallel.SequenceParallel {
 		t.Errorf("decoded %+v", s.Parallel)
 	}
-	back, err := FromQuery(s.Query())
+	back, err := scenario.FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}
@@ -248,10 +251,10 @@ func TestSplitValidateNamesFields(t *testing.T) {
 		{"split: {mode: fedavg, hops: 2}", "split.hops", "one aggregator"},
 		{"cluster: {gpu: h100-sxm}", "cluster.gpu", "split section"},
 	} {
-		_, err := Parse([]byte("strategy: split-learning\n" + tc.yaml + "\n"))
-		var fe *FieldError
+		_, err := scenario.Parse([]byte("strategy: split-learning\n" + tc.yaml + "\n"))
+		var fe *scenario.FieldError
 		found := false
-		for _, e := range flatten(err) {
+		for _, e := range scenario.Problems(err) {
 			if errors.As(e, &fe) && fe.Field == tc.field && strings.Contains(fe.Msg, tc.want) {
 				found = true
 			}

@@ -9,19 +9,6 @@ import (
 	"paraplay/sim/units"
 )
 
-// Strategies that run several iterations of data parallelism whose
-// replicas do not all-reduce gradients in lockstep.
-const (
-	// StrategyParameterServer: workers pull the model from parameter
-	// servers, compute, and push their gradients back, for iterations
-	// iterations, synchronised as sync.mode says (bsp, asp, ssp, dssp).
-	StrategyParameterServer = "parameter-server"
-	// StrategyLocalSGD: workers take sync.period local steps, then
-	// all-reduce (average) the model; with sync.layers > 1 the layer
-	// groups are averaged one by one across the period (DreamDDP).
-	StrategyLocalSGD = "local-sgd"
-)
-
 // The synchronisation modes of a parameter server.
 const (
 	// SyncBSP is bulk synchronous parallel: a barrier every iteration.
@@ -125,21 +112,18 @@ func (s Sync) Speed(i int) float64 {
 // Enabled reports whether compression changes anything.
 func (c Compression) Enabled() bool { return c.Ratio != 1 || c.TimePerMiB != 0 }
 
-// multiIteration reports whether the strategy runs several iterations
-// under the sync section.
-func multiIteration(strategy string) bool {
-	return strategy == StrategyParameterServer || strategy == StrategyLocalSGD
-}
-
-// validateSync checks the sync and compression sections of a
-// parameter-server or local-sgd scenario.
-func (s *Scenario) validateSync(bad func(field, format string, args ...any)) {
+// CheckSync checks the sync section for the strategies that read it (a
+// parameter server, local SGD): modes lists what sync.mode takes (nil:
+// the strategy reads no mode), and period says whether it reads
+// sync.period. Such runs are on ideal links, so the cluster section must
+// be empty.
+func (s *Scenario) CheckSync(bad Reporter, modes []string, period bool) {
 	y := s.Sync
 	n := s.NumGPUs()
 	if s.Cluster.GPU != "" {
 		bad("cluster.gpu", "is %q; strategy %s runs on ideal links (link.bandwidth, link.latency), so leave the cluster section empty", s.Cluster.GPU, s.Strategy)
 	}
-	if s.Strategy == StrategyParameterServer && !contains(SyncModes, y.Mode) {
+	if modes != nil && !contains(modes, y.Mode) {
 		bad("sync.mode", "%q is not known; allowed: %s", y.Mode, strings.Join(SyncModes, ", "))
 	}
 	if y.Staleness < 0 || y.Staleness > MaxStaleness {
@@ -163,32 +147,29 @@ func (s *Scenario) validateSync(bad func(field, format string, args ...any)) {
 			break
 		}
 	}
-	if s.Strategy == StrategyLocalSGD && (y.Period < 1 || y.Period > max(s.Iterations, 1)) {
+	if period && (y.Period < 1 || y.Period > max(s.Iterations, 1)) {
 		bad("sync.period", "is %d; allowed 1..%d (iterations)", y.Period, s.Iterations)
 	}
 	if y.Layers < 1 || y.Layers > MaxLayerGroups {
 		bad("sync.layers", "is %d; allowed 1..%d", y.Layers, MaxLayerGroups)
 	}
-	s.validateCompression(bad)
 }
 
 // validateCompression checks the compression section, which applies to the
 // data-parallel gradients of the training, parameter-server and local-sgd
 // strategies.
-func (s *Scenario) validateCompression(bad func(field, format string, args ...any)) {
+func (s *Scenario) validateCompression(bad Reporter) {
 	if c := s.Compression; !(c.Ratio > 0 && c.Ratio <= 1) {
 		bad("compression.ratio", "is %v; allowed 0 < ratio ≤ 1 (1 = no compression)", c.Ratio)
 	}
 	if c := s.Compression; c.TimePerMiB < 0 || c.TimePerMiB > MaxCompressCost {
 		bad("compression.time_per_mib", "is %v; allowed 0..%v", c.TimePerMiB, MaxCompressCost)
 	}
-	if s.Compression.Enabled() && !multiIteration(s.Strategy) && s.Strategy != StrategyTraining {
-		bad("compression.ratio", "applies to strategies training, parameter-server and local-sgd; strategy is %s", s.Strategy)
-	}
+	s.exclusive("compression.ratio", s.Compression.Enabled(), "applies to strategies %s; strategy is %s", bad)
 	if a := s.Compression.Activations; !(a > 0 && a <= 1) {
 		bad("compression.activations", "is %v; allowed 0 < activations ≤ 1 (1 = no compression)", a)
-	} else if a != 1 && s.Strategy != StrategyTraining {
-		bad("compression.activations", "applies to training runs (pipeline, tp, cp and ep traffic); strategy is %s", s.Strategy)
+	} else {
+		s.exclusive("compression.activations", a != 1, "applies to %s runs (pipeline, tp, cp and ep traffic); strategy is %s", bad)
 	}
 }
 
@@ -223,28 +204,14 @@ func parseSpeeds(v string) ([]float64, error) {
 	return out, nil
 }
 
-// describeSync is Describe for the multi-iteration strategies.
-func (s *Scenario) describeSync() string {
+// DescribeIterations ends the one-line summary of a run of iterations on
+// workers: ", 8 iterations of a 256MiB model", with the workers' speeds
+// and the compression when set.
+func (s *Scenario) DescribeIterations() string {
 	var b strings.Builder
-	y := s.Sync
-	switch s.Strategy {
-	case StrategyParameterServer:
-		fmt.Fprintf(&b, "%d workers, %d parameter server(s), %s", s.NumGPUs(), y.Servers, strings.ToUpper(y.Mode))
-		switch y.Mode {
-		case SyncSSP:
-			fmt.Fprintf(&b, " (s = %d)", y.Staleness)
-		case SyncDSSP:
-			fmt.Fprintf(&b, " (s from %d to %d)", y.Staleness, y.Staleness+y.StalenessRange)
-		}
-	default:
-		fmt.Fprintf(&b, "%d workers, local SGD averaging every %d steps", s.NumGPUs(), y.Period)
-		if y.Layers > 1 {
-			fmt.Fprintf(&b, " in %d layer groups", y.Layers)
-		}
-	}
 	fmt.Fprintf(&b, ", %d iterations of a %v model", s.Iterations, s.Collective.Size)
-	if len(y.Speeds) > 0 {
-		fmt.Fprintf(&b, ", speeds %s", formatSpeeds(y.Speeds))
+	if len(s.Sync.Speeds) > 0 {
+		fmt.Fprintf(&b, ", speeds %s", formatSpeeds(s.Sync.Speeds))
 	}
 	if s.Compression.Ratio != 1 {
 		fmt.Fprintf(&b, ", compressed to %g", s.Compression.Ratio)

@@ -1,7 +1,9 @@
-package scenario
+package scenario_test
 
 import (
 	"net/url"
+	_ "paraplay/sim/run"
+	"paraplay/sim/scenario"
 	"reflect"
 	"strings"
 	"testing"
@@ -10,11 +12,11 @@ import (
 )
 
 func TestParseSync(t *testing.T) {
-	s, err := Parse([]byte("strategy: parameter-server\ngpus: 4\niterations: 10\nsync: {mode: dssp, staleness: 1, staleness_range: 3, servers: 2, server_bandwidth: 50GB/s, speeds: '1, 0.5,1,0.25'}\ncompression: {ratio: 0.1, time_per_mib: 20us}\n"))
+	s, err := scenario.Parse([]byte("strategy: parameter-server\ngpus: 4\niterations: 10\nsync: {mode: dssp, staleness: 1, staleness_range: 3, servers: 2, server_bandwidth: 50GB/s, speeds: '1, 0.5,1,0.25'}\ncompression: {ratio: 0.1, time_per_mib: 20us}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := Sync{Mode: SyncDSSP, Staleness: 1, StalenessRange: 3, Servers: 2, ServerBandwidth: 50 * units.GBps,
+	want := scenario.Sync{Mode: scenario.SyncDSSP, Staleness: 1, StalenessRange: 3, Servers: 2, ServerBandwidth: 50 * units.GBps,
 		Speeds: []float64{1, 0.5, 1, 0.25}, Period: 1, Layers: 1}
 	if !reflect.DeepEqual(s.Sync, want) {
 		t.Errorf("sync = %+v, want %+v", s.Sync, want)
@@ -44,35 +46,35 @@ func TestSyncErrorsNameTheField(t *testing.T) {
 		{"collective: {op: broadcast, algorithm: binomial}\n", "collective.op", "all_reduce"},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(base + tc.yaml))
+		_, err := scenario.Parse([]byte(base + tc.yaml))
 		if err == nil {
-			t.Errorf("Parse(%q) = nil error", tc.yaml)
+			t.Errorf("scenario.Parse(%q) = nil error", tc.yaml)
 			continue
 		}
 		for _, w := range []string{tc.field, tc.more} {
 			if !strings.Contains(err.Error(), w) {
-				t.Errorf("Parse(%q) error %q does not mention %q", tc.yaml, err, w)
+				t.Errorf("scenario.Parse(%q) error %q does not mention %q", tc.yaml, err, w)
 			}
 		}
 	}
-	if _, err := Parse([]byte("strategy: local-sgd\ngpus: 4\niterations: 8\nsync: {period: 9}\n")); err == nil || !strings.Contains(err.Error(), "sync.period") {
+	if _, err := scenario.Parse([]byte("strategy: local-sgd\ngpus: 4\niterations: 8\nsync: {period: 9}\n")); err == nil || !strings.Contains(err.Error(), "sync.period") {
 		t.Errorf("local-sgd with period > iterations: error %v, want one naming sync.period", err)
 	}
-	if _, err := Parse([]byte("strategy: local-sgd\ngpus: 4\nsync: {layers: 65}\n")); err == nil || !strings.Contains(err.Error(), "sync.layers") {
+	if _, err := scenario.Parse([]byte("strategy: local-sgd\ngpus: 4\nsync: {layers: 65}\n")); err == nil || !strings.Contains(err.Error(), "sync.layers") {
 		t.Errorf("local-sgd with 65 layer groups: error %v, want one naming sync.layers", err)
 	}
 }
 
 func TestSyncQueryRoundTrip(t *testing.T) {
 	q, _ := url.ParseQuery("strategy=parameter-server&gpus=4&sync=ssp&staleness=3&speeds=1,0.5,1,0.25&servers=2&ps_bw=25GB/s&compress=0.2&compress_cost=5us")
-	s, err := FromQuery(q)
+	s, err := scenario.FromQuery(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Sync.Mode != SyncSSP || s.Sync.Staleness != 3 || len(s.Sync.Speeds) != 4 || s.Compression.Ratio != 0.2 {
+	if s.Sync.Mode != scenario.SyncSSP || s.Sync.Staleness != 3 || len(s.Sync.Speeds) != 4 || s.Compression.Ratio != 0.2 {
 		t.Errorf("decoded %+v %+v", s.Sync, s.Compression)
 	}
-	back, err := FromQuery(s.Query())
+	back, err := scenario.FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("round trip: %+v, %v", back, err)
 	}

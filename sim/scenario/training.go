@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"paraplay/sim/parallel"
-	"paraplay/sim/pipeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -120,7 +119,9 @@ func (p Parallel) ChunksArg() int {
 // IsSynthetic reports whether the model is given by op times.
 func (m Model) IsSynthetic() bool { return m.Synthetic.Forward > 0 }
 
-func (m Model) label() string {
+// Label names the model for titles: its preset, "Synthetic model" or
+// "32-layer model".
+func (m Model) Label() string {
 	switch {
 	case m.IsSynthetic():
 		return "Synthetic model"
@@ -161,82 +162,6 @@ func (m Model) Resolve() (workload.Model, error) {
 	return w, w.Validate()
 }
 
-// PipelineSchedules lists the schedule names a training scenario takes.
-var PipelineSchedules = []string{"gpipe", "1f1b", "interleaved", "zb-h1", "zb-h2", "zb-v", "dualpipev", "pipedream-async", "local-loss"}
-
-// validateTraining checks the model, plan and training sections.
-func (s *Scenario) validateTraining(bad func(field, format string, args ...any)) {
-	m := s.Model
-	for _, f := range []struct {
-		field  string
-		v, max int
-	}{{"model.layers", m.Layers, 1000}, {"model.hidden", m.Hidden, 1 << 17}, {"model.heads", m.Heads, 4096},
-		{"model.kv_heads", m.KVHeads, 4096}, {"model.ffn_hidden", m.FFNHidden, 1 << 20},
-		{"model.vocab", m.Vocab, 1 << 22}, {"model.seq_len", m.SeqLen, 1 << 22}} {
-		if f.v < 0 || f.v > f.max {
-			bad(f.field, "is %d; allowed 1..%d (0 = the preset's)", f.v, f.max)
-		}
-	}
-	if m.IsSynthetic() {
-		if m.Preset != "" {
-			bad("model.synthetic", "is set with model.preset %q; a model is one or the other", m.Preset)
-		}
-		for _, f := range []struct {
-			field string
-			v     units.Time
-		}{{"model.synthetic.forward", m.Synthetic.Forward}, {"model.synthetic.backward_input", m.Synthetic.BackwardInput},
-			{"model.synthetic.backward_weight", m.Synthetic.BackwardWeight}} {
-			if f.v < 0 || f.v > MaxCompute {
-				bad(f.field, "is %v; allowed 0..%v", f.v, MaxCompute)
-			}
-		}
-	} else if m.Preset == "" && (m.Layers == 0 || m.Hidden == 0 || m.Heads == 0 || m.Vocab == 0 || m.SeqLen == 0) {
-		bad("model.preset", "is empty; give a preset (e.g. llama3-8b), a full shape (layers, hidden, heads, vocab, seq_len) or synthetic op times")
-	} else if _, err := m.Resolve(); err != nil {
-		bad("model", "%v", err)
-	}
-	p := s.Parallel
-	plan := p.Plan()
-	if _, err := plan.Check(s.NumGPUs(), s.perNode()); err != nil {
-		for _, e := range flatten(err) {
-			// Check's errors already start with "parallel.<dim>: ".
-			field, msg, _ := strings.Cut(e.Error(), ": ")
-			bad(field, "%s", msg)
-		}
-	}
-	if p.ZeRO < 0 || p.ZeRO > 3 {
-		bad("parallel.zero", "is %d; allowed 0, 1, 2, 3", p.ZeRO)
-	}
-	if p.Microbatches < 1 || p.Microbatches > 4096 {
-		bad("parallel.microbatches", "is %d; allowed 1..4096", p.Microbatches)
-	}
-	if p.MicroBatchSize < 1 || p.MicroBatchSize > 4096 {
-		bad("parallel.micro_batch_size", "is %d; allowed 1..4096", p.MicroBatchSize)
-	}
-	if p.VirtualStages < 1 || p.VirtualStages > 64 {
-		bad("parallel.virtual_stages", "is %d; allowed 1..64", p.VirtualStages)
-	}
-	if !workload.Recompute(p.Recompute).Valid() {
-		bad("parallel.recompute", "%q is not known; allowed: none, selective, full", p.Recompute)
-	}
-	if !contains(PipelineSchedules, p.Schedule) {
-		bad("parallel.schedule", "%q is not known; allowed: %s", p.Schedule, strings.Join(PipelineSchedules, ", "))
-	} else if p.PP >= 1 && p.Microbatches >= 1 && p.VirtualStages >= 1 && p.PP <= 1024 && p.Microbatches <= 4096 {
-		if err := pipeline.Check(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
-			bad("parallel.schedule", "%v", err)
-		}
-	}
-	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
-		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
-	}
-	if t := s.Training; t.Optimizer != "adam" {
-		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
-	}
-	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
-		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
-	}
-}
-
 func contains(list []string, v string) bool {
 	for _, x := range list {
 		if x == v {
@@ -246,21 +171,18 @@ func contains(list []string, v string) bool {
 	return false
 }
 
-// perNode is the number of GPUs in one server.
-func (s *Scenario) perNode() int {
+// PerNode is the number of GPUs in one server.
+func (s *Scenario) PerNode() int {
 	if s.Cluster.GPUsPerNode > 0 {
 		return s.Cluster.GPUsPerNode
 	}
 	return s.NumGPUs()
 }
 
-// Warnings lists what is valid but probably a mistake, e.g. a
-// tensor-parallel group larger than a server.
+// Warnings lists what is valid but probably a mistake in the parallel
+// plan, e.g. a tensor-parallel group larger than a server.
 func (s *Scenario) Warnings() []string {
-	if s.Strategy != StrategyTraining {
-		return nil
-	}
 	p := s.Parallel
-	w, _ := p.Plan().Check(s.NumGPUs(), s.perNode())
+	w, _ := p.Plan().Check(s.NumGPUs(), s.PerNode())
 	return w
 }

@@ -36,8 +36,8 @@ func FromQuery(q url.Values) (Scenario, error) {
 			errs = append(errs, &FieldError{Field: p, Msg: "given more than once"})
 			continue
 		}
-		seen[f.key] = true
-		if err := f.set(&s, vs[0]); err != nil {
+		seen[f.Key] = true
+		if err := f.Set(&s, vs[0]); err != nil {
 			errs = append(errs, &FieldError{Field: p, Msg: err.Error()})
 		}
 	}
@@ -47,8 +47,8 @@ func FromQuery(q url.Values) (Scenario, error) {
 	for _, err := range flatten(s.Validate()) {
 		var fe *FieldError
 		if errors.As(err, &fe) {
-			if f := fieldByKey(fe.Field); f != nil && f.param != fe.Field {
-				err = &FieldError{Field: f.param + " (" + fe.Field + ")", Msg: fe.Msg}
+			if f := fieldByKey(fe.Field); f != nil && f.Param != fe.Field {
+				err = &FieldError{Field: f.Param + " (" + fe.Field + ")", Msg: fe.Msg}
 			}
 		}
 		errs = append(errs, err)
@@ -61,9 +61,9 @@ func FromQuery(q url.Values) (Scenario, error) {
 func (s *Scenario) Query() url.Values {
 	q := url.Values{}
 	d := Default()
-	for _, f := range fields {
-		if v := f.get(s); v != f.get(&d) {
-			q.Set(f.param, v)
+	for _, f := range allFields() {
+		if v := f.Get(s); v != f.Get(&d) {
+			q.Set(f.Param, v)
 		}
 	}
 	return q
@@ -80,28 +80,14 @@ func isViewParam(p string) bool {
 
 func knownParams() string {
 	out := ""
-	for i, f := range fields {
+	for i, f := range allFields() {
 		if i > 0 {
 			out += ", "
 		}
-		out += f.param
+		out += f.Param
 	}
 	for _, v := range ViewParams {
 		out += ", " + v
 	}
 	return out
-}
-
-// inferStrategy makes a scenario that sets a model, parallel or training
-// key, and no strategy, a training scenario.
-func inferStrategy(s *Scenario, seen map[string]bool) {
-	if seen["strategy"] {
-		return
-	}
-	for k := range seen {
-		if trainingKey(k) {
-			s.Strategy = StrategyTraining
-			return
-		}
-	}
 }

@@ -1,6 +1,7 @@
 package scene_test
 
 import (
+	"paraplay/sim/inference"
 	"strings"
 	"testing"
 
@@ -20,10 +21,12 @@ func TestInferenceGoldenSVG(t *testing.T) {
 // and the metrics box gives the serving headline.
 func TestInferenceScene(t *testing.T) {
 	s := scenario.Default()
-	s.Strategy, s.GPUs, s.Cluster.GPU, s.Model.Preset = scenario.StrategyInference, 2, "h100-sxm", "llama3-8b"
+	s.Strategy, s.GPUs, s.Cluster.GPU, s.Model.Preset = inference.Name, 2, "h100-sxm", "llama3-8b"
 	s.Parallel.PP = 2
-	s.Inference.Requests, s.Inference.Prompt, s.Inference.Output = 64, 256, 64
-	s.Inference.HostTime = 100 * units.Microsecond
+	inference.Edit(&s, func(in *inference.Settings) {
+		in.Requests, in.Prompt, in.Output = 64, 256, 64
+		in.HostTime = 100 * units.Microsecond
+	})
 	tl, err := run.Simulate(s)
 	if err != nil {
 		t.Fatal(err)

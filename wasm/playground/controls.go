@@ -91,6 +91,10 @@ func enumHelp(help string) []string {
 
 func num(f float64) *float64 { return &f }
 
+// optionalGroups are the shared sections only some strategies read (see
+// scenario.Keys.Uses): for the others their controls are greyed out.
+var optionalGroups = map[string]bool{"sync": true, "compression": true}
+
 // Controls builds the form for s from the field table, in its order. Enums
 // become selects (the algorithm's list follows the operation through
 // collective.Algorithms; GPU and link presets come from package hw), counts
@@ -133,7 +137,7 @@ func shape(c *Control, s scenario.Scenario) {
 	switch c.Name {
 	case "strategy":
 		c.Options = nil
-		choose(scenario.Strategies...)
+		choose(scenario.Strategies()...)
 	case "model":
 		choose("")
 		c.Options[0].Label = "none (synthetic times)"
@@ -186,10 +190,10 @@ func shape(c *Control, s scenario.Scenario) {
 	case "bw", "lat":
 		c.Inactive = cluster
 	}
-	if c.Group == "sync" || c.Group == "compression" {
-		c.Inactive = s.Strategy != scenario.StrategyParameterServer && s.Strategy != scenario.StrategyLocalSGD
+	if optionalGroups[c.Group] {
+		c.Inactive = !s.Uses(c.Key)
 	}
-	if s.Strategy == scenario.StrategyCollective && (c.Name == "fwd" || c.Name == "bwd" || c.Name == "jitter" || c.Name == "seed") {
+	if s.Ignores(c.Key) {
 		c.Inactive = true
 	}
 	// A select must offer the current value, even one the lists lack (a

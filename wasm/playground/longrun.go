@@ -25,7 +25,7 @@ const MaxLongRunGPUs = 4096
 // IsLongRun reports whether s is a long run: a training scenario with a
 // failures.duration.
 func IsLongRun(s scenario.Scenario) bool {
-	return s.Strategy == scenario.StrategyTraining && s.Failures.Duration > 0
+	return s.Uses("failures") && s.Failures.Duration > 0
 }
 
 // LongRun simulates the long run of s: one analytic iteration, then its

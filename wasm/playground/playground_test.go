@@ -3,6 +3,7 @@ package playground
 import (
 	"math"
 	"net/url"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scene"
 	"reflect"
 	"slices"
@@ -251,7 +252,7 @@ func TestControlsCoverTheTable(t *testing.T) {
 
 func TestAlgorithmsFollowTheOperation(t *testing.T) {
 	s := scenario.Default()
-	s.Strategy, s.Collective.Op, s.Collective.Algorithm = scenario.StrategyCollective, "broadcast", "binomial"
+	s.Strategy, s.Collective.Op, s.Collective.Algorithm = nccltest.Name, "broadcast", "binomial"
 	for _, c := range Controls(s) {
 		if c.Name != "algo" {
 			continue

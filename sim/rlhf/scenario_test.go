@@ -1,8 +1,11 @@
-package scenario
+package rlhf_test
 
 import (
 	"errors"
 	"net/url"
+	"paraplay/sim/rlhf"
+	_ "paraplay/sim/run"
+	"paraplay/sim/scenario"
 	"reflect"
 	"strings"
 	"testing"
@@ -23,10 +26,10 @@ func TestRLHFErrorsNameTheKey(t *testing.T) {
 		{"iterations: 65\n", "iterations"},
 	}
 	for _, tc := range tests {
-		_, err := Parse([]byte(base + tc.yaml))
-		var fe *FieldError
+		_, err := scenario.Parse([]byte(base + tc.yaml))
+		var fe *scenario.FieldError
 		found := false
-		for _, e := range flatten(err) {
+		for _, e := range scenario.Problems(err) {
 			if errors.As(e, &fe) && fe.Field == tc.field {
 				found = true
 			}
@@ -39,14 +42,14 @@ func TestRLHFErrorsNameTheKey(t *testing.T) {
 
 func TestRLHFQueryRoundTrip(t *testing.T) {
 	q, _ := url.ParseQuery("strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&gen_gpu=h20&queue=4&eta=1&critic=none&sync_bw=25GB/s")
-	s, err := FromQuery(q)
+	s, err := scenario.FromQuery(q)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.RLHF.Critic != NoCritic || s.RLHF.Queue != 4 || s.RLHF.Staleness != 1 {
-		t.Errorf("got %+v", s.RLHF)
+	if r := rlhf.SettingsOf(&s); r.Critic != rlhf.NoCritic || r.Queue != 4 || r.Staleness != 1 {
+		t.Errorf("got %+v", r)
 	}
-	back, err := FromQuery(s.Query())
+	back, err := scenario.FromQuery(s.Query())
 	if err != nil || !reflect.DeepEqual(back, s) {
 		t.Errorf("round trip: got %+v, %v; want %+v", back, err, s)
 	}

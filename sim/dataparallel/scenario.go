@@ -1,0 +1,33 @@
+package dataparallel
+
+import (
+	"fmt"
+
+	"paraplay/sim/scenario"
+)
+
+// Name is the strategy key's value of data parallelism, the first lesson:
+// every GPU computes forward and backward, then the GPUs all-reduce their
+// gradients.
+const Name = scenario.DefaultStrategy
+
+// Strategy is data parallelism as a strategy of the scenario: compute and
+// the collective section, whose op must be an all-reduce.
+type Strategy struct{}
+
+// Name is Name.
+func (Strategy) Name() string { return Name }
+
+// Keys declares the all-reduce data parallelism sums gradients with.
+func (Strategy) Keys() scenario.Keys { return scenario.Keys{Op: "all_reduce"} }
+
+// Check has nothing to add to the shared keys' checks.
+func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
+
+// Title is e.g. "Data parallelism on 8 GPUs".
+func (Strategy) Title(s *scenario.Scenario) string {
+	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
+}
+
+// Describe is the collective's summary (scenario.DescribeCollective).
+func (Strategy) Describe(s *scenario.Scenario) string { return s.DescribeCollective() }

@@ -1,0 +1,35 @@
+package nccltest
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/scenario"
+)
+
+// Name is the strategy key's value of one collective operation alone, as
+// nccl-tests runs it, on a ring of GPUs or on a cluster of presets.
+const Name = "collective"
+
+// Strategy is the lone collective as a strategy of the scenario: the
+// collective section, and no compute.
+type Strategy struct{}
+
+// Name is Name.
+func (Strategy) Name() string { return Name }
+
+// Keys declares that a lone collective reads no compute and no seed.
+func (Strategy) Keys() scenario.Keys {
+	return scenario.Keys{Ignores: []string{"compute.forward", "compute.backward", "compute.jitter", "seed"}}
+}
+
+// Check has nothing to add to the shared keys' checks.
+func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
+
+// Title is e.g. "ring all-reduce on 8 GPUs".
+func (Strategy) Title(s *scenario.Scenario) string {
+	return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
+}
+
+// Describe is the collective's summary (scenario.DescribeCollective).
+func (Strategy) Describe(s *scenario.Scenario) string { return s.DescribeCollective() }

@@ -1,0 +1,155 @@
+package training
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"paraplay/sim/pipeline"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+	"paraplay/sim/workload"
+)
+
+// Name is the strategy key's value of a training run: one iteration (or
+// several, with faults) of a real or synthetic model under a hybrid plan
+// of dp, tp, pp, cp, ep, ZeRO and a pipeline schedule. A scenario that
+// sets a model, parallel or training key and no strategy is one.
+const Name = "training"
+
+// Strategy is the training strategy: it reads the model, parallel,
+// training, data, faults, straggler, recovery and failures sections.
+type Strategy struct{}
+
+// Name is Name.
+func (Strategy) Name() string { return Name }
+
+// Keys declares the shared sections a training run reads, the keys that
+// make a scenario one, and its cluster of up to MaxClusterGPUs GPUs
+// (collectives turn analytic above 512).
+func (Strategy) Keys() scenario.Keys {
+	return scenario.Keys{
+		Uses: []string{"model", "parallel", "training", "cluster.node_gpus", "data", "faults", "straggler",
+			"recovery", "failures", "compression"},
+		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
+			"iterations", "cluster.node_gpus"},
+		MinGPUs: 1,
+		MaxGPUs: scenario.MaxClusterGPUs,
+	}
+}
+
+// Check checks the model, plan and training sections.
+func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
+	checkModel(s, bad)
+	p := s.Parallel
+	plan := p.Plan()
+	if _, err := plan.Check(s.NumGPUs(), s.PerNode()); err != nil {
+		for _, e := range scenario.Problems(err) {
+			// Check's errors already start with "parallel.<dim>: ".
+			field, msg, _ := strings.Cut(e.Error(), ": ")
+			bad(field, "%s", msg)
+		}
+	}
+	checkPlan(p, bad)
+	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
+		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
+	}
+	if t := s.Training; t.Optimizer != "adam" {
+		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
+	}
+	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
+		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+// checkModel checks the model section: a preset, a full shape or
+// synthetic op times.
+func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
+	m := s.Model
+	for _, f := range []struct {
+		field  string
+		v, max int
+	}{{"model.layers", m.Layers, 1000}, {"model.hidden", m.Hidden, 1 << 17}, {"model.heads", m.Heads, 4096},
+		{"model.kv_heads", m.KVHeads, 4096}, {"model.ffn_hidden", m.FFNHidden, 1 << 20},
+		{"model.vocab", m.Vocab, 1 << 22}, {"model.seq_len", m.SeqLen, 1 << 22}} {
+		if f.v < 0 || f.v > f.max {
+			bad(f.field, "is %d; allowed 1..%d (0 = the preset's)", f.v, f.max)
+		}
+	}
+	if m.IsSynthetic() {
+		if m.Preset != "" {
+			bad("model.synthetic", "is set with model.preset %q; a model is one or the other", m.Preset)
+		}
+		for _, f := range []struct {
+			field string
+			v     units.Time
+		}{{"model.synthetic.forward", m.Synthetic.Forward}, {"model.synthetic.backward_input", m.Synthetic.BackwardInput},
+			{"model.synthetic.backward_weight", m.Synthetic.BackwardWeight}} {
+			if f.v < 0 || f.v > scenario.MaxCompute {
+				bad(f.field, "is %v; allowed 0..%v", f.v, scenario.MaxCompute)
+			}
+		}
+	} else if m.Preset == "" && (m.Layers == 0 || m.Hidden == 0 || m.Heads == 0 || m.Vocab == 0 || m.SeqLen == 0) {
+		bad("model.preset", "is empty; give a preset (e.g. llama3-8b), a full shape (layers, hidden, heads, vocab, seq_len) or synthetic op times")
+	} else if _, err := m.Resolve(); err != nil {
+		bad("model", "%v", err)
+	}
+}
+
+// checkPlan checks the plan's stages, batches and schedule.
+func checkPlan(p scenario.Parallel, bad scenario.Reporter) {
+	if p.ZeRO < 0 || p.ZeRO > 3 {
+		bad("parallel.zero", "is %d; allowed 0, 1, 2, 3", p.ZeRO)
+	}
+	if p.Microbatches < 1 || p.Microbatches > 4096 {
+		bad("parallel.microbatches", "is %d; allowed 1..4096", p.Microbatches)
+	}
+	if p.MicroBatchSize < 1 || p.MicroBatchSize > 4096 {
+		bad("parallel.micro_batch_size", "is %d; allowed 1..4096", p.MicroBatchSize)
+	}
+	if p.VirtualStages < 1 || p.VirtualStages > 64 {
+		bad("parallel.virtual_stages", "is %d; allowed 1..64", p.VirtualStages)
+	}
+	if !workload.Recompute(p.Recompute).Valid() {
+		bad("parallel.recompute", "%q is not known; allowed: none, selective, full", p.Recompute)
+	}
+	if names := pipeline.Names(); !slices.Contains(names, p.Schedule) {
+		bad("parallel.schedule", "%q is not known; allowed: %s", p.Schedule, strings.Join(names, ", "))
+	} else if p.PP >= 1 && p.Microbatches >= 1 && p.VirtualStages >= 1 && p.PP <= 1024 && p.Microbatches <= 4096 {
+		if err := pipeline.Check(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err != nil {
+			bad("parallel.schedule", "%v", err)
+		}
+	}
+}
+
+// Title is e.g. "llama3-8b on 16 GPUs (dp 2, tp 4, pp 2)".
+func (Strategy) Title(s *scenario.Scenario) string {
+	p := s.Parallel
+	plan := fmt.Sprintf("dp %d, tp %d, pp %d", p.DP, p.TP, p.PP)
+	if p.CP > 1 {
+		plan += fmt.Sprintf(", cp %d", p.CP)
+	}
+	if p.EP > 1 {
+		plan += fmt.Sprintf(", ep %d", p.EP)
+	}
+	return fmt.Sprintf("%s on %d GPUs (%s)", s.Model.Label(), s.NumGPUs(), plan)
+}
+
+// Describe is e.g. "llama3-8b on 16 GPUs: dp 2 × tp 4 × pp 2, 1f1b with 8
+// microbatches, h100-sxm".
+func (Strategy) Describe(s *scenario.Scenario) string {
+	var b strings.Builder
+	p := s.Parallel
+	fmt.Fprintf(&b, "%s on %d GPUs: dp %d × tp %d × pp %d", s.Model.Label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+	if p.CP > 1 {
+		fmt.Fprintf(&b, " × cp %d", p.CP)
+	}
+	fmt.Fprintf(&b, ", %s with %d microbatches", p.Schedule, p.Microbatches)
+	if p.ZeRO > 0 {
+		fmt.Fprintf(&b, ", ZeRO-%d", p.ZeRO)
+	}
+	if s.Cluster.GPU != "" {
+		fmt.Fprintf(&b, ", %s", s.Cluster.GPU)
+	}
+	return b.String()
+}
