@@ -82,6 +82,18 @@ test_all() {
 		GOOS=js GOARCH=wasm go list -f '{{.ImportPath}}: {{join .Imports " "}}' ./sim/... | grep -E ' syscall/js( |$)'; then
 		echo "a sim package imports Ebitengine or syscall/js"; exit 1
 	fi
+	say "sim/scenario imports no strategy (ARCHITECTURE.md)"
+	# The input format sits below every strategy: a package that implements
+	# the seam (it imports sim/strategy), the registry and the executor must
+	# not be among scenario's dependencies.
+	local strategies deps p
+	strategies=$(go list -f '{{.ImportPath}}{{range .Imports}} {{.}}{{end}}' ./sim/... | awk '/ paraplay\/sim\/strategy( |$)/ {print $1}')
+	deps=$(go list -deps ./sim/scenario)
+	for p in $strategies paraplay/sim/strategy paraplay/sim/run paraplay/sim/taskgraph; do
+		if grep -qx "$p" <<<"$deps"; then
+			echo "sim/scenario depends on $p"; exit 1
+		fi
+	done
 	say "go test"
 	go test -count=1 ./...
 	say "sim builds for GOOS=js GOARCH=wasm"

@@ -118,77 +118,16 @@ func Controls(s scenario.Scenario) []Control {
 // its help text says: "a whole number" is a number, a list of words a
 // select. A new field of the table thus gets a fitting control unasked.
 func shape(c *Control, s scenario.Scenario) {
-	number := func(lo, hi, step float64) { c.Kind, c.Min, c.Max, c.Step = "number", num(lo), num(hi), step }
-	choose := func(vs ...string) {
-		c.Kind = "select"
-		for _, v := range vs {
-			c.Options = append(c.Options, Option{Value: v, Label: v})
-		}
-	}
-	cluster := s.Cluster.GPU != ""
 	switch vs := enumHelp(c.Help); {
 	case strings.HasPrefix(c.Help, "a whole number"):
-		number(0, 1e9, 1)
+		c.number(0, 1e9, 1)
 	case strings.HasPrefix(c.Help, "a fraction"):
-		number(0, 1, 0.05)
+		c.number(0, 1, 0.05)
 	case vs != nil:
-		choose(vs...)
+		c.choose(vs...)
 	}
-	switch c.Name {
-	case "strategy":
-		c.Options = nil
-		choose(scenario.Strategies()...)
-	case "model":
-		choose("")
-		c.Options[0].Label = "none (synthetic times)"
-		for _, m := range workload.Models() {
-			c.Options = append(c.Options, Option{Value: m.Name, Label: m.Name})
-		}
-	case "device":
-		for _, d := range hw.Devices() {
-			choose(d.Name)
-		}
-	case "compute_gpu":
-		for _, g := range hw.GPUs() {
-			choose(g.Name)
-		}
-	case "op":
-		choose(collective.Ops()...)
-	case "algo":
-		choose(collective.Algorithms(s.Collective.Op)...)
-	case "network":
-		c.Options = []Option{{Value: "", Label: "default"}}
-		choose(enumHelp(c.Help)...)
-		c.Inactive = !cluster
-	case "gpu":
-		choose("")
-		c.Options[0].Label = "none: ideal links"
-		for _, g := range hw.GPUs() {
-			c.Options = append(c.Options, Option{Value: g.Name, Label: g.Name})
-		}
-	case "link", "inter":
-		choose("")
-		c.Options[0].Label = "default"
-		for _, l := range hw.Links() {
-			c.Options = append(c.Options, Option{Value: l.Name, Label: l.Name})
-		}
-		c.Inactive = !cluster
-	case "gpus":
-		number(scenario.MinGPUs, scenario.MaxGPUs, 1)
-		c.Inactive = s.Cluster.GPUsPerNode > 0
-	case "nodes":
-		number(0, scenario.MaxNodes, 1)
-		c.Inactive = !cluster
-	case "gpus_per_node":
-		number(0, scenario.MaxPerNode, 1)
-	case "chunks":
-		number(1, scenario.MaxChunks, 1)
-	case "seed":
-		number(0, 1e9, 1)
-	case "jitter":
-		number(0, 0.9, 0.05)
-	case "bw", "lat":
-		c.Inactive = cluster
+	if !c.choosePresets(s) {
+		c.shapeByName(s)
 	}
 	if optionalGroups[c.Group] {
 		c.Inactive = !s.Uses(c.Key)
@@ -201,6 +140,92 @@ func shape(c *Control, s scenario.Scenario) {
 	// what the address says; an error marks it when it is wrong.
 	if c.Kind == "select" && !hasOption(c.Options, c.Value) {
 		c.Options = append(c.Options, Option{Value: c.Value, Label: c.Value})
+	}
+}
+
+// number makes c a number input from lo to hi in steps of step.
+func (c *Control) number(lo, hi, step float64) {
+	c.Kind, c.Min, c.Max, c.Step = "number", num(lo), num(hi), step
+}
+
+// choose makes c a select and adds the values vs to its options.
+func (c *Control) choose(vs ...string) {
+	c.Kind = "select"
+	for _, v := range vs {
+		c.Options = append(c.Options, Option{Value: v, Label: v})
+	}
+}
+
+// choosePresets makes the controls that pick a strategy, a preset or a
+// collective selects of the known names; false for other controls.
+func (c *Control) choosePresets(s scenario.Scenario) bool {
+	cluster := s.Cluster.GPU != ""
+	switch c.Name {
+	case "strategy":
+		c.Options = nil
+		c.choose(scenario.Strategies()...)
+	case "model":
+		c.choose("")
+		c.Options[0].Label = "none (synthetic times)"
+		for _, m := range workload.Models() {
+			c.Options = append(c.Options, Option{Value: m.Name, Label: m.Name})
+		}
+	case "device":
+		for _, d := range hw.Devices() {
+			c.choose(d.Name)
+		}
+	case "compute_gpu":
+		for _, g := range hw.GPUs() {
+			c.choose(g.Name)
+		}
+	case "op":
+		c.choose(collective.Ops()...)
+	case "algo":
+		c.choose(collective.Algorithms(s.Collective.Op)...)
+	case "gpu":
+		c.choose("")
+		c.Options[0].Label = "none: ideal links"
+		for _, g := range hw.GPUs() {
+			c.Options = append(c.Options, Option{Value: g.Name, Label: g.Name})
+		}
+	case "link", "inter":
+		c.choose("")
+		c.Options[0].Label = "default"
+		for _, l := range hw.Links() {
+			c.Options = append(c.Options, Option{Value: l.Name, Label: l.Name})
+		}
+		c.Inactive = !cluster
+	default:
+		return false
+	}
+	return true
+}
+
+// shapeByName bounds the numbers of the cluster and the collective by
+// the scenario's limits, and marks what the other settings make moot.
+func (c *Control) shapeByName(s scenario.Scenario) {
+	cluster := s.Cluster.GPU != ""
+	switch c.Name {
+	case "network":
+		c.Options = []Option{{Value: "", Label: "default"}}
+		c.choose(enumHelp(c.Help)...)
+		c.Inactive = !cluster
+	case "gpus":
+		c.number(scenario.MinGPUs, scenario.MaxGPUs, 1)
+		c.Inactive = s.Cluster.GPUsPerNode > 0
+	case "nodes":
+		c.number(0, scenario.MaxNodes, 1)
+		c.Inactive = !cluster
+	case "gpus_per_node":
+		c.number(0, scenario.MaxPerNode, 1)
+	case "chunks":
+		c.number(1, scenario.MaxChunks, 1)
+	case "seed":
+		c.number(0, 1e9, 1)
+	case "jitter":
+		c.number(0, 0.9, 0.05)
+	case "bw", "lat":
+		c.Inactive = cluster
 	}
 }
 
