@@ -31,6 +31,8 @@ type Article struct {
 	Posters []Poster
 	// Prev and Next are the neighbouring articles on the index, set by Build.
 	Prev, Next *Article
+	// demos are the page's demos, run: their captions' checks are tested.
+	demos []*demo
 }
 
 // slugPattern keeps page names portable and URL-safe.
@@ -77,5 +79,6 @@ func RenderArticle(name string, src []byte, lib Library) (Article, error) {
 	for _, d := range doc.demos {
 		a.Posters = append(a.Posters, d.poster)
 	}
+	a.demos = doc.demos
 	return a, errors.Join(doc.errs...)
 }

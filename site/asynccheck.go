@@ -3,10 +3,10 @@ package site
 import (
 	"fmt"
 	"paraplay/sim/localsgd"
-	"strings"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -29,42 +29,25 @@ import (
 //
 // Jitter and compression change the compute and the bytes the closed
 // forms assume, so with either the caption keeps to simulated figures.
-func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	a := sum.Async
-	parts := []string{"run " + roundTime(sum.Iteration),
-		fmt.Sprintf("%d iterations, %s per second", a.Iterations, roundCount(a.Throughput))}
+	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)),
+		strategy.Figure("{} iterations, {} per second", whole(a.Iterations), strategy.Value{V: a.Throughput, Unit: strategy.Count})}
 	exact := s.Compute.Jitter == 0 && !s.Compression.Enabled()
 	if s.Strategy == localsgd.Name {
-		parts = append(parts, "sent "+bytesText(a.Bytes))
-		if exact {
-			dp, err := dpBytes(s)
-			if err != nil {
-				return "", err
-			}
-			k, h := s.Iterations, s.Sync.Period
-			if h == 1 {
-				parts = append(parts, fmt.Sprintf("synchronous DP sends the same %s", bytesText(dp*units.Bytes(k))))
-			} else {
-				parts = append(parts, fmt.Sprintf("synchronous DP would send %s, H = %d times as much", bytesText(dp*units.Bytes(k)), h))
-			}
-		}
-		if text, ok, err := localSGDRunFormula(s, sum); err != nil {
-			return "", err
-		} else if ok {
-			parts = append(parts, text)
-		}
-		return strings.Join(parts, " · "), nil
+		more, err := localSGDParts(s, sum, exact)
+		return append(parts, more...), err
 	}
-	lag := fmt.Sprintf("version lag mean %.2g, max %d", a.MeanLag, a.MaxLag)
+	lag := strategy.Figure("version lag mean {}, max {}", strategy.Value{V: a.MeanLag, Unit: strategy.Sig2}, whole(a.MaxLag))
 	switch s.Sync.Mode {
 	case scenario.SyncSSP:
-		lag += fmt.Sprintf(" (bound s = %d)", s.Sync.Staleness)
+		lag.Text += fmt.Sprintf(" (bound s = %d)", s.Sync.Staleness)
 	case scenario.SyncDSSP:
-		lag += fmt.Sprintf(" (bound from %d to %d)", s.Sync.Staleness, s.Sync.Staleness+s.Sync.StalenessRange)
+		lag.Text += fmt.Sprintf(" (bound from %d to %d)", s.Sync.Staleness, s.Sync.Staleness+s.Sync.StalenessRange)
 	}
 	parts = append(parts, lag)
 	if !exact {
-		return strings.Join(parts, " · "), nil
+		return parts, nil
 	}
 	T := s.Link.Latency.Seconds() + float64(s.Collective.Size)/float64(serverBandwidth(s))
 	switch s.Sync.Mode {
@@ -75,18 +58,46 @@ func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 				worst = max(worst, float64(i+1)*T+computeOf(s, i))
 			}
 			sim := units.Time(int64(sum.Iteration) / int64(s.Iterations))
-			parts = append(parts, fmt.Sprintf("BSP iteration: simulated %s; closed form max((i+1)T + c_i) + T = %s",
-				roundTime(sim), roundTime(units.Round(worst+T))))
+			parts = append(parts, strategy.Compare(strategy.Check{Name: "BSP iteration", Formula: "max((i+1)T + c_i) + T",
+				Source: "the server sends the model to the workers in turn; the slowest push ends the round", Tolerance: 1e-6},
+				"BSP iteration: simulated {}; closed form max((i+1)T + c_i) + T = {}", float64(sim), float64(units.Round(worst+T)), strategy.Nanoseconds))
 		}
 	case scenario.SyncASP:
 		var want float64
 		for i := 0; i < s.NumGPUs(); i++ {
 			want += 1 / (computeOf(s, i) + 2*T)
 		}
-		parts = append(parts, fmt.Sprintf("throughput while all run: simulated %s/s; Σ 1/(c_i + 2T) = %s/s",
-			roundCount(windowThroughput(tl.Async, s.Iterations)), roundCount(want)))
+		parts = append(parts, strategy.Compare(strategy.Check{Name: "ASP throughput", Formula: "Σ 1/(c_i + 2T)",
+			Source: "every worker cycles on its own", Tolerance: 0.05},
+			"throughput while all run: simulated {}/s; Σ 1/(c_i + 2T) = {}/s", windowThroughput(tl.Async, s.Iterations), want, strategy.Count))
 	}
-	return strings.Join(parts, " · "), nil
+	return parts, nil
+}
+
+// localSGDParts is local SGD's part of the caption: the bytes sent, what
+// synchronous data parallelism sends, and the run beside its closed form.
+func localSGDParts(s scenario.Scenario, sum timeline.Summary, exact bool) ([]strategy.Part, error) {
+	parts := []strategy.Part{strategy.Figure("sent {}", size(sum.Async.Bytes))}
+	if exact {
+		dp, err := dpBytes(s)
+		if err != nil {
+			return nil, err
+		}
+		k, h := s.Iterations, s.Sync.Period
+		if h == 1 {
+			parts = append(parts, strategy.Figure("synchronous DP sends the same {}", size(dp*units.Bytes(k))))
+		} else {
+			parts = append(parts, strategy.Figure(fmt.Sprintf("synchronous DP would send {}, H = %d times as much", h), size(dp*units.Bytes(k))))
+		}
+	}
+	part, ok, err := localSGDRunFormula(s, sum)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		parts = append(parts, part)
+	}
+	return parts, nil
 }
 
 // computeOf is worker i's compute per iteration, c_i = (F + B)/speed_i.

@@ -10,6 +10,7 @@ import (
 	"paraplay/sim/collective"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -28,7 +29,7 @@ import (
 //   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
 //   - a long run (failures.duration set): failures and goodput beside
 //     Daly's closed form, and Young's optimum interval (longRunMetrics).
-func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	if sum.Async != nil {
 		return asyncMetrics(s, tl, sum) // asynccheck.go
 	}
@@ -41,9 +42,9 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 	if sum.Split != nil {
 		return splitMetrics(s, tl, sum) // splitcheck.go
 	}
-	parts := []string{"iteration " + roundTime(sum.Iteration)}
+	parts := []strategy.Part{strategy.Figure("iteration {}", ns(sum.Iteration))}
 	if len(sum.Iterations) > 0 {
-		parts[0] = "run " + roundTime(sum.Iteration) // several iterations, or one with faults
+		parts[0].Text = "run {}" // several iterations, or one with faults
 	}
 	if s.Strategy == training.Name {
 		parts = append(parts, trainingMetrics(s, sum)...)
@@ -51,65 +52,88 @@ func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Sum
 		if s.Failures.Duration > 0 {
 			long, err := longRunMetrics(s)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
-			parts = append(parts, long)
+			parts = append(parts, long...)
 		}
-		return strings.Join(parts, " · "), nil
+		return parts, nil
 	}
 	if len(sum.Collectives) == 0 {
-		return parts[0], nil
+		return parts, nil
 	}
-	c := sum.Collectives[0] // the first collective is the one the lesson is about
 	if s.Strategy == nccltest.Name {
 		parts = nil // the collective is the whole run: its time says it all
 	}
+	more, err := collectiveParts(s, sum.Collectives[0]) // the first collective is the one the lesson is about
+	return append(parts, more...), err
+}
+
+// collectiveParts sets a collective's simulated time beside its α–β
+// formula, then its bus bandwidth.
+func collectiveParts(s scenario.Scenario, c timeline.CollectiveSummary) ([]strategy.Part, error) {
 	// The timeline names the op as people write it ("all-reduce") and the
 	// algorithm as it ran (auto resolved); collective.Time wants the
 	// scenario's spelling.
 	formula, secs, err := collectiveFormula(s, s.Collective.Op, strings.ReplaceAll(c.Algorithm, "-", "_"))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	parts = append(parts, fmt.Sprintf("%s (%s): simulated %s; %s = %s", strings.ReplaceAll(c.Name, "_", "-"),
-		strings.ReplaceAll(c.Algorithm, "_", "-"), roundTime(c.Time), formula, roundTime(units.Round(secs))),
-		fmt.Sprintf("busbw %.3g GB/s", float64(c.BusBW)/1e9))
-	return strings.Join(parts, " · "), nil
+	label := fmt.Sprintf("%s (%s): simulated {}; %s = {}", strings.ReplaceAll(c.Name, "_", "-"), strings.ReplaceAll(c.Algorithm, "_", "-"), formula)
+	// Each step's α and transfer time is rounded to the nanosecond.
+	pair := strategy.Compare(strategy.Check{Name: "collective time", Formula: formula,
+		Source: "the α–β model (Thakur, Rabenseifner & Gropp 2005)", Tolerance: 1e-4},
+		label, float64(c.Time), float64(units.Round(secs)), strategy.Nanoseconds)
+	if s.Compute.Jitter > 0 && !s.Ignores("compute.jitter") {
+		// Ranks that finish their compute late join late: the collective
+		// then lasts longer than the closed form, which the reader sees.
+		pair.Check = nil
+	}
+	return []strategy.Part{pair, strategy.Figure("busbw {}", strategy.Value{V: float64(c.BusBW), Unit: strategy.GBps})}, nil
 }
 
 // trainingMetrics is a training run's part of the caption.
-func trainingMetrics(s scenario.Scenario, sum timeline.Summary) []string {
+func trainingMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part {
 	p := s.Parallel
 	if s.Model.IsSynthetic() {
-		if p.PP < 2 {
-			return nil
-		}
-		sim := fmt.Sprintf("simulated bubble %s", pct(sum.BubbleFraction))
-		if s.Cluster.Network != "ideal" {
-			return []string{sim + " (communication included, so no closed form)"}
-		}
-		text, where, frac, ok := bubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), s.Model.Synthetic)
-		if !ok {
-			return []string{sim + " (" + p.Schedule + " has no simple closed form)"}
-		}
-		parts := []string{fmt.Sprintf("%s; formula %s = %s (%sp = %d, m = %d%s)", sim, text, pct(frac),
-			where, p.PP, p.Microbatches, vNote(p))}
-		if p.Schedule == "local-loss" {
-			// A zero bubble is not the whole story: the stages start one
-			// forward apart, so the iteration is longer than the work.
-			parts = append(parts, fmt.Sprintf("simulated iteration %s; formula m(T_F+T_B+T_W)+(p−1)T_F = %s",
-				roundTime(sum.Iteration), roundTime(localLossIteration(p.PP, p.Microbatches, s.Model.Synthetic))))
-		}
-		return parts
+		return pipelineMetrics(s, sum)
 	}
-	parts := []string{
-		fmt.Sprintf("%s tokens/s", roundCount(sum.TokensPerSecond)),
-		fmt.Sprintf("MFU %s", pct(sum.MFU)),
+	parts := []strategy.Part{
+		strategy.Figure("{} tokens/s", strategy.Value{V: sum.TokensPerSecond, Unit: strategy.Count}),
+		strategy.Figure("MFU {}", strategy.Value{V: sum.MFU, Unit: strategy.Percent}),
 	}
 	if p.PP > 1 {
-		parts = append(parts, "bubble "+pct(sum.BubbleFraction))
+		parts = append(parts, strategy.Figure("bubble {}", strategy.Value{V: sum.BubbleFraction, Unit: strategy.Percent}))
 	}
 	return append(parts, memoryMetrics(p, sum)...)
+}
+
+// pipelineMetrics is a synthetic pipeline's part of the caption: the
+// simulated bubble beside its schedule's closed form.
+func pipelineMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part {
+	p := s.Parallel
+	if p.PP < 2 {
+		return nil
+	}
+	sim := strategy.Value{V: sum.BubbleFraction, Unit: strategy.Percent, Role: strategy.Simulated}
+	if s.Cluster.Network != "ideal" {
+		return []strategy.Part{strategy.Figure("simulated bubble {} (communication included, so no closed form)", sim)}
+	}
+	text, where, frac, ok := bubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), s.Model.Synthetic)
+	if !ok {
+		return []strategy.Part{strategy.Figure("simulated bubble {} ("+p.Schedule+" has no simple closed form)", sim)}
+	}
+	parts := []strategy.Part{{Text: fmt.Sprintf("simulated bubble {}; formula %s = {} (%sp = %d, m = %d%s)", text, where, p.PP, p.Microbatches, vNote(p)),
+		Values: []strategy.Value{sim, {V: frac, Unit: strategy.Percent, Role: strategy.Expected}},
+		Check:  &strategy.Check{Name: "pipeline bubble", Formula: text, Source: "Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024", Tolerance: 1e-6}}}
+	if p.Schedule == "local-loss" {
+		// A zero bubble is not the whole story: the stages start one
+		// forward apart, so the iteration is longer than the work.
+		parts = append(parts, strategy.Compare(strategy.Check{Name: "local-loss iteration", Formula: "m(T_F+T_B+T_W)+(p−1)T_F",
+			Source: "Laskin et al. 2020's local parallelism", Tolerance: 1e-9},
+			"simulated iteration {}; formula m(T_F+T_B+T_W)+(p−1)T_F = {}", float64(sum.Iteration),
+			float64(localLossIteration(p.PP, p.Microbatches, s.Model.Synthetic)), strategy.Nanoseconds))
+	}
+	return parts
 }
 
 func vNote(p scenario.Parallel) string {
@@ -157,7 +181,7 @@ func localLossIteration(p, m int, t scenario.Synthetic) units.Time {
 // memoryMetrics is the peak memory per GPU: one figure when every GPU
 // peaks alike, else the range, and per pipeline stage when there are
 // stages; then which GPUs run out of memory.
-func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []string {
+func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []strategy.Part {
 	if len(sum.GPUs) == 0 {
 		return nil
 	}
@@ -172,17 +196,18 @@ func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []string {
 			oom++
 		}
 	}
-	var out []string
+	bytes := func(b units.Bytes) strategy.Value { return strategy.Value{V: float64(b), Unit: strategy.GiB} }
+	var out []strategy.Part
 	switch {
 	case p.PP > 1:
-		out = append(out, "peak memory per GPU "+stageMemory(p, sum))
+		out = append(out, stageMemory(p, sum))
 	case lo == hi:
-		out = append(out, "peak memory per GPU "+gib(hi))
+		out = append(out, strategy.Figure("peak memory per GPU {}", bytes(hi)))
 	default:
-		out = append(out, "peak memory per GPU "+gib(lo)+"–"+gib(hi))
+		out = append(out, strategy.Figure("peak memory per GPU {}–{}", bytes(lo), bytes(hi)))
 	}
 	if oom > 0 {
-		out = append(out, fmt.Sprintf("OOM on %d of %d GPUs", oom, len(sum.GPUs)))
+		out = append(out, strategy.Figure("OOM on {} of {} GPUs", whole(oom), whole(len(sum.GPUs))))
 	}
 	return out
 }
@@ -190,7 +215,7 @@ func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []string {
 // stageMemory lists the largest peak of each pipeline stage's GPUs:
 // "stage 0 23.5 GiB, stage 1 19.2 GiB"; the first two and the last when
 // there are more than four stages.
-func stageMemory(p scenario.Parallel, sum timeline.Summary) string {
+func stageMemory(p scenario.Parallel, sum timeline.Summary) strategy.Part {
 	plan := p.Plan()
 	peak := make([]units.Bytes, p.PP)
 	for _, g := range sum.GPUs {
@@ -200,17 +225,19 @@ func stageMemory(p scenario.Parallel, sum timeline.Summary) string {
 		st := plan.Coord(g.Rank).PP
 		peak[st] = max(peak[st], g.PeakMemory)
 	}
-	var parts []string
+	var texts []string
+	var values []strategy.Value
 	for st, b := range peak {
 		if p.PP > 4 && st >= 2 && st < p.PP-1 {
 			if st == 2 {
-				parts = append(parts, "…")
+				texts = append(texts, "…")
 			}
 			continue
 		}
-		parts = append(parts, fmt.Sprintf("stage %d %s", st, gib(b)))
+		texts = append(texts, fmt.Sprintf("stage %d {}", st))
+		values = append(values, strategy.Value{V: float64(b), Unit: strategy.GiB})
 	}
-	return strings.Join(parts, ", ")
+	return strategy.Figure("peak memory per GPU "+strings.Join(texts, ", "), values...)
 }
 
 // collectiveFormula is the α–β closed form of op/algo (auto resolved) on

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 )
 
@@ -12,10 +13,10 @@ import (
 // or one with faults: the steps done and lost, what the two fail-slow
 // detectors flagged, the worst replica imbalance, and the mix of GPUs.
 // Every figure comes from the run's Iteration records.
-func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []string {
-	var parts []string
+func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part {
+	var parts []strategy.Part
 	if len(s.Cluster.NodeGPUs) > 0 {
-		parts = append(parts, "GPUs per node: "+scenario.FormatNodeGPUs(s.Cluster.NodeGPUs))
+		parts = append(parts, strategy.Figure("GPUs per node: "+scenario.FormatNodeGPUs(s.Cluster.NodeGPUs)))
 	}
 	if len(sum.Iterations) == 0 {
 		return parts
@@ -39,9 +40,10 @@ func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []string {
 	if done == 1 && lost == 0 {
 		return parts // one plain iteration: the run time says it all
 	}
-	steps := fmt.Sprintf("%d steps", done)
+	steps := strategy.Figure("{} steps", whole(done))
 	if lost > 0 {
-		steps += fmt.Sprintf(", %d lost to a failure", lost)
+		steps.Text += ", {} lost to a failure"
+		steps.Values = append(steps.Values, whole(lost))
 	}
 	parts = append(parts, steps)
 	if done > 1 || len(s.Faults) > 0 {
@@ -51,10 +53,10 @@ func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []string {
 			}
 			return name + " flags step " + strings.Join(hits, ", ")
 		}
-		parts = append(parts, flag("naive detector (1.2× median)", naive), flag("predictor (1.1×)", pred))
+		parts = append(parts, strategy.Figure(flag("naive detector (1.2× median)", naive)), strategy.Figure(flag("predictor (1.1×)", pred)))
 	}
 	if worst > 1.05 {
-		parts = append(parts, fmt.Sprintf("replica imbalance up to %.2f×", worst))
+		parts = append(parts, strategy.Figure("replica imbalance up to {}×", strategy.Value{V: worst, Unit: strategy.Fixed2}))
 	}
 	return parts
 }

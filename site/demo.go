@@ -13,6 +13,7 @@ import (
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -36,8 +37,10 @@ type demo struct {
 	scenario scenario.Scenario
 	view     demoView
 	summary  timeline.Summary
-	// caption is the line of key numbers under the poster (captionMetrics).
+	// caption is the line of key numbers under the poster, written from
+	// parts (captionMetrics): its figures and closed-form checks.
 	caption string
+	parts   []strategy.Part
 	// chart is an inline SVG drawn under the poster, or "": a long run's
 	// goodput against the checkpoint interval (goodputChart).
 	chart  string
@@ -75,7 +78,11 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		return nil, err
 	}
 	sum := tl.Summarize()
-	caption, err := captionMetrics(s, tl, sum)
+	parts, err := captionMetrics(s, tl, sum)
+	var caption string
+	if err == nil {
+		caption, err = captionText(parts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("caption: %w", err)
 	}
@@ -89,6 +96,7 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		view:     v,
 		summary:  sum,
 		caption:  caption,
+		parts:    parts,
 		poster:   Poster{Path: fmt.Sprintf("posters/%s-%d.svg", slug, n), SVG: svg.Bytes()},
 	}, nil
 }

@@ -7,6 +7,7 @@ import (
 
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -30,18 +31,18 @@ import (
 // the GPU preset, not through package inference, so the caption checks the
 // simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
-func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	is, in := sum.Inference, inference.SettingsOf(&s)
 	m, err := s.Model.Resolve()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	gpu, err := hw.LookupGPU(s.Cluster.GPU)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
-	parts := []string{"run " + roundTime(sum.Iteration),
-		fmt.Sprintf("%s tokens/s, TTFT %s, TPOT %s", roundCount(is.TokensPerSecond), roundTime(is.TTFT), roundTime(is.TPOT))}
+	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)),
+		strategy.Figure("{} tokens/s, TTFT {}, TPOT {}", strategy.Value{V: is.TokensPerSecond, Unit: strategy.Count}, ns(is.TTFT), ns(is.TPOT))}
 	p := s.Parallel
 	layers0 := m.Layers
 	if in.SharedWeights == inference.SharedNone {
@@ -54,32 +55,48 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 	perToken := units.Bytes(2 * layers0 * m.KVHeadCount() * (m.Hidden / m.Heads) * 2 / tp)
 	tokens := units.Bytes(in.Requests * (in.Prompt + in.Output - 1))
 	simulated := tl.Memory[0].KVAt(tl.End) / tokens
-	parts = append(parts, fmt.Sprintf("KV cache simulated %s per token on GPU 0; 2·layers·kv_heads·head_dim·2 B/tp = %s",
-		kib(simulated), kib(perToken)))
+	parts = append(parts, strategy.Compare(strategy.Check{Name: "KV cache per token", Formula: "2·layers·kv_heads·head_dim·2 B/tp",
+		Source: "keys and values of every layer, bf16, split over tp", Tolerance: 0},
+		"KV cache simulated {} per token on GPU 0; 2·layers·kv_heads·head_dim·2 B/tp = {}", float64(simulated), float64(perToken), strategy.KiB))
 	if step, ok := decodeStepCheck(s, tl, m, gpu, layers0, perToken); ok {
 		parts = append(parts, step)
 	}
 	if in.SharedWeights != inference.SharedNone {
-		owned := m.Layers / p.DP // GPU 0 owns ⌈L/d⌉
-		if m.Layers%p.DP != 0 {
-			owned++
-		}
-		buffer := 0
-		if in.SharedWeights == inference.SharedFetch {
-			buffer = 2
-		}
-		layer := units.Bytes(workload.Params(m).PerLayer * 2)
-		replicated := units.Bytes(workload.Params(m).Total() * 2)
-		freed := replicated - (tl.Memory[0].Static())
-		parts = append(parts, fmt.Sprintf("weights freed on GPU 0: simulated %s; (%d − %d − %d)·layer = %s",
-			gib(freed), m.Layers, owned, buffer, gib(units.Bytes(m.Layers-owned-buffer)*layer)))
+		parts = append(parts, sharedWeightsCheck(s, tl, m))
 	}
 	var bubbles []string
+	var shares []strategy.Value
 	for _, k := range []string{timeline.BubbleImbalance, timeline.BubbleIntraStage, timeline.BubbleInterStage} {
-		bubbles = append(bubbles, k+" "+pct(is.BubbleShare[k]))
+		bubbles = append(bubbles, k+" {}")
+		shares = append(shares, strategy.Value{V: is.BubbleShare[k], Unit: strategy.Percent})
 	}
-	parts = append(parts, "bubbles "+strings.Join(bubbles, ", "))
-	room := fmt.Sprintf("KV room %s tokens", roundCount(float64(is.KVCapacity)))
+	parts = append(parts, strategy.Figure("bubbles "+strings.Join(bubbles, ", "), shares...))
+	return append(parts, kvRoom(sum, is, gpu)), nil
+}
+
+// sharedWeightsCheck is the HBM GPU 0 frees under shared weights beside
+// (layers − owned − buffer) · one layer's weights.
+func sharedWeightsCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model) strategy.Part {
+	p, in := s.Parallel, inference.SettingsOf(&s)
+	owned := m.Layers / p.DP // GPU 0 owns ⌈L/d⌉
+	if m.Layers%p.DP != 0 {
+		owned++
+	}
+	buffer := 0
+	if in.SharedWeights == inference.SharedFetch {
+		buffer = 2
+	}
+	layer := units.Bytes(workload.Params(m).PerLayer * 2)
+	replicated := units.Bytes(workload.Params(m).Total() * 2)
+	freed := replicated - (tl.Memory[0].Static())
+	formula := fmt.Sprintf("(%d − %d − %d)·layer", m.Layers, owned, buffer)
+	return strategy.Compare(strategy.Check{Name: "weights freed", Formula: "(layers − owned − buffer)·layer",
+		Source: "SiDP: a GPU keeps the layers it owns and a buffer", Tolerance: 1e-9},
+		"weights freed on GPU 0: simulated {}; "+formula+" = {}", float64(freed), float64(units.Bytes(m.Layers-owned-buffer)*layer), strategy.GiB)
+}
+
+// kvRoom is the KV room in tokens, the peak memory and any OOM.
+func kvRoom(sum timeline.Summary, is *timeline.InferenceSummary, gpu hw.GPU) strategy.Part {
 	var peak units.Bytes
 	oom := 0
 	for _, g := range sum.GPUs {
@@ -88,20 +105,22 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 			oom++
 		}
 	}
-	room += fmt.Sprintf(", peak %s of %s", gib(peak), gib(gpu.HBM))
+	part := strategy.Figure("KV room {} tokens, peak {} of {}", strategy.Value{V: float64(is.KVCapacity), Unit: strategy.Count},
+		strategy.Value{V: float64(peak), Unit: strategy.GiB}, strategy.Value{V: float64(gpu.HBM), Unit: strategy.GiB})
 	if oom > 0 {
-		room += fmt.Sprintf(", OUT OF MEMORY on %d GPUs", oom)
+		part.Text += ", OUT OF MEMORY on {} GPUs"
+		part.Values = append(part.Values, whole(oom))
 	}
-	return strings.Join(append(parts, room), " · "), nil
+	return part
 }
 
 // decodeStepCheck prices stage 0's first decode step of microbatch 0 by
-// the roofline and prints it beside the simulated span; false when the run
+// the roofline and sets it beside the simulated span; false when the run
 // has none to compare (shared weights, tensor parallelism).
-func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model, gpu hw.GPU, layers int, perToken units.Bytes) (string, bool) {
+func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model, gpu hw.GPU, layers int, perToken units.Bytes) (strategy.Part, bool) {
 	p, in := s.Parallel, inference.SettingsOf(&s)
 	if in.SharedWeights != inference.SharedNone || p.TP != 1 || in.Output < 2 {
-		return "", false
+		return strategy.Part{}, false
 	}
 	var span *timeline.Span
 	for i := range tl.Spans {
@@ -111,7 +130,7 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 		}
 	}
 	if span == nil {
-		return "", false
+		return strategy.Part{}, false
 	}
 	b := tl.Inference.Microbatches[0].Requests
 	context := in.Prompt + 1
@@ -132,8 +151,10 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 	if compute > memory {
 		label, want = "FLOPs/(peak·efficiency)", compute
 	}
-	return fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated %s; %s = %s",
-		b, context, roundTime(span.End-span.Start), label, roundTime(want)), true
+	return strategy.Compare(strategy.Check{Name: "decode step", Formula: "max((weights + KV)/HBM bandwidth, FLOPs/(peak·efficiency))",
+		Source: "the roofline (Williams, Waterman & Patterson 2009)", Tolerance: 0.01},
+		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s = {}", b, context, label),
+		float64(span.End-span.Start), float64(want), strategy.Nanoseconds), true
 }
 
 // kib prints bytes in KiB to three significant digits.

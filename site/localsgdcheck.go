@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -23,17 +24,19 @@ import (
 // jitter or straggler noise, the whole model averaged at once, and K a
 // multiple of H. ok is false otherwise, and the caption keeps to the
 // simulated figure.
-func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (text string, ok bool, err error) {
+func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (part strategy.Part, ok bool, err error) {
 	secs, ok, err := localSGDRunSeconds(s, sum)
 	if !ok || err != nil {
-		return "", ok, err
+		return strategy.Part{}, ok, err
 	}
 	form := "K·(F+B) + (K/H)·T_AR(S)"
 	if s.Compression.Enabled() {
 		form = "K·(F+B) + (K/H)·(t_c·S + T_AR(r·S))"
 	}
-	return fmt.Sprintf("run: simulated %s; %s = %s (K = %d, H = %d)", roundTime(sum.Iteration), form,
-		roundTime(units.Round(secs)), s.Iterations, s.Sync.Period), true, nil
+	return strategy.Compare(strategy.Check{Name: "local SGD run", Formula: form,
+		Source: "K iterations of compute and K/H averagings of the model", Tolerance: 1e-6},
+		fmt.Sprintf("run: simulated {}; %s = {} (K = %d, H = %d)", form, s.Iterations, s.Sync.Period),
+		float64(sum.Iteration), float64(units.Round(secs)), strategy.Nanoseconds), true, nil
 }
 
 // localSGDRunSeconds is the closed form T of localSGDRunFormula, in seconds.

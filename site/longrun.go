@@ -6,6 +6,7 @@ import (
 	"paraplay/sim/fault"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/units"
 )
 
@@ -15,31 +16,37 @@ import (
 // simulated goodput stands beside Daly's closed form at the same interval
 // (Daly 2006); under another policy, beside checkpoint-restart's own run
 // with the same failures. Young's √(2·C·MTBF) closes the line.
-func longRunMetrics(s scenario.Scenario) (string, error) {
+func longRunMetrics(s scenario.Scenario) ([]strategy.Part, error) {
 	l, err := run.NewLong(s, s.Failures.Duration, 0)
 	if err != nil {
-		return "", fmt.Errorf("long run: %w", err)
+		return nil, fmt.Errorf("long run: %w", err)
 	}
 	rep, err := l.Run()
 	if err != nil {
-		return "", fmt.Errorf("long run: %w", err)
+		return nil, fmt.Errorf("long run: %w", err)
 	}
 	rc := l.Config.Recovery
-	head := fmt.Sprintf("%s run: %d failures (%.2f/h), goodput %s", days(rep.Wall), rep.Failures, rep.FailuresPerHour, pct(rep.Goodput))
-	var compare string
+	wall := strategy.Value{V: float64(rep.Wall), Unit: strategy.Days}
+	perHour := strategy.Value{V: rep.FailuresPerHour, Unit: strategy.Fixed2}
+	goodput := strategy.Value{V: rep.Goodput, Unit: strategy.Percent, Role: strategy.Simulated}
+	human := func(t units.Time) strategy.Value { return strategy.Value{V: float64(t), Unit: strategy.Human} }
+	var head strategy.Part
 	if rc.Policy == fault.CheckpointRestart {
 		daly := fault.DalyGoodput(rc.CheckpointInterval, rc.CheckpointCost, rc.HeartbeatTimeout+rc.RestartCost, rep.MTBF)
-		compare = fmt.Sprintf("; Daly's closed form %s at τ = %s", pct(daly), fault.Human(rc.CheckpointInterval))
+		head = strategy.Part{Text: "{} run: {} failures ({}/h), goodput {}; Daly's closed form {} at τ = {}",
+			Values: []strategy.Value{wall, whole(rep.Failures), perHour, goodput, {V: daly, Unit: strategy.Percent, Role: strategy.Expected}, human(rc.CheckpointInterval)},
+			Check:  &strategy.Check{Name: "goodput", Formula: "Daly's goodput", Source: "Daly 2006; an estimate to first order in the interval over the MTBF", Tolerance: 0.02}}
 	} else {
 		cr := l.Config
 		cr.Recovery.Policy = fault.CheckpointRestart
 		base, err := fault.Run(cr)
 		if err != nil {
-			return "", fmt.Errorf("long run: %w", err)
+			return nil, fmt.Errorf("long run: %w", err)
 		}
-		compare = fmt.Sprintf(" under %s, %s under checkpoint-restart (τ = %s)", rc.Policy, pct(base.Goodput), fault.Human(rc.CheckpointInterval))
+		head = strategy.Figure("{} run: {} failures ({}/h), goodput {} under "+rc.Policy+", {} under checkpoint-restart (τ = {})",
+			wall, whole(rep.Failures), perHour, goodput, strategy.Value{V: base.Goodput, Unit: strategy.Percent}, human(rc.CheckpointInterval))
 	}
-	return fmt.Sprintf("%s%s · MTBF %s; Young √(2·C·MTBF) = %s", head, compare, fault.Human(rep.MTBF), fault.Human(rep.YoungInterval)), nil
+	return []strategy.Part{head, strategy.Figure("MTBF {}; Young √(2·C·MTBF) = {}", human(rep.MTBF), human(rep.YoungInterval))}, nil
 }
 
 // days prints a long duration in days: "30-day".

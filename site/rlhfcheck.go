@@ -1,12 +1,11 @@
 package site
 
 import (
-	"fmt"
 	"math"
-	"strings"
 
 	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -25,23 +24,25 @@ import (
 //   - disaggregated with an unbounded queue and η = ∞: the steady rate
 //     (over the second half of the steps) is the slower pool's,
 //     min(1/T_gen, k/(k·T_train + T_sync)).
-func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	r := sum.RLHF
 	c, err := rlhf.FromScenario(&s)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	ph := c.Phases()
 	var gpuTime units.Time
 	for _, d := range r.Phases {
 		gpuTime += d
 	}
-	parts := []string{"run " + roundTime(sum.Iteration), fmt.Sprintf("%d steps", r.Steps),
-		fmt.Sprintf("generation %s of GPU-time", pct(r.Phases[timeline.Generate].Seconds()/gpuTime.Seconds())),
-		fmt.Sprintf("$%.3f a step", r.CostPerStep)}
+	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)), strategy.Figure("{} steps", whole(r.Steps)),
+		strategy.Figure("generation {} of GPU-time", strategy.Value{V: r.Phases[timeline.Generate].Seconds() / gpuTime.Seconds(), Unit: strategy.Percent}),
+		strategy.Figure("${} a step", strategy.Value{V: r.CostPerStep, Unit: strategy.Dollars})}
 	train := ph.Reference + ph.Reward + ph.CriticScore + ph.ActorTrain + ph.CriticTrain
 	step := func(formula string, want units.Time) {
-		parts = append(parts, fmt.Sprintf("simulated step %s; %s = %s", roundTime(tl.End/units.Time(r.Steps)), formula, roundTime(want)))
+		parts = append(parts, strategy.Compare(strategy.Check{Name: "RLHF step", Formula: formula,
+			Source: "the placement's phases, package rlhf's cost.go", Tolerance: 1e-6},
+			"simulated step {}; "+formula+" = {}", float64(tl.End/units.Time(r.Steps)), float64(want), strategy.Nanoseconds))
 	}
 	switch {
 	case c.Placement == rlhf.CoLocated:
@@ -57,10 +58,13 @@ func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summar
 		st := tl.RLHF.Steps
 		got := float64(b-a) / (st[b].TrainEnd - st[a].TrainEnd).Seconds()
 		want := math.Min(1/ph.Generate.Seconds(), 1/ph.TrainerStep(c.SyncEvery))
-		parts = append(parts, fmt.Sprintf("simulated steady rate %.3g steps/s; min(1/T_gen, 1/T_train) = %.3g steps/s", got, want),
-			fmt.Sprintf("queue peak %d", r.MaxQueue))
+		parts = append(parts, strategy.Compare(strategy.Check{Name: "RLHF steady rate", Formula: "min(1/T_gen, 1/T_train)",
+			Source: "the slower pool sets the rate of a pipeline of two pools", Tolerance: 0.01},
+			"simulated steady rate {} steps/s; min(1/T_gen, 1/T_train) = {} steps/s", got, want, strategy.Sig3),
+			strategy.Figure("queue peak {}", whole(r.MaxQueue)))
 	default:
-		parts = append(parts, fmt.Sprintf("queue peak %d", r.MaxQueue), fmt.Sprintf("staleness mean %.2g", r.MeanStaleness))
+		parts = append(parts, strategy.Figure("queue peak {}", whole(r.MaxQueue)),
+			strategy.Figure("staleness mean {}", strategy.Value{V: r.MeanStaleness, Unit: strategy.Sig2}))
 	}
-	return strings.Join(parts, " · "), nil
+	return parts, nil
 }

@@ -2,10 +2,10 @@ package site
 
 import (
 	"fmt"
-	"strings"
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -20,27 +20,30 @@ import (
 //	fedavg: T = max_i(D_i + L·(F_i + B_i) + U_i)
 //
 // U, D and H are α + bytes / rate on the message's link.
-func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (string, error) {
+func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	c, err := splitlearn.FromScenario(&s)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	sp := tl.Split
 	if sp == nil || len(sp.Rounds) == 0 {
-		return "", fmt.Errorf("split-learning run without rounds")
+		return nil, fmt.Errorf("split-learning run without rounds")
 	}
 	p := splitlearn.NewPlan(c)
 	sim := sp.Rounds[0].End - sp.Rounds[0].Start
-	parts := []string{"run " + roundTime(sum.Iteration)}
+	round := func(formula string, want units.Time) strategy.Part {
+		return strategy.Compare(strategy.Check{Name: "round", Formula: formula, Source: "package splitlearn's doc", Tolerance: 1e-9},
+			"round: simulated {}; "+formula+" = {}", float64(sim), float64(want), strategy.Nanoseconds)
+	}
+	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration))}
 	if c.Mode == splitlearn.ModeFedAvg {
 		var want units.Time
 		for i := range c.Devices {
 			local := units.Time(c.LocalSteps) * (p.Forward[i] + p.Backward[i])
 			want = max(want, msg(c.ClientLatency, p.Down, c.Downlink)+local+msg(c.ClientLatency, p.Up, c.Uplink))
 		}
-		parts = append(parts, fmt.Sprintf("round: simulated %s; max(D + L(F+B) + U) = %s", roundTime(sim), roundTime(want)),
-			fmt.Sprintf("each client sends %s a round (the model)", bytesText(p.Up)))
-		return strings.Join(parts, " · "), nil
+		return append(parts, round("max(D + L(F+B) + U)", want),
+			strategy.Figure("each client sends {} a round (the model)", size(p.Up))), nil
 	}
 	var up, down, server units.Time
 	for i := range c.Devices {
@@ -53,21 +56,31 @@ func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 	for _, b := range p.Hop {
 		server += 2 * msg(c.HopLatency, b, c.HopBandwidth)
 	}
-	parts = append(parts, fmt.Sprintf("round: simulated %s; max(F+U) + server + max(D+B) = %s", roundTime(sim), roundTime(up+server+down)),
-		fmt.Sprintf("each client sends %s a round", bytesText(p.Up)))
+	parts = append(parts, round("max(F+U) + server + max(D+B)", up+server+down),
+		strategy.Figure("each client sends {} a round", size(p.Up)))
+	return append(parts, splitMemory(c, p, tl)), nil
+}
+
+// splitMemory is the largest compute node's peak beside 16·P + 4·n·(in +
+// Σ kept), with what one hop would need when the chain has more.
+func splitMemory(c splitlearn.Config, p splitlearn.Plan, tl *timeline.Timeline) strategy.Part {
 	var simPeak, formula units.Bytes
-	for k, g := range sp.Compute {
+	for k, g := range tl.Split.Compute {
 		simPeak = max(simPeak, tl.Memory[g].Peak)
 		formula = max(formula, layerMemory(c.Model, p.Nodes[k], p.Samples))
 	}
-	mem := fmt.Sprintf("largest compute node: simulated %s; 16P + 4n(in + Σ kept) = %s", gib(simPeak), gib(formula))
+	part := strategy.Compare(strategy.Check{Name: "compute node memory", Formula: "16P + 4n(in + Σ kept)",
+		Source: "fp32 weights, gradients and Adam's two moments; fp32 activations kept for the backward", Tolerance: 1e-9},
+		"largest compute node: simulated {}; 16P + 4n(in + Σ kept) = {}", float64(simPeak), float64(formula), strategy.GiB)
 	if c.Hops > 1 {
-		mem += fmt.Sprintf(" (one hop: %s)", gib(layerMemory(c.Model, [2]int{c.Cut, len(c.Model.Layers)}, p.Samples)))
+		part.Text += " (one hop: {})"
+		part.Values = append(part.Values, strategy.Value{V: float64(layerMemory(c.Model, [2]int{c.Cut, len(c.Model.Layers)}, p.Samples)), Unit: strategy.GiB})
 	}
 	if simPeak > c.Compute.HBM {
-		mem += fmt.Sprintf(", over the %s's %s: out of memory", c.Compute.Name, gib(c.Compute.HBM))
+		part.Text += ", over the " + c.Compute.Name + "'s {}: out of memory"
+		part.Values = append(part.Values, strategy.Value{V: float64(c.Compute.HBM), Unit: strategy.GiB})
 	}
-	return strings.Join(append(parts, mem), " · "), nil
+	return part
 }
 
 // msg is an uncontended message's α + bytes / rate, rounded once.

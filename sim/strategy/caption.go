@@ -38,8 +38,8 @@ const (
 	// Dollars is an amount to three decimals: "$0.125" (the Text writes
 	// the dollar sign).
 	Dollars
-	// Ratio is a factor to two decimals: "1.23".
-	Ratio
+	// Fixed2 is a number to two decimals: "1.23".
+	Fixed2
 	// Human is a time in nanoseconds written as people say a long one:
 	// "3h", "2.5 days".
 	Human
@@ -54,7 +54,22 @@ type Value struct {
 	V float64
 	// Unit says how V is written.
 	Unit Unit
+	// Role marks the two figures a Check compares.
+	Role Role
 }
+
+// Role says what a checking part's value is.
+type Role uint8
+
+// The roles of a value.
+const (
+	// Shown is a figure that is only shown.
+	Shown Role = iota
+	// Simulated is the run's figure that a closed form predicts.
+	Simulated
+	// Expected is the closed form's prediction.
+	Expected
+)
 
 // Part is one part of a caption: Text with each "{}" standing for the
 // next of Values, written in its unit. A Part that compares a simulated
@@ -64,8 +79,8 @@ type Part struct {
 	Text string
 	// Values fill the "{}" of Text in order.
 	Values []Value
-	// Check, when set, says that Values[0] is simulated and Values[1] the
-	// closed form's prediction of it.
+	// Check, when set, says that the part compares its Simulated value
+	// with its Expected one.
 	Check *Check
 }
 
@@ -83,11 +98,20 @@ type Check struct {
 	Tolerance float64
 }
 
-// Simulated and Expected are a checking part's two figures.
-func (p Part) Simulated() float64 { return p.Values[0].V }
+// Simulated is a checking part's simulated figure.
+func (p Part) Simulated() float64 { return p.role(Simulated) }
 
-// Expected is the closed form's figure of a checking part.
-func (p Part) Expected() float64 { return p.Values[1].V }
+// Expected is a checking part's closed-form figure.
+func (p Part) Expected() float64 { return p.role(Expected) }
+
+func (p Part) role(r Role) float64 {
+	for _, v := range p.Values {
+		if v.Role == r {
+			return v.V
+		}
+	}
+	return 0
+}
 
 // Agrees reports whether a checking part's simulated figure is within its
 // tolerance of the closed form's (relative to the larger of the two, and
@@ -114,7 +138,7 @@ func Figure(text string, values ...Value) Part { return Part{Text: text, Values:
 // Compare is a checking Part: text has two "{}", the simulated figure
 // then the closed form's, both in unit u.
 func Compare(c Check, text string, simulated, expected float64, u Unit) Part {
-	return Part{Text: text, Values: []Value{{simulated, u}, {expected, u}}, Check: &c}
+	return Part{Text: text, Values: []Value{{simulated, u, Simulated}, {expected, u, Expected}}, Check: &c}
 }
 
 // Validate reports a part whose Text has not one "{}" per value, or a
@@ -123,8 +147,14 @@ func (p Part) Validate() error {
 	if n := strings.Count(p.Text, "{}"); n != len(p.Values) {
 		return fmt.Errorf("caption part %q has %d {} for %d values", p.Text, n, len(p.Values))
 	}
-	if p.Check != nil && len(p.Values) < 2 {
-		return fmt.Errorf("caption check %q has %d values, want the simulated and the expected", p.Check.Name, len(p.Values))
+	if p.Check != nil {
+		roles := map[Role]int{}
+		for _, v := range p.Values {
+			roles[v.Role]++
+		}
+		if roles[Simulated] != 1 || roles[Expected] != 1 {
+			return fmt.Errorf("caption check %q has %d simulated and %d expected values, want one each", p.Check.Name, roles[Simulated], roles[Expected])
+		}
 	}
 	return nil
 }
