@@ -6,10 +6,10 @@ import (
 	"math/rand/v2"
 	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
@@ -465,7 +465,7 @@ func TestForScenario(t *testing.T) {
 // of 8,192 tokens) and fits in an H100's memory, by the screen's exact
 // peak. Simulating them takes seconds each, so the test only screens.
 func TestLlama405Candidates(t *testing.T) {
-	files, _ := filepath.Glob("testdata/llama3-405b/*.yaml")
+	files := golden.Files(t, "testdata/llama3-405b/*.yaml")
 	if len(files) < 5 {
 		t.Fatalf("%d candidate files; want the article's seven", len(files))
 	}
