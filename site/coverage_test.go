@@ -14,8 +14,8 @@ import (
 )
 
 // coverage is docs/coverage.yaml: the survey's article plan (which surveyed
-// paper each article must cite), copied from ../shared/papers.md so that
-// the check below runs on a clean clone.
+// paper each article must cite), kept in the repository so that the check
+// below runs on a clean clone.
 type coverage struct {
 	// Surveyed maps each entry of the surveyed lists (S0-xx, S4-xx) to its
 	// references.yaml key.
@@ -109,6 +109,33 @@ func parseCoverage(data []byte) (coverage, error) {
 // off-topic with a reason on the references page. Papers of articles still
 // waiting for their issue are reported in the log, not failed.
 func TestCoverage(t *testing.T) {
+	c := loadCoverage(t)
+	c.checkAssignments(t)
+	var table strings.Builder
+	for _, a := range c.cov.Articles {
+		c.checkArticle(t, a, &table)
+	}
+	for file := range c.articles {
+		if !c.planned(file) {
+			t.Logf("docs/%s is not in coverage.yaml; add it with the surveyed papers it covers", file)
+		}
+	}
+	t.Logf("coverage (✓ cited by the article; parentheses: cited by some article):%s", table.String())
+}
+
+// coverageCheck is what TestCoverage compares: the plan, the library and
+// the rendered articles with the references each cites.
+type coverageCheck struct {
+	cov      coverage
+	lib      Library
+	articles map[string]*Article // by file name
+	citedBy  map[string][]string // key → files of the articles citing it
+}
+
+// loadCoverage reads docs/coverage.yaml and the library, and renders the
+// articles to see what each cites.
+func loadCoverage(t *testing.T) coverageCheck {
+	t.Helper()
 	data, err := os.ReadFile("../docs/coverage.yaml")
 	if err != nil {
 		t.Fatal(err)
@@ -125,41 +152,52 @@ func TestCoverage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	articles := map[string]*Article{} // by file name
-	citedBy := map[string][]string{}  // key → files of the articles citing it
+	c := coverageCheck{cov: cov, lib: lib, articles: map[string]*Article{}, citedBy: map[string][]string{}}
 	for _, a := range docs {
 		if a.Kind != KindArticle {
 			continue
 		}
 		file := a.Slug + ".md"
-		articles[file] = a
+		c.articles[file] = a
 		for _, r := range slices.Concat(a.Cited, a.IdeasFrom) {
-			if !slices.Contains(citedBy[r.Key], file) {
-				citedBy[r.Key] = append(citedBy[r.Key], file)
+			if !slices.Contains(c.citedBy[r.Key], file) {
+				c.citedBy[r.Key] = append(c.citedBy[r.Key], file)
 			}
 		}
 	}
-	name := func(key string) string {
-		if r, ok := lib.Refs[key]; ok {
-			return fmt.Sprintf("%s (%s %d, “%s”)", key, r.ShortAuthors(), r.Year, r.Title)
-		}
-		return key
-	}
+	return c
+}
 
+// name is a reference key with its authors, year and title, for messages.
+func (c coverageCheck) name(key string) string {
+	if r, ok := c.lib.Refs[key]; ok {
+		return fmt.Sprintf("%s (%s %d, “%s”)", key, r.ShortAuthors(), r.Year, r.Title)
+	}
+	return key
+}
+
+// planned reports whether coverage.yaml lists the article file.
+func (c coverageCheck) planned(file string) bool {
+	return slices.ContainsFunc(c.cov.Articles, func(a plannedArticle) bool { return a.File == file })
+}
+
+// checkAssignments checks the plan against the library: every surveyed
+// and assigned paper is a reference, assigned papers are surveyed and not
+// excluded, and every surveyed paper is assigned or off-topic (with an
+// excluded reason).
+func (c coverageCheck) checkAssignments(t *testing.T) {
 	surveyed := map[string]bool{}
-	for id, key := range cov.Surveyed {
+	for id, key := range c.cov.Surveyed {
 		surveyed[key] = true
-		if _, ok := lib.Refs[key]; !ok {
+		if _, ok := c.lib.Refs[key]; !ok {
 			t.Errorf("coverage.yaml: surveyed %s is %q, which references.yaml lacks", id, key)
 		}
 	}
 	assigned := map[string]bool{}
-	planned := map[string]bool{}
-	for _, a := range cov.Articles {
-		planned[a.File] = true
+	for _, a := range c.cov.Articles {
 		for _, key := range slices.Concat(a.Cite, a.Elsewhere) {
 			assigned[key] = true
-			r, ok := lib.Refs[key]
+			r, ok := c.lib.Refs[key]
 			switch {
 			case !ok:
 				t.Errorf("coverage.yaml: %s is assigned %q, which references.yaml lacks", a.File, key)
@@ -170,55 +208,50 @@ func TestCoverage(t *testing.T) {
 			}
 		}
 	}
-	for _, key := range cov.OffTopic {
-		if lib.Refs[key].Excluded == "" {
-			t.Errorf("off-topic paper %s: give it an excluded reason in references.yaml, for the references page", name(key))
+	for _, key := range c.cov.OffTopic {
+		if c.lib.Refs[key].Excluded == "" {
+			t.Errorf("off-topic paper %s: give it an excluded reason in references.yaml, for the references page", c.name(key))
 		}
 		if assigned[key] {
 			t.Errorf("off-topic paper %s is also assigned to an article", key)
 		}
 	}
-	for id, key := range cov.Surveyed {
-		if !assigned[key] && !slices.Contains(cov.OffTopic, key) {
-			t.Errorf("surveyed paper %s %s is assigned to no article and not listed as off-topic", id, name(key))
+	for id, key := range c.cov.Surveyed {
+		if !assigned[key] && !slices.Contains(c.cov.OffTopic, key) {
+			t.Errorf("surveyed paper %s %s is assigned to no article and not listed as off-topic", id, c.name(key))
 		}
 	}
+}
 
-	var table strings.Builder
-	for _, a := range cov.Articles {
-		fmt.Fprintf(&table, "\n%-22s %-22s", a.File, a.Status)
-		_, exists := articles[a.File]
+// checkArticle checks one planned article against the articles: written
+// exactly when marked so, citing its papers; and adds its row to table.
+func (c coverageCheck) checkArticle(t *testing.T, a plannedArticle, table *strings.Builder) {
+	fmt.Fprintf(table, "\n%-22s %-22s", a.File, a.Status)
+	_, exists := c.articles[a.File]
+	switch {
+	case a.written() && !exists:
+		t.Errorf("%s (%s) is marked written in coverage.yaml, but docs/%s is not an article", a.File, a.Title, a.File)
+	case !a.written() && exists:
+		t.Logf("%s exists but coverage.yaml says %q: mark it written once it is final", a.File, a.Status)
+	}
+	for _, key := range a.Cite {
+		ok := slices.Contains(c.citedBy[key], a.File)
+		fmt.Fprintf(table, " %s%s", key, mark(ok))
 		switch {
-		case a.written() && !exists:
-			t.Errorf("%s (%s) is marked written in coverage.yaml, but docs/%s is not an article", a.File, a.Title, a.File)
-		case !a.written() && exists:
-			t.Logf("%s exists but coverage.yaml says %q: mark it written once it is final", a.File, a.Status)
-		}
-		for _, key := range a.Cite {
-			ok := slices.Contains(citedBy[key], a.File)
-			fmt.Fprintf(&table, " %s%s", key, mark(ok))
-			switch {
-			case ok:
-			case a.written():
-				t.Errorf("%s (%s): papers.md assigns the paper %s to it, but the article does not cite it", a.File, a.Title, name(key))
-			case len(citedBy[key]) == 0:
-				t.Logf("not yet cited anywhere: %s, assigned to %s (%s)", name(key), a.File, a.Status)
-			}
-		}
-		for _, key := range a.Elsewhere {
-			ok := len(citedBy[key]) > 0
-			fmt.Fprintf(&table, " (%s%s)", key, mark(ok))
-			if !ok && a.written() {
-				t.Errorf("%s (%s): papers.md also assigns the paper %s to it; no article cites it", a.File, a.Title, name(key))
-			}
+		case ok:
+		case a.written():
+			t.Errorf("%s (%s): papers.md assigns the paper %s to it, but the article does not cite it", a.File, a.Title, c.name(key))
+		case len(c.citedBy[key]) == 0:
+			t.Logf("not yet cited anywhere: %s, assigned to %s (%s)", c.name(key), a.File, a.Status)
 		}
 	}
-	for file := range articles {
-		if !planned[file] {
-			t.Logf("docs/%s is not in coverage.yaml; add it with the surveyed papers it covers", file)
+	for _, key := range a.Elsewhere {
+		ok := len(c.citedBy[key]) > 0
+		fmt.Fprintf(table, " (%s%s)", key, mark(ok))
+		if !ok && a.written() {
+			t.Errorf("%s (%s): papers.md also assigns the paper %s to it; no article cites it", a.File, a.Title, c.name(key))
 		}
 	}
-	t.Logf("coverage (✓ cited by the article; parentheses: cited by some article):%s", table.String())
 }
 
 func mark(ok bool) string {

@@ -2,12 +2,12 @@ package site
 
 import (
 	"fmt"
-	"math"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/training"
 	"strings"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/pipeline"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
@@ -118,20 +118,25 @@ func pipelineMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part 
 	if s.Cluster.Network != "ideal" {
 		return []strategy.Part{strategy.Figure("simulated bubble {} (communication included, so no closed form)", sim)}
 	}
-	text, where, frac, ok := bubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), s.Model.Synthetic)
+	times := syntheticTimes(s.Model.Synthetic)
+	b, ok := pipeline.BubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), times)
 	if !ok {
 		return []strategy.Part{strategy.Figure("simulated bubble {} ("+p.Schedule+" has no simple closed form)", sim)}
 	}
-	parts := []strategy.Part{{Text: fmt.Sprintf("simulated bubble {}; formula %s = {} (%sp = %d, m = %d%s)", text, where, p.PP, p.Microbatches, vNote(p)),
-		Values: []strategy.Value{sim, {V: frac, Unit: strategy.Percent, Role: strategy.Expected}},
-		Check:  &strategy.Check{Name: "pipeline bubble", Formula: text, Source: "Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024", Tolerance: 1e-6}}}
+	where := b.Where
+	if where != "" {
+		where += ", "
+	}
+	parts := []strategy.Part{{Text: fmt.Sprintf("simulated bubble {}; formula %s = {} (%sp = %d, m = %d%s)", b.Formula, where, p.PP, p.Microbatches, vNote(p)),
+		Values: []strategy.Value{sim, {V: b.Fraction, Unit: strategy.Percent, Role: strategy.Expected}},
+		Check:  &strategy.Check{Name: "pipeline bubble", Formula: b.Formula, Source: "Huang et al. 2019; Narayanan et al. 2021; Qi et al. 2024", Tolerance: 1e-6}}}
 	if p.Schedule == "local-loss" {
 		// A zero bubble is not the whole story: the stages start one
 		// forward apart, so the iteration is longer than the work.
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "local-loss iteration", Formula: "m(T_F+T_B+T_W)+(p−1)T_F",
 			Source: "Laskin et al. 2020's local parallelism", Tolerance: 1e-9},
 			"simulated iteration {}; formula m(T_F+T_B+T_W)+(p−1)T_F = {}", float64(sum.Iteration),
-			float64(localLossIteration(p.PP, p.Microbatches, s.Model.Synthetic)), strategy.Nanoseconds))
+			float64(pipeline.LocalLossIteration(p.PP, p.Microbatches, times)), strategy.Nanoseconds))
 	}
 	return parts
 }
@@ -143,39 +148,10 @@ func vNote(p scenario.Parallel) string {
 	return ""
 }
 
-// bubbleFormula is the closed-form bubble of a schedule as a fraction of
-// the window that timeline.Summary's BubbleFraction measures: a stage's
-// first op to its last, m·(T_F+T_B+T_W) of work plus the idle time. The
-// idle times are reference.md's (Huang et al. 2019; Narayanan et al. 2021;
-// Qi et al. 2024); t holds the per-stage op times (an interleaved chunk
-// runs 1/v of them). ok is false for the schedules without a closed form
-// that is exact in the simulator (ZB-V, DualPipeV, asynchronous PipeDream).
-func bubbleFormula(schedule string, p, m, v int, t scenario.Synthetic) (text, where string, frac float64, ok bool) {
-	pf, mf, vf := float64(p), float64(m), float64(v)
-	F, B, W := t.Forward.Seconds(), t.BackwardInput.Seconds(), t.BackwardWeight.Seconds()
-	overOps := func(idle float64) float64 { return idle / (mf*(F+B+W) + idle) }
-	switch schedule {
-	case "gpipe", "1f1b":
-		return "(p−1)/(m+p−1)", "", (pf - 1) / (mf + pf - 1), true
-	case "interleaved":
-		return "((p−1)/v)/(m+(p−1)/v)", "", ((pf - 1) / vf) / (mf + (pf-1)/vf), true
-	case "zb-h1":
-		return "b/(m(T_F+T_B+T_W)+b)", "b = (p−1)(T_F+T_B−T_W), ", overOps((pf - 1) * (F + B - W)), true
-	case "zb-h2":
-		return "b/(m(T_F+T_B+T_W)+b)", "b = max(0, (p−1)(T_F+T_B−2T_W)), ", overOps(math.Max(0, (pf-1)*(F+B-2*W))), true
-	case "local-loss":
-		// No stage waits for a downstream gradient (Laskin et al. 2020's
-		// local parallelism), so no device idles once it has started.
-		return "b/(m(T_F+T_B+T_W)+b)", "b = 0, ", overOps(0), true
-	}
-	return "", "", 0, false
-}
-
-// localLossIteration is the makespan of the local-loss pipeline:
-// m(T_F+T_B+T_W) of work on every device plus the (p−1)·T_F it takes the
-// first activation to reach the last stage (pipeline.LocalLoss).
-func localLossIteration(p, m int, t scenario.Synthetic) units.Time {
-	return units.Time(m)*(t.Forward+t.BackwardInput+t.BackwardWeight) + units.Time(p-1)*t.Forward
+// syntheticTimes are a synthetic model's per-stage op times as the
+// pipeline package's closed forms take them.
+func syntheticTimes(t scenario.Synthetic) pipeline.Times {
+	return pipeline.Times{F: t.Forward, B: t.BackwardInput, W: t.BackwardWeight}
 }
 
 // memoryMetrics is the peak memory per GPU: one figure when every GPU
@@ -274,7 +250,7 @@ func collectiveFormula(s scenario.Scenario, op, algo string) (string, float64, e
 	if err != nil {
 		return "", 0, fmt.Errorf("caption formula: %w", err)
 	}
-	return "α–β formula " + formulaText(op, algo, max(1, s.Collective.Chunks)), secs, nil
+	return "α–β formula " + collective.FormulaText(op, algo, max(1, s.Collective.Chunks)), secs, nil
 }
 
 // hierarchicalTime prices the two-level all-reduce with α and bandwidth
@@ -290,35 +266,6 @@ func hierarchicalTime(t *topo.Topology, cfg collective.Config) (float64, error) 
 		return 0, err
 	}
 	return collective.HierarchicalTime(cfg.Nodes, cfg.PerNode, cfg.Bytes, ia, ib, ea, eb), nil
-}
-
-// formulaText is the closed form collective.Time uses, in the caption's
-// plain-text notation (n ranks, S bytes, α, bandwidth B, k chunks).
-func formulaText(op, algo string, chunks int) string {
-	k := ""
-	if chunks > 1 {
-		k = "k"
-	}
-	switch op + "/" + algo {
-	case "all_reduce/ring":
-		return "2(n−1)" + k + "α + 2(n−1)/n·S/B"
-	case "all_reduce/tree":
-		if chunks > 1 {
-			return "(4⌈log₂n⌉−2+4(k−1))·(α + S/(2kB))"
-		}
-		return "(4⌈log₂n⌉−2)·(α + S/(2B))"
-	case "all_reduce/halving_doubling":
-		return "2·log₂n·α + 2(n−1)/n·S/B"
-	case "all_reduce/recursive_doubling":
-		return "⌈log₂n⌉·(α + S/B)"
-	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
-		return "(n−1)α + (n−1)/n·S/B"
-	case "broadcast/binomial", "reduce/binomial":
-		return "⌈log₂n⌉·(α + S/B)"
-	case "broadcast/chain":
-		return "(n+k−2)·(α + S/(kB))"
-	}
-	return "(" + strings.ReplaceAll(algo, "_", "-") + ")"
 }
 
 // pct prints a fraction as a percentage with one decimal: "27.3%".

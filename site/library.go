@@ -168,9 +168,12 @@ func LoadLibrary(docsDir string) (Library, error) {
 	return lib, errors.Join(errs...)
 }
 
-// parseReferences decodes and checks the list: unique lower-case keys,
-// authors, title, a plausible year, a well-formed arXiv id.
-func parseReferences(name string, data []byte) ([]Reference, error) {
+// decodeList reads data, the YAML list of what (for its messages) in the
+// file name, decoding each item into a T. check sees each decoded item with
+// its line and a report function that files a "name:LINE: message" error
+// there, and says whether to keep the item. Every problem is reported, not
+// only the first.
+func decodeList[T any](name string, data []byte, what string, check func(item *T, line int, report func(format string, args ...any)) bool) ([]T, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
@@ -180,20 +183,34 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 	}
 	list := doc.Content[0]
 	if list.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s:%d: want a list of references", name, list.Line)
+		return nil, fmt.Errorf("%s:%d: want a list of %s", name, list.Line, what)
 	}
-	var refs []Reference
+	var items []T
 	var errs []error
-	seen := map[string]int{}
 	for _, n := range list.Content {
-		var r Reference
-		if err := n.Decode(&r); err != nil {
+		var item T
+		if err := n.Decode(&item); err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: %v", name, n.Line, err))
 			continue
 		}
-		r.line = n.Line
+		report := func(format string, args ...any) {
+			errs = append(errs, fmt.Errorf("%s:%d: %s", name, n.Line, fmt.Sprintf(format, args...)))
+		}
+		if check(&item, n.Line, report) {
+			items = append(items, item)
+		}
+	}
+	return items, errors.Join(errs...)
+}
+
+// parseReferences decodes and checks the list: unique lower-case keys,
+// authors, title, a plausible year, a well-formed arXiv id.
+func parseReferences(name string, data []byte) ([]Reference, error) {
+	seen := map[string]int{}
+	return decodeList(name, data, "references", func(r *Reference, line int, report func(string, ...any)) bool {
+		r.line = line
 		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("%s:%d: reference %q: %s", name, n.Line, r.Key, fmt.Sprintf(format, args...)))
+			report("reference %q: %s", r.Key, fmt.Sprintf(format, args...))
 		}
 		switch {
 		case !refKey.MatchString(r.Key):
@@ -201,7 +218,7 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 		case seen[r.Key] != 0:
 			bad("key already used on line %d", seen[r.Key])
 		}
-		seen[r.Key] = n.Line
+		seen[r.Key] = line
 		if len(r.Authors) == 0 || r.Title == "" {
 			bad("authors and title are required")
 		}
@@ -214,45 +231,28 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 		if r.Link() == "" {
 			bad("give an arxiv id, a doi or a url")
 		}
-		refs = append(refs, r)
-	}
-	return refs, errors.Join(errs...)
+		return true
+	})
 }
 
+// parseGlossary decodes and checks the glossary: every term defined, no
+// word (term or alias, ignoring case) defined twice; sorted by term.
 func parseGlossary(name string, data []byte) ([]Term, error) {
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if len(doc.Content) == 0 {
-		return nil, nil
-	}
-	list := doc.Content[0]
-	if list.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("%s:%d: want a list of terms", name, list.Line)
-	}
-	var terms []Term
-	var errs []error
 	seen := map[string]int{}
-	for _, n := range list.Content {
-		var t Term
-		if err := n.Decode(&t); err != nil {
-			errs = append(errs, fmt.Errorf("%s:%d: %v", name, n.Line, err))
-			continue
-		}
+	terms, err := decodeList(name, data, "terms", func(t *Term, line int, report func(string, ...any)) bool {
 		if t.Term == "" || t.Definition == "" {
-			errs = append(errs, fmt.Errorf("%s:%d: term and definition are required", name, n.Line))
-			continue
+			report("term and definition are required")
+			return false
 		}
 		for _, w := range append([]string{t.Term}, t.Also...) {
 			k := strings.ToLower(w)
 			if l := seen[k]; l != 0 {
-				errs = append(errs, fmt.Errorf("%s:%d: %q is already defined on line %d", name, n.Line, w, l))
+				report("%q is already defined on line %d", w, l)
 			}
-			seen[k] = n.Line
+			seen[k] = line
 		}
-		terms = append(terms, t)
-	}
+		return true
+	})
 	sort.SliceStable(terms, func(i, j int) bool { return strings.ToLower(terms[i].Term) < strings.ToLower(terms[j].Term) })
-	return terms, errors.Join(errs...)
+	return terms, err
 }

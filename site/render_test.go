@@ -1,24 +1,20 @@
 package site
 
 import (
-	"flag"
 	"html/template"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+	"paraplay/sim/golden"
+)
 
 // TestRenderGolden renders every testdata/render/*.md and compares the body
 // with the .html beside it. Review changes with git diff after -update.
 func TestRenderGolden(t *testing.T) {
-	names, err := filepath.Glob("testdata/render/*.md")
-	if err != nil || len(names) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
+	names := golden.Files(t, "testdata/render/*.md")
 	lib, err := LoadLibrary("testdata/render")
 	if err != nil {
 		t.Fatal(err)
@@ -36,21 +32,7 @@ func TestRenderGolden(t *testing.T) {
 			// Math is typeset at the end of a build; here as plain TeX.
 			plain, _ := PlainMath(a.Math)
 			a.Body = template.HTML(fillMath(string(a.Body), plain))
-			golden := strings.TrimSuffix(name, ".md") + ".html"
-			got := string(a.Body)
-			if *update {
-				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test ./site -update to create it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s: got\n%s\nwant\n%s", name, got, want)
-			}
+			golden.Check(t, strings.TrimSuffix(name, ".md")+".html", []byte(a.Body))
 		})
 	}
 }

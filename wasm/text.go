@@ -9,9 +9,6 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
-	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 
 	"paraplay/sim/scene"
@@ -34,17 +31,12 @@ const atlasSize = 1024
 const whiteTexel = 1.5
 
 type fonts struct {
-	regular, bold *opentype.Font
-	faces         map[faceKey]*faceCache
-	atlas         *ebiten.Image
+	text  *scene.TextFonts
+	faces map[font.Face]*faceCache
+	atlas *ebiten.Image
 	// The shelf packer's state: the next free x on the current shelf, the
 	// shelf's top and its height so far.
 	shelfX, shelfY, shelfH int
-}
-
-type faceKey struct {
-	size float64
-	bold bool
 }
 
 // faceCache holds one face and the glyphs it has placed in the atlas.
@@ -62,18 +54,14 @@ type glyph struct {
 	visible bool
 }
 
-// newFonts parses the embedded Go fonts. They ship inside the binary, so
-// the page makes no font request.
+// newFonts loads the scene's fonts (the embedded Go fonts, so the page
+// makes no font request) and makes the empty atlas.
 func newFonts() (*fonts, error) {
-	reg, err := opentype.Parse(goregular.TTF)
+	text, err := scene.NewTextFonts()
 	if err != nil {
 		return nil, err
 	}
-	bold, err := opentype.Parse(gobold.TTF)
-	if err != nil {
-		return nil, err
-	}
-	f := &fonts{regular: reg, bold: bold}
+	f := &fonts{text: text}
 	f.atlas = ebiten.NewImageWithOptions(image.Rect(0, 0, atlasSize, atlasSize), &ebiten.NewImageOptions{Unmanaged: true})
 	f.reset()
 	return f, nil
@@ -85,7 +73,7 @@ func (f *fonts) reset() {
 	f.atlas.Clear()
 	f.atlas.SubImage(image.Rect(0, 0, 3, 3)).(*ebiten.Image).Fill(color.White)
 	if f.faces == nil {
-		f.faces = map[faceKey]*faceCache{}
+		f.faces = map[font.Face]*faceCache{}
 	}
 	for _, fc := range f.faces {
 		clear(fc.glyphs)
@@ -93,27 +81,19 @@ func (f *fonts) reset() {
 	f.shelfX, f.shelfY, f.shelfH = 4, 0, 4
 }
 
-// face returns the cached face for a size (rounded to a quarter pixel so
-// that near-equal sizes share glyphs) and weight.
+// face returns the face for a size (12 when unset; the scene rounds it to
+// a quarter pixel, so near-equal sizes share glyphs) and weight, with the
+// glyphs it has placed in the atlas.
 func (f *fonts) face(size float64, bold bool) *faceCache {
 	if size <= 0 {
 		size = 12
 	}
-	k := faceKey{math.Round(size*4) / 4, bold}
-	if fc, ok := f.faces[k]; ok {
+	face := f.text.Face(size, bold)
+	if fc, ok := f.faces[face]; ok {
 		return fc
 	}
-	src := f.regular
-	if bold {
-		src = f.bold
-	}
-	face, err := opentype.NewFace(src, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
-	if err != nil {
-		// Only an invalid size fails, and sizes come from our own scene.
-		face, _ = opentype.NewFace(src, &opentype.FaceOptions{Size: 12, DPI: 72})
-	}
 	fc := &faceCache{face: face, glyphs: map[rune]glyph{}}
-	f.faces[k] = fc
+	f.faces[face] = fc
 	return fc
 }
 

@@ -1,15 +1,13 @@
 package collective
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden grids in testdata/")
+	"paraplay/sim/golden"
+)
 
 // TestGrids compares every algorithm's step × rank grid on a few rank counts
 // with testdata/<algorithm>.txt. Review changes as diffs; regenerate with
@@ -31,21 +29,6 @@ func TestGrids(t *testing.T) {
 		}
 		got := b.String()
 		path := filepath.Join("testdata", name+".txt")
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s grid differs from %s; run with -update and review the diff.\ngot:\n%s", name, path, got)
-		}
+		golden.Check(t, path, []byte(got))
 	}
 }

@@ -155,6 +155,59 @@ func grid(s Schedule) string {
 // After every transfer that wrote the data it sends, so that no execution
 // order can send stale data; and a rank may only send data it holds.
 func replay(s Schedule) error {
+	rp := newReplayer(s)
+	order := make([]int, len(s.Transfers))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return s.Transfers[a].Step - s.Transfers[b].Step })
+	for lo := 0; lo < len(order); {
+		hi := lo
+		for hi < len(order) && s.Transfers[order[hi]].Step == s.Transfers[order[lo]].Step {
+			hi++
+		}
+		// Every transfer of a step reads what its sender held when the
+		// step began; then all are delivered.
+		var msgs []replayMsg
+		for _, i := range order[lo:hi] {
+			m, err := rp.send(i)
+			if err != nil {
+				return err
+			}
+			msgs = append(msgs, m)
+		}
+		for _, m := range msgs {
+			rp.deliver(m)
+		}
+		lo = hi
+	}
+	return postcondition(s, rp.cuts, func(r, g int) []int { return rp.buf[r][g].counts }, rp.received)
+}
+
+// replayer is replay's state: the segment boundaries and, per rank and
+// segment, the contribution counts and the transfers that wrote them.
+type replayer struct {
+	s    Schedule
+	cuts []units.Bytes
+	buf  [][]replayCell
+	// received[dst][src] counts all-to-all bytes.
+	received [][]units.Bytes
+	anc      [][]bool // anc[i][j]: transfer j is (transitively) in i's After
+}
+
+// replayCell is one segment of one rank's buffer.
+type replayCell struct {
+	counts  []int
+	writers []int
+}
+
+// replayMsg is transfer i's payload: the sender's counts of each segment.
+type replayMsg struct {
+	i      int
+	counts [][]int
+}
+
+func newReplayer(s Schedule) *replayer {
 	n, S := s.Ranks, s.Bytes
 	cuts := []units.Bytes{0, S}
 	for c := 0; c < n; c++ {
@@ -165,17 +218,10 @@ func replay(s Schedule) error {
 	}
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
-	segs := len(cuts) - 1
-	seg := func(off units.Bytes) int { i, _ := slices.BinarySearch(cuts, off); return i }
-
-	type cell struct {
-		counts  []int
-		writers []int
-	}
-	buf := make([][]cell, n)
-	for r := range buf {
-		buf[r] = make([]cell, segs)
-		for g := range buf[r] {
+	rp := &replayer{s: s, cuts: cuts, buf: make([][]replayCell, n), received: make([][]units.Bytes, n), anc: ancestors(s)}
+	for r := range rp.buf {
+		rp.buf[r] = make([]replayCell, len(cuts)-1)
+		for g := range rp.buf[r] {
 			c := make([]int, n)
 			if initiallyHolds(s, r, cuts[g]) {
 				c[r] = 1
@@ -183,69 +229,55 @@ func replay(s Schedule) error {
 			if (s.Op == OpBroadcast || s.Op == OpSendRecv) && r == s.Root {
 				c[r] = 1
 			}
-			buf[r][g] = cell{counts: c}
+			rp.buf[r][g] = replayCell{counts: c}
 		}
+		rp.received[r] = make([]units.Bytes, n)
 	}
-	// received[dst][src] counts all-to-all bytes.
-	received := make([][]units.Bytes, n)
-	for r := range received {
-		received[r] = make([]units.Bytes, n)
-	}
-	anc := ancestors(s)
-	order := make([]int, len(s.Transfers))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return s.Transfers[a].Step - s.Transfers[b].Step })
+	return rp
+}
 
-	type msg struct {
-		i      int
-		counts [][]int
+// seg is the index of the segment starting at off.
+func (rp *replayer) seg(off units.Bytes) int { i, _ := slices.BinarySearch(rp.cuts, off); return i }
+
+// send reads transfer i's payload from its sender, checking that the
+// sender holds the data and that i depends on every transfer that wrote it.
+func (rp *replayer) send(i int) (replayMsg, error) {
+	t := rp.s.Transfers[i]
+	m := replayMsg{i: i}
+	for g := rp.seg(t.Offset); g < rp.seg(t.Offset+t.Bytes); g++ {
+		c := rp.buf[t.Src][g]
+		for _, w := range c.writers {
+			if !rp.anc[i][w] {
+				return m, fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) written by transfer %d, which is not in its After", i, t.Src, t.Dst, t.Step, rp.cuts[g], rp.cuts[g+1], w)
+			}
+		}
+		if sum(c.counts) == 0 {
+			return m, fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) that rank %d does not hold", i, t.Src, t.Dst, t.Step, rp.cuts[g], rp.cuts[g+1], t.Src)
+		}
+		m.counts = append(m.counts, slices.Clone(c.counts))
 	}
-	for lo := 0; lo < len(order); {
-		hi := lo
-		for hi < len(order) && s.Transfers[order[hi]].Step == s.Transfers[order[lo]].Step {
-			hi++
-		}
-		var msgs []msg
-		for _, i := range order[lo:hi] {
-			t := s.Transfers[i]
-			m := msg{i: i}
-			for g := seg(t.Offset); g < seg(t.Offset+t.Bytes); g++ {
-				c := buf[t.Src][g]
-				for _, w := range c.writers {
-					if !anc[i][w] {
-						return fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) written by transfer %d, which is not in its After", i, t.Src, t.Dst, t.Step, cuts[g], cuts[g+1], w)
-					}
-				}
-				if sum(c.counts) == 0 {
-					return fmt.Errorf("transfer %d (%d→%d step %d) sends bytes [%d,%d) that rank %d does not hold", i, t.Src, t.Dst, t.Step, cuts[g], cuts[g+1], t.Src)
-				}
-				m.counts = append(m.counts, slices.Clone(c.counts))
-			}
-			msgs = append(msgs, m)
-		}
-		for _, m := range msgs {
-			t := s.Transfers[m.i]
-			if s.Op == OpAllToAll {
-				received[t.Dst][t.Src] += t.Bytes
-				continue
-			}
-			for k, g := 0, seg(t.Offset); k < len(m.counts); k, g = k+1, g+1 {
-				c := &buf[t.Dst][g]
-				if t.Reduce {
-					for r, v := range m.counts[k] {
-						c.counts[r] += v
-					}
-					c.writers = append(c.writers, m.i)
-				} else {
-					c.counts, c.writers = m.counts[k], []int{m.i}
-				}
-			}
-		}
-		lo = hi
+	return m, nil
+}
+
+// deliver adds m's payload into (Reduce) or over its receiver's segments,
+// or counts its bytes for an all-to-all.
+func (rp *replayer) deliver(m replayMsg) {
+	t := rp.s.Transfers[m.i]
+	if rp.s.Op == OpAllToAll {
+		rp.received[t.Dst][t.Src] += t.Bytes
+		return
 	}
-	return postcondition(s, cuts, func(r, g int) []int { return buf[r][g].counts }, received)
+	for k, g := 0, rp.seg(t.Offset); k < len(m.counts); k, g = k+1, g+1 {
+		c := &rp.buf[t.Dst][g]
+		if t.Reduce {
+			for r, v := range m.counts[k] {
+				c.counts[r] += v
+			}
+			c.writers = append(c.writers, m.i)
+		} else {
+			c.counts, c.writers = m.counts[k], []int{m.i}
+		}
+	}
 }
 
 // initiallyHolds reports whether rank r contributes the segment starting at

@@ -3,6 +3,7 @@ package collective
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"paraplay/sim/units"
 )
@@ -11,7 +12,7 @@ import (
 // algo, cfg) builds, on links of per-message latency alpha and bandwidth bw
 // per direction (β = 1/bw) — the analytic fidelity runs on it. The formulas
 // are those of Thakur, Rabenseifner & Gropp (2005) and Patarasuk & Yuan
-// (2009) as ../shared/reference.md lists them; each constructor's comment
+// (2009); each constructor's comment
 // gives its own, and where the literature gives only an estimate (tree,
 // chain, hierarchical, parameter server) the comment derives the time of
 // ParaPlay's schedule on the execution model of the tests: every rank on an
@@ -68,6 +69,39 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	panic("collective: Time: " + op + "/" + algo + " is listed but has no formula")
 }
 
+// FormulaText is the closed form Time uses for op/algo, in plain-text
+// notation (n ranks, S bytes, α, bandwidth B, k chunks when chunks > 1),
+// for captions that print the formula beside the simulated time. An
+// op/algo without a one-line form (hierarchical, ps, sendrecv, barrier)
+// gives the algorithm's name in parentheses. The tree's form is that of
+// n > 2 ranks (DoubleBinaryTreeTime).
+func FormulaText(op, algo string, chunks int) string {
+	k := ""
+	if chunks > 1 {
+		k = "k"
+	}
+	switch op + "/" + algo {
+	case "all_reduce/ring":
+		return "2(n−1)" + k + "α + 2(n−1)/n·S/B"
+	case "all_reduce/tree":
+		if chunks > 1 {
+			return "(4⌈log₂n⌉−2+4(k−1))·(α + S/(2kB))"
+		}
+		return "(4⌈log₂n⌉−2)·(α + S/(2B))"
+	case "all_reduce/halving_doubling":
+		return "2·log₂n·α + 2(n−1)/n·S/B"
+	case "all_reduce/recursive_doubling":
+		return "⌈log₂n⌉·(α + S/B)"
+	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
+		return "(n−1)α + (n−1)/n·S/B"
+	case "broadcast/binomial", "reduce/binomial":
+		return "⌈log₂n⌉·(α + S/B)"
+	case "broadcast/chain":
+		return "(n+k−2)·(α + S/(kB))"
+	}
+	return "(" + strings.ReplaceAll(algo, "_", "-") + ")"
+}
+
 // DoubleBinaryTreeTime is the α–β time of DoubleBinaryTree(n, s, chunks) on
 // the execution model of Time. Each message carries a piece of
 // c = S/(2·chunks) bytes and costs α + c·β. One piece alone: going up, a
@@ -91,7 +125,7 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 // other n some leaves are nearer the root, and the time is at most this.
 // With chunks > 1 it is the conflict-free pipeline's time: the port model's
 // first-come-first-served order can interleave the two trees' pieces less
-// well and run longer (reference.md gives only ≈ 2·log2(n)·α + S·β per half).
+// well and run longer (the literature gives only ≈ 2·log2(n)·α + S·β per half).
 func DoubleBinaryTreeTime(n int, s units.Bytes, chunks int, alpha units.Time, bw units.Bandwidth) float64 {
 	if n < 2 {
 		return 0

@@ -1,14 +1,12 @@
 package pipeline
 
 import (
-	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-var update = flag.Bool("update", false, "rewrite the golden grids in testdata/")
+	"paraplay/sim/golden"
+)
 
 // gridCases are the (p, m, v) each schedule's golden grid shows: the
 // papers' figure sizes (p = 4, m = 8) and a small one.
@@ -45,21 +43,6 @@ func TestGrids(t *testing.T) {
 		}
 		got := b.String()
 		path := filepath.Join("testdata", name+".txt")
-		if *update {
-			if err := os.MkdirAll("testdata", 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run with -update to create it)", err)
-		}
-		if got != string(want) {
-			t.Errorf("%s grid differs from %s; run with -update and review the diff.\ngot:\n%s", name, path, got)
-		}
+		golden.Check(t, path, []byte(got))
 	}
 }

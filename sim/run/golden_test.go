@@ -1,19 +1,16 @@
 package run
 
 import (
-	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden timeline dumps in testdata/")
 
 // dump prints a timeline as text, one operation a line, for golden files
 // that are reviewed as diffs.
@@ -72,8 +69,7 @@ func dump(tl *timeline.Timeline) string {
 }
 
 func TestGoldenTimelines(t *testing.T) {
-	files, _ := filepath.Glob("../scenario/testdata/*.yaml")
-	for _, file := range files {
+	for _, file := range golden.Files(t, "../scenario/testdata/*.yaml") {
 		name := strings.TrimSuffix(filepath.Base(file), ".yaml")
 		t.Run(name, func(t *testing.T) {
 			data, err := os.ReadFile(file)
@@ -88,21 +84,7 @@ func TestGoldenTimelines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := []byte(dump(tl))
-			golden := filepath.Join("testdata", name+".timeline.txt")
-			if *update {
-				os.MkdirAll("testdata", 0o755)
-				if err := os.WriteFile(golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("timeline of %s differs from %s; run go test -update and review the diff", file, golden)
-			}
+			golden.Check(t, filepath.Join("testdata", name+".timeline.txt"), []byte(dump(tl)))
 		})
 	}
 }

@@ -2,14 +2,14 @@ package scene
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/color"
-
 	"image/png"
-	"os"
 	"path/filepath"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/units"
 )
 
@@ -42,41 +42,35 @@ func TestGoldenPNG(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if *update {
-			var buf bytes.Buffer
-			if err := png.Encode(&buf, img); err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			t.Fatal(err)
 		}
-		want := readPNG(t, path)
-		if got, w := img.Bounds(), want.Bounds(); got != w {
-			t.Fatalf("%s: size %v, golden %v", g.file, got, w)
-		}
-		bad, worst := comparePixels(img, want)
-		total := img.Bounds().Dx() * img.Bounds().Dy()
-		if float64(bad) > pngMaxBad*float64(total) {
-			t.Errorf("%s: %d of %d pixels differ by more than %d (worst %d); look at it with go test -update && git diff", g.file, bad, total, pngChannelTol, worst)
-		}
+		golden.CheckWith(t, filepath.Join("testdata", g.file), buf.Bytes(), similarPNG)
 	}
 }
 
-func readPNG(t *testing.T, path string) image.Image {
-	t.Helper()
-	f, err := os.Open(path)
+// similarPNG decodes two PNGs and reports whether they match within the
+// tolerance: the same size, and at most pngMaxBad of the pixels differing
+// by more than pngChannelTol.
+func similarPNG(got, want []byte) error {
+	a, err := png.Decode(bytes.NewReader(got))
 	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
+		return err
 	}
-	defer f.Close()
-	img, err := png.Decode(f)
+	b, err := png.Decode(bytes.NewReader(want))
 	if err != nil {
-		t.Fatal(err)
+		return fmt.Errorf("golden file: %v", err)
 	}
-	return img
+	if a.Bounds() != b.Bounds() {
+		return fmt.Errorf("size %v, golden %v", a.Bounds(), b.Bounds())
+	}
+	bad, worst := comparePixels(a, b)
+	total := a.Bounds().Dx() * a.Bounds().Dy()
+	if float64(bad) > pngMaxBad*float64(total) {
+		return fmt.Errorf("%d of %d pixels differ by more than %d (worst %d)", bad, total, pngChannelTol, worst)
+	}
+	return nil
 }
 
 // comparePixels counts the pixels whose largest channel difference exceeds

@@ -11,19 +11,59 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// rasterFonts writes text items with the Go fonts, the faces the browser
-// app draws with, so an exported frame matches the live one. Glyphs are
-// rendered once per (face, rune, quarter-pixel offset) and blended from the
-// cache afterwards: an animation redraws the same labels every frame.
-type rasterFonts struct {
+// TextFonts are the Go fonts, regular and bold, parsed once, with their
+// faces cached by size and weight. Exported frames (Raster) and the browser
+// app both draw their text with them, so an exported frame matches the
+// live one; each keeps its own glyph cache per face.
+type TextFonts struct {
 	regular, bold *opentype.Font
-	faces         map[faceKey]*rasterFace
+	faces         map[faceKey]font.Face
 }
 
 // faceKey names a face: its size in pixels and its weight.
 type faceKey struct {
 	size float64
 	bold bool
+}
+
+// NewTextFonts parses the embedded Go fonts. They ship inside the binary,
+// so neither the CLI nor the page reads a font file.
+func NewTextFonts() (*TextFonts, error) {
+	reg, err := opentype.Parse(goregular.TTF)
+	if err != nil {
+		return nil, err
+	}
+	bold, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return nil, err
+	}
+	return &TextFonts{regular: reg, bold: bold, faces: map[faceKey]font.Face{}}, nil
+}
+
+// Face returns the face for size (in pixels at 72 DPI, unhinted) and
+// weight, made on first use. Sizes are rounded to a quarter pixel so that
+// scaled layouts share faces, and so their glyph caches.
+func (f *TextFonts) Face(size float64, bold bool) font.Face {
+	k := faceKey{math.Round(size*4) / 4, bold}
+	if face, ok := f.faces[k]; ok {
+		return face
+	}
+	src := f.regular
+	if bold {
+		src = f.bold
+	}
+	// opentype.NewFace only scales the font: it returns no error.
+	face, _ := opentype.NewFace(src, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
+	f.faces[k] = face
+	return face
+}
+
+// rasterFonts writes text items with the TextFonts faces. Glyphs are
+// rendered once per (face, rune, quarter-pixel offset) and blended from the
+// cache afterwards: an animation redraws the same labels every frame.
+type rasterFonts struct {
+	text  *TextFonts
+	faces map[font.Face]*rasterFace
 }
 
 type rasterFace struct {
@@ -50,34 +90,22 @@ type glyph struct {
 }
 
 func newRasterFonts() (*rasterFonts, error) {
-	reg, err := opentype.Parse(goregular.TTF)
+	text, err := NewTextFonts()
 	if err != nil {
 		return nil, err
 	}
-	bold, err := opentype.Parse(gobold.TTF)
-	if err != nil {
-		return nil, err
-	}
-	return &rasterFonts{regular: reg, bold: bold, faces: map[faceKey]*rasterFace{}}, nil
+	return &rasterFonts{text: text, faces: map[font.Face]*rasterFace{}}, nil
 }
 
-// face returns the face for size and weight, made on first use; sizes are
-// rounded to a quarter pixel so that scaled layouts share faces.
+// face returns the face and glyph cache for size and weight; a size below a
+// quarter pixel draws at a quarter pixel.
 func (f *rasterFonts) face(size float64, bold bool) *rasterFace {
-	k := faceKey{math.Round(size*4) / 4, bold}
-	if fc, ok := f.faces[k]; ok {
+	face := f.text.Face(max(size, 0.25), bold)
+	if fc, ok := f.faces[face]; ok {
 		return fc
 	}
-	src := f.regular
-	if bold {
-		src = f.bold
-	}
-	face, err := opentype.NewFace(src, &opentype.FaceOptions{Size: max(k.size, 0.25), DPI: 72, Hinting: font.HintingNone})
-	if err != nil { // only for sizes opentype rejects; draw nothing
-		face = nil
-	}
 	fc := &rasterFace{face: face, glyphs: map[glyphKey]*glyph{}}
-	f.faces[k] = fc
+	f.faces[face] = fc
 	return fc
 }
 
@@ -125,9 +153,6 @@ func (fc *rasterFace) width(s string) float64 {
 // draw writes a Text item into img.
 func (f *rasterFonts) draw(img *image.RGBA, it *Item) {
 	fc := f.face(it.Size, it.Bold)
-	if fc.face == nil {
-		return
-	}
 	x := it.X
 	switch it.Anchor {
 	case AnchorMiddle:

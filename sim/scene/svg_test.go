@@ -4,18 +4,15 @@ import (
 	"bytes"
 	"encoding/xml"
 	"errors"
-	"flag"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/units"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden SVG files in testdata/")
 
 // goldenInstants are the frames of the 4-GPU ring kept as golden SVGs: the
 // forward pass, the first reduce-scatter step halfway, and the last
@@ -36,32 +33,8 @@ func TestGoldenSVG(t *testing.T) {
 		if err := WriteSVG(&buf, Build(tl, g.at, Options{})); err != nil {
 			t.Fatalf("%s: WriteSVG: %v", g.file, err)
 		}
-		path := filepath.Join("testdata", g.file)
-		if *update {
-			if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(path)
-		if err != nil {
-			t.Fatalf("%v (run go test -update to create it)", err)
-		}
-		if got := buf.String(); got != string(want) {
-			t.Errorf("%s differs from the golden file; diff with go test -update && git diff\n%s", g.file, firstDiff(got, string(want)))
-		}
+		golden.Check(t, filepath.Join("testdata", g.file), buf.Bytes())
 	}
-}
-
-// firstDiff shows the first line where got and want differ.
-func firstDiff(got, want string) string {
-	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
-	for i := range min(len(g), len(w)) {
-		if g[i] != w[i] {
-			return "line " + itoa(i+1) + ":\n got: " + g[i] + "\nwant: " + w[i]
-		}
-	}
-	return "lengths differ: got " + itoa(len(g)) + " lines, want " + itoa(len(w))
 }
 
 // TestSVGIsXML decodes every token, so a stray '<' or '&' in a title fails.

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/scene"
 )
 
@@ -33,7 +34,7 @@ func TestViewGoldenSVG(t *testing.T) {
 			if len(dl.Items) == 0 {
 				t.Errorf("%s: the view drew nothing", name)
 			}
-			checkGolden(t, filepath.Join("testdata", "views", name), buf.Bytes())
+			golden.Check(t, filepath.Join("testdata", "views", name), buf.Bytes())
 		}
 	}
 }

@@ -3,15 +3,12 @@ package timeline
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
-	"os"
 	"strings"
 	"testing"
 
+	"paraplay/sim/golden"
 	"paraplay/sim/units"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // small is a hand-made run: two GPUs, forward then backward, then one
 // message each way.
@@ -137,19 +134,7 @@ func TestChromeTraceGolden(t *testing.T) {
 	if complete != 6 {
 		t.Errorf("%d complete events, want 6 (4 spans + 2 transfers)", complete)
 	}
-	golden := "testdata/small.trace.json"
-	if *update {
-		if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("trace differs from %s; run go test -update and review the diff\n got: %s", golden, buf.String())
-	}
+	golden.Check(t, "testdata/small.trace.json", buf.Bytes())
 }
 
 func TestTimeUnitsInTrace(t *testing.T) {

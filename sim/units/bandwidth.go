@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Bandwidth is a transfer rate in bytes per second.
@@ -18,10 +17,7 @@ const (
 	Gbps          Bandwidth = 1e9 / 8
 )
 
-var bandwidthUnits = []struct {
-	suffix string
-	rate   float64
-}{
+var bandwidthUnits = []suffixUnit{
 	{"TB/s", 1e12}, {"GB/s", 1e9}, {"MB/s", 1e6}, {"KB/s", 1e3}, {"B/s", 1},
 	{"GiB/s", 1 << 30}, {"MiB/s", 1 << 20},
 	{"Tbps", 1e12 / 8}, {"Gbps", 1e9 / 8}, {"Mbps", 1e6 / 8},
@@ -30,23 +26,14 @@ var bandwidthUnits = []struct {
 // ParseBandwidth reads a rate such as "100GB/s", "400Gbps" or "25 GiB/s". A
 // unit is required and the rate must be positive.
 func ParseBandwidth(s string) (Bandwidth, error) {
-	in := strings.TrimSpace(s)
-	for _, u := range bandwidthUnits {
-		num, ok := strings.CutSuffix(in, u.suffix)
-		if !ok {
-			continue
-		}
-		v, err := parseNumber(strings.TrimSpace(num))
-		if err != nil || v == 0 {
-			continue
-		}
-		r := v * u.rate
-		if math.IsInf(r, 0) || r > 1e18 {
-			return 0, fmt.Errorf("bandwidth %q is too large", s)
-		}
-		return Bandwidth(r), nil
+	r, ok := parseSuffixed(s, bandwidthUnits, true)
+	if !ok {
+		return 0, fmt.Errorf("invalid bandwidth %q: want a positive number with a unit GB/s, MB/s, TB/s, GiB/s or Gbps (e.g. 100GB/s)", s)
 	}
-	return 0, fmt.Errorf("invalid bandwidth %q: want a positive number with a unit GB/s, MB/s, TB/s, GiB/s or Gbps (e.g. 100GB/s)", s)
+	if math.IsInf(r, 0) || r > 1e18 {
+		return 0, fmt.Errorf("bandwidth %q is too large", s)
+	}
+	return Bandwidth(r), nil
 }
 
 // String prints the rate in GB/s, or MB/s below 1 GB/s, falling back to B/s

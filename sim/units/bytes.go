@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strconv"
-	"strings"
 )
 
 // Bytes is a size in bytes.
@@ -23,10 +22,7 @@ const (
 	TB  Bytes = 1e12
 )
 
-var byteUnits = []struct {
-	suffix string
-	size   float64
-}{
+var byteUnits = []suffixUnit{
 	// Longest suffixes first: "KiB" before "B".
 	{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40},
 	{"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9}, {"TB", 1e12},
@@ -36,23 +32,14 @@ var byteUnits = []struct {
 // ParseBytes reads a size such as "256MiB", "1.5GB", "4096B". A unit is
 // required. The result is rounded to a whole byte.
 func ParseBytes(s string) (Bytes, error) {
-	in := strings.TrimSpace(s)
-	for _, u := range byteUnits {
-		num, ok := strings.CutSuffix(in, u.suffix)
-		if !ok {
-			continue
-		}
-		v, err := parseNumber(strings.TrimSpace(num))
-		if err != nil {
-			continue
-		}
-		b := v * u.size
-		if b >= math.MaxInt64/2 {
-			return 0, fmt.Errorf("size %q is too large", s)
-		}
-		return Bytes(math.Round(b)), nil
+	b, ok := parseSuffixed(s, byteUnits, false)
+	if !ok {
+		return 0, fmt.Errorf("invalid size %q: want a non-negative number with a unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB (e.g. 256MiB)", s)
 	}
-	return 0, fmt.Errorf("invalid size %q: want a non-negative number with a unit B, KB, MB, GB, TB, KiB, MiB, GiB or TiB (e.g. 256MiB)", s)
+	if b >= math.MaxInt64/2 {
+		return 0, fmt.Errorf("size %q is too large", s)
+	}
+	return Bytes(math.Round(b)), nil
 }
 
 // String prints b exactly, so that ParseBytes(b.String()) == b: with the

@@ -85,10 +85,7 @@ func (t Time) unit() (string, float64) {
 	return "ns", 1
 }
 
-var timeUnits = []struct {
-	suffix string
-	ns     float64
-}{
+var timeUnits = []suffixUnit{
 	// Longer suffixes first so "ms" is not read as "m" + "s".
 	{"ns", 1}, {"us", 1e3}, {"µs", 1e3}, {"ms", 1e6}, {"s", 1e9},
 	// Minutes, hours and days, for long runs and checkpoint intervals.
@@ -100,43 +97,12 @@ var timeUnits = []struct {
 // is required: a bare number is ambiguous and rejected. Negative values are
 // rejected too: no cost in the simulator is negative.
 func ParseTime(s string) (Time, error) {
-	in := strings.TrimSpace(s)
-	for _, u := range timeUnits {
-		num, ok := strings.CutSuffix(in, u.suffix)
-		if !ok {
-			continue
-		}
-		// "ms" also ends in "s": only accept the split if the rest is a number.
-		v, err := parseNumber(strings.TrimSpace(num))
-		if err != nil {
-			continue
-		}
-		ns := v * u.ns
-		if ns >= float64(MaxTime) {
-			return 0, fmt.Errorf("duration %q is too large", s)
-		}
-		return Time(math.Round(ns)), nil
+	ns, ok := parseSuffixed(s, timeUnits, false)
+	if !ok {
+		return 0, fmt.Errorf("invalid duration %q: want a non-negative number with a unit ns, us, ms, s, m, h or d (e.g. 2ms, 30m)", s)
 	}
-	return 0, fmt.Errorf("invalid duration %q: want a non-negative number with a unit ns, us, ms, s, m, h or d (e.g. 2ms, 30m)", s)
-}
-
-// parseNumber accepts finite, non-negative decimal numbers only (no hex, no
-// Inf/NaN, no sign), which keeps fuzzed and URL input well-behaved.
-func parseNumber(s string) (float64, error) {
-	if s == "" {
-		return 0, fmt.Errorf("empty number")
+	if ns >= float64(MaxTime) {
+		return 0, fmt.Errorf("duration %q is too large", s)
 	}
-	for _, r := range s {
-		if (r < '0' || r > '9') && r != '.' && r != 'e' && r != 'E' && r != '-' && r != '+' {
-			return 0, fmt.Errorf("invalid number %q", s)
-		}
-	}
-	if s[0] == '-' || s[0] == '+' || s[0] == 'e' || s[0] == 'E' {
-		return 0, fmt.Errorf("invalid number %q", s)
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return 0, fmt.Errorf("invalid number %q", s)
-	}
-	return v, nil
+	return Time(math.Round(ns)), nil
 }
