@@ -41,6 +41,15 @@ func rlhfColor(k timeline.Kind) (Color, bool) {
 	return Color{}, false
 }
 
+// rlhfLook draws a reinforcement-learning run (Timeline.RLHF): a
+// collective's look with its spans labelled, dressed by rlhfOverlay, with
+// rlhfEntries for its legend.
+type rlhfLook struct{ collectiveLook }
+
+func (rlhfLook) labelSpans() bool                 { return true }
+func (rlhfLook) legend(f *Frames) []legendEntry   { return rlhfEntries(f.tl) }
+func (rlhfLook) overlay(b *builder, t units.Time) { b.rlhfOverlay(b.f.tl, t) }
+
 // rlhfEntries is the legend of a reinforcement-learning run: the phases
 // it holds, then idle.
 func rlhfEntries(tl *timeline.Timeline) []legendEntry {
@@ -57,8 +66,8 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 	return append(out, legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}})
 }
 
-// rlhfOverlay dresses the network view of a reinforcement-learning run
-// (Timeline.RLHF): each node box is named for its pool ("generation pool ·
+// rlhfOverlay dresses the network view of a reinforcement-learning run:
+// each node box is named for its pool ("generation pool ·
 // 2× h20 · $1.00/h · 34/96 GiB", red when it does not fit), each GPU box is filled with the colour of its phase
 // at t and says which model runs there ("actor generate"), the caption
 // says what the placement does and what the GPUs have cost so far, and a
@@ -68,9 +77,6 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 // Like asyncOverlay it edits the items the network view placed.
 func (b *builder) rlhfOverlay(tl *timeline.Timeline, t units.Time) {
 	r := tl.RLHF
-	if r == nil {
-		return
-	}
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i

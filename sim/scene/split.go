@@ -26,6 +26,45 @@ const (
 	trafficModel       = "model"       // fedavg: the model down, the weights up
 )
 
+// splitLook draws a split or federated run (Timeline.Split): a training
+// run's look, dressed by splitOverlay, whose caption follows the rounds,
+// whose traffic is activations, gradients and models, whose metrics and
+// memory bars are about the compute nodes (split learning) or the clients
+// (fedavg), and whose strip, beyond maxRowsPerGPU devices, shows a few
+// clients and every compute node (splitRows).
+type splitLook struct{ trainingLook }
+
+func (splitLook) overlay(b *builder, _ units.Time) { b.splitOverlay(b.f.tl) }
+func (splitLook) memGPUs(f *Frames) []int          { return splitMemoryGPUs(f.tl.Split) }
+
+func (splitLook) traffic(_ *timeline.Timeline, x *timeline.Transfer) string {
+	return splitTraffic(x)
+}
+
+func (splitLook) rows(tl *timeline.Timeline) stripRows {
+	if len(tl.GPUs) > maxRowsPerGPU {
+		return splitRows(tl)
+	}
+	return chooseRows(tl, true)
+}
+
+// metrics counts a split run's peak memory over its compute nodes only.
+func (splitLook) metrics(tl *timeline.Timeline) *metrics {
+	sp := tl.Split
+	m := trainingMetrics(tl, func(mem *timeline.Memory) bool {
+		return sp.Mode != "split" || tl.GPUs[mem.GPU].Role == "compute"
+	})
+	m.lines = m.splitLines(sp)
+	return &m
+}
+
+func (splitLook) caption(f *Frames, t units.Time, _ []int32) string {
+	if r := recoveryCaption(f.tl, t); r != "" {
+		return r
+	}
+	return splitCaption(f.tl, t)
+}
+
 // splitTraffic names the traffic kind of a split run's transfer.
 func splitTraffic(x *timeline.Transfer) string {
 	switch x.Phase {
@@ -37,8 +76,8 @@ func splitTraffic(x *timeline.Transfer) string {
 	return trafficModel
 }
 
-// splitOverlay dresses the network view of a split or federated run
-// (Timeline.Split): the node boxes are named for what they hold ("clients
+// splitOverlay dresses the network view of a split or federated run: the
+// node boxes are named for what they hold ("clients
 // · phone", "compute chain · t4"), idle clients are drawn pale green-grey
 // and idle compute nodes dark like a server host, each compute node
 // carries a badge with the layers it holds and each client one with its
@@ -47,9 +86,6 @@ func splitTraffic(x *timeline.Transfer) string {
 // Like asyncOverlay it edits the items the network view placed.
 func (b *builder) splitOverlay(tl *timeline.Timeline) {
 	sp := tl.Split
-	if sp == nil {
-		return
-	}
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i
@@ -156,10 +192,9 @@ func splitCaption(tl *timeline.Timeline, t units.Time) string {
 	return head + "done"
 }
 
-// splitMetrics are the metrics box's rows of a split or federated run:
+// splitLines are the metrics box's rows of a split or federated run:
 // its length, its rounds and the peak memory.
-func (m metrics) splitLines() [][2]string {
-	sp := m.split
+func (m metrics) splitLines(sp *timeline.Split) [][2]string {
 	lines := [][2]string{{"run", m.iteration.String()}}
 	if n := len(sp.Rounds); n > 0 {
 		var total units.Time
