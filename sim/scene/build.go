@@ -60,6 +60,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	f.look.overlay(b, t)
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
+	b.overlays(t)
 	return b.list()
 }
 

@@ -21,6 +21,7 @@ type Frames struct {
 	rows     stripRows
 	metrics  *metrics // nil unless training: behind a pointer, as collectives have none
 	colls    []*timeline.Collective
+	extras   []Overlay // the overlays of records from outside package scene
 	strip    stripMemo // the strip of the last layout drawn
 	spare    []Item    // storage BuildInto hands back for reuse
 	live     liveIndex // finds the transfers in flight at an instant
@@ -55,6 +56,7 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 	f.spans = newSpanIndex(tl)
 	f.steps = collectiveSteps(tl)
 	f.metrics = f.look.metrics(tl)
+	f.extras = extraOverlays(tl)
 	return f
 }
 
