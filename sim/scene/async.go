@@ -20,10 +20,15 @@ var (
 // asyncLook draws a parameter-server or local-SGD run (Timeline.Async):
 // a collective's look, dressed by asyncOverlay, with asyncEntries for its
 // legend.
-type asyncLook struct{ collectiveLook }
-
-func (asyncLook) legend(f *Frames) []legendEntry   { return asyncEntries(f.tl) }
-func (asyncLook) overlay(b *builder, t units.Time) { b.asyncOverlay(b.f.tl, t) }
+var asyncLook = look{
+	rows:     everyGPURows,
+	legend:   asyncEntries,
+	caption:  collectiveCaption,
+	traffic:  collectiveTraffic,
+	memGPUs:  stripGPUs,
+	memParts: trainingMemParts,
+	overlay:  (*builder).asyncOverlay,
+}
 
 // asyncOverlay dresses the network view of a parameter-server or local-SGD
 // run: the node boxes are named for what they hold ("workers",
@@ -34,7 +39,8 @@ func (asyncLook) overlay(b *builder, t units.Time) { b.asyncOverlay(b.f.tl, t) }
 //
 // It edits the items the network view already placed, so it needs no
 // layout of its own and stays out of the layouts' way.
-func (b *builder) asyncOverlay(tl *timeline.Timeline, t units.Time) {
+func (b *builder) asyncOverlay(t units.Time) {
+	tl := b.f.tl
 	a := tl.Async
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
@@ -145,7 +151,8 @@ func asyncCaption(a *timeline.Async, t units.Time) string {
 // asyncEntries is the legend of a parameter-server or local-SGD run: the
 // GPU states, compression when the run compresses, and what the chunks in
 // flight are (pushes and pulls, or the averaging's all-reduce).
-func asyncEntries(tl *timeline.Timeline) []legendEntry {
+func asyncEntries(f *Frames) []legendEntry {
+	tl := f.tl
 	out := []legendEntry{
 		{"forward", "forward", stateStyle[Forward].fill, Color{}},
 		{"backward", "backward", stateStyle[Backward].fill, Color{}},

@@ -27,8 +27,8 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	tl := f.tl
 	w, h := opt.size()
 	s := min(w/DefaultWidth, h/DefaultHeight)
-	// The builder lives in f: the looks take it through an interface,
-	// which would move a local one to the heap every frame.
+	// The builder lives in f: the looks take it through a function
+	// value, which would move a local one to the heap every frame.
 	b := &f.bld
 	*b = builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f}
 	if tl == nil || len(tl.GPUs) == 0 {
@@ -57,7 +57,9 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.gpuFaults(tl, t, ring.cx, ring.cy, ring.bw, ring.bh)
 		b.chunks(tl, ring, t)
 	}
-	f.look.overlay(b, t)
+	if o := f.look.overlay; o != nil {
+		o(b, t)
+	}
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
 	b.overlays(t)

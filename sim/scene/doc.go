@@ -34,12 +34,12 @@
 // bars show one row per pipeline stage (tp rank 0 of replica 0) and say so.
 // NewFrames prepares a run once for an animation's many Builds.
 //
-// What a frame draws for a strategy's own record goes through one seam,
-// the unexported look (look.go): its legend, its caption line, its
-// metrics box, its memory bars, its strip rows and what it draws under
-// the spans, its traffic kinds, and an overlay that dresses the network
-// view once it is laid out. lookOf picks the look once per run from the
-// record the timeline carries: a collective's (the default), a training
+// What a frame draws for a strategy's own record goes through one seam, the
+// unexported look (look.go), a table of hooks: its legend, its caption
+// line, its metrics box, its memory bars, its strip rows and what it draws
+// under the spans, its traffic kinds, and an overlay that dresses the
+// network view once it is laid out. lookOf picks the look once per run from
+// the record the timeline carries: a collective's (the default), a training
 // run's (Timeline.Training or Memory), and built on those a serving run's
 // (Inference), a split or federated run's (Split), a parameter-server or
 // local-SGD run's (Async) and a reinforcement-learning run's (RLHF), one

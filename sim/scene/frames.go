@@ -15,8 +15,8 @@ import (
 // must not be used from several goroutines at once.
 type Frames struct {
 	tl   *timeline.Timeline
-	look look // how the run's strategy record is drawn (look.go)
-	// training is look.training(), read in the inner loops.
+	look *look // how the run's strategy record is drawn (look.go)
+	// training is look.training, kept at hand for the inner loops.
 	training bool
 	rows     stripRows
 	metrics  *metrics // nil unless training: behind a pointer, as collectives have none
@@ -49,13 +49,15 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 	if tl == nil || len(tl.GPUs) == 0 {
 		return f
 	}
-	f.training = f.look.training()
+	f.training = f.look.training
 	f.rows = f.look.rows(tl)
 	f.colls = spanCollectives(tl)
 	f.live = newLiveIndex(tl)
 	f.spans = newSpanIndex(tl)
 	f.steps = collectiveSteps(tl)
-	f.metrics = f.look.metrics(tl)
+	if f.look.metrics != nil {
+		f.metrics = f.look.metrics(tl)
+	}
 	f.extras = extraOverlays(tl)
 	return f
 }

@@ -12,22 +12,32 @@ import (
 // grows with every token, and the strip fills each GPU's idle time with
 // the tint of its bubble's kind, so SiPipe's three kinds of bubble can be
 // told apart.
-type servingLook struct{ trainingLook }
+var servingLook = look{
+	training:   true,
+	labelSpans: true,
+	rows:       stageRows,
+	metrics:    servingMetrics,
+	legend:     servingEntries,
+	caption:    servingRunCaption,
+	traffic:    collectiveTraffic,
+	memGPUs:    stripGPUs,
+	memParts:   servingMemParts,
+	underSpans: (*builder).bubbles,
+}
 
-func (servingLook) memParts() []memPart                  { return servingMemParts }
-func (servingLook) underSpans(b *builder, g stripLayout) { b.bubbles(b.f.tl, g) }
-func (servingLook) legend(f *Frames) []legendEntry       { return trainingEntries(f, bubbleEntries()...) }
+// servingEntries is a training run's legend with the bubble kinds.
+func servingEntries(f *Frames) []legendEntry { return trainingEntries(f, bubbleEntries()...) }
 
-// metrics reads the serving headline off Timeline.Summarize.
-func (servingLook) metrics(tl *timeline.Timeline) *metrics {
+// servingMetrics reads the serving headline off Timeline.Summarize.
+func servingMetrics(tl *timeline.Timeline) *metrics {
 	m := trainingMetrics(tl, nil)
 	m.lines = m.servingLines(tl.Summarize().Inference)
 	return &m
 }
 
-// caption names the serving plan and the traffic in flight, or the
-// recovery under way.
-func (servingLook) caption(f *Frames, t units.Time, live []int32) string {
+// servingRunCaption names the serving plan and the traffic in flight, or
+// the recovery under way.
+func servingRunCaption(f *Frames, t units.Time, live []int32) string {
 	if r := recoveryCaption(f.tl, t); r != "" {
 		return r
 	}
@@ -71,8 +81,8 @@ func bubbleFill(kind string) (Color, bool) {
 // bubbles tints the span lane of each shown GPU's idle intervals by kind.
 // Neighbouring bubbles of one kind closer than a pixel merge into one
 // rect, so a row holds at most about the strip's width of them.
-func (b *builder) bubbles(tl *timeline.Timeline, g stripLayout) {
-	in := tl.Inference
+func (b *builder) bubbles(g stripLayout) {
+	in := b.f.tl.Inference
 	rows := &b.f.rows
 	top, h, _, _ := b.lanes()
 	slack := g.pixel()

@@ -159,7 +159,7 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 	}
 	y := L.base
 	bytes := memBytes(m, t)
-	for _, p := range b.f.look.memParts() {
+	for _, p := range b.f.look.memParts {
 		v := bytes[p.k]
 		h := float64(max(v, 0)) / float64(scale) * L.height
 		h = min(h, y-ceiling)
@@ -183,7 +183,7 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 func (b *builder) memLegend(r box) float64 {
 	size, sw := 10*b.fs, 9*b.fs
 	rowH := size + 4*b.s
-	parts := b.f.look.memParts()
+	parts := b.f.look.memParts
 	var rows [][]memPart // runs of parts
 	start, x := 0, r.x0
 	for i, p := range parts {

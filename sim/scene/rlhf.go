@@ -44,15 +44,21 @@ func rlhfColor(k timeline.Kind) (Color, bool) {
 // rlhfLook draws a reinforcement-learning run (Timeline.RLHF): a
 // collective's look with its spans labelled, dressed by rlhfOverlay, with
 // rlhfEntries for its legend.
-type rlhfLook struct{ collectiveLook }
-
-func (rlhfLook) labelSpans() bool                 { return true }
-func (rlhfLook) legend(f *Frames) []legendEntry   { return rlhfEntries(f.tl) }
-func (rlhfLook) overlay(b *builder, t units.Time) { b.rlhfOverlay(b.f.tl, t) }
+var rlhfLook = look{
+	labelSpans: true,
+	rows:       everyGPURows,
+	legend:     rlhfEntries,
+	caption:    collectiveCaption,
+	traffic:    collectiveTraffic,
+	memGPUs:    stripGPUs,
+	memParts:   trainingMemParts,
+	overlay:    (*builder).rlhfOverlay,
+}
 
 // rlhfEntries is the legend of a reinforcement-learning run: the phases
 // it holds, then idle.
-func rlhfEntries(tl *timeline.Timeline) []legendEntry {
+func rlhfEntries(f *Frames) []legendEntry {
+	tl := f.tl
 	var out []legendEntry
 	for _, k := range rlhfKinds {
 		for i := range tl.Spans {
@@ -75,7 +81,8 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 // the queue's depth at t.
 //
 // Like asyncOverlay it edits the items the network view placed.
-func (b *builder) rlhfOverlay(tl *timeline.Timeline, t units.Time) {
+func (b *builder) rlhfOverlay(t units.Time) {
+	tl := b.f.tl
 	r := tl.RLHF
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {

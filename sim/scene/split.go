@@ -32,24 +32,30 @@ const (
 // memory bars are about the compute nodes (split learning) or the clients
 // (fedavg), and whose strip, beyond maxRowsPerGPU devices, shows a few
 // clients and every compute node (splitRows).
-type splitLook struct{ trainingLook }
-
-func (splitLook) overlay(b *builder, _ units.Time) { b.splitOverlay(b.f.tl) }
-func (splitLook) memGPUs(f *Frames) []int          { return splitMemoryGPUs(f.tl.Split) }
-
-func (splitLook) traffic(_ *timeline.Timeline, x *timeline.Transfer) string {
-	return splitTraffic(x)
+var splitLook = look{
+	training:   true,
+	labelSpans: true,
+	rows:       splitStripRows,
+	metrics:    splitMetrics,
+	legend:     trainingLegend,
+	caption:    splitRunCaption,
+	traffic:    splitTraffic,
+	memGPUs:    splitMemoryGPUs,
+	memParts:   trainingMemParts,
+	overlay:    (*builder).splitOverlay,
 }
 
-func (splitLook) rows(tl *timeline.Timeline) stripRows {
+// splitStripRows is splitRows beyond maxRowsPerGPU devices.
+func splitStripRows(tl *timeline.Timeline) stripRows {
 	if len(tl.GPUs) > maxRowsPerGPU {
 		return splitRows(tl)
 	}
 	return chooseRows(tl, true)
 }
 
-// metrics counts a split run's peak memory over its compute nodes only.
-func (splitLook) metrics(tl *timeline.Timeline) *metrics {
+// splitMetrics counts a split run's peak memory over its compute nodes
+// only.
+func splitMetrics(tl *timeline.Timeline) *metrics {
 	sp := tl.Split
 	m := trainingMetrics(tl, func(mem *timeline.Memory) bool {
 		return sp.Mode != "split" || tl.GPUs[mem.GPU].Role == "compute"
@@ -58,7 +64,8 @@ func (splitLook) metrics(tl *timeline.Timeline) *metrics {
 	return &m
 }
 
-func (splitLook) caption(f *Frames, t units.Time, _ []int32) string {
+// splitRunCaption is splitCaption, or the recovery under way.
+func splitRunCaption(f *Frames, t units.Time, _ []int32) string {
 	if r := recoveryCaption(f.tl, t); r != "" {
 		return r
 	}
@@ -66,7 +73,7 @@ func (splitLook) caption(f *Frames, t units.Time, _ []int32) string {
 }
 
 // splitTraffic names the traffic kind of a split run's transfer.
-func splitTraffic(x *timeline.Transfer) string {
+func splitTraffic(_ *timeline.Timeline, x *timeline.Transfer) string {
 	switch x.Phase {
 	case "activations":
 		return trafficActivations
@@ -84,8 +91,8 @@ func splitTraffic(x *timeline.Transfer) string {
 // speed when it is not 1.
 //
 // Like asyncOverlay it edits the items the network view placed.
-func (b *builder) splitOverlay(tl *timeline.Timeline) {
-	sp := tl.Split
+func (b *builder) splitOverlay(units.Time) {
+	sp := b.f.tl.Split
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i
@@ -219,7 +226,8 @@ func (m metrics) splitLines(sp *timeline.Split) [][2]string {
 
 // splitMemoryGPUs are the devices the memory panel shows for a split run:
 // the compute nodes (split learning) or the first clients (fedavg).
-func splitMemoryGPUs(sp *timeline.Split) []int {
+func splitMemoryGPUs(f *Frames) []int {
+	sp := f.tl.Split
 	if sp.Mode == "split" {
 		return sp.Compute
 	}

@@ -48,7 +48,9 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	} else {
 		start := len(b.items)
 		b.rows(tl, g)
-		b.f.look.underSpans(b, g)
+		if u := b.f.look.underSpans; u != nil {
+			u(b, g)
+		}
 		b.spans(tl, g)
 		b.sends(tl, g)
 		b.collectiveSpans(g)
@@ -150,7 +152,7 @@ func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
 	rows := &b.f.rows
 	runs := make([]run, len(rows.gpus))
 	top, h, _, _ := b.lanes()
-	labels := b.f.look.labelSpans()
+	labels := b.f.look.labelSpans
 	emit := func(row int, r run) {
 		y := g.top + float64(row)*g.rowH + g.rowH*top
 		id := "strip/span/" + itoa(r.first)

@@ -8,23 +8,33 @@ import (
 // trainingLook draws a training run (Timeline.Training, or memory series):
 // the metrics and memory column, the span kinds and traffic kinds in the
 // legend, one strip row per pipeline stage beyond maxRowsPerGPU GPUs.
-type trainingLook struct{ collectiveLook }
+var trainingLook = look{
+	training:   true,
+	labelSpans: true,
+	rows:       stageRows,
+	metrics:    trainingRunMetrics,
+	legend:     trainingLegend,
+	caption:    trainingRunCaption,
+	traffic:    collectiveTraffic,
+	memGPUs:    stripGPUs,
+	memParts:   trainingMemParts,
+}
 
-func (trainingLook) training() bool                       { return true }
-func (trainingLook) labelSpans() bool                     { return true }
-func (trainingLook) rows(tl *timeline.Timeline) stripRows { return chooseRows(tl, true) }
+// stageRows shows every GPU in the strip, or one per pipeline stage of
+// many.
+func stageRows(tl *timeline.Timeline) stripRows { return chooseRows(tl, true) }
 
-func (trainingLook) metrics(tl *timeline.Timeline) *metrics {
+func trainingRunMetrics(tl *timeline.Timeline) *metrics {
 	m := trainingMetrics(tl, nil)
 	m.lines = m.trainingLines()
 	return &m
 }
 
-func (trainingLook) legend(f *Frames) []legendEntry { return trainingEntries(f) }
+func trainingLegend(f *Frames) []legendEntry { return trainingEntries(f) }
 
-// caption names the schedule ("1f1b pipeline") and the traffic in flight,
-// or the recovery under way.
-func (trainingLook) caption(f *Frames, t units.Time, live []int32) string {
+// trainingRunCaption names the schedule ("1f1b pipeline") and the traffic
+// in flight, or the recovery under way.
+func trainingRunCaption(f *Frames, t units.Time, live []int32) string {
 	if r := recoveryCaption(f.tl, t); r != "" {
 		return r
 	}
