@@ -17,20 +17,31 @@ var (
 	colServer       = Color{0x3d, 0x4e, 0x63, 0xff}
 )
 
+// asyncLook draws a parameter-server or local-SGD run (Timeline.Async):
+// a collective's look, dressed by asyncOverlay, with asyncEntries for its
+// legend.
+var asyncLook = look{
+	rows:     everyGPURows,
+	legend:   asyncEntries,
+	caption:  collectiveCaption,
+	traffic:  collectiveTraffic,
+	memGPUs:  stripGPUs,
+	memParts: trainingMemParts,
+	overlay:  (*builder).asyncOverlay,
+}
+
 // asyncOverlay dresses the network view of a parameter-server or local-SGD
-// run (Timeline.Async): the node boxes are named for what they hold
-// ("workers", "parameter servers"), each server is drawn as a dark host
-// box labelled "PS", the caption says what the synchronisation allows, and
-// every worker carries a badge with its speed and its version lag at t
+// run: the node boxes are named for what they hold ("workers",
+// "parameter servers"), each server is drawn as a dark host box labelled
+// "PS", the caption says what the synchronisation allows, and every
+// worker carries a badge with its speed and its version lag at t
 // against the bound in force ("×0.25 · lag 2/2"), amber at the bound.
 //
 // It edits the items the network view already placed, so it needs no
 // layout of its own and stays out of the layouts' way.
-func (b *builder) asyncOverlay(tl *timeline.Timeline, t units.Time) {
+func (b *builder) asyncOverlay(t units.Time) {
+	tl := b.f.tl
 	a := tl.Async
-	if a == nil {
-		return
-	}
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i
@@ -140,7 +151,8 @@ func asyncCaption(a *timeline.Async, t units.Time) string {
 // asyncEntries is the legend of a parameter-server or local-SGD run: the
 // GPU states, compression when the run compresses, and what the chunks in
 // flight are (pushes and pulls, or the averaging's all-reduce).
-func asyncEntries(tl *timeline.Timeline) []legendEntry {
+func asyncEntries(f *Frames) []legendEntry {
+	tl := f.tl
 	out := []legendEntry{
 		{"forward", "forward", stateStyle[Forward].fill, Color{}},
 		{"backward", "backward", stateStyle[Backward].fill, Color{}},

@@ -27,7 +27,10 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	tl := f.tl
 	w, h := opt.size()
 	s := min(w/DefaultWidth, h/DefaultHeight)
-	b := &builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f}
+	// The builder lives in f: the looks take it through a function
+	// value, which would move a local one to the heap every frame.
+	b := &f.bld
+	*b = builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()
@@ -54,11 +57,12 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.gpuFaults(tl, t, ring.cx, ring.cy, ring.bw, ring.bh)
 		b.chunks(tl, ring, t)
 	}
-	b.asyncOverlay(tl, t)
-	b.rlhfOverlay(tl, t)
-	b.splitOverlay(tl)
+	if o := f.look.overlay; o != nil {
+		o(b, t)
+	}
 	b.legend(bandBottom + 18*b.s)
 	b.strip(tl, t, bandBottom+30*b.s)
+	b.overlays(t)
 	return b.list()
 }
 
@@ -157,12 +161,8 @@ func timeLabel(t units.Time) string {
 	return t.String()
 }
 
-// legendEntries are the swatches in the legend, in order.
-var legendEntries = [...]struct {
-	key, label string
-	fill       Color
-	border     Color
-}{
+// legendEntries are the swatches in the legend of a collective, in order.
+var legendEntries = [...]legendEntry{
 	{"forward", "forward", stateStyle[Forward].fill, Color{}},
 	{"backward", "backward", stateStyle[Backward].fill, Color{}},
 	{"communication", "communication", stateStyle[Communicating].fill, Color{}},
@@ -183,36 +183,6 @@ type legendEntry struct {
 type legendItem struct {
 	legendEntry
 	swatchID, labelID string
-}
-
-// entries lists the legend's swatches: for a training run the span kinds
-// and traffic kinds it holds, else the GPU states and the chunks' phases.
-func (b *builder) entries() []legendEntry {
-	if b.f.tl.RLHF != nil {
-		return rlhfEntries(b.f.tl)
-	}
-	if a := b.f.tl.Async; a != nil && !b.f.training {
-		return asyncEntries(b.f.tl)
-	}
-	if !b.f.training {
-		out := make([]legendEntry, len(legendEntries))
-		for i, e := range legendEntries {
-			out[i] = legendEntry{e.key, e.label, e.fill, e.border}
-		}
-		return out
-	}
-	var out []legendEntry
-	for _, k := range b.f.kinds {
-		c, _ := kindColor(k)
-		out = append(out, legendEntry{string(k), kindLabel(k), c, Color{}})
-	}
-	for _, k := range b.f.traffic {
-		out = append(out, legendEntry{"traffic-" + k, trafficLabel(k), trafficColor(k), Color{}})
-	}
-	if b.f.tl.Inference != nil {
-		out = append(out, bubbleEntries()...)
-	}
-	return append(out, legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}})
 }
 
 // kindLabel names a span kind in the legend, with the letter its spans'
@@ -258,7 +228,7 @@ func (b *builder) legend(y float64) {
 		}
 	}
 	if b.f.legend == nil { // the entries depend on the run only
-		for _, e := range b.entries() {
+		for _, e := range b.f.look.legend(b.f) {
 			b.f.legend = append(b.f.legend, legendItem{e, "legend/" + e.key + "/swatch", "legend/" + e.key + "/label"})
 		}
 	}

@@ -34,6 +34,25 @@
 // bars show one row per pipeline stage (tp rank 0 of replica 0) and say so.
 // NewFrames prepares a run once for an animation's many Builds.
 //
+// What a frame draws for a strategy's own record goes through one seam, the
+// unexported look (look.go), a table of hooks: its legend, its caption
+// line, its metrics box, its memory bars, its strip rows and what it draws
+// under the spans, its traffic kinds, and an overlay that dresses the
+// network view once it is laid out. lookOf picks the look once per run from
+// the record the timeline carries: a collective's (the default), a training
+// run's (Timeline.Training or Memory), and built on those a serving run's
+// (Inference), a split or federated run's (Split), a parameter-server or
+// local-SGD run's (Async) and a reinforcement-learning run's (RLHF), one
+// file each. Adding a kind of record is a case in lookOf and a file with
+// its look; the rest of the package draws spans, transfers and memory
+// series without asking which strategy made them.
+//
+// A strategy outside the built-ins dresses its frames without editing
+// this package: its record implements Overlay, which Build calls once
+// the frame is laid out with a Canvas to find, edit and add items on,
+// sized and coloured as the scene's own (Canvas.TextSize, Scale,
+// TextColor). The overlays run in the order of their records' keys.
+//
 // Options pick a View (the whole frame, or only the cluster, the timeline
 // strip or a training run's memory panel, laid out to fill the canvas), a
 // Theme (light, or dark for projectors and dark pages) and presenter mode
@@ -78,4 +97,5 @@
 //	                                   server, local SGD: Timeline.Async)
 //	async/caption                      what the synchronisation allows (ring view)
 //	message                            shown instead of an empty run
+//	<strategy>/…                       what an Overlay adds, by its own IDs
 package scene

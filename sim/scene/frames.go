@@ -14,18 +14,19 @@ import (
 // Frames is in use. Build remembers the last layout's strip, so a Frames
 // must not be used from several goroutines at once.
 type Frames struct {
-	tl       *timeline.Timeline
+	tl   *timeline.Timeline
+	look *look // how the run's strategy record is drawn (look.go)
+	// training is look.training, kept at hand for the inner loops.
 	training bool
 	rows     stripRows
-	metrics  metrics
+	metrics  *metrics // nil unless training: behind a pointer, as collectives have none
 	colls    []*timeline.Collective
-	kinds    []timeline.Kind // span kinds present, in legend order
-	traffic  []string        // traffic kinds present, in legend order
-	strip    stripMemo       // the strip of the last layout drawn
-	spare    []Item          // storage BuildInto hands back for reuse
-	live     liveIndex       // finds the transfers in flight at an instant
-	liveBuf  []int32         // the last frame's answer, reused
-	spans    liveIndex       // finds the spans running at an instant
+	extras   []Overlay // the overlays of records from outside package scene
+	strip    stripMemo // the strip of the last layout drawn
+	spare    []Item    // storage BuildInto hands back for reuse
+	live     liveIndex // finds the transfers in flight at an instant
+	liveBuf  []int32   // the last frame's answer, reused
+	spans    liveIndex // finds the spans running at an instant
 	spansBuf []int32
 	steps    []int // by collective, its number of steps
 
@@ -38,25 +39,26 @@ type Frames struct {
 	busyBuf  []bool       // ring links carrying a transfer, by link id
 	actsBuf  []activity   // what each GPU does at the frame's instant, by GPU id
 	legend   []legendItem // the legend's swatches, made on first use
+	bld      builder      // the frame being built, kept so it need not escape
 }
 
 // NewFrames prepares tl for Build. A nil timeline is allowed: its frames
 // hold a message.
 func NewFrames(tl *timeline.Timeline) *Frames {
-	f := &Frames{tl: tl, ids: newFrameIDs(tl)}
+	f := &Frames{tl: tl, ids: newFrameIDs(tl), look: lookOf(tl)}
 	if tl == nil || len(tl.GPUs) == 0 {
 		return f
 	}
-	f.training = tl.Training != nil || len(tl.Memory) > 0
-	f.rows = chooseRows(tl, f.training)
+	f.training = f.look.training
+	f.rows = f.look.rows(tl)
 	f.colls = spanCollectives(tl)
 	f.live = newLiveIndex(tl)
 	f.spans = newSpanIndex(tl)
 	f.steps = collectiveSteps(tl)
-	if f.training {
-		f.metrics = trainingMetrics(tl)
-		f.kinds, f.traffic = presentKinds(tl)
+	if f.look.metrics != nil {
+		f.metrics = f.look.metrics(tl)
 	}
+	f.extras = extraOverlays(tl)
 	return f
 }
 
@@ -116,122 +118,6 @@ func (f *Frames) items(n int) []Item {
 	return make([]Item, 0, n)
 }
 
-// legendKinds and legendTraffic order the legend of a training run.
-var (
-	legendKinds = [...]timeline.Kind{timeline.Forward, timeline.Backward, timeline.BackwardWeight,
-		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm,
-		timeline.Prefill, timeline.Decode, timeline.Sample, timeline.Host}
-	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO, trafficActivations, trafficGradients, trafficModel}
-)
-
-// presentKinds lists the span kinds and traffic kinds the run holds.
-func presentKinds(tl *timeline.Timeline) ([]timeline.Kind, []string) {
-	var seenK [len(legendKinds)]bool
-	for i := range tl.Spans {
-		for k, kind := range legendKinds {
-			if tl.Spans[i].Kind == kind {
-				seenK[k] = true
-			}
-		}
-	}
-	var seenT [len(legendTraffic)]bool
-	mark := func(kind string) {
-		for k, tk := range legendTraffic {
-			if kind == tk {
-				seenT[k] = true
-			}
-		}
-	}
-	for i := range tl.Transfers {
-		mark(trafficOf(tl, &tl.Transfers[i]))
-	}
-	for i := range tl.Collectives {
-		mark(tl.Collectives[i].Purpose)
-	}
-	var kinds []timeline.Kind
-	for k, ok := range seenK {
-		if ok {
-			kinds = append(kinds, legendKinds[k])
-		}
-	}
-	var traffic []string
-	for k, ok := range seenT {
-		if ok {
-			traffic = append(traffic, legendTraffic[k])
-		}
-	}
-	return kinds, traffic
-}
-
-// trafficOf names the kind of traffic x carries: a pipeline message, or the
-// purpose of its collective.
-func trafficOf(tl *timeline.Timeline, x *timeline.Transfer) string {
-	if tl.Split != nil {
-		return splitTraffic(x)
-	}
-	if x.Phase == trafficPP {
-		return trafficPP
-	}
-	if c := x.Collective; c >= 0 && c < len(tl.Collectives) {
-		return tl.Collectives[c].Purpose
-	}
-	return trafficOther
-}
-
-// metrics are the headline numbers of a training run shown on screen.
-type metrics struct {
-	iteration       units.Time
-	tokensPerSecond float64
-	mfu             float64
-	bubble          float64
-	peak, capacity  units.Bytes // the largest peak over GPUs, and that GPU's HBM
-	oom             int         // GPUs whose peak exceeds their HBM
-	// iterations and lost count the completed and aborted iterations of
-	// a multi-iteration run (0: a single iteration).
-	iterations, lost int
-	// serving holds a serving run's headline, nil for training runs.
-	serving *timeline.InferenceSummary
-	// split is a split or federated run's record, nil otherwise.
-	split *timeline.Split
-}
-
-// trainingMetrics computes, in one pass over the spans and the GPUs, the
-// numbers Timeline.Summarize reports for a training run (the test checks
-// that they agree). Summarize also works out the exposed communication,
-// which takes far longer on thousands of GPUs and is not shown.
-func trainingMetrics(tl *timeline.Timeline) metrics {
-	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction(), split: tl.Split}
-	m.serving = servingMetrics(tl)
-	if tr := tl.Training; tr != nil {
-		if secs := tl.End.Seconds(); secs > 0 {
-			m.tokensPerSecond = tr.Tokens / secs
-			if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
-				m.mfu = tr.ModelFLOPs / secs / peak
-			}
-		}
-	}
-	for _, it := range tl.Iterations {
-		if it.Aborted {
-			m.lost++
-		} else {
-			m.iterations++
-		}
-	}
-	for i := range tl.Memory {
-		mem := &tl.Memory[i]
-		if tl.Split != nil && tl.Split.Mode == "split" && tl.GPUs[mem.GPU].Role != "compute" {
-			continue // the panel is about the compute nodes
-		}
-		if mem.Peak > m.peak {
-			m.peak, m.capacity = mem.Peak, mem.Capacity
-		}
-		if mem.OOM() {
-			m.oom++
-		}
-	}
-	return m
-}
-
 // maxRowsPerGPU is the most GPUs the strip and the memory panel show one
 // row or bar each; a larger training run shows one per pipeline stage.
 const maxRowsPerGPU = 32
@@ -274,9 +160,6 @@ func chooseRows(tl *timeline.Timeline, training bool) stripRows {
 			r.note = "showing every " + ordinal(k) + " GPU (" + itoa(len(r.gpus)) + " of " + itoa(n) + ")"
 		}
 		return r
-	}
-	if tl.Split != nil && n > maxRowsPerGPU {
-		return splitRows(tl) // split.go
 	}
 	if n <= maxRowsPerGPU {
 		r.gpus, r.stage = make([]int, n), make([]int, n)

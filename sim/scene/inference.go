@@ -1,13 +1,52 @@
 package scene
 
-import "paraplay/sim/timeline"
+import (
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
 
-// A serving run (Timeline.Inference) is drawn as a training run is, with
-// three additions: its metrics box gives the serving headline (tokens/s,
-// time to first token, time per output token, KV room, bubbles by kind),
-// its memory bars stack weights, workspace and a KV cache that grows with
-// every token, and the strip fills each GPU's idle time with the tint of
-// its bubble's kind, so SiPipe's three kinds of bubble can be told apart.
+// servingLook draws a serving run (Timeline.Inference) as a training run
+// is, with three additions: its metrics box gives the serving headline
+// (tokens/s, time to first token, time per output token, KV room, bubbles
+// by kind), its memory bars stack weights, workspace and a KV cache that
+// grows with every token, and the strip fills each GPU's idle time with
+// the tint of its bubble's kind, so SiPipe's three kinds of bubble can be
+// told apart.
+var servingLook = look{
+	training:   true,
+	labelSpans: true,
+	rows:       stageRows,
+	metrics:    servingMetrics,
+	legend:     servingEntries,
+	caption:    servingRunCaption,
+	traffic:    collectiveTraffic,
+	memGPUs:    stripGPUs,
+	memParts:   servingMemParts,
+	underSpans: (*builder).bubbles,
+}
+
+// servingEntries is a training run's legend with the bubble kinds.
+func servingEntries(f *Frames) []legendEntry { return trainingEntries(f, bubbleEntries()...) }
+
+// servingMetrics reads the serving headline off Timeline.Summarize.
+func servingMetrics(tl *timeline.Timeline) *metrics {
+	m := trainingMetrics(tl, nil)
+	m.lines = m.servingLines(tl.Summarize().Inference)
+	return &m
+}
+
+// servingRunCaption names the serving plan and the traffic in flight, or
+// the recovery under way.
+func servingRunCaption(f *Frames, t units.Time, live []int32) string {
+	if r := recoveryCaption(f.tl, t); r != "" {
+		return r
+	}
+	return trainingCaption(f.tl, t, live, servingCaption(f.tl.Inference))
+}
+
+// servingMemParts are a serving run's weights, borrowed-weight buffer,
+// workspace and KV cache.
+var servingMemParts = []memPart{{0, "weights"}, {3, "borrowed"}, {4, "workspace"}, {5, "KV cache"}}
 
 // bubbleStyles are the bubble kinds the strip tints, with their legend
 // labels; fill and drain stay blank.
@@ -42,11 +81,8 @@ func bubbleFill(kind string) (Color, bool) {
 // bubbles tints the span lane of each shown GPU's idle intervals by kind.
 // Neighbouring bubbles of one kind closer than a pixel merge into one
 // rect, so a row holds at most about the strip's width of them.
-func (b *builder) bubbles(tl *timeline.Timeline, g stripLayout) {
-	in := tl.Inference
-	if in == nil {
-		return
-	}
+func (b *builder) bubbles(g stripLayout) {
+	in := b.f.tl.Inference
 	rows := &b.f.rows
 	top, h, _, _ := b.lanes()
 	slack := g.pixel()
@@ -79,17 +115,8 @@ func (b *builder) bubbles(tl *timeline.Timeline, g stripLayout) {
 	emit()
 }
 
-// servingMetrics is the serving headline of tl, nil for other runs.
-func servingMetrics(tl *timeline.Timeline) *timeline.InferenceSummary {
-	if tl.Inference == nil {
-		return nil
-	}
-	return tl.Summarize().Inference
-}
-
-// servingLines are the metrics box of a serving run.
-func (m metrics) servingLines() [][2]string {
-	s := m.serving
+// servingLines are the metrics box of a serving run, whose headline is s.
+func (m metrics) servingLines(s *timeline.InferenceSummary) [][2]string {
 	lines := [][2]string{
 		{"run", m.iteration.String()},
 		{"throughput", siCount(s.TokensPerSecond) + " tokens/s"},

@@ -84,26 +84,48 @@ func (l longLayout) y(goodput float64) float64 {
 // LongPanelWidth is the width of the long-run view's panel of numbers.
 const LongPanelWidth = 250.0
 
+// longFrame accumulates the items of the long-run view.
+type longFrame struct{ dl DrawList }
+
+func (d *longFrame) add(it Item) { d.dl.Items = append(d.dl.Items, it) }
+
+func (d *longFrame) text(id string, x, y, size float64, c Color, a Anchor, s string) {
+	d.add(Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
+}
+
 func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 	w, h := o.size()
-	dl := DrawList{Width: w, Height: h, Background: colBackground}
-	add := func(it Item) { dl.Items = append(dl.Items, it) }
-	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
-		add(Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
-	}
+	d := &longFrame{DrawList{Width: w, Height: h, Background: colBackground}}
 	t = min(max(t, 0), rep.Wall)
-	text("long/title", 16, 26, 16, colText, AnchorStart, title)
+	d.text("long/title", 16, 26, 16, colText, AnchorStart, title)
 	l := longLayout{x0: 130, x1: max(w-LongPanelWidth-24, 200), top: 64, rowH: min(26, (h-140)/20), wall: rep.Wall}
 	l.gTop = l.top + float64(len(longBands)+1)*l.rowH + 24
 	l.gBot = h - 48
-	// The rows and their labels.
+	d.rows(l)
+	d.bands(longSpans(rep, l, t), l)
+	d.goodput(rep, l, t)
+	d.axis(rep.Wall, l)
+	d.failures(rep, l, t)
+	x := l.x(t)
+	d.add(Item{ID: "playhead", Shape: Line, X: x, Y: l.top, X2: x, Y2: l.gBot, Stroke: colPlayhead, StrokeWidth: 1.5})
+	d.text("long/playhead/label", x, l.top-8, 12, colPlayhead, AnchorMiddle, fault.Human(t))
+	longPanel(&d.dl, rep, t, w-LongPanelWidth, l.top)
+	return d.dl
+}
+
+// rows draws the bands' rows and their labels, under the failures row.
+func (d *longFrame) rows(l longLayout) {
 	for i, b := range longBands {
 		y := l.top + float64(i+1)*l.rowH
-		add(Item{ID: "long/row/" + b.key, Shape: Rect, X: l.x0, Y: y + 2, W: l.x1 - l.x0, H: l.rowH - 4, Fill: colRowShade})
-		text("long/label/"+b.key, l.x0-8, y+l.rowH*0.68, 12, colText, AnchorEnd, b.label)
+		d.add(Item{ID: "long/row/" + b.key, Shape: Rect, X: l.x0, Y: y + 2, W: l.x1 - l.x0, H: l.rowH - 4, Fill: colRowShade})
+		d.text("long/label/"+b.key, l.x0-8, y+l.rowH*0.68, 12, colText, AnchorEnd, b.label)
 	}
-	text("long/label/failures", l.x0-8, l.top+l.rowH*0.68, 12, colText, AnchorEnd, "failures")
-	// The bands, up to t, merged where they touch on screen.
+	d.text("long/label/failures", l.x0-8, l.top+l.rowH*0.68, 12, colText, AnchorEnd, "failures")
+}
+
+// longSpans are, by row (1 + the index in longBands), the stretches of
+// each category up to t, merged where they touch on screen.
+func longSpans(rep fault.Report, l longLayout, t units.Time) []pixelSpans {
 	row := map[string]int{}
 	for i, b := range longBands {
 		row[b.key] = i + 1
@@ -130,19 +152,28 @@ func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 			spans[row[p.Kind]].add(l.x(p.Start), l.x(end))
 		}
 	}
+	return spans
+}
+
+// bands draws the stretches of longSpans in their rows.
+func (d *longFrame) bands(spans []pixelSpans, l longLayout) {
 	for i, b := range longBands {
 		y := l.top + float64(i+1)*l.rowH
 		for k, s := range spans[i+1].spans {
-			add(Item{ID: "long/band/" + b.key + "/" + strconv.Itoa(k), Shape: Rect, X: s[0], Y: y + 4, W: max(s[1]-s[0], 1), H: l.rowH - 8, Fill: b.color})
+			d.add(Item{ID: "long/band/" + b.key + "/" + strconv.Itoa(k), Shape: Rect, X: s[0], Y: y + 4, W: max(s[1]-s[0], 1), H: l.rowH - 8, Fill: b.color})
 		}
 	}
-	// The goodput chart: grid, axis labels, the cumulative line.
+}
+
+// goodput draws the goodput chart: grid, axis labels, the cumulative line
+// up to t.
+func (d *longFrame) goodput(rep fault.Report, l longLayout, t units.Time) {
 	for _, g := range []float64{0, 0.25, 0.5, 0.75, 1} {
 		y := l.y(g)
-		add(Item{ID: "long/grid", Shape: Line, X: l.x0, Y: y, X2: l.x1, Y2: y, Stroke: colRowShade, StrokeWidth: 1})
-		text("long/grid/label", l.x0-8, y+4, 11, colMuted, AnchorEnd, fmt.Sprintf("%.0f%%", 100*g))
+		d.add(Item{ID: "long/grid", Shape: Line, X: l.x0, Y: y, X2: l.x1, Y2: y, Stroke: colRowShade, StrokeWidth: 1})
+		d.text("long/grid/label", l.x0-8, y+4, 11, colMuted, AnchorEnd, fmt.Sprintf("%.0f%%", 100*g))
 	}
-	text("long/goodput/title", l.x0, l.gTop-8, 12, colText, AnchorStart, "cumulative goodput (useful work so far / wall time so far)")
+	d.text("long/goodput/title", l.x0, l.gTop-8, 12, colText, AnchorStart, "cumulative goodput (useful work so far / wall time so far)")
 	pts := GoodputCurve(rep, 240)
 	var px, py float64
 	for i, p := range pts {
@@ -151,20 +182,26 @@ func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 		}
 		x, y := l.x(p.At), l.y(p.Goodput)
 		if i > 0 {
-			add(Item{ID: "long/goodput", Shape: Line, X: px, Y: py, X2: x, Y2: y, Stroke: longBands[0].color, StrokeWidth: 2})
+			d.add(Item{ID: "long/goodput", Shape: Line, X: px, Y: py, X2: x, Y2: y, Stroke: longBands[0].color, StrokeWidth: 2})
 		}
 		px, py = x, y
 	}
-	// The time axis.
-	add(Item{ID: "axis", Shape: Line, X: l.x0, Y: l.gBot, X2: l.x1, Y2: l.gBot, Stroke: colAxis, StrokeWidth: 1})
-	step, unit, name := axisStep(rep.Wall)
-	for k := units.Time(0); k <= rep.Wall; k += step {
+}
+
+// axis draws the time axis under the chart, in days or hours.
+func (d *longFrame) axis(wall units.Time, l longLayout) {
+	d.add(Item{ID: "axis", Shape: Line, X: l.x0, Y: l.gBot, X2: l.x1, Y2: l.gBot, Stroke: colAxis, StrokeWidth: 1})
+	step, unit, name := axisStep(wall)
+	for k := units.Time(0); k <= wall; k += step {
 		x := l.x(k)
-		add(Item{ID: "long/axis/tick", Shape: Line, X: x, Y: l.gBot, X2: x, Y2: l.gBot + 5, Stroke: colAxis, StrokeWidth: 1})
-		text("long/axis/label", x, l.gBot+18, 11, colMuted, AnchorMiddle, strconv.FormatInt(int64(k/unit), 10)+name)
+		d.add(Item{ID: "long/axis/tick", Shape: Line, X: x, Y: l.gBot, X2: x, Y2: l.gBot + 5, Stroke: colAxis, StrokeWidth: 1})
+		d.text("long/axis/label", x, l.gBot+18, 11, colMuted, AnchorMiddle, strconv.FormatInt(int64(k/unit), 10)+name)
 	}
-	// The failures: a tick on the failures row and a thin line down the
-	// bands, in the cause's colour.
+}
+
+// failures draws each failure up to t: a tick on the failures row and a
+// thin line down the bands, in the cause's colour.
+func (d *longFrame) failures(rep fault.Report, l longLayout, t units.Time) {
 	for i, hit := range rep.Hits {
 		if hit.At > t {
 			break
@@ -172,15 +209,9 @@ func longRun(rep fault.Report, title string, t units.Time, o Options) DrawList {
 		x, c := l.x(hit.At), causeColor(hit.Cause)
 		thin := c
 		thin.A = 0x60
-		add(Item{ID: "long/failure/" + strconv.Itoa(i) + "/line", Shape: Line, X: x, Y: l.top + l.rowH, X2: x, Y2: l.gBot, Stroke: thin, StrokeWidth: 1})
-		add(Item{ID: "long/failure/" + strconv.Itoa(i), Shape: Rect, X: x - 3, Y: l.top + 3, W: 6, H: l.rowH - 6, Fill: c})
+		d.add(Item{ID: "long/failure/" + strconv.Itoa(i) + "/line", Shape: Line, X: x, Y: l.top + l.rowH, X2: x, Y2: l.gBot, Stroke: thin, StrokeWidth: 1})
+		d.add(Item{ID: "long/failure/" + strconv.Itoa(i), Shape: Rect, X: x - 3, Y: l.top + 3, W: 6, H: l.rowH - 6, Fill: c})
 	}
-	// The playhead.
-	x := l.x(t)
-	add(Item{ID: "playhead", Shape: Line, X: x, Y: l.top, X2: x, Y2: l.gBot, Stroke: colPlayhead, StrokeWidth: 1.5})
-	text("long/playhead/label", x, l.top-8, 12, colPlayhead, AnchorMiddle, fault.Human(t))
-	longPanel(&dl, rep, t, w-LongPanelWidth, l.top)
-	return dl
 }
 
 // longPanel writes the headline numbers: the run's, then the playhead's.

@@ -6,15 +6,8 @@ import (
 )
 
 // memCategories name the memory panel's categories bottom to top, as the
-// ID suffix and the legend label.
-var memCategories = [...]struct{ key, label string }{
-	{"parameters", "params"},
-	{"gradients", "grads"},
-	{"optimizer", "optimizer"},
-	{"buffers", "buffers"},
-	{"activations", "activations"},
-	{"kv", "KV cache"},
-}
+// ID suffix of their rects.
+var memCategories = [...]string{"parameters", "gradients", "optimizer", "buffers", "activations", "kv"}
 
 // memBytes splits m at instant t into the categories of memCategories.
 func memBytes(m *timeline.Memory, t units.Time) [len(memCategories)]units.Bytes {
@@ -22,30 +15,16 @@ func memBytes(m *timeline.Memory, t units.Time) [len(memCategories)]units.Bytes 
 	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static() - kv, kv}
 }
 
-// memShown lists the categories a run's bars and legend show: a training
-// run's model states, buffers and activations, or a serving run's weights,
-// borrowed-weight buffer, workspace and KV cache.
-func memShown(tl *timeline.Timeline) []int {
-	if tl.Inference != nil {
-		return []int{0, 3, 4, 5}
-	}
-	return []int{0, 1, 2, 3, 4}
+// memPart is a category a run's bars and legend show: its index in
+// memCategories and its legend label.
+type memPart struct {
+	k     int
+	label string
 }
 
-// memLabel names category k in the legend of run tl.
-func memLabel(tl *timeline.Timeline, k int) string {
-	if tl.Inference != nil {
-		switch memCategories[k].key {
-		case "parameters":
-			return "weights"
-		case "buffers":
-			return "borrowed"
-		case "activations":
-			return "workspace"
-		}
-	}
-	return memCategories[k].label
-}
+// trainingMemParts are a training run's model states, buffers and
+// activations.
+var trainingMemParts = []memPart{{0, "params"}, {1, "grads"}, {2, "optimizer"}, {3, "buffers"}, {4, "activations"}}
 
 // memoryOf returns GPU gpu's memory record, or nil.
 func memoryOf(tl *timeline.Timeline, gpu int) *timeline.Memory {
@@ -130,14 +109,8 @@ func (b *builder) memory(t units.Time, r box) {
 	}
 }
 
-// memGPUs are the GPUs with a memory bar: the strip's rows, or a split
-// run's compute nodes (splitMemoryGPUs).
-func (b *builder) memGPUs() []int {
-	if sp := b.f.tl.Split; sp != nil {
-		return splitMemoryGPUs(sp)
-	}
-	return b.f.rows.gpus
-}
+// memGPUs are the GPUs with a memory bar, by default the strip's rows.
+func (b *builder) memGPUs() []int { return b.f.look.memGPUs(b.f) }
 
 // capacityOf is the HBM the panel's title names: the largest.
 func (m metrics) capacityOf(tl *timeline.Timeline) units.Bytes {
@@ -186,12 +159,12 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 	}
 	y := L.base
 	bytes := memBytes(m, t)
-	for _, k := range memShown(b.f.tl) {
-		v := bytes[k]
+	for _, p := range b.f.look.memParts {
+		v := bytes[p.k]
 		h := float64(max(v, 0)) / float64(scale) * L.height
 		h = min(h, y-ceiling)
 		y -= h
-		b.rect(id+"/"+memCategories[k].key, x, y, L.barW, h, memColors[k])
+		b.rect(id+"/"+memCategories[p.k], x, y, L.barW, h, memColors[p.k])
 	}
 	if L.perGPUCapacity && y < limitY {
 		b.rect(id+"/over", x, y, L.barW, limitY-y, colOOM)
@@ -210,28 +183,26 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 func (b *builder) memLegend(r box) float64 {
 	size, sw := 10*b.fs, 9*b.fs
 	rowH := size + 4*b.s
-	var rows [][]int
-	var cur []int
-	x := r.x0
-	for _, k := range memShown(b.f.tl) {
-		w := sw + 4*b.s + textWidth(memLabel(b.f.tl, k), size) + 8*b.s
-		if x+w > r.x1 && len(cur) > 0 {
-			rows, cur, x = append(rows, cur), nil, r.x0
+	parts := b.f.look.memParts
+	var rows [][]memPart // runs of parts
+	start, x := 0, r.x0
+	for i, p := range parts {
+		w := sw + 4*b.s + textWidth(p.label, size) + 8*b.s
+		if x+w > r.x1 && i > start {
+			rows, start, x = append(rows, parts[start:i]), i, r.x0
 		}
-		cur = append(cur, k)
 		x += w
 	}
-	rows = append(rows, cur)
+	rows = append(rows, parts[start:])
 	top := r.y1 - float64(len(rows))*rowH
 	for j, row := range rows {
 		y := top + float64(j+1)*rowH - 3*b.s
 		x := r.x0
-		for _, k := range row {
-			c, label := memCategories[k], memLabel(b.f.tl, k)
-			id := "mem/legend/" + c.key
-			b.rect(id+"/swatch", x, y-sw*0.9, sw, sw, memColors[k])
-			b.text(id+"/label", x+sw+4*b.s, y, label, size, colText, AnchorStart)
-			x += sw + 4*b.s + textWidth(label, size) + 8*b.s
+		for _, p := range row {
+			id := "mem/legend/" + memCategories[p.k]
+			b.rect(id+"/swatch", x, y-sw*0.9, sw, sw, memColors[p.k])
+			b.text(id+"/label", x+sw+4*b.s, y, p.label, size, colText, AnchorStart)
+			x += sw + 4*b.s + textWidth(p.label, size) + 8*b.s
 		}
 	}
 	return top

@@ -3,7 +3,6 @@ package scene
 import (
 	"strconv"
 
-	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -24,45 +23,12 @@ func (b *builder) panel(t units.Time, top, bottom float64) {
 	b.memory(t, box{x0, y + 10*b.s, x1, bottom})
 }
 
-// metricLines are the rows of the metrics box: what, and its value.
-func (m metrics) lines() [][2]string {
-	if m.serving != nil {
-		return m.servingLines()
-	}
-	if m.split != nil {
-		return m.splitLines() // split.go
-	}
-	lines := [][2]string{{"iteration", m.iteration.String()}}
-	if m.iterations > 0 {
-		done := itoa(m.iterations) + " steps"
-		if m.lost > 0 {
-			done += ", " + itoa(m.lost) + " lost"
-		}
-		lines = [][2]string{{"run", m.iteration.String()}, {"iterations", done}}
-	}
-	if m.tokensPerSecond > 0 {
-		lines = append(lines, [2]string{"throughput", siCount(m.tokensPerSecond) + " tokens/s"})
-	}
-	if m.mfu > 0 {
-		lines = append(lines, [2]string{"MFU", percent(m.mfu)})
-	}
-	lines = append(lines, [2]string{"bubble", percent(m.bubble)})
-	if m.peak > 0 {
-		v := gib(m.peak)
-		if m.capacity > 0 {
-			v += " of " + gib(m.capacity)
-		}
-		lines = append(lines, [2]string{"peak memory", v})
-	}
-	return lines
-}
-
 // metricsBox writes the metrics as label–value rows from y down and
 // returns the y below them. The peak memory turns red when a GPU runs out.
 func (b *builder) metricsBox(x0, x1, y float64) float64 {
 	size := 11 * b.fs
 	m := b.f.metrics
-	for _, l := range m.lines() {
+	for _, l := range m.lines {
 		y += size + 3*b.s
 		key := "metrics/" + metricKey(l[0])
 		if textWidth(l[0]+"  "+l[1], size) > x1-x0 {
@@ -107,47 +73,6 @@ func siCount(v float64) string {
 // gib prints a size in GiB with one decimal.
 func gib(v units.Bytes) string {
 	return strconv.FormatFloat(float64(v)/float64(units.GiB), 'f', 1, 64) + " GiB"
-}
-
-// trainingCaption names, for the caption line of a training run, the
-// schedule and the communication in flight at t (live: the transfers in
-// flight).
-func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32) string {
-	if r := recoveryCaption(tl, t); r != "" {
-		return r
-	}
-	if tl.Split != nil {
-		return splitCaption(tl, t)
-	}
-	text := "training"
-	if tr := tl.Training; tr != nil && tr.Schedule != "" {
-		text = tr.Schedule + " pipeline"
-	}
-	if in := tl.Inference; in != nil {
-		text = servingCaption(in)
-	}
-	if tl.Fidelity == "analytic" {
-		text += " · analytic collectives"
-	}
-	pp := 0
-	for _, i := range live {
-		if tl.Transfers[i].Phase == trafficPP {
-			pp++
-		}
-	}
-	if pp > 0 {
-		text += " · " + itoa(pp) + " pipeline message"
-		if pp > 1 {
-			text += "s"
-		}
-	}
-	for i := range tl.Collectives {
-		c := &tl.Collectives[i]
-		if c.Start <= t && t < c.End && c.Purpose != "" && c.Purpose != trafficPP {
-			return text + " · " + trafficLabel(c.Purpose) + ": " + collectiveName(c)
-		}
-	}
-	return text
 }
 
 // trafficLabel names a traffic kind in the legend and the caption.

@@ -229,7 +229,7 @@ func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		px, py := g.segs[link].at(f)
 		id := b.f.ids.xfer.at(i)
 		if b.f.training {
-			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
+			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(b.f.look.traffic(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, b.s)
 			continue
 		}

@@ -41,9 +41,24 @@ func rlhfColor(k timeline.Kind) (Color, bool) {
 	return Color{}, false
 }
 
+// rlhfLook draws a reinforcement-learning run (Timeline.RLHF): a
+// collective's look with its spans labelled, dressed by rlhfOverlay, with
+// rlhfEntries for its legend.
+var rlhfLook = look{
+	labelSpans: true,
+	rows:       everyGPURows,
+	legend:     rlhfEntries,
+	caption:    collectiveCaption,
+	traffic:    collectiveTraffic,
+	memGPUs:    stripGPUs,
+	memParts:   trainingMemParts,
+	overlay:    (*builder).rlhfOverlay,
+}
+
 // rlhfEntries is the legend of a reinforcement-learning run: the phases
 // it holds, then idle.
-func rlhfEntries(tl *timeline.Timeline) []legendEntry {
+func rlhfEntries(f *Frames) []legendEntry {
+	tl := f.tl
 	var out []legendEntry
 	for _, k := range rlhfKinds {
 		for i := range tl.Spans {
@@ -57,8 +72,8 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 	return append(out, legendEntry{"idle", "idle", stateStyle[Idle].fill, Color{}})
 }
 
-// rlhfOverlay dresses the network view of a reinforcement-learning run
-// (Timeline.RLHF): each node box is named for its pool ("generation pool ·
+// rlhfOverlay dresses the network view of a reinforcement-learning run:
+// each node box is named for its pool ("generation pool ·
 // 2× h20 · $1.00/h · 34/96 GiB", red when it does not fit), each GPU box is filled with the colour of its phase
 // at t and says which model runs there ("actor generate"), the caption
 // says what the placement does and what the GPUs have cost so far, and a
@@ -66,11 +81,9 @@ func rlhfEntries(tl *timeline.Timeline) []legendEntry {
 // the queue's depth at t.
 //
 // Like asyncOverlay it edits the items the network view placed.
-func (b *builder) rlhfOverlay(tl *timeline.Timeline, t units.Time) {
+func (b *builder) rlhfOverlay(t units.Time) {
+	tl := b.f.tl
 	r := tl.RLHF
-	if r == nil {
-		return
-	}
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i

@@ -26,8 +26,54 @@ const (
 	trafficModel       = "model"       // fedavg: the model down, the weights up
 )
 
+// splitLook draws a split or federated run (Timeline.Split): a training
+// run's look, dressed by splitOverlay, whose caption follows the rounds,
+// whose traffic is activations, gradients and models, whose metrics and
+// memory bars are about the compute nodes (split learning) or the clients
+// (fedavg), and whose strip, beyond maxRowsPerGPU devices, shows a few
+// clients and every compute node (splitRows).
+var splitLook = look{
+	training:   true,
+	labelSpans: true,
+	rows:       splitStripRows,
+	metrics:    splitMetrics,
+	legend:     trainingLegend,
+	caption:    splitRunCaption,
+	traffic:    splitTraffic,
+	memGPUs:    splitMemoryGPUs,
+	memParts:   trainingMemParts,
+	overlay:    (*builder).splitOverlay,
+}
+
+// splitStripRows is splitRows beyond maxRowsPerGPU devices.
+func splitStripRows(tl *timeline.Timeline) stripRows {
+	if len(tl.GPUs) > maxRowsPerGPU {
+		return splitRows(tl)
+	}
+	return chooseRows(tl, true)
+}
+
+// splitMetrics counts a split run's peak memory over its compute nodes
+// only.
+func splitMetrics(tl *timeline.Timeline) *metrics {
+	sp := tl.Split
+	m := trainingMetrics(tl, func(mem *timeline.Memory) bool {
+		return sp.Mode != "split" || tl.GPUs[mem.GPU].Role == "compute"
+	})
+	m.lines = m.splitLines(sp)
+	return &m
+}
+
+// splitRunCaption is splitCaption, or the recovery under way.
+func splitRunCaption(f *Frames, t units.Time, _ []int32) string {
+	if r := recoveryCaption(f.tl, t); r != "" {
+		return r
+	}
+	return splitCaption(f.tl, t)
+}
+
 // splitTraffic names the traffic kind of a split run's transfer.
-func splitTraffic(x *timeline.Transfer) string {
+func splitTraffic(_ *timeline.Timeline, x *timeline.Transfer) string {
 	switch x.Phase {
 	case "activations":
 		return trafficActivations
@@ -37,19 +83,16 @@ func splitTraffic(x *timeline.Transfer) string {
 	return trafficModel
 }
 
-// splitOverlay dresses the network view of a split or federated run
-// (Timeline.Split): the node boxes are named for what they hold ("clients
+// splitOverlay dresses the network view of a split or federated run: the
+// node boxes are named for what they hold ("clients
 // · phone", "compute chain · t4"), idle clients are drawn pale green-grey
 // and idle compute nodes dark like a server host, each compute node
 // carries a badge with the layers it holds and each client one with its
 // speed when it is not 1.
 //
 // Like asyncOverlay it edits the items the network view placed.
-func (b *builder) splitOverlay(tl *timeline.Timeline) {
-	sp := tl.Split
-	if sp == nil {
-		return
-	}
+func (b *builder) splitOverlay(units.Time) {
+	sp := b.f.tl.Split
 	at := make(map[string]int, len(b.items))
 	for i := range b.items {
 		at[b.items[i].ID] = i
@@ -156,10 +199,9 @@ func splitCaption(tl *timeline.Timeline, t units.Time) string {
 	return head + "done"
 }
 
-// splitMetrics are the metrics box's rows of a split or federated run:
+// splitLines are the metrics box's rows of a split or federated run:
 // its length, its rounds and the peak memory.
-func (m metrics) splitLines() [][2]string {
-	sp := m.split
+func (m metrics) splitLines(sp *timeline.Split) [][2]string {
 	lines := [][2]string{{"run", m.iteration.String()}}
 	if n := len(sp.Rounds); n > 0 {
 		var total units.Time
@@ -184,7 +226,8 @@ func (m metrics) splitLines() [][2]string {
 
 // splitMemoryGPUs are the devices the memory panel shows for a split run:
 // the compute nodes (split learning) or the first clients (fedavg).
-func splitMemoryGPUs(sp *timeline.Split) []int {
+func splitMemoryGPUs(f *Frames) []int {
+	sp := f.tl.Split
 	if sp.Mode == "split" {
 		return sp.Compute
 	}

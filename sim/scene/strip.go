@@ -48,7 +48,9 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	} else {
 		start := len(b.items)
 		b.rows(tl, g)
-		b.bubbles(tl, g)
+		if u := b.f.look.underSpans; u != nil {
+			u(b, g)
+		}
 		b.spans(tl, g)
 		b.sends(tl, g)
 		b.collectiveSpans(g)
@@ -150,6 +152,7 @@ func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
 	rows := &b.f.rows
 	runs := make([]run, len(rows.gpus))
 	top, h, _, _ := b.lanes()
+	labels := b.f.look.labelSpans
 	emit := func(row int, r run) {
 		y := g.top + float64(row)*g.rowH + g.rowH*top
 		id := "strip/span/" + itoa(r.first)
@@ -158,7 +161,7 @@ func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
 			c = spanColor(r.kind, r.mb)
 		}
 		x0, w := b.runRect(id, g, r, y, g.rowH*h, c)
-		if (b.f.training || b.f.tl.RLHF != nil) && !r.mixed {
+		if labels && !r.mixed {
 			b.spanLabel(id, r.label, x0, y, w, g.rowH*h, c)
 		}
 	}
@@ -216,7 +219,7 @@ func (b *builder) sends(tl *timeline.Timeline, g stripLayout) {
 			continue
 		}
 		row := rows.row[x.Src]
-		kind := timeline.Kind(trafficOf(tl, x))
+		kind := timeline.Kind(b.f.look.traffic(tl, x))
 		r := &runs[row]
 		if !r.extend(x.Start, x.End, slack, kind) {
 			if r.open {

@@ -37,12 +37,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 // topoCaption writes the step caption at the left of the caption line,
 // clear of the load legend at its right.
 func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
-	var text string
-	if b.f.training {
-		text = trainingCaption(tl, t, b.live)
-	} else {
-		text = stepCaptionOf(tl, t, b.live, b.f.steps)
-	}
+	text := b.f.look.caption(b.f, t, b.live)
 	if text == "" {
 		return
 	}
@@ -166,7 +161,7 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 		}
 		id := b.f.ids.xfer.at(i)
 		if b.f.training {
-			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(trafficOf(tl, x)))
+			sq := b.rect(id, px-size/2, py-size/2, size, size, trafficColor(b.f.look.traffic(tl, x)))
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, min(b.s, size/8))
 			continue
 		}
