@@ -89,9 +89,14 @@ type spanKeys struct {
 	forwards int
 	// iterations and microbatches are one more than the largest seen.
 	iterations, microbatches int
-	// sparse: some iteration or microbatch is below 0.
+	// sparse: some iteration or microbatch is outside [0, maxDense), too
+	// far out to index a table.
 	sparse bool
 }
+
+// maxDense bounds the iterations and microbatches a dense table indexes, so
+// that one more than the largest cannot overflow.
+const maxDense = 1 << 31
 
 func (k *spanKeys) see(s *Span) {
 	if s.Kind != Forward && s.Kind != Backward {
@@ -100,7 +105,7 @@ func (k *spanKeys) see(s *Span) {
 	if s.Kind == Forward {
 		k.forwards++
 	}
-	if s.Iteration < 0 || s.Microbatch < 0 {
+	if s.Iteration < 0 || s.Microbatch < 0 || s.Iteration >= maxDense || s.Microbatch >= maxDense {
 		k.sparse = true
 		return
 	}
