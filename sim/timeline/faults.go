@@ -118,24 +118,30 @@ func (tl *Timeline) StateAt(gpu int, t units.Time) (string, float64) {
 	return st, f
 }
 
+// checkStates checks the fault and recovery states, a range of the core:
+// each on an existing GPU (or −1 for a link state) inside the run.
+func (tl *Timeline) checkStates() []error {
+	var errs []error
+	for i, s := range tl.States {
+		if (s.GPU >= 0 && !tl.isGPU(s.GPU)) || s.GPU < -1 || s.End < s.Start || s.Start < 0 || s.End > tl.End {
+			errs = append(errs, fmt.Errorf("states[%d]: GPU %d, [%v, %v] outside the run", i, s.GPU, s.Start, s.End))
+		}
+	}
+	return errs
+}
+
 // trainingRecord is a training run's own part of the record, a view over
-// its typed fields: Training, Iterations, States and Recovery.
+// its typed fields: Training, Iterations and Recovery.
 type trainingRecord struct{}
 
 // Check checks the training record: figures that cannot be negative, the
-// fault states' ids and intervals, the iterations in order inside the run,
-// the recovery steps inside the run.
+// iterations in order inside the run, the recovery steps inside the run.
 func (trainingRecord) Check(tl *Timeline) []error {
 	var errs []error
 	if tr := tl.Training; tr != nil {
 		if !(tr.Tokens >= 0 && tr.ModelFLOPs >= 0 && tr.HardwareFLOPs >= tr.ModelFLOPs && tr.PeakFLOPS >= 0) || tr.Chunks < 1 {
 			errs = append(errs, fmt.Errorf("%g tokens, %g model and %g hardware FLOPs, peak %g FLOP/s, %d chunks",
 				tr.Tokens, tr.ModelFLOPs, tr.HardwareFLOPs, tr.PeakFLOPS, tr.Chunks))
-		}
-	}
-	for i, s := range tl.States {
-		if (s.GPU >= 0 && !tl.isGPU(s.GPU)) || s.GPU < -1 || s.End < s.Start || s.Start < 0 || s.End > tl.End {
-			errs = append(errs, fmt.Errorf("states[%d]: GPU %d, [%v, %v] outside the run", i, s.GPU, s.Start, s.End))
 		}
 	}
 	var prev units.Time

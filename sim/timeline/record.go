@@ -60,7 +60,7 @@ var builtins = []builtin{
 		func(s *Summary) Report { return reportOrNil(s.Inference) }},
 	{"training",
 		func(tl *Timeline) Record {
-			if tl.Training == nil && len(tl.Iterations)+len(tl.States)+len(tl.Recovery) == 0 {
+			if tl.Training == nil && len(tl.Iterations)+len(tl.Recovery) == 0 {
 				return nil
 			}
 			return trainingRecord{}

@@ -34,7 +34,7 @@ func TestValidateCatchesRecordViolations(t *testing.T) {
 		{"negative states", "faults-restart", func(tl *timeline.Timeline) { tl.Memory[2].Gradients = -5 }, "memory[2]: negative size"},
 		{"recovery on no GPU", "faults-restart", func(tl *timeline.Timeline) { tl.Recovery[1].GPU = 99 }, "training: recovery[1]: fail of GPU 99"},
 		{"iterations renumbered", "faults-restart", func(tl *timeline.Timeline) { tl.Iterations[2].Index = 7 }, "training: iterations[2]: iteration 7"},
-		{"state past the end", "faults-restart", func(tl *timeline.Timeline) { tl.States[0].End = tl.End + 1 }, "training: states[0]"},
+		{"state past the end", "faults-restart", func(tl *timeline.Timeline) { tl.States[0].End = tl.End + 1 }, "states[0]: GPU"},
 		{"pool of a missing GPU", "rlhf-async", func(tl *timeline.Timeline) { tl.RLHF.Pools[1].GPUs[0] = 99 }, "rlhf: pools[1]: GPU 99 does not exist"},
 		{"queue over capacity", "rlhf-async", func(tl *timeline.Timeline) { tl.RLHF.Queue[8].Depth = 3 }, "rlhf: queue[8]: depth 3 outside [0, 2]"},
 		{"queue out of order", "rlhf-async", func(tl *timeline.Timeline) { tl.RLHF.Queue[3].At = 0 }, "rlhf: queue[3]: at 0ns, before"},

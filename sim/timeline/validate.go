@@ -9,7 +9,8 @@ import (
 // violation found. On the core every run shares:
 //
 //   - ids are indices: GPUs, switches and links are numbered in order, links
-//     join two distinct vertices at a positive bandwidth;
+//     join two distinct vertices at a positive bandwidth and a latency not
+//     below 0;
 //   - spans lie on existing GPUs within [0, End] with positive length, come
 //     sorted by start then GPU, and no GPU's compute stream is
 //     double-booked; every backward span of a microbatch starts after the
@@ -19,13 +20,15 @@ import (
 //     none), and their rates carry exactly their bytes; no link carries
 //     more than its bandwidth at any instant;
 //   - collectives lie within [0, End] on existing GPUs, one per rank;
+//   - fault and recovery states lie within [0, End] on an existing GPU (or
+//     −1, a link state);
 //   - the memory series (activations and KV cache) of GPU i is Memory[i],
 //     in time order within [0, End], never negative, and Peak is at least
 //     the static memory and every total the series reach;
 //   - End is the end of the last span, transfer or collective.
 //
 // Then every record checks itself (Record.Check): the training record (its
-// figures, fault states, iterations and recovery steps inside the run), the
+// figures, its iterations and recovery steps inside the run), the
 // Async, Split, RLHF and Inference records, and each of Extra in sorted key
 // order; their errors are prefixed by the record's name.
 func (tl *Timeline) Validate() error {
@@ -52,6 +55,7 @@ func (tl *Timeline) Validate() error {
 		}
 		last = max(last, c.End)
 	}
+	errs = append(errs, tl.checkStates()...)
 	errs = append(errs, tl.checkMemory()...)
 	errs = append(errs, tl.checkRecords()...)
 	if last != tl.End {
