@@ -335,10 +335,8 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 			out.States = append(out.States, timeline.State{GPU: -1, Node: f.Node, State: timeline.StateDegraded, Factor: f.Factor, Start: start, End: out.End})
 		}
 	}
-	if len(out.Transfers)+len(out.Spans) <= validateLimit {
-		if err := out.Validate(); err != nil {
-			return nil, fmt.Errorf("run: internal error, the run's timeline is inconsistent: %w", err)
-		}
+	if err := out.Validate(); err != nil {
+		return nil, fmt.Errorf("run: internal error, the run's timeline is inconsistent: %w", err)
 	}
 	return out, nil
 }

@@ -157,10 +157,6 @@ func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
 	return tl
 }
 
-// validateLimit is the largest run (in messages and spans) that finish
-// validates; tests validate larger ones themselves.
-const validateLimit = 200_000
-
 // finish executes the graph, completes and checks the timeline.
 func finish(g *graph) (*timeline.Timeline, error) {
 	tl := g.out
@@ -170,12 +166,8 @@ func finish(g *graph) (*timeline.Timeline, error) {
 	}
 	g.collectives()
 	sortTimeline(tl)
-	// Validate costs about as much as the run for millions of messages;
-	// the tests validate large runs themselves.
-	if len(tl.Transfers)+len(tl.Spans) <= validateLimit {
-		if err := tl.Validate(); err != nil {
-			return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
-		}
+	if err := tl.Validate(); err != nil {
+		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
 	}
 	return tl, nil
 }

@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"errors"
 	"fmt"
 
 	"paraplay/sim/units"
@@ -76,17 +75,18 @@ func (a *Async) LagAt(w int, t units.Time) (lag, limit int) {
 	return lag, limit
 }
 
-// validateAsync checks the record against the run: known workers and
-// servers, iterations inside the run in order, lags within their limits.
-func (tl *Timeline) validateAsync() []error {
-	a := tl.Async
-	if a == nil {
-		return nil
-	}
+// Check checks the record against the run: known workers and servers,
+// iterations inside the run in order, lags within their limits.
+func (a *Async) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("async: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if len(a.Speeds) != len(a.Workers) {
 		bad("%d speeds for %d workers", len(a.Speeds), len(a.Workers))
+	}
+	for i, v := range a.Speeds {
+		if !(v > 0) {
+			bad("worker %d's speed is %g", i, v)
+		}
 	}
 	for i, g := range a.Workers {
 		if !tl.isGPU(g) || tl.GPUs[g].Role != "" {
@@ -115,5 +115,5 @@ func (tl *Timeline) validateAsync() []error {
 		}
 		next[it.Worker]++
 	}
-	return []error{errors.Join(errs...)}
+	return errs
 }

@@ -40,18 +40,22 @@ type WorkerAsync struct {
 	MaxLag  int     `json:"max_lag"`
 }
 
-// summarizeAsync is the Async part of the summary, nil for other runs.
-func (tl *Timeline) summarizeAsync() *AsyncSummary {
-	a := tl.Async
-	if a == nil {
-		return nil
-	}
+// Report is the Async part of the summary: an *AsyncSummary.
+func (a *Async) Report(tl *Timeline, _ *Summary) Report {
 	s := &AsyncSummary{Mode: a.Mode, Iterations: len(a.Iterations), Bytes: a.Bytes, Workers: make([]WorkerAsync, len(a.Workers))}
 	for i, g := range a.Workers {
-		s.Workers[i] = WorkerAsync{Name: tl.GPUs[g].Name, Speed: a.Speeds[i]}
+		if tl.isGPU(g) {
+			s.Workers[i].Name = tl.GPUs[g].Name
+		}
+		if i < len(a.Speeds) {
+			s.Workers[i].Speed = a.Speeds[i]
+		}
 	}
 	var lag, stale int
 	for _, it := range a.Iterations {
+		if it.Worker < 0 || it.Worker >= len(s.Workers) {
+			continue // Validate reports it
+		}
 		w := &s.Workers[it.Worker]
 		w.Iterations++
 		w.Wait += it.Wait
@@ -75,8 +79,8 @@ func (tl *Timeline) summarizeAsync() *AsyncSummary {
 	return s
 }
 
-// write prints the summary for people.
-func (s *AsyncSummary) write(w io.Writer) {
+// WriteText prints the summary for people.
+func (s *AsyncSummary) WriteText(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("  synchronisation       %s: %d iterations, %.1f iterations/s, %v sent\n", s.Mode, s.Iterations, s.Throughput, s.Bytes)
 	p("  version lag           mean %.2f, max %d; mean staleness %.2f updates\n", s.MeanLag, s.MaxLag, s.MeanStaleness)

@@ -118,23 +118,64 @@ func (tl *Timeline) StateAt(gpu int, t units.Time) (string, float64) {
 	return st, f
 }
 
-// checkFaults checks the fault records: ids exist and intervals are sane.
-func (tl *Timeline) checkFaults() []error {
+// checkStates checks the fault and recovery states, a range of the core:
+// each on an existing GPU (or −1 for a link state) inside the run.
+func (tl *Timeline) checkStates() []error {
 	var errs []error
 	for i, s := range tl.States {
 		if (s.GPU >= 0 && !tl.isGPU(s.GPU)) || s.GPU < -1 || s.End < s.Start || s.Start < 0 || s.End > tl.End {
 			errs = append(errs, fmt.Errorf("states[%d]: GPU %d, [%v, %v] outside the run", i, s.GPU, s.Start, s.End))
 		}
 	}
+	return errs
+}
+
+// trainingRecord is a training run's own part of the record, a view over
+// its typed fields: Training, Iterations and Recovery.
+type trainingRecord struct{}
+
+// Check checks the training record: figures that cannot be negative, the
+// iterations in order inside the run, the recovery steps inside the run.
+func (trainingRecord) Check(tl *Timeline) []error {
+	var errs []error
+	if tr := tl.Training; tr != nil {
+		if !(tr.Tokens >= 0 && tr.ModelFLOPs >= 0 && tr.HardwareFLOPs >= tr.ModelFLOPs && tr.PeakFLOPS >= 0) || tr.Chunks < 1 {
+			errs = append(errs, fmt.Errorf("%g tokens, %g model and %g hardware FLOPs, peak %g FLOP/s, %d chunks",
+				tr.Tokens, tr.ModelFLOPs, tr.HardwareFLOPs, tr.PeakFLOPS, tr.Chunks))
+		}
+	}
 	var prev units.Time
 	for i, it := range tl.Iterations {
-		if it.End < it.Start || it.Start < prev {
-			errs = append(errs, fmt.Errorf("iterations[%d]: [%v, %v] out of order", i, it.Start, it.End))
+		if it.Index != i || it.End < it.Start || it.Start < prev || it.End > tl.End {
+			errs = append(errs, fmt.Errorf("iterations[%d]: iteration %d [%v, %v] out of order or outside the run", i, it.Index, it.Start, it.End))
+		}
+		if it.SlowGPU != -1 && !tl.isGPU(it.SlowGPU) {
+			errs = append(errs, fmt.Errorf("iterations[%d]: slow GPU %d does not exist", i, it.SlowGPU))
 		}
 		prev = it.End
 	}
+	for i, r := range tl.Recovery {
+		if (r.GPU != -1 && !tl.isGPU(r.GPU)) || r.Start < 0 || r.End < r.Start || r.End > tl.End {
+			errs = append(errs, fmt.Errorf("recovery[%d]: %s of GPU %d [%v, %v] outside the run", i, r.Kind, r.GPU, r.Start, r.End))
+		}
+	}
 	return errs
 }
+
+// Report is the iterations with their verdicts and the recovery steps.
+func (trainingRecord) Report(tl *Timeline, _ *Summary) Report {
+	return iterationsReport{tl.Iterations, tl.Recovery}
+}
+
+// iterationsReport is a multi-iteration or faulty run's part of the
+// summary; it lives in Summary.Iterations and Summary.Recovery.
+type iterationsReport struct {
+	Iterations []Iteration
+	Recovery   []Recovery
+}
+
+// WriteText prints one line per iteration, then the recovery steps.
+func (r iterationsReport) WriteText(w io.Writer) { writeIterations(w, r.Iterations, r.Recovery) }
 
 // writeIterations prints one line per iteration (its step, time, the
 // predictor's time and the detectors' verdicts), then the recovery steps.

@@ -1,9 +1,9 @@
 package timeline
 
 import (
-	"errors"
 	"fmt"
 	"io"
+	"slices"
 
 	"paraplay/sim/units"
 )
@@ -91,28 +91,38 @@ type Bubble struct {
 	End   units.Time `json:"end"`
 }
 
-// validateInference checks the record against the run.
-func (tl *Timeline) validateInference() []error {
-	in := tl.Inference
-	if in == nil {
-		return nil
-	}
+// Check checks the record against the run: one cache size and capacity per
+// GPU, bubbles and microbatches inside the run.
+func (in *Inference) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("inference: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if len(in.KVBytesPerToken) != len(tl.GPUs) || len(in.KVCapacity) != len(tl.GPUs) {
 		bad("%d per-token sizes and %d capacities for %d GPUs", len(in.KVBytesPerToken), len(in.KVCapacity), len(tl.GPUs))
 	}
+	if in.Prompt < 1 || in.Output < 1 {
+		bad("%d prompt and %d output tokens a request", in.Prompt, in.Output)
+	}
+	for g := range min(len(in.KVBytesPerToken), len(in.KVCapacity)) {
+		if in.KVBytesPerToken[g] < 0 || in.KVCapacity[g] < 0 {
+			bad("GPU %d: %v a token, room for %d tokens", g, in.KVBytesPerToken[g], in.KVCapacity[g])
+		}
+	}
 	for i, b := range in.Bubbles {
-		if !tl.isGPU(b.GPU) || b.Start < 0 || b.End <= b.Start || b.End > tl.End {
-			bad("bubbles[%d]: GPU %d [%v, %v] outside the run", i, b.GPU, b.Start, b.End)
+		if !tl.isGPU(b.GPU) || b.Start < 0 || b.End <= b.Start || b.End > tl.End || !slices.Contains(BubbleKinds, b.Kind) {
+			bad("bubbles[%d]: %s on GPU %d [%v, %v] outside the run", i, b.Kind, b.GPU, b.Start, b.End)
 		}
 	}
+	requests := 0
 	for i, m := range in.Microbatches {
-		if m.FirstToken <= 0 || m.Done < m.FirstToken || m.Done > tl.End || m.Requests < 1 {
-			bad("microbatches[%d]: first token %v, done %v, %d requests", i, m.FirstToken, m.Done, m.Requests)
+		if m.FirstToken <= 0 || m.Done < m.FirstToken || m.Done > tl.End || m.Requests < 1 || m.Replica < 0 || m.Replica >= in.Replicas {
+			bad("microbatches[%d]: replica %d, first token %v, done %v, %d requests", i, m.Replica, m.FirstToken, m.Done, m.Requests)
 		}
+		requests += m.Requests
 	}
-	return []error{errors.Join(errs...)}
+	if requests != in.Requests {
+		bad("the microbatches hold %d requests, not %d", requests, in.Requests)
+	}
+	return errs
 }
 
 // InferenceSummary is the headline of a serving run.
@@ -139,12 +149,8 @@ type InferenceSummary struct {
 	BubbleShare map[string]float64    `json:"bubble_share"`
 }
 
-// summarizeInference is the Inference part of the summary, nil for other runs.
-func (tl *Timeline) summarizeInference() *InferenceSummary {
-	in := tl.Inference
-	if in == nil {
-		return nil
-	}
+// Report is the Inference part of the summary: an *InferenceSummary.
+func (in *Inference) Report(tl *Timeline, _ *Summary) Report {
 	s := &InferenceSummary{Requests: in.Requests, Prompt: in.Prompt, Output: in.Output,
 		Bubbles: map[string]units.Time{}, BubbleShare: map[string]float64{}}
 	var ttft, tpot float64
@@ -163,7 +169,7 @@ func (tl *Timeline) summarizeInference() *InferenceSummary {
 	s.KVCapacity = -1
 	gpus := 0
 	for g, c := range in.KVCapacity {
-		if in.KVBytesPerToken[g] == 0 {
+		if g >= len(in.KVBytesPerToken) || in.KVBytesPerToken[g] == 0 {
 			continue
 		}
 		gpus++
@@ -173,7 +179,9 @@ func (tl *Timeline) summarizeInference() *InferenceSummary {
 		s.KVBytesPerToken = max(s.KVBytesPerToken, in.KVBytesPerToken[g])
 	}
 	s.KVCapacity = max(s.KVCapacity, 0)
-	s.KVRequests = s.KVCapacity / int64(in.Prompt+in.Output)
+	if tokens := int64(in.Prompt) + int64(in.Output); tokens > 0 {
+		s.KVRequests = s.KVCapacity / tokens
+	}
 	for _, k := range BubbleKinds {
 		s.Bubbles[k] = 0
 	}
@@ -188,8 +196,8 @@ func (tl *Timeline) summarizeInference() *InferenceSummary {
 	return s
 }
 
-// write prints the summary for people.
-func (s *InferenceSummary) write(w io.Writer) {
+// WriteText prints the summary for people.
+func (s *InferenceSummary) WriteText(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("  requests              %d × (%d prompt + %d output tokens)\n", s.Requests, s.Prompt, s.Output)
 	p("  throughput            %.0f output tokens/s\n", s.TokensPerSecond)

@@ -1,6 +1,10 @@
 package timeline
 
-import "paraplay/sim/units"
+import (
+	"fmt"
+
+	"paraplay/sim/units"
+)
 
 // The kinds of span of a reinforcement-learning run (Timeline.RLHF). The
 // span's Label names the model, e.g. "actor generate".
@@ -135,4 +139,59 @@ func (r *RLHF) StepsDoneAt(t units.Time) int {
 		}
 	}
 	return n
+}
+
+// Check checks the record against the run: the pools' GPUs exist, the
+// queue's depth is a series inside the run within the queue's capacity,
+// and the steps come in order inside the run, each batch trained after it
+// was generated with a policy no newer than the step and no staler than
+// the bound.
+func (r *RLHF) Check(tl *Timeline) []error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	for i, p := range r.Pools {
+		for _, g := range p.GPUs {
+			if !tl.isGPU(g) {
+				bad("pools[%d]: GPU %d does not exist", i, g)
+			}
+		}
+		if p.PeakMemory < 0 || p.Capacity < 0 || !(p.PricePerHour >= 0) {
+			bad("pools[%d]: peak %v of %v at $%g an hour", i, p.PeakMemory, p.Capacity, p.PricePerHour)
+		}
+	}
+	if r.QueueCapacity < 0 || r.Staleness < -1 || r.SyncEvery < 0 {
+		bad("queue capacity %d, staleness %d, sync every %d", r.QueueCapacity, r.Staleness, r.SyncEvery)
+	}
+	var prev units.Time
+	for i, q := range r.Queue {
+		if err := checkInstant(q.At, prev, tl.End); err != nil {
+			bad("queue[%d]: %v", i, err)
+		}
+		prev = q.At
+		if q.Depth < 0 || (r.QueueCapacity > 0 && q.Depth > r.QueueCapacity) {
+			bad("queue[%d]: depth %d outside [0, %d]", i, q.Depth, r.QueueCapacity)
+		}
+	}
+	for i, st := range r.Steps {
+		if err := checkStep(i, st, tl.End); err != nil {
+			bad("steps[%d]: %v", i, err)
+		} else if r.Staleness >= 0 && st.Staleness() > r.Staleness {
+			bad("steps[%d]: %d versions stale, over the bound %d", i, st.Staleness(), r.Staleness)
+		}
+	}
+	return errs
+}
+
+// checkStep checks one RL step: its number, its two intervals inside
+// [0, end] one after the other, and its policy version.
+func checkStep(i int, st RLStep, end units.Time) error {
+	switch {
+	case st.Index != i:
+		return fmt.Errorf("step %d out of order", st.Index)
+	case st.GenStart < 0 || st.GenEnd < st.GenStart || st.TrainStart < st.GenEnd || st.TrainEnd < st.TrainStart || st.TrainEnd > end:
+		return fmt.Errorf("generation [%v, %v] and training [%v, %v] out of order or outside the run", st.GenStart, st.GenEnd, st.TrainStart, st.TrainEnd)
+	case st.Version < 0 || st.Version > st.Index:
+		return fmt.Errorf("generated with policy version %d", st.Version)
+	}
+	return nil
 }

@@ -32,12 +32,8 @@ type RLHFSummary struct {
 	Pools []Pool `json:"pools"`
 }
 
-// summarizeRLHF is the RLHF part of the summary, nil for other runs.
-func (tl *Timeline) summarizeRLHF() *RLHFSummary {
-	r := tl.RLHF
-	if r == nil {
-		return nil
-	}
+// Report is the RLHF part of the summary: an *RLHFSummary.
+func (r *RLHF) Report(tl *Timeline, _ *Summary) Report {
 	s := &RLHFSummary{Placement: r.Placement, Steps: len(r.Steps), Phases: map[Kind]units.Time{},
 		MaxQueue: r.MaxQueue(), Cost: r.CostAt(tl.End), Pools: r.Pools}
 	for _, sp := range tl.Spans {
@@ -59,8 +55,8 @@ func (tl *Timeline) summarizeRLHF() *RLHFSummary {
 	return s
 }
 
-// write prints the summary for people.
-func (s *RLHFSummary) write(w io.Writer) {
+// WriteText prints the summary for people.
+func (s *RLHFSummary) WriteText(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("  rlhf                  %s: %d steps, %v a step, %.3f steps/s\n", s.Placement, s.Steps, s.StepTime, s.Throughput)
 	var total units.Time

@@ -63,13 +63,9 @@ type SplitSummary struct {
 	ClientPeak  units.Bytes `json:"client_peak_bytes"`
 }
 
-// summarizeSplit fills the split summary and every actor's memory.
-func (tl *Timeline) summarizeSplit(s *Summary) {
-	sp := tl.Split
-	if sp == nil {
-		return
-	}
-	tl.summarizeMemory(s)
+// Report is the split part of the summary: a *SplitSummary. It reads the
+// GPUs' peak memory from s.
+func (sp *Split) Report(tl *Timeline, s *Summary) Report {
 	out := &SplitSummary{Mode: sp.Mode, Clients: len(sp.Clients), Hops: len(sp.NodeLayers), Rounds: len(sp.Rounds)}
 	last := make(map[int]int)
 	var total units.Time
@@ -86,6 +82,9 @@ func (tl *Timeline) summarizeSplit(s *Summary) {
 		}
 	}
 	for _, g := range s.GPUs {
+		if !tl.isGPU(g.Rank) {
+			continue
+		}
 		switch tl.GPUs[g.Rank].Role {
 		case "compute":
 			out.ComputePeak = max(out.ComputePeak, g.PeakMemory)
@@ -93,10 +92,11 @@ func (tl *Timeline) summarizeSplit(s *Summary) {
 			out.ClientPeak = max(out.ClientPeak, g.PeakMemory)
 		}
 	}
-	s.Split = out
+	return out
 }
 
-func (s *SplitSummary) write(w io.Writer) {
+// WriteText prints the summary for people.
+func (s *SplitSummary) WriteText(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	what := "federated averaging"
 	if s.Mode == "split" {
@@ -110,4 +110,67 @@ func (s *SplitSummary) write(w io.Writer) {
 	} else {
 		p("  peak memory           %.2f GiB per client\n", float64(s.ClientPeak)/float64(units.GiB))
 	}
+}
+
+// Check checks the record against the run: the clients and compute nodes
+// are GPUs of their role, one speed per client, the layers tile the model
+// from layer 0 (the clients' first, then each compute node's in chain
+// order), and the rounds come in order inside the run.
+func (sp *Split) Check(tl *Timeline) []error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	for _, actor := range []struct {
+		role string
+		ids  []int
+	}{{"client", sp.Clients}, {"compute", sp.Compute}} {
+		for i, g := range actor.ids {
+			if !tl.isGPU(g) || tl.GPUs[g].Role != actor.role {
+				bad("%s %d is vertex %d, not a GPU of role %q", actor.role, i, g, actor.role)
+			}
+		}
+	}
+	if len(sp.Speeds) != len(sp.Clients) {
+		bad("%d speeds for %d clients", len(sp.Speeds), len(sp.Clients))
+	}
+	for i, v := range sp.Speeds {
+		if !(v > 0) {
+			bad("client %d's speed is %g", i, v)
+		}
+	}
+	if sp.ClientLayers[0] != 0 || sp.ClientLayers[1] < 1 {
+		bad("the clients hold layers %v, not the first ones", sp.ClientLayers)
+	}
+	at := sp.ClientLayers[1]
+	for i, l := range sp.NodeLayers {
+		if l[0] != at || l[1] <= l[0] {
+			bad("compute node %d holds layers %v, not the ones after layer %d", i, l, at)
+		}
+		at = l[1]
+	}
+	for i, r := range sp.Rounds {
+		if err := sp.checkRound(i, r, tl.End); err != nil {
+			bad("rounds[%d]: %v", i, err)
+		}
+	}
+	return errs
+}
+
+// checkRound checks round i: its number, its interval inside the run after
+// the round before, its slowest client, the server side's work inside it.
+func (sp *Split) checkRound(i int, r Round, end units.Time) error {
+	var prev units.Time
+	if i > 0 {
+		prev = sp.Rounds[i-1].End
+	}
+	switch {
+	case r.Index != i:
+		return fmt.Errorf("round %d out of order", r.Index)
+	case r.Start < prev || r.End < r.Start || r.End > end:
+		return fmt.Errorf("[%v, %v] before the round before (ended %v) or outside the run", r.Start, r.End, prev)
+	case r.Slowest < 0 || r.Slowest >= len(sp.Clients):
+		return fmt.Errorf("slowest client %d does not exist", r.Slowest)
+	case r.ServerEnd < r.ServerStart || (r.ServerEnd > 0 && (r.ServerStart < r.Start || r.ServerEnd > r.End)):
+		return fmt.Errorf("server side [%v, %v] outside the round [%v, %v]", r.ServerStart, r.ServerEnd, r.Start, r.End)
+	}
+	return nil
 }

@@ -61,6 +61,9 @@ type Summary struct {
 	RLHF *RLHFSummary `json:"rlhf,omitempty"`
 	// Inference summarises a serving run, nil otherwise.
 	Inference *InferenceSummary `json:"inference,omitempty"`
+	// Extra holds the reports of the records in Timeline.Extra, by the
+	// same names.
+	Extra map[string]Report `json:"extra,omitempty"`
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -101,44 +104,11 @@ type GPUSummary struct {
 	OOM bool `json:"oom"`
 }
 
-// Summarize computes the summary of a run.
+// Summarize computes the summary of a run: the core figures, then each
+// record's report (Record.Report).
 func (tl *Timeline) Summarize() Summary {
 	s := Summary{Title: tl.Title, Fidelity: tl.Fidelity, Iteration: tl.End}
-	compute := make([][]span, len(tl.GPUs))
-	comm := make([][]span, len(tl.GPUs))
-	var allCompute, allComm []span
-	for _, sp := range tl.Spans {
-		iv := span{sp.Start, sp.End}
-		if sp.Kind.IsCommunication() {
-			comm[sp.GPU] = append(comm[sp.GPU], iv)
-			allComm = append(allComm, iv)
-			continue
-		}
-		compute[sp.GPU] = append(compute[sp.GPU], iv)
-		allCompute = append(allCompute, iv)
-	}
-	detailed := make([]bool, len(tl.Collectives))
-	for _, x := range tl.Transfers {
-		iv := span{x.Start, x.End}
-		comm[x.Src] = append(comm[x.Src], iv)
-		comm[x.Dst] = append(comm[x.Dst], iv)
-		allComm = append(allComm, iv)
-		if x.Collective >= 0 && x.Collective < len(detailed) {
-			detailed[x.Collective] = true
-		}
-	}
-	// An analytic collective has no transfers: it keeps all its GPUs busy
-	// communicating from its start to its end.
-	for i, c := range tl.Collectives {
-		if detailed[i] || c.End <= c.Start {
-			continue
-		}
-		iv := span{c.Start, c.End}
-		for _, g := range c.GPUs {
-			comm[g] = append(comm[g], iv)
-		}
-		allComm = append(allComm, iv)
-	}
+	compute, comm, allCompute, allComm := tl.busyIntervals()
 	var total units.Time
 	for i, g := range tl.GPUs {
 		c := length(union(compute[i]))
@@ -158,11 +128,6 @@ func (tl *Timeline) Summarize() Summary {
 	s.ExposedCommunication = s.Communication - length(intersect(commU, union(allCompute)))
 	s.IterationSeconds = tl.End.Seconds()
 	tl.summarizeTraining(&s, compute)
-	s.Async = tl.summarizeAsync()
-	tl.summarizeSplit(&s)
-	s.RLHF = tl.summarizeRLHF()
-	s.Inference = tl.summarizeInference()
-	s.Iterations, s.Recovery = tl.Iterations, tl.Recovery
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
 			continue
@@ -174,7 +139,57 @@ func (tl *Timeline) Summarize() Summary {
 		}
 		s.Collectives = append(s.Collectives, cs)
 	}
+	tl.reportRecords(&s)
 	return s
+}
+
+// busyIntervals is, by GPU, the intervals it computed and communicated
+// (its spans, its messages, the analytic collectives it took part in), and
+// the same over all GPUs. Items on no GPU are left out.
+func (tl *Timeline) busyIntervals() (compute, comm [][]span, allCompute, allComm []span) {
+	compute = make([][]span, len(tl.GPUs))
+	comm = make([][]span, len(tl.GPUs))
+	for _, sp := range tl.Spans {
+		if !tl.isGPU(sp.GPU) {
+			continue
+		}
+		iv := span{sp.Start, sp.End}
+		if sp.Kind.IsCommunication() {
+			comm[sp.GPU] = append(comm[sp.GPU], iv)
+			allComm = append(allComm, iv)
+			continue
+		}
+		compute[sp.GPU] = append(compute[sp.GPU], iv)
+		allCompute = append(allCompute, iv)
+	}
+	detailed := make([]bool, len(tl.Collectives))
+	for _, x := range tl.Transfers {
+		if !tl.isGPU(x.Src) || !tl.isGPU(x.Dst) {
+			continue
+		}
+		iv := span{x.Start, x.End}
+		comm[x.Src] = append(comm[x.Src], iv)
+		comm[x.Dst] = append(comm[x.Dst], iv)
+		allComm = append(allComm, iv)
+		if x.Collective >= 0 && x.Collective < len(detailed) {
+			detailed[x.Collective] = true
+		}
+	}
+	// An analytic collective has no transfers: it keeps all its GPUs busy
+	// communicating from its start to its end.
+	for i, c := range tl.Collectives {
+		if detailed[i] || c.End <= c.Start {
+			continue
+		}
+		iv := span{c.Start, c.End}
+		for _, g := range c.GPUs {
+			if tl.isGPU(g) {
+				comm[g] = append(comm[g], iv)
+			}
+		}
+		allComm = append(allComm, iv)
+	}
+	return compute, comm, allCompute, allComm
 }
 
 // busFactor converts algorithm bandwidth to bus bandwidth as nccl-tests does.
@@ -190,8 +205,29 @@ func busFactor(op string, n int) float64 {
 	return 1
 }
 
-// WriteText prints the summary for people.
+// WriteText prints the summary for people: the run's time with every
+// record's report (Summary.reports), the core figures, the collectives and
+// the GPUs.
 func (s Summary) WriteText(w io.Writer) error {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
+	p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	if reports := s.reports(); len(reports) > 0 {
+		p("  run time              %v\n", s.Iteration)
+		for _, r := range reports {
+			r.WriteText(w)
+		}
+	} else {
+		p("  iteration time        %v\n", s.Iteration)
+	}
+	s.writeCore(w)
+	s.writeCollectives(w)
+	s.writeGPUs(w)
+	return nil
+}
+
+// writeCore prints the time shares, a training run's throughput, bubble
+// and exposed communication, and the plan's warnings.
+func (s *Summary) writeCore(w io.Writer) {
 	pct := func(a, b units.Time) float64 {
 		if b == 0 {
 			return 0
@@ -199,25 +235,6 @@ func (s Summary) WriteText(w io.Writer) error {
 		return 100 * float64(a) / float64(b)
 	}
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s (%s simulation)\n", s.Title, s.Fidelity)
-	if s.RLHF != nil {
-		p("  run time              %v\n", s.Iteration)
-		s.RLHF.write(w)
-	} else if s.Async != nil {
-		p("  run time              %v\n", s.Iteration)
-		s.Async.write(w)
-	} else if s.Split != nil {
-		p("  run time              %v\n", s.Iteration)
-		s.Split.write(w)
-	} else if s.Inference != nil {
-		p("  run time              %v\n", s.Iteration)
-		s.Inference.write(w)
-	} else if len(s.Iterations) > 0 {
-		p("  run time              %v\n", s.Iteration)
-		writeIterations(w, s.Iterations, s.Recovery)
-	} else {
-		p("  iteration time        %v\n", s.Iteration)
-	}
 	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
 	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
 	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
@@ -240,7 +257,11 @@ func (s Summary) WriteText(w io.Writer) error {
 	for _, w := range s.Warnings {
 		p("  warning: %s\n", w)
 	}
-	// Identical collectives (a training run has one per group) print once.
+}
+
+// writeCollectives prints one line per kind of collective: identical ones
+// (a training run has one per group) print once with their count.
+func (s *Summary) writeCollectives(w io.Writer) {
 	type key struct {
 		name, algo string
 		ranks      int
@@ -249,32 +270,34 @@ func (s Summary) WriteText(w io.Writer) error {
 	}
 	count := map[key]int{}
 	var order []key
+	first := map[key]CollectiveSummary{}
 	for _, c := range s.Collectives {
 		k := key{c.Name, c.Algorithm, c.Ranks, c.Bytes, c.Time}
 		if count[k] == 0 {
 			order = append(order, k)
+			first[k] = c
 		}
 		count[k]++
 	}
 	for i, k := range order {
 		if i == 8 {
-			p("  … and %d more kinds of collective\n", len(order)-8)
+			fmt.Fprintf(w, "  … and %d more kinds of collective\n", len(order)-8)
 			break
 		}
-		c := s.Collectives[0]
-		for _, x := range s.Collectives {
-			if (key{x.Name, x.Algorithm, x.Ranks, x.Bytes, x.Time}) == k {
-				c = x
-				break
-			}
-		}
+		c := first[k]
 		times := ""
 		if count[k] > 1 {
 			times = fmt.Sprintf(" ×%d", count[k])
 		}
-		p("  %s %s%s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
+		fmt.Fprintf(w, "  %s %s%s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
 			c.Algorithm, c.Name, times, c.Ranks, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
 	}
+}
+
+// writeGPUs prints the GPU table (the first 16 of a larger run), with
+// peak memory when the run tracks it.
+func (s *Summary) writeGPUs(w io.Writer) {
+	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	memory := len(s.GPUs) > 0 && s.GPUs[0].PeakMemory > 0
 	if memory {
 		p("  %-9s %12s %14s %6s %12s %9s\n", "GPU", "compute", "communication", "busy", "peak memory", "in flight")
@@ -297,7 +320,6 @@ func (s Summary) WriteText(w io.Writer) error {
 			p("  %-9s %12v %14v %5.1f%%\n", g.Name, g.Compute, g.Communication, 100*g.Busy)
 		}
 	}
-	return nil
 }
 
 type span struct{ start, end units.Time }

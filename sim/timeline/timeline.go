@@ -26,7 +26,8 @@ type Timeline struct {
 	Collectives []Collective `json:"collectives"`
 	// End is the instant the last operation finished: the iteration time.
 	End units.Time `json:"end"`
-	// Memory has one entry per GPU for training runs, nil otherwise.
+	// Memory has one entry per GPU, Memory[i] for GPU i, in runs that
+	// track memory (training, serving, split learning); nil otherwise.
 	Memory []Memory `json:"memory,omitempty"`
 	// Training holds what a training run's metrics need, nil otherwise.
 	Training *Training `json:"training,omitempty"`
@@ -49,6 +50,10 @@ type Timeline struct {
 	// Inference records a serving run (requests, KV cache, bubbles by
 	// kind), nil otherwise.
 	Inference *Inference `json:"inference,omitempty"`
+	// Extra holds the records of strategies outside the built-in ones,
+	// keyed by a name that prefixes their errors and keys their reports
+	// in Summary.Extra.
+	Extra map[string]Record `json:"extra,omitempty"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the

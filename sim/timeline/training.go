@@ -78,6 +78,9 @@ func (tl *Timeline) exposedByKind(compute [][]span) map[string]float64 {
 	n := len(tl.GPUs)
 	byKind := map[string][][]span{}
 	add := func(kind string, gpu int, iv span) {
+		if gpu < 0 || gpu >= n {
+			return // Validate reports it
+		}
 		if byKind[kind] == nil {
 			byKind[kind] = make([][]span, n)
 		}
@@ -104,7 +107,7 @@ func (tl *Timeline) exposedByKind(compute [][]span) map[string]float64 {
 		k := purpose(x.Collective)
 		add(k, x.Src, span{x.Start, x.End})
 		add(k, x.Dst, span{x.Start, x.End})
-		if x.Collective >= 0 {
+		if x.Collective >= 0 && x.Collective < len(detailed) {
 			detailed[x.Collective] = true
 		}
 	}

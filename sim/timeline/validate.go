@@ -3,87 +3,87 @@ package timeline
 import (
 	"errors"
 	"fmt"
-	"sort"
-
-	"paraplay/sim/units"
 )
 
-// Validate checks the invariants every run keeps: ids are indices; every
-// span and transfer lies within [0, End] with positive length; no GPU's
-// compute stream and no link is double-booked; transfers travel along their
-// link; every backward span of a microbatch starts after its forward ended;
-// End is the end of the last operation. It returns every violation found.
+// Validate checks the invariants every run keeps, and returns every
+// violation found. On the core every run shares:
+//
+//   - ids are indices: GPUs, switches and links are numbered in order, links
+//     join two distinct vertices at a positive bandwidth and a latency not
+//     below 0;
+//   - spans lie on existing GPUs within [0, End] with positive length, come
+//     sorted by start then GPU, and no GPU's compute stream is
+//     double-booked; every backward span of a microbatch starts after the
+//     last forward of that microbatch on its GPU ended;
+//   - transfers run between two GPUs along a path of links, within [0, End]
+//     with positive length and size, belong to an existing collective (or
+//     none), and their rates carry exactly their bytes; no link carries
+//     more than its bandwidth at any instant;
+//   - collectives lie within [0, End] on existing GPUs, one per rank;
+//   - fault and recovery states lie within [0, End] on an existing GPU (or
+//     −1, a link state);
+//   - the memory series (activations and KV cache) of GPU i is Memory[i],
+//     in time order within [0, End], never negative, and Peak is at least
+//     the static memory and every total the series reach;
+//   - End is the end of the last span, transfer or collective.
+//
+// Then every record checks itself (Record.Check): the training record (its
+// figures, its iterations and recovery steps inside the run), the
+// Async, Split, RLHF and Inference records, and each of Extra in sorted key
+// order; their errors are prefixed by the record's name.
 func (tl *Timeline) Validate() error {
-	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	for i, g := range tl.GPUs {
-		if g.ID != i {
-			bad("gpus[%d]: id %d", i, g.ID)
-		}
-	}
-	for i, sw := range tl.Switches {
-		if sw.ID != len(tl.GPUs)+i {
-			bad("switches[%d]: id %d, want %d", i, sw.ID, len(tl.GPUs)+i)
-		}
-	}
-	for i, l := range tl.Links {
-		if l.ID != i || !tl.isVertex(l.From) || !tl.isVertex(l.To) || l.From == l.To || !(l.Bandwidth > 0) {
-			bad("links[%d]: id %d joins %d→%d at %v", i, l.ID, l.From, l.To, l.Bandwidth)
-		}
-	}
-	var last units.Time
-	perGPU := make(map[int][]interval)
-	forwardEnd := map[[3]int]units.Time{}
-	for i, s := range tl.Spans {
-		if !tl.isGPU(s.GPU) {
-			bad("spans[%d]: GPU %d does not exist", i, s.GPU)
-			continue
-		}
-		if s.Start < 0 || s.End <= s.Start {
-			bad("spans[%d]: bad interval [%v, %v]", i, s.Start, s.End)
-		}
-		last = max(last, s.End)
-		perGPU[s.GPU] = append(perGPU[s.GPU], interval{s.Start, s.End, i})
-		if s.Kind == Forward {
-			forwardEnd[[3]int{s.GPU, s.Iteration, s.Microbatch}] = s.End
-		}
-	}
-	for i, s := range tl.Spans {
-		if s.Kind != Backward {
-			continue
-		}
-		fe, ok := forwardEnd[[3]int{s.GPU, s.Iteration, s.Microbatch}]
-		if !ok || s.Start < fe {
-			bad("spans[%d]: backward of microbatch %d on GPU %d starts at %v before its forward ended", i, s.Microbatch, s.GPU, s.Start)
-		}
-	}
+	errs := tl.checkVertices()
+	last, spanErrs := tl.checkSpans()
+	errs = append(errs, spanErrs...)
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
 		if err := tl.checkTransfer(x); err != nil {
-			bad("transfers[%d]: %v", i, err)
+			errs = append(errs, fmt.Errorf("transfers[%d]: %v", i, err))
 		}
 		last = max(last, x.End)
 	}
 	errs = append(errs, tl.checkCapacity()...)
-	for i, c := range tl.Collectives {
+	for i := range tl.Collectives {
+		c := &tl.Collectives[i]
 		if c.End < c.Start || c.Start < 0 || len(c.GPUs) != c.Ranks {
-			bad("collectives[%d]: bad interval [%v, %v] or %d GPUs for %d ranks", i, c.Start, c.End, len(c.GPUs), c.Ranks)
+			errs = append(errs, fmt.Errorf("collectives[%d]: bad interval [%v, %v] or %d GPUs for %d ranks", i, c.Start, c.End, len(c.GPUs), c.Ranks))
 		}
 		for _, g := range c.GPUs {
 			if !tl.isGPU(g) {
-				bad("collectives[%d]: GPU %d does not exist", i, g)
+				errs = append(errs, fmt.Errorf("collectives[%d]: GPU %d does not exist", i, g))
 			}
 		}
 		last = max(last, c.End)
 	}
-	errs = append(errs, overlaps("GPU", "spans", perGPU)...)
-	errs = append(errs, tl.checkFaults()...)
-	errs = append(errs, tl.validateAsync()...)
-	errs = append(errs, tl.validateInference()...)
+	errs = append(errs, tl.checkStates()...)
+	errs = append(errs, tl.checkMemory()...)
+	errs = append(errs, tl.checkRecords()...)
 	if last != tl.End {
-		bad("end is %v but the last operation ends at %v", tl.End, last)
+		errs = append(errs, fmt.Errorf("end is %v but the last operation ends at %v", tl.End, last))
 	}
 	return errors.Join(errs...)
+}
+
+// checkVertices checks that GPUs, switches and links are numbered by their
+// index and that every link joins two vertices at a positive bandwidth.
+func (tl *Timeline) checkVertices() []error {
+	var errs []error
+	for i, g := range tl.GPUs {
+		if g.ID != i {
+			errs = append(errs, fmt.Errorf("gpus[%d]: id %d", i, g.ID))
+		}
+	}
+	for i, sw := range tl.Switches {
+		if sw.ID != len(tl.GPUs)+i {
+			errs = append(errs, fmt.Errorf("switches[%d]: id %d, want %d", i, sw.ID, len(tl.GPUs)+i))
+		}
+	}
+	for i, l := range tl.Links {
+		if l.ID != i || !tl.isVertex(l.From) || !tl.isVertex(l.To) || l.From == l.To || !(l.Bandwidth > 0) || l.Latency < 0 {
+			errs = append(errs, fmt.Errorf("links[%d]: id %d joins %d→%d at %v", i, l.ID, l.From, l.To, l.Bandwidth))
+		}
+	}
+	return errs
 }
 
 func (tl *Timeline) isGPU(id int) bool { return id >= 0 && id < len(tl.GPUs) }
@@ -105,7 +105,7 @@ func (tl *Timeline) checkTransfer(x *Transfer) error {
 		if id < 0 || id >= len(tl.Links) {
 			return fmt.Errorf("link %d does not exist", id)
 		}
-		l := tl.Links[id]
+		l := &tl.Links[id]
 		if l.From != at {
 			return fmt.Errorf("path is broken at link %d (%d→%d), expected to leave vertex %d", id, l.From, l.To, at)
 		}
@@ -126,97 +126,15 @@ func (tl *Timeline) checkTransfer(x *Transfer) error {
 		if i+1 < len(x.Rates) {
 			until = x.Rates[i+1].At
 		}
-		if r.At < x.Start || until < r.At || r.BytesPerSecond < 0 {
+		if r.At < x.Start || until < r.At || !(r.BytesPerSecond >= 0) {
 			return fmt.Errorf("rate %d (%v from %v) is outside [%v, %v] or out of order", i, r.BytesPerSecond, r.At, x.Start, x.End)
 		}
 		sent += r.BytesPerSecond * (until - r.At).Seconds()
 		slack += r.BytesPerSecond * 1e-9 // one nanosecond of rounding per piece
 	}
-	if d := sent - float64(x.Bytes); d > slack+1e-6*float64(x.Bytes)+1 || -d > slack+1e-6*float64(x.Bytes)+1 {
+	// Written so that NaN and infinities fail too.
+	if d, tol := sent-float64(x.Bytes), slack+1e-6*float64(x.Bytes)+1; !(d <= tol && -d <= tol) {
 		return fmt.Errorf("rates carry %.0f bytes, not %d", sent, x.Bytes)
 	}
 	return nil
-}
-
-// checkCapacity sweeps every link's rate pieces: at no instant may the
-// messages crossing a link send faster than its bandwidth.
-func (tl *Timeline) checkCapacity() []error {
-	type change struct {
-		at    units.Time
-		delta float64
-	}
-	// Count first, so that every link's list is allocated once.
-	sizes := make([]int, len(tl.Links))
-	for _, x := range tl.Transfers {
-		for _, id := range x.Path {
-			if id >= 0 && id < len(sizes) {
-				sizes[id] += 2 * len(x.Rates)
-			}
-		}
-	}
-	perLink := make([][]change, len(tl.Links))
-	for id, n := range sizes {
-		perLink[id] = make([]change, 0, n)
-	}
-	for _, x := range tl.Transfers {
-		for i, r := range x.Rates {
-			until := x.End
-			if i+1 < len(x.Rates) {
-				until = x.Rates[i+1].At
-			}
-			if r.BytesPerSecond == 0 || until <= r.At {
-				continue
-			}
-			for _, id := range x.Path {
-				if id >= 0 && id < len(tl.Links) {
-					perLink[id] = append(perLink[id], change{r.At, r.BytesPerSecond}, change{until, -r.BytesPerSecond})
-				}
-			}
-		}
-	}
-	var errs []error
-	for id, cs := range perLink {
-		sort.Slice(cs, func(i, j int) bool {
-			if cs[i].at != cs[j].at {
-				return cs[i].at < cs[j].at
-			}
-			return cs[i].delta < cs[j].delta // ends before starts
-		})
-		limit := float64(tl.Links[id].Bandwidth) * (1 + 1e-9)
-		var sum float64
-		for _, c := range cs {
-			sum += c.delta
-			if sum > limit {
-				errs = append(errs, fmt.Errorf("link %d over capacity at %v: %.4g B/s > %v", id, c.at, sum, tl.Links[id].Bandwidth))
-				break
-			}
-		}
-	}
-	return errs
-}
-
-type interval struct {
-	start, end units.Time
-	index      int
-}
-
-// overlaps reports resources whose intervals overlap: a resource runs one
-// thing at a time.
-func overlaps(resource, list string, byResource map[int][]interval) []error {
-	keys := make([]int, 0, len(byResource))
-	for k := range byResource {
-		keys = append(keys, k)
-	}
-	sort.Ints(keys)
-	var errs []error
-	for _, k := range keys {
-		iv := byResource[k]
-		sort.Slice(iv, func(i, j int) bool { return iv[i].start < iv[j].start })
-		for i := 1; i < len(iv); i++ {
-			if iv[i].start < iv[i-1].end {
-				errs = append(errs, fmt.Errorf("%s %d double-booked: %s[%d] and %s[%d] overlap", resource, k, list, iv[i-1].index, list, iv[i].index))
-			}
-		}
-	}
-	return errs
 }
