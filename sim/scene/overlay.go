@@ -81,10 +81,8 @@ func (b *builder) overlays(t units.Time) {
 // extraOverlays are the Overlays of the records tl carries for strategies
 // outside package scene.
 //
-// TODO(issue 18): once timeline.Timeline has Extra map[string]timeline.Record,
-// return overlaysByKey(tl.Extra).
 func extraOverlays(tl *timeline.Timeline) []Overlay {
-	return nil
+	return overlaysByKey(tl.Extra)
 }
 
 // overlaysByKey returns, sorted by key so that frames are deterministic,

@@ -29,15 +29,20 @@ func (r beacon) Overlay(c *Canvas, tl *timeline.Timeline, t units.Time) {
 		Text: "beacon", Size: size, Fill: c.TextColor(), Anchor: AnchorMiddle})
 }
 
-// withOverlays prepares tl for Build with the overlays of records from
-// outside package scene.
-//
-// TODO(issue 18): once timeline.Timeline has Extra, put the records in
-// tl.Extra and return NewFrames(tl).
-func withOverlays(tl *timeline.Timeline, o ...Overlay) *Frames {
-	f := NewFrames(tl)
-	f.extras = append(f.extras, o...)
-	return f
+// Check and Report make a beacon a record a timeline can carry in Extra.
+func (beacon) Check(*timeline.Timeline) []error { return nil }
+
+// Report adds nothing to the summary.
+func (beacon) Report(*timeline.Timeline, *timeline.Summary) timeline.Report { return nil }
+
+// withOverlays puts records from outside package scene in tl.Extra, as a
+// strategy's Simulate does, and prepares tl for Build.
+func withOverlays(tl *timeline.Timeline, o ...beacon) *Frames {
+	tl.Extra = map[string]timeline.Record{}
+	for i, b := range o {
+		tl.Extra[fmt.Sprint(i)] = b
+	}
+	return NewFrames(tl)
 }
 
 // TestOverlayDressesTheFrame checks that an Overlay's items reach the draw
