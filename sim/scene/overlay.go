@@ -80,7 +80,6 @@ func (b *builder) overlays(t units.Time) {
 
 // extraOverlays are the Overlays of the records tl carries for strategies
 // outside package scene.
-//
 func extraOverlays(tl *timeline.Timeline) []Overlay {
 	return overlaysByKey(tl.Extra)
 }
