@@ -12,6 +12,7 @@ import (
 var (
 	timeType      = reflect.TypeFor[units.Time]()
 	bandwidthType = reflect.TypeFor[units.Bandwidth]()
+	bytesType     = reflect.TypeFor[units.Bytes]()
 	speedsType    = reflect.TypeFor[[]float64]()
 )
 
@@ -56,6 +57,8 @@ func typeHelp(t reflect.Type) string {
 		return "e.g. 1ms"
 	case t == bandwidthType:
 		return "e.g. 100GB/s"
+	case t == bytesType:
+		return "e.g. 256MiB"
 	case t == speedsType:
 		return "speed factors, e.g. 1,1,0.5"
 	}
@@ -76,6 +79,8 @@ func typeHelp(t reflect.Type) string {
 func (r Row) format(v reflect.Value) string {
 	switch x := v.Interface().(type) {
 	case units.Time:
+		return x.String()
+	case units.Bytes:
 		return x.String()
 	case units.Bandwidth:
 		if r.ZeroDefault {
@@ -103,6 +108,8 @@ func (r Row) parse(text string, v reflect.Value) error {
 	switch v.Interface().(type) {
 	case units.Time:
 		x, err = units.ParseTime(text)
+	case units.Bytes:
+		x, err = units.ParseBytes(text)
 	case units.Bandwidth:
 		if r.ZeroDefault {
 			x, err = parseBandwidthOrZero(text)

@@ -24,7 +24,7 @@ type Section struct {
 
 // Row is one key of a section, as data: the field table reads and writes
 // the section's Go field of that name, writing it by its type (int,
-// float64, bool, string, units.Time, units.Bandwidth, []float64 of speed
+// float64, bool, string, units.Time, units.Bytes, units.Bandwidth, []float64 of speed
 // factors) the way the shared keys are written.
 type Row struct {
 	// Key is the key below the section, e.g. "gen_tp" for rlhf.gen_tp.
