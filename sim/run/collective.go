@@ -53,54 +53,18 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 }
 
 // Bottleneck returns the α and bandwidth an α–β formula should use for a
-// collective over gpus: the largest path latency and the smallest path
-// bandwidth among the paths between neighbouring ranks (r to r+1, which
-// is where rings and most schedules send).
+// collective over gpus (topo.Paths.Bottleneck), at least 2 of them.
 func Bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
-	return bottleneck(t, topo.NewRouter(t), gpus)
-}
-
-func bottleneck(t *topo.Topology, r *topo.Router, gpus []int) (units.Time, units.Bandwidth, error) {
-	n := len(gpus)
-	if n < 2 {
-		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", n)
+	if len(gpus) < 2 {
+		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", len(gpus))
 	}
-	var alpha units.Time
-	var bw units.Bandwidth
-	for i := 0; i < n; i++ {
-		a, b, err := pathCost(t, r, gpus[i], gpus[(i+1)%n])
-		if err != nil {
-			return 0, 0, err
-		}
-		alpha = max(alpha, a)
-		if bw == 0 || b < bw {
-			bw = b
-		}
-	}
-	return alpha, bw, nil
+	return topo.NewPaths(t).Bottleneck(gpus)
 }
 
 // PathCost returns the latency (sum) and bandwidth (minimum) of the route
 // from GPU src to GPU dst.
 func PathCost(t *topo.Topology, src, dst int) (units.Time, units.Bandwidth, error) {
-	return pathCost(t, topo.NewRouter(t), src, dst)
-}
-
-func pathCost(t *topo.Topology, r *topo.Router, src, dst int) (units.Time, units.Bandwidth, error) {
-	path, err := r.Route(src, dst)
-	if err != nil {
-		return 0, 0, err
-	}
-	var a units.Time
-	var b units.Bandwidth
-	for i, id := range path {
-		l := t.Links[id]
-		a += l.Latency
-		if i == 0 || l.Bandwidth < b {
-			b = l.Bandwidth
-		}
-	}
-	return a, b, nil
+	return topo.NewRouter(t).PathCost(src, dst)
 }
 
 func checkPlacement(t *topo.Topology, ranks int, gpus []int) error {

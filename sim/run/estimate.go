@@ -58,11 +58,10 @@ type topoKey struct {
 }
 
 type builtTopo struct {
-	t      *topo.Topology
-	gpu    hw.GPU
-	router *topo.Router
-	paths  map[[2]int]pathCostEntry
-	ones   []float64 // a compute multiplier of 1 for every GPU
+	t     *topo.Topology
+	gpu   hw.GPU
+	paths *topo.Paths
+	ones  []float64 // a compute multiplier of 1 for every GPU
 }
 
 type schedKey struct {
@@ -118,7 +117,7 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	tr.router, tr.paths = bt.router, bt.paths
+	tr.paths = bt.paths
 	// One GPU type (node_gpus is refused above): every multiplier is 1,
 	// shared across scenarios, so a plan of 16,384 GPUs allocates nothing
 	// per GPU. Only a balanced partition reads the groups.
@@ -160,7 +159,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 		if err != nil {
 			return nil, nil, err
 		}
-		bt = &builtTopo{t: t, gpu: gpu, router: topo.NewRouter(t), paths: map[[2]int]pathCostEntry{}, ones: make([]float64, len(t.GPUs))}
+		bt = &builtTopo{t: t, gpu: gpu, paths: topo.NewPaths(t), ones: make([]float64, len(t.GPUs))}
 		for i := range bt.ones {
 			bt.ones[i] = 1
 		}

@@ -74,9 +74,8 @@ type training struct {
 	// stage's last backward is cut into: each piece finishes one gradient
 	// bucket, whose collective may start at once (nil: one bucket).
 	buckets [][][]int
-	p2p     int // index of the point-to-point schedule in g.colls
-	router  *topo.Router
-	paths   map[[2]int]pathCostEntry // cached α and bandwidth between GPUs
+	p2p     int         // index of the point-to-point schedule in g.colls
+	paths   *topo.Paths // the α and bandwidth of routes between GPUs
 
 	// What makes the cluster imperfect (faults.go, hetero.go).
 	it *iterState // this iteration's faults, batch and replicas; nil: one plain iteration
@@ -89,25 +88,6 @@ type training struct {
 	work    []units.Time
 	jitter  jitterSource
 	seqCost map[[2]int][5]units.Time // (stage, sequence length) → F, B, W, comm F, comm B
-}
-
-type pathCostEntry struct {
-	alpha units.Time
-	bw    units.Bandwidth
-}
-
-// path is the α and bandwidth of the route from GPU a to GPU b, cached:
-// a 16,384-GPU run asks for the same few routes a hundred thousand times.
-func (tr *training) path(a, b int) (units.Time, units.Bandwidth, error) {
-	if e, ok := tr.paths[[2]int{a, b}]; ok {
-		return e.alpha, e.bw, nil
-	}
-	alpha, bw, err := pathCost(tr.topo, tr.router, a, b)
-	if err != nil {
-		return 0, 0, err
-	}
-	tr.paths[[2]int{a, b}] = pathCostEntry{alpha, bw}
-	return alpha, bw, nil
 }
 
 // simulateTraining runs a training scenario: one plain iteration, or the
@@ -223,7 +203,7 @@ func newTrainingOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology,
 
 // build lays out the whole iteration as a graph.
 func (tr *training) build() error {
-	tr.router, tr.paths = topo.NewRouter(tr.topo), map[[2]int]pathCostEntry{}
+	tr.paths = topo.NewPaths(tr.topo)
 	tr.groups()
 	if err := tr.costs(); err != nil {
 		return err
@@ -368,7 +348,7 @@ func (tr *training) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time)
 	// path between neighbouring ranks, so that a group spanning two nodes
 	// pays for the network hop, not for the NVLink between its first two.
 	groupCost := func(g []int) (units.Time, units.Bandwidth) {
-		alpha, bw, err := bottleneck(tr.topo, tr.router, g)
+		alpha, bw, err := tr.paths.Bottleneck(g)
 		if err != nil {
 			return 0, units.Bandwidth(1e18)
 		}
@@ -556,7 +536,7 @@ func (tr *training) message(r, kFrom, kTo, from, to int) {
 	}
 	src, dst := tr.mpGroup[r][dFrom], tr.mpGroup[r][dTo]
 	if !tr.detailed {
-		a, bw, err := tr.path(src[0], dst[0])
+		a, bw, err := tr.paths.Cost(src[0], dst[0])
 		if err != nil {
 			tr.g.failed = err
 			return
@@ -794,7 +774,7 @@ func (tr *training) collective(op, purpose string, gpus, ready []int, bytes unit
 	cfg := collective.Config{Ranks: n, Bytes: bytes}
 	done := make([]int, n)
 	if !tr.detailed {
-		alpha, bw, err := tr.bottleneck(gpus)
+		alpha, bw, err := tr.paths.Bottleneck(gpus)
 		if err != nil {
 			return nil, err
 		}
@@ -925,23 +905,6 @@ func (tr *training) zero3Buffer(d int) units.Bytes {
 		}
 	}
 	return units.Bytes(2*2*unit + 0.5)
-}
-
-// bottleneck is Bottleneck with the training's cached routes.
-func (tr *training) bottleneck(gpus []int) (units.Time, units.Bandwidth, error) {
-	var alpha units.Time
-	var bw units.Bandwidth
-	for i := range gpus {
-		a, b, err := tr.path(gpus[i], gpus[(i+1)%len(gpus)])
-		if err != nil {
-			return 0, 0, err
-		}
-		alpha = max(alpha, a)
-		if bw == 0 || b < bw {
-			bw = b
-		}
-	}
-	return alpha, bw, nil
 }
 
 // ddpBucket is PyTorch DDP's default gradient bucket (Li et al. 2020).
