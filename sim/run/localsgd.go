@@ -3,7 +3,6 @@ package run
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 
@@ -95,7 +94,7 @@ func (l *localSGD) syncsIn(gr, k int) bool {
 func (l *localSGD) build(t *topo.Topology) error {
 	s, g := l.s, l.g
 	l.t = t
-	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	rng := s.Rand()
 	l.syncs = make([][]syncRecord, l.iters)
 	l.watch = map[int32]bool{}
 	l.lastCompute = grid(l.n, l.iters, -1)

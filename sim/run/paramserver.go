@@ -3,7 +3,6 @@ package run
 import (
 	"cmp"
 	"fmt"
-	"math"
 	"math/rand/v2"
 	"slices"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
 // simulateParameterServer runs sync.iterations iterations of data-parallel
@@ -95,7 +95,7 @@ func (p *psRun) build() {
 	g.xfers = make([]xferRef, 0, msgs)
 	g.out.Transfers = make([]timeline.Transfer, 0, msgs)
 	g.ops = make([]op, 0, msgs+6*p.n*p.iters)
-	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	rng := s.Rand()
 	p.gate, p.push = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0)
 	p.gateAt, p.pushAt = gridTime(p.n, p.iters), gridTime(p.n, p.iters)
 	p.lag, p.limit, p.done = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0), make([]int, p.n)
@@ -190,15 +190,9 @@ func (p *psRun) compressCost() units.Time {
 // lognormal factor of mean 1 as a training run's ops
 // (scenario.StragglerSigma), all drawn from rng in a fixed order.
 func computeTime(rng *rand.Rand, s scenario.Scenario, d units.Time, speed float64) units.Time {
-	f := 1.0
-	if j := s.Compute.Jitter; j > 0 {
-		f += j * (2*rng.Float64() - 1)
-	}
-	if s.Straggler.CV > 0 {
-		mu, sigma := scenario.StragglerSigma(s.Straggler.CV)
-		f *= math.Exp(mu + sigma*rng.NormFloat64())
-	}
-	return max(1, units.Round(d.Seconds()*f/speed))
+	mu, sigma := scenario.StragglerSigma(s.Straggler.CV)
+	sp := workload.Spread{Jitter: s.Compute.Jitter, Straggle: s.Straggler.CV > 0, Mu: mu, Sigma: sigma}
+	return sp.Time(rng, d, speed)
 }
 
 // addMessage adds one point-to-point message of the placed schedule coll

@@ -3,7 +3,6 @@ package run
 import (
 	"cmp"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 
 	"paraplay/sim/cluster"
@@ -73,7 +72,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		return finish(g)
 	}
 	// The seed is the only source of randomness (math/rand/v2's PCG, seeded).
-	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
+	rng := s.Rand()
 	jitter := func(d units.Time) units.Time {
 		f := 1 + s.Compute.Jitter*(2*rng.Float64()-1)
 		return max(1, units.Round(d.Seconds()*f))
