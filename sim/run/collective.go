@@ -4,8 +4,7 @@ import (
 	"fmt"
 
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -21,14 +20,10 @@ func Collective(t *topo.Topology, sch collective.Schedule, gpus []int, title str
 	if err := sch.Validate(); err != nil {
 		return nil, fmt.Errorf("run: invalid schedule: %w", err)
 	}
-	tl := newTimeline(t, title)
-	eng := &engine.Engine{}
-	g := newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
-	g.ops = make([]op, 0, len(sch.Transfers))
-	tl.Transfers = make([]timeline.Transfer, 0, len(sch.Transfers))
-	g.rates = make([]timeline.Rate, 0, len(sch.Transfers)+len(sch.Transfers)/4)
-	g.addSchedule(sch, gpus, nil)
-	return finish(g)
+	g := taskgraph.New(t, title)
+	g.Reserve(len(sch.Transfers), len(sch.Transfers), len(sch.Transfers)+len(sch.Transfers)/4)
+	g.AddSchedule(sch, gpus, nil, "")
+	return g.Finish()
 }
 
 // CollectiveAnalytic records a collective priced by a closed form instead
@@ -41,13 +36,13 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 	if d <= 0 {
 		return nil, fmt.Errorf("run: analytic collective of duration %v", d)
 	}
-	tl := newTimeline(t, title)
-	tl.Fidelity = "analytic"
+	tl := taskgraph.NewTimeline(t, title)
+	tl.Fidelity = taskgraph.Analytic
 	tl.Collectives = []timeline.Collective{{Name: op, Algorithm: algo, Ranks: len(gpus), Bytes: bytes,
 		GPUs: append([]int(nil), gpus...), Start: 0, End: d}}
 	tl.End = d
-	if err := tl.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(tl, "run"); err != nil {
+		return nil, err
 	}
 	return tl, nil
 }

@@ -43,7 +43,7 @@ func (tr *training) compress(gpus, ready []int, bytes units.Bytes) ([]int, units
 	rd := append([]int(nil), ready...)
 	if d := compressCost(c, bytes); d > 0 {
 		for i := range rd {
-			rd[i] = tr.g.addCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
+			rd[i] = tr.g.AddCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
 		}
 	}
 	return rd, compressed(bytes, c.Ratio)

@@ -95,7 +95,7 @@ type jitterSource struct {
 // clock that drops by a share, a kernel that waits on a busy bus), stays
 // positive and has the long right tail measured op times show; a gamma
 // would do as well at small cv, where the two are nearly equal.
-func (j *jitterSource) factor(it int, id int32, g int) float64 {
+func (j *jitterSource) factor(it int, id int, g int) float64 {
 	if j.sigma == 0 {
 		return 1
 	}
@@ -298,7 +298,7 @@ func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
 	if err := tr.build(); err != nil {
 		return nil, err
 	}
-	tl, err := finish(tr.g)
+	tl, err := tr.g.Finish()
 	if err != nil {
 		return nil, err
 	}

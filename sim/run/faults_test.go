@@ -206,7 +206,7 @@ func TestJitterSourceMoments(t *testing.T) {
 		j.mu, j.sigma = scenario.StragglerSigma(want)
 		var n, sum, sum2 float64
 		for i := range 100_000 {
-			x := j.factor(i/1000, int32(i%1000), i%7)
+			x := j.factor(i/1000, i%1000, i%7)
 			n, sum, sum2 = n+1, sum+x, sum2+x*x
 		}
 		mean := sum / n

@@ -5,6 +5,7 @@ import (
 
 	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -104,17 +105,17 @@ func (tr *training) balance() {
 // iteration's clock): on each of its GPUs the nominal time × the GPU
 // type's multiplier × a straggler draw ÷ the speed a fail-slow left it;
 // the group runs in lockstep, so the slowest GPU sets the time.
-func (tr *training) scaleCompute(o *groupOp, id int32, start units.Time) units.Time {
+func (tr *training) scaleCompute(o *taskgraph.Group, id int, start units.Time) units.Time {
 	var worst float64
-	for _, g := range o.gpus {
-		f := float64(o.compute) * tr.mult[g]
+	for _, g := range o.GPUs {
+		f := float64(o.Compute) * tr.mult[g]
 		if it := tr.it; it != nil && !it.healthy {
 			f *= tr.jitter.factor(it.index, id, g) / it.speed(g, it.offset+start)
 		}
 		worst = max(worst, f)
 	}
-	if worst == float64(o.compute) {
-		return o.compute
+	if worst == float64(o.Compute) {
+		return o.Compute
 	}
 	return max(1, units.Round(worst*1e-9))
 }
@@ -124,21 +125,21 @@ func (tr *training) scaleCompute(o *groupOp, id int32, start units.Time) units.T
 // sequences when the batch's lengths vary: the stage's FLOPs at that
 // length (attention grows with its square, Hydraulis' point), and the
 // tensor-parallel traffic in proportion to the length.
-func (tr *training) sequenceCost(op *groupOp, r, k int, o pipeline.Op) {
+func (tr *training) sequenceCost(op *taskgraph.Group, r, k int, o pipeline.Op) {
 	if tr.it == nil || tr.it.lengths == nil || !tr.real {
 		return
 	}
 	c := tr.costAt(k, tr.it.lengths[r][o.Microbatch])
 	switch o.Kind {
 	case pipeline.F:
-		op.compute, op.comm = c[0], c[3]
+		op.Compute, op.Comm = c[0], c[3]
 	case pipeline.B:
-		op.compute, op.comm = c[1], c[4]
+		op.Compute, op.Comm = c[1], c[4]
 		if !tr.sch.SplitBackward {
-			op.compute += c[2]
+			op.Compute += c[2]
 		}
 	case pipeline.W:
-		op.compute = c[2]
+		op.Compute = c[2]
 	}
 }
 

@@ -1,15 +1,13 @@
 package run
 
 import (
-	"fmt"
 	"strconv"
 
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/hw"
 	"paraplay/sim/inference"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -46,19 +44,16 @@ func simulateInference(s scenario.Scenario) (*timeline.Timeline, error) {
 	} else {
 		r.buildShared()
 	}
-	g := r.g
-	g.onFinish = r.observe
-	g.out.End = g.execute()
-	if g.failed != nil {
-		return nil, g.failed
+	r.g.OnFinish(r.observe)
+	tl, err := r.g.Run()
+	if err != nil {
+		return nil, err
 	}
-	g.collectives()
 	r.record()
-	sortTimeline(g.out)
-	if err := g.out.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the serving timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(tl, "run"); err != nil {
+		return nil, err
 	}
-	return g.out, nil
+	return tl, nil
 }
 
 // infRun builds and observes one serving run.
@@ -69,11 +64,11 @@ type infRun struct {
 	gpu       hw.GPU
 	nv        topo.Port // NVLink between GPUs
 	pcie      topo.Port // GPU to host
-	g         *graph
+	g         *taskgraph.Graph
 	n         int // GPUs (CPU lanes follow them)
 	dp, pp    int
 	tp        int
-	p2p       int               // the placed schedule holding every message
+	p2p       taskgraph.Channel // every message
 	stages    []inference.Stage // by stage
 	shared    inference.Shared
 	kvPer     []units.Bytes // by GPU: cache bytes per token
@@ -139,11 +134,9 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 		cpus = r.dp
 	}
 	t := r.topology(cpus)
-	tl := newTimeline(t, s.Title())
-	eng := &engine.Engine{}
-	r.g = newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
-	r.g.mem = make([]memTrack, len(t.GPUs))
-	r.p2p = r.g.addPlaced(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: len(t.GPUs)}, identity(len(t.GPUs)), nil, "p2p")
+	r.g = taskgraph.New(t, s.Title())
+	r.g.TrackMemory()
+	r.p2p = r.g.AddChannel(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: len(t.GPUs)}, identity(len(t.GPUs)), taskgraph.PointToPoint)
 	v := len(t.GPUs)
 	r.kvPer, r.resident, r.buffer = make([]units.Bytes, v), make([]units.Bytes, v), make([]units.Bytes, v)
 	r.kv, r.kvBytes, r.workspace = make([][]timeline.MemoryPoint, v), make([]units.Bytes, v), make([]units.Bytes, v)
@@ -212,16 +205,17 @@ func (r *infRun) addOp(id int, m opMeta) int {
 // or a CPU lane's work, with comm blocking tensor-parallel communication
 // after it and ws bytes of workspace while it runs.
 func (r *infRun) compute(role opRole, span timeline.Span, gpus []int, d, comm units.Time, ws units.Bytes, deps ...int) int {
-	o := groupOp{gpus: gpus, compute: d, comm: comm, commKind: timeline.TPComm, span: span, actIn: float64(ws), actOut: float64(ws)}
+	o := taskgraph.Group{GPUs: gpus, Compute: d, Comm: comm, CommKind: timeline.TPComm, Span: span,
+		Take: taskgraph.Footprint{Bytes: float64(ws)}, Give: taskgraph.Footprint{Bytes: float64(ws)}}
 	for _, g := range gpus {
 		r.workspace[g] = max(r.workspace[g], ws)
 	}
-	return r.addOp(r.g.addGroup(o, deps...), opMeta{role: role, gpus: gpus, deps: deps, dur: d + comm})
+	return r.addOp(r.g.AddGroup(o, deps...), opMeta{role: role, gpus: gpus, deps: deps, dur: d + comm})
 }
 
 // message sends bytes from src to dst after dep.
 func (r *infRun) message(src, dst int, bytes units.Bytes, step, dep int) int {
-	id := r.g.addMessage(r.p2p, src, dst, max(bytes, 1), "pp", step, dep)
+	id := r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: max(bytes, 1), Phase: "pp", Step: step}, dep)
 	return r.addOp(id, opMeta{role: roleMessage, gpus: []int{src, dst}, deps: []int{dep}})
 }
 
@@ -230,7 +224,7 @@ func (r *infRun) delay(d units.Time, dep int) int {
 	if d <= 0 {
 		return dep
 	}
-	id := r.g.addAnalytic("", "", "", 0, nil, d, dep)
+	id := r.g.AddDelay(d, dep)
 	return r.addOp(id, opMeta{role: roleDelay, deps: []int{dep}})
 }
 
@@ -239,7 +233,7 @@ func (r *infRun) join(deps ...int) int {
 	if len(deps) == 1 {
 		return deps[0]
 	}
-	return r.addOp(r.g.addJoin(deps...), opMeta{deps: deps})
+	return r.addOp(r.g.AddJoin(deps...), opMeta{deps: deps})
 }
 
 // buildPipeline adds every replica's microbatches through the pipeline.

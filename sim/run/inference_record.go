@@ -11,13 +11,13 @@ import (
 
 // observe notes when each op ends and grows the KV cache of the GPUs an
 // op wrote to.
-func (r *infRun) observe(id int32) {
-	for len(r.finishAt) <= int(id) {
+func (r *infRun) observe(id int) {
+	for len(r.finishAt) <= id {
 		r.finishAt = append(r.finishAt, -1)
 	}
-	now := r.g.eng.Now()
+	now := r.g.Now()
 	r.finishAt[id] = now
-	if int(id) >= len(r.meta) {
+	if id >= len(r.meta) {
 		return
 	}
 	m := &r.meta[id]
@@ -37,13 +37,13 @@ func (r *infRun) observe(id int32) {
 
 // record writes the memory of every GPU and the Inference record.
 func (r *infRun) record() {
-	tl := r.g.out
+	tl := r.g.Timeline()
 	in := &timeline.Inference{Replicas: r.dp, Stages: r.pp, TP: r.tp, Requests: r.in.Requests * r.dp,
 		Prompt: r.in.Prompt, Output: r.in.Output, Sampling: r.in.Sampling, Shared: r.in.SharedWeights,
 		KVBytesPerToken: make([]units.Bytes, len(tl.GPUs)), KVCapacity: make([]int64, len(tl.GPUs))}
 	for g := 0; g < r.n; g++ {
 		mem := timeline.Memory{GPU: g, Capacity: r.gpu.HBM, Parameters: r.resident[g], Buffers: r.buffer[g],
-			Activations: r.g.mem[g].points, KVCache: r.kv[g]}
+			Activations: r.g.ActivationsOf(g).Points, KVCache: r.kv[g]}
 		mem.Peak = peakOf(&mem)
 		tl.Memory = append(tl.Memory, mem)
 		in.KVBytesPerToken[g] = r.kvPer[g]
@@ -83,7 +83,7 @@ func peakOf(m *timeline.Memory) units.Bytes {
 // A Host span is itself an intra-stage bubble. The gap before a GPU's
 // first op and after its last is fill-drain.
 func (r *infRun) bubbles() []timeline.Bubble {
-	tl := r.g.out
+	tl := r.g.Timeline()
 	type use struct {
 		id         int
 		start, end units.Time

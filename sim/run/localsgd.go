@@ -2,14 +2,12 @@ package run
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -38,28 +36,24 @@ func simulateLocalSGD(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl := newTimeline(t, s.Title())
-	eng := &engine.Engine{}
 	l := &localSGD{s: s, n: s.NumGPUs(), iters: s.Iterations, layers: s.Sync.Layers, period: s.Sync.Period,
-		g: newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)}
-	l.at = map[int32]units.Time{}
-	l.g.onFinish = func(id int32) {
+		g: taskgraph.New(t, s.Title())}
+	l.at = map[int]units.Time{}
+	l.g.OnFinish(func(id int) {
 		if l.watch[id] {
-			l.at[id] = eng.Now()
+			l.at[id] = l.g.Now()
 		}
-	}
+	})
 	if err := l.build(t); err != nil {
 		return nil, err
 	}
-	tl.End = l.g.execute()
-	if l.g.failed != nil {
-		return nil, l.g.failed
+	tl, err := l.g.Run()
+	if err != nil {
+		return nil, err
 	}
-	l.g.collectives()
-	sortTimeline(tl)
 	l.record()
-	if err := tl.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(tl, "run"); err != nil {
+		return nil, err
 	}
 	return tl, nil
 }
@@ -68,12 +62,12 @@ func simulateLocalSGD(s scenario.Scenario) (*timeline.Timeline, error) {
 type localSGD struct {
 	s                           scenario.Scenario
 	n, iters, layers, period    int
-	g                           *graph
+	g                           *taskgraph.Graph
 	t                           *topo.Topology
 	syncs                       [][]syncRecord // by iteration: the averagings it starts
-	watch                       map[int32]bool
-	at                          map[int32]units.Time // finish times of watched ops
-	lastCompute                 [][]int              // by worker, iteration: its last compute op
+	watch                       map[int]bool
+	at                          map[int]units.Time // finish times of watched ops
+	lastCompute                 [][]int            // by worker, iteration: its last compute op
 	lastComputeAt, firstStartAt [][]units.Time
 }
 
@@ -96,7 +90,7 @@ func (l *localSGD) build(t *topo.Topology) error {
 	l.t = t
 	rng := s.Rand()
 	l.syncs = make([][]syncRecord, l.iters)
-	l.watch = map[int32]bool{}
+	l.watch = map[int]bool{}
 	l.lastCompute = grid(l.n, l.iters, -1)
 	// waitFor[i][gr] is what worker i's next forward through group gr
 	// waits for: its averaged copy, or nothing.
@@ -120,21 +114,21 @@ func (l *localSGD) build(t *topo.Topology) error {
 				if waitFor[i][gr] >= 0 {
 					deps = append(deps, waitFor[i][gr])
 				}
-				f = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Microbatch: k, Stage: gr, Label: "F" + strconv.Itoa(k)}, fwd[gr], deps...)
+				f = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Microbatch: k, Stage: gr, Label: "F" + strconv.Itoa(k)}, fwd[gr], deps...)
 				prev[i] = f
 			}
 			for gr := l.layers - 1; gr >= 0; gr-- {
-				b := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Stage: gr, Label: "B" + strconv.Itoa(k)}, bwd[gr], prev[i])
+				b := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Stage: gr, Label: "B" + strconv.Itoa(k)}, bwd[gr], prev[i])
 				prev[i] = b
 				if l.syncsIn(gr, k) {
 					if c := compressCost(s.Compression, l.groupBytes(gr, false)); c > 0 {
-						prev[i] = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Stage: gr, Label: "C" + strconv.Itoa(k)}, c, b)
+						prev[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Stage: gr, Label: "C" + strconv.Itoa(k)}, c, b)
 					}
 					ready[gr][i] = prev[i]
 				}
 			}
 			l.lastCompute[i][k] = prev[i]
-			l.watch[int32(prev[i])] = true
+			l.watch[prev[i]] = true
 		}
 		for gr := l.layers - 1; gr >= 0; gr-- {
 			if !l.syncsIn(gr, k) {
@@ -146,7 +140,7 @@ func (l *localSGD) build(t *topo.Topology) error {
 			}
 			for i := range done {
 				waitFor[i][gr] = done[i]
-				l.watch[int32(done[i])] = true
+				l.watch[done[i]] = true
 			}
 			l.syncs[k] = append(l.syncs[k], syncRecord{group: gr, done: done})
 		}
@@ -174,19 +168,18 @@ func (l *localSGD) average(gr int, ready []int) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
-	first := len(g.ops)
-	g.addPlaced(sch, identity(l.n), ready, "dp")
+	first := g.AddSchedule(sch, identity(l.n), ready, "dp")
 	done := make([]int, l.n)
 	for r := range done {
-		done[r] = g.addJoin()
+		done[r] = g.AddJoin()
 	}
 	for i, tr := range sch.Transfers {
-		g.depend(done[tr.Dst], first+i)
-		g.depend(done[tr.Src], first+i)
+		g.Depend(done[tr.Dst], first+i)
+		g.Depend(done[tr.Src], first+i)
 	}
 	for r := range done {
-		if g.ops[done[r]].waiting == 0 {
-			g.depend(done[r], ready[r]) // a rank that sends nothing is done when it is ready
+		if g.Waiting(done[r]) == 0 {
+			g.Depend(done[r], ready[r]) // a rank that sends nothing is done when it is ready
 		}
 	}
 	return done, nil
@@ -196,7 +189,7 @@ func (l *localSGD) average(gr int, ready []int) ([]int, error) {
 // steps its model has taken since its oldest layer group was averaged.
 func (l *localSGD) record() {
 	s := l.s
-	tl := l.g.out
+	tl := l.g.Timeline()
 	a := &timeline.Async{Mode: scenario.StrategyLocalSGD, Bound: l.period, Workers: identity(l.n), Speeds: make([]float64, l.n)}
 	for i := range a.Speeds {
 		a.Speeds[i] = s.Sync.Speed(i)
@@ -225,13 +218,13 @@ func (l *localSGD) record() {
 			lag = max(lag, k-1-j)
 		}
 		for i := 0; i < l.n; i++ {
-			it := timeline.WorkerIteration{Worker: i, Index: k, Start: start[i][k], End: l.at[int32(l.lastCompute[i][k])],
+			it := timeline.WorkerIteration{Worker: i, Index: k, Start: start[i][k], End: l.at[l.lastCompute[i][k]],
 				Lag: lag, Limit: l.period - 1}
 			for _, r := range l.syncs[k] {
-				it.End = max(it.End, l.at[int32(r.done[i])])
+				it.End = max(it.End, l.at[r.done[i]])
 			}
 			if k > 0 {
-				it.Wait = max(0, it.Start-l.at[int32(l.lastCompute[i][k-1])])
+				it.Wait = max(0, it.Start-l.at[l.lastCompute[i][k-1]])
 			}
 			a.Iterations = append(a.Iterations, it)
 		}

@@ -2,15 +2,13 @@ package run
 
 import (
 	"cmp"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strconv"
 
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -47,19 +45,15 @@ func simulateParameterServer(s scenario.Scenario) (*timeline.Timeline, error) {
 	}
 	t := topo.ParameterServer(n, servers, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency},
 		topo.Port{Bandwidth: psBW, Latency: s.Link.Latency})
-	tl := newTimeline(t, s.Title())
-	eng := &engine.Engine{}
-	p := &psRun{s: s, n: n, servers: servers, iters: s.Iterations, g: newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)}
+	p := &psRun{s: s, n: n, servers: servers, iters: s.Iterations, g: taskgraph.New(t, s.Title())}
 	p.build()
-	tl.End = p.g.execute()
-	if p.g.failed != nil {
-		return nil, p.g.failed
+	tl, err := p.g.Run()
+	if err != nil {
+		return nil, err
 	}
-	p.g.collectives()
 	p.record()
-	sortTimeline(tl)
-	if err := tl.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(tl, "run"); err != nil {
+		return nil, err
 	}
 	return tl, nil
 }
@@ -68,9 +62,9 @@ func simulateParameterServer(s scenario.Scenario) (*timeline.Timeline, error) {
 type psRun struct {
 	s                 scenario.Scenario
 	n, servers, iters int
-	g                 *graph
-	coll              int     // the placed schedule that holds every push and pull
-	gate, push        [][]int // by worker, iteration: the op that starts the pull, the op after the last push
+	g                 *taskgraph.Graph
+	coll              taskgraph.Channel // every push and pull
+	gate, push        [][]int           // by worker, iteration: the op that starts the pull, the op after the last push
 	// gateAt and pushAt are when those ops finished; filled as the run goes.
 	gateAt, pushAt [][]units.Time
 	// lag and limit are each iteration's version lag and the largest lag
@@ -78,7 +72,7 @@ type psRun struct {
 	lag, limit [][]int
 	done       []int      // iterations each worker has pushed so far
 	rules      *staleness // nil for bsp and asp
-	opWorker   map[int32][2]int
+	opWorker   map[int][2]int
 }
 
 // build adds every op: per iteration and worker a gate, the pulls, the
@@ -86,40 +80,36 @@ type psRun struct {
 func (p *psRun) build() {
 	s, g := p.s, p.g
 	ranks := p.n + p.servers
-	c := g.addPlaced(collective.Schedule{Op: "push-pull", Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers},
-		identity(ranks), nil, "dp")
-	p.coll = c
 	// Size the message lists once: two per worker, iteration and server.
 	msgs := 2 * p.n * p.iters * p.servers
-	g.colls[c].sch.Transfers = make([]collective.Transfer, 0, msgs)
-	g.xfers = make([]xferRef, 0, msgs)
-	g.out.Transfers = make([]timeline.Transfer, 0, msgs)
-	g.ops = make([]op, 0, msgs+6*p.n*p.iters)
+	p.coll = g.AddChannel(collective.Schedule{Op: "push-pull", Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers,
+		Transfers: make([]collective.Transfer, 0, msgs)}, identity(ranks), "dp")
+	g.Reserve(msgs+6*p.n*p.iters, msgs, 0)
 	rng := s.Rand()
 	p.gate, p.push = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0)
 	p.gateAt, p.pushAt = gridTime(p.n, p.iters), gridTime(p.n, p.iters)
 	p.lag, p.limit, p.done = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0), make([]int, p.n)
-	p.opWorker = make(map[int32][2]int, 2*p.n*p.iters)
+	p.opWorker = make(map[int][2]int, 2*p.n*p.iters)
 	mode := s.Sync.Mode
 	if mode == scenario.SyncSSP || mode == scenario.SyncDSSP {
-		p.rules = newStaleness(mode, s.Sync.Staleness, s.Sync.StalenessRange, p.n, p.iters, g.release)
+		p.rules = newStaleness(mode, s.Sync.Staleness, s.Sync.StalenessRange, p.n, p.iters, g.Release)
 	}
 	for k := 0; k < p.iters; k++ {
 		for i := 0; i < p.n; i++ {
 			p.gate[i][k] = p.addGate(i, k)
-			p.opWorker[int32(p.gate[i][k])] = [2]int{i, k}
+			p.opWorker[p.gate[i][k]] = [2]int{i, k}
 			last := p.iteration(i, k, rng)
-			p.push[i][k] = g.addJoin(last...)
-			p.opWorker[int32(p.push[i][k])] = [2]int{i, -1 - k}
+			p.push[i][k] = g.AddJoin(last...)
+			p.opWorker[p.push[i][k]] = [2]int{i, -1 - k}
 		}
 	}
-	g.onFinish = p.observe
+	g.OnFinish(p.observe)
 	if p.rules != nil {
-		g.afterFinish = func(id int32) {
+		g.AfterFinish(func(id int) {
 			if wk, ok := p.opWorker[id]; ok && wk[1] < 0 {
-				p.rules.pushed(wk[0], g.eng.Now())
+				p.rules.pushed(wk[0], g.Now())
 			}
-		}
+		})
 	}
 }
 
@@ -127,7 +117,7 @@ func (p *psRun) build() {
 func (p *psRun) addGate(i, k int) int {
 	g := p.g
 	if k == 0 {
-		return g.addJoin()
+		return g.AddJoin()
 	}
 	var gate int
 	if p.s.Sync.Mode == scenario.SyncBSP {
@@ -135,12 +125,12 @@ func (p *psRun) addGate(i, k int) int {
 		for j := range deps {
 			deps[j] = p.push[j][k-1]
 		}
-		gate = g.addJoin(deps...)
+		gate = g.AddJoin(deps...)
 	} else {
-		gate = g.addJoin(p.push[i][k-1])
+		gate = g.AddJoin(p.push[i][k-1])
 	}
 	if p.rules != nil && p.rules.held(i, k) {
-		g.hold(gate)
+		g.Hold(gate)
 		p.rules.gates[i][k] = gate
 	}
 	return gate
@@ -153,22 +143,22 @@ func (p *psRun) iteration(i, k int, rng *rand.Rand) []int {
 	gate := p.gate[i][k]
 	pulls := make([]int, 0, p.servers)
 	for j := 0; j < p.servers; j++ {
-		pulls = append(pulls, g.addMessage(p.coll, p.n+j, i, p.shard(j), collective.PhasePull, k, gate))
+		pulls = append(pulls, g.AddMessage(p.coll, collective.Transfer{Src: p.n + j, Dst: i, Bytes: p.shard(j), Phase: collective.PhasePull, Step: k}, gate))
 	}
-	after := g.addJoin(pulls...)
+	after := g.AddJoin(pulls...)
 	speed := s.Sync.Speed(i)
 	fwd, bwd := computeTime(rng, s, s.Compute.Forward, speed), computeTime(rng, s, s.Compute.Backward, speed)
 	if c := p.compressCost(); c > 0 {
-		after = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "D" + strconv.Itoa(k)}, c, after)
+		after = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "D" + strconv.Itoa(k)}, c, after)
 	}
-	f := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Microbatch: k, Label: "F" + strconv.Itoa(k)}, fwd, after)
-	b := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Label: "B" + strconv.Itoa(k)}, bwd, f)
+	f := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Microbatch: k, Label: "F" + strconv.Itoa(k)}, fwd, after)
+	b := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Label: "B" + strconv.Itoa(k)}, bwd, f)
 	if c := p.compressCost(); c > 0 {
-		b = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "C" + strconv.Itoa(k)}, c, b)
+		b = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "C" + strconv.Itoa(k)}, c, b)
 	}
 	pushes := make([]int, 0, p.servers)
 	for j := 0; j < p.servers; j++ {
-		pushes = append(pushes, g.addMessage(p.coll, i, p.n+j, p.shard(j), collective.PhasePush, k, b))
+		pushes = append(pushes, g.AddMessage(p.coll, collective.Transfer{Src: i, Dst: p.n + j, Bytes: p.shard(j), Phase: collective.PhasePush, Step: k}, b))
 	}
 	return pushes
 }
@@ -195,22 +185,13 @@ func computeTime(rng *rand.Rand, s scenario.Scenario, d units.Time, speed float6
 	return sp.Time(rng, d, speed)
 }
 
-// addMessage adds one point-to-point message of the placed schedule coll
-// from rank src to rank dst that waits for dep; step numbers the iteration.
-func (g *graph) addMessage(coll, src, dst int, bytes units.Bytes, phase string, step, dep int) int {
-	c := &g.colls[coll]
-	c.sch.Transfers = append(c.sch.Transfers, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: phase, Step: step})
-	g.xfers = append(g.xfers, xferRef{coll: int32(coll), index: int32(len(c.sch.Transfers) - 1)})
-	return g.add(op{kind: opTransfer, item: int32(len(g.xfers) - 1)}, []int{dep})
-}
-
 // observe notes when gates and pushes finish.
-func (p *psRun) observe(id int32) {
+func (p *psRun) observe(id int) {
 	wk, ok := p.opWorker[id]
 	if !ok {
 		return
 	}
-	now := p.g.eng.Now()
+	now := p.g.Now()
 	i, k := wk[0], wk[1]
 	if k >= 0 {
 		p.gateAt[i][k] = now
@@ -248,7 +229,7 @@ func (p *psRun) record() {
 	for j := 0; j < p.servers; j++ {
 		a.Servers = append(a.Servers, p.n+j)
 	}
-	for _, x := range p.g.out.Transfers {
+	for _, x := range p.g.Timeline().Transfers {
 		a.Bytes += x.Bytes
 	}
 	// Every push is one update of the server's model, except under BSP,
@@ -275,7 +256,7 @@ func (p *psRun) record() {
 	slices.SortStableFunc(a.Iterations, func(x, y timeline.WorkerIteration) int {
 		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.Worker, y.Worker))
 	})
-	p.g.out.Async = a
+	p.g.Timeline().Async = a
 }
 
 // countIn counts the sorted times in (lo, hi].

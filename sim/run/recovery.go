@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -335,7 +336,7 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 			out.States = append(out.States, timeline.State{GPU: -1, Node: f.Node, State: timeline.StateDegraded, Factor: f.Factor, Start: start, End: out.End})
 		}
 	}
-	if len(out.Transfers)+len(out.Spans) <= validateLimit {
+	if len(out.Transfers)+len(out.Spans) <= taskgraph.ValidateLimit {
 		if err := out.Validate(); err != nil {
 			return nil, fmt.Errorf("run: internal error, the run's timeline is inconsistent: %w", err)
 		}

@@ -1,16 +1,13 @@
 package run
 
 import (
-	"cmp"
 	"fmt"
-	"slices"
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -58,18 +55,15 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	tl := newTimeline(t, s.Title())
-	eng := &engine.Engine{}
-	g := newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
-	g.ops = make([]op, 0, 2*n+len(sch.Transfers))
-	tl.Transfers = make([]timeline.Transfer, 0, len(sch.Transfers))
+	g := taskgraph.New(t, s.Title())
+	g.Reserve(2*n+len(sch.Transfers), len(sch.Transfers), 0)
 	gpus := make([]int, n)
 	for i := range gpus {
 		gpus[i] = i
 	}
 	if s.Strategy == scenario.StrategyCollective {
-		g.addSchedule(sch, gpus, nil)
-		return finish(g)
+		g.AddSchedule(sch, gpus, nil, "")
+		return g.Finish()
 	}
 	// The seed is the only source of randomness (math/rand/v2's PCG, seeded).
 	rng := s.Rand()
@@ -79,11 +73,11 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	}
 	backward := make([]int, n)
 	for i := 0; i < n; i++ {
-		f := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}, jitter(s.Compute.Forward))
-		backward[i] = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
+		f := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}, jitter(s.Compute.Forward))
+		backward[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
 	}
-	g.addSchedule(sch, gpus, backward)
-	return finish(g)
+	g.AddSchedule(sch, gpus, backward, "")
+	return g.Finish()
 }
 
 // Topology builds the scenario's hardware: a cluster of catalog parts when
@@ -133,51 +127,4 @@ func schedule(s scenario.Scenario, t *topo.Topology) (collective.Schedule, error
 		return collective.Schedule{}, fmt.Errorf("collective: %w", err)
 	}
 	return sch, nil
-}
-
-// newTimeline starts the record of a run on t.
-func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
-	tl := &timeline.Timeline{Title: title, Fidelity: "detailed"}
-	for _, gpu := range t.GPUs {
-		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node, Role: gpu.Role})
-	}
-	for _, sw := range t.Switches {
-		tl.Switches = append(tl.Switches, timeline.Switch{ID: sw.ID, Name: sw.Name, Kind: sw.Kind, Node: sw.Node})
-	}
-	for _, l := range t.Links {
-		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
-	}
-	return tl
-}
-
-// validateLimit is the largest run (in messages and spans) that finish
-// validates; tests validate larger ones themselves.
-const validateLimit = 200_000
-
-// finish executes the graph, completes and checks the timeline.
-func finish(g *graph) (*timeline.Timeline, error) {
-	tl := g.out
-	tl.End = g.execute()
-	if g.failed != nil {
-		return nil, g.failed
-	}
-	g.collectives()
-	sortTimeline(tl)
-	// Validate costs about as much as the run for millions of messages;
-	// the tests validate large runs themselves.
-	if len(tl.Transfers)+len(tl.Spans) <= validateLimit {
-		if err := tl.Validate(); err != nil {
-			return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
-		}
-	}
-	return tl, nil
-}
-
-// sortTimeline puts spans in the documented order. Transfers are recorded
-// when they start, so they are in order already.
-func sortTimeline(tl *timeline.Timeline) {
-	slices.SortStableFunc(tl.Spans, func(a, b timeline.Span) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPU, b.GPU))
-	})
-
 }

@@ -2,16 +2,14 @@ package run
 
 import (
 	"fmt"
-	"slices"
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/hw"
 	"paraplay/sim/parallel"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -44,7 +42,7 @@ type training struct {
 	plan  parallel.Plan
 	sch   pipeline.Schedule
 	topo  *topo.Topology
-	g     *graph
+	g     *taskgraph.Graph
 	gpu   hw.GPU
 	model workload.Model
 	real  bool // a real model (else synthetic op times)
@@ -74,8 +72,8 @@ type training struct {
 	// stage's last backward is cut into: each piece finishes one gradient
 	// bucket, whose collective may start at once (nil: one bucket).
 	buckets [][][]int
-	p2p     int         // index of the point-to-point schedule in g.colls
-	paths   *topo.Paths // the α and bandwidth of routes between GPUs
+	p2p     taskgraph.Channel // the pipeline's point-to-point messages
+	paths   *topo.Paths       // the α and bandwidth of routes between GPUs
 
 	// What makes the cluster imperfect (faults.go, hetero.go).
 	it *iterState // this iteration's faults, batch and replicas; nil: one plain iteration
@@ -109,7 +107,7 @@ func simulateIteration(s scenario.Scenario, it *iterState) (*timeline.Timeline, 
 	if err := tr.build(); err != nil {
 		return nil, err
 	}
-	tl, err := finish(tr.g)
+	tl, err := tr.g.Finish()
 	if err != nil {
 		return nil, err
 	}
@@ -208,36 +206,19 @@ func (tr *training) build() error {
 	if err := tr.costs(); err != nil {
 		return err
 	}
-	n := tr.s.NumGPUs()
-	tl := newTimeline(tr.topo, tr.s.Title())
+	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	if !tr.detailed {
-		tl.Fidelity = Analytic
+		tr.g.Timeline().Fidelity = Analytic
 	}
-	eng := &engine.Engine{}
-	tr.g = newGraph(eng, fabric.New(tr.topo, eng), len(tr.topo.GPUs), tl)
-	tr.g.mem = make([]memTrack, n)
-	tr.p2p = len(tr.g.colls)
-	tr.g.colls = append(tr.g.colls, placedSchedule{sch: collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
-		gpus: identity(len(tr.topo.GPUs)), tl: -1})
+	tr.g.TrackMemory()
+	tr.p2p = tr.g.AddChannel(collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
+		identity(len(tr.topo.GPUs)), taskgraph.PointToPoint)
 	if tr.it != nil || tr.heterogeneous() {
-		tr.g.scale = tr.scaleCompute
+		tr.g.ScaleCompute(tr.scaleCompute)
 	}
 	tr.ops()
 	tr.dependencies()
-	if err := tr.dataParallel(); err != nil {
-		return err
-	}
-	// Two spans (compute and blocking communication) per GPU of each group
-	// op: size the list once, it runs to millions on large clusters.
-	spans := 0
-	for _, o := range tr.g.groups {
-		spans += len(o.gpus)
-		if o.comm > 0 {
-			spans += len(o.gpus)
-		}
-	}
-	tl.Spans = make([]timeline.Span, 0, spans)
-	return nil
+	return tr.dataParallel()
 }
 
 func identity(n int) []int {
@@ -428,25 +409,25 @@ func (tr *training) ops() {
 			prev := -1
 			for _, o := range order {
 				k := tr.stageOfDev[d][o.Chunk]
-				op := groupOp{gpus: tr.mpGroup[r][d], commKind: tr.commKind,
-					span: timeline.Span{Microbatch: o.Microbatch, Stage: k, Label: fmt.Sprintf("%v%d", o.Kind, o.Microbatch)}}
+				op := taskgraph.Group{GPUs: tr.mpGroup[r][d], CommKind: tr.commKind,
+					Span: timeline.Span{Microbatch: o.Microbatch, Stage: k, Label: fmt.Sprintf("%v%d", o.Kind, o.Microbatch)}}
 				switch o.Kind {
 				case pipeline.F:
-					op.span.Kind, op.compute, op.comm = timeline.Forward, tr.opTime[pipeline.F][k], tr.commTime[0][k]
-					op.actIn, op.inflightIn = tr.actBytes[k], 1/v
+					op.Span.Kind, op.Compute, op.Comm = timeline.Forward, tr.opTime[pipeline.F][k], tr.commTime[0][k]
+					op.Take = taskgraph.Footprint{Bytes: tr.actBytes[k], InFlight: 1 / v}
 				case pipeline.B:
-					op.span.Kind, op.compute, op.comm = timeline.Backward, tr.opTime[pipeline.B][k], tr.commTime[1][k]
+					op.Span.Kind, op.Compute, op.Comm = timeline.Backward, tr.opTime[pipeline.B][k], tr.commTime[1][k]
 					if !sch.SplitBackward {
-						op.compute += tr.opTime[pipeline.W][k]
+						op.Compute += tr.opTime[pipeline.W][k]
 					}
-					op.actOut, op.inflightOut = tr.actBytes[k], 1/v
+					op.Give = taskgraph.Footprint{Bytes: tr.actBytes[k], InFlight: 1 / v}
 				case pipeline.W:
-					op.span.Kind, op.compute = timeline.BackwardWeight, tr.opTime[pipeline.W][k]
+					op.Span.Kind, op.Compute = timeline.BackwardWeight, tr.opTime[pipeline.W][k]
 				}
 				tr.sequenceCost(&op, r, k, o)
-				tr.work[r] += op.compute
-				if op.compute == 0 && op.comm == 0 {
-					op.compute = 1 // a zero-length op still orders the pipeline
+				tr.work[r] += op.Compute
+				if op.Compute == 0 && op.Comm == 0 {
+					op.Compute = 1 // a zero-length op still orders the pipeline
 				}
 				var deps []int
 				if prev >= 0 {
@@ -459,19 +440,19 @@ func (tr *training) ops() {
 				var id int
 				for i := 0; i < pieces; i++ {
 					piece := op
-					piece.compute, piece.comm = op.compute/units.Time(pieces), op.comm/units.Time(pieces)
+					piece.Compute, piece.Comm = op.Compute/units.Time(pieces), op.Comm/units.Time(pieces)
 					if i == pieces-1 { // the last piece takes the remainders and frees the activations
-						piece.compute += op.compute % units.Time(pieces)
-						piece.comm += op.comm % units.Time(pieces)
+						piece.Compute += op.Compute % units.Time(pieces)
+						piece.Comm += op.Comm % units.Time(pieces)
 					} else {
-						piece.actOut, piece.inflightOut = 0, 0
+						piece.Give = taskgraph.Footprint{}
 					}
 					if i > 0 {
-						piece.actIn, piece.inflightIn = 0, 0
+						piece.Take = taskgraph.Footprint{}
 						deps = []int{id}
 					}
-					piece.compute = max(piece.compute, 1)
-					id = tr.g.addGroup(piece, deps...)
+					piece.Compute = max(piece.Compute, 1)
+					id = tr.g.AddGroup(piece, deps...)
 					if i == 0 {
 						tr.firsts[r][k][o.Kind][o.Microbatch] = id
 					}
@@ -484,12 +465,6 @@ func (tr *training) ops() {
 			}
 		}
 	}
-}
-
-// depend makes op id wait for dep as well.
-func (g *graph) depend(id, dep int) {
-	g.ops[id].waiting++
-	g.edges = append(g.edges, [2]int32{int32(dep), int32(id)})
 }
 
 // dependencies wires each op to the ops whose data it needs, through
@@ -512,10 +487,10 @@ func (tr *training) dependencies() {
 					tr.message(r, k+1, k, tr.ids[r][k+1][pipeline.B][mb], firsts[pipeline.B][mb])
 				}
 				if b >= 0 && f >= 0 {
-					tr.g.depend(firsts[pipeline.B][mb], f)
+					tr.g.Depend(firsts[pipeline.B][mb], f)
 				}
 				if w := firsts[pipeline.W][mb]; w >= 0 && b >= 0 {
-					tr.g.depend(w, b)
+					tr.g.Depend(w, b)
 				}
 			}
 		}
@@ -531,33 +506,25 @@ func (tr *training) message(r, kFrom, kTo, from, to int) {
 	}
 	dFrom, dTo := tr.sch.Layout[kFrom].Device, tr.sch.Layout[kTo].Device
 	if dFrom == dTo || tr.ideal || tr.p2pBytes == 0 {
-		tr.g.depend(to, from)
+		tr.g.Depend(to, from)
 		return
 	}
 	src, dst := tr.mpGroup[r][dFrom], tr.mpGroup[r][dTo]
 	if !tr.detailed {
 		a, bw, err := tr.paths.Cost(src[0], dst[0])
 		if err != nil {
-			tr.g.failed = err
+			tr.g.Fail(err)
 			return
 		}
-		delay := tr.g.addAnalytic("send-recv", "p2p", "pp", tr.p2pBytes, []int{src[0], dst[0]}, a+bw.TransferTime(tr.p2pBytes), from)
-		tr.g.depend(to, delay)
+		delay := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: "send-recv", Algorithm: "p2p", Purpose: "pp", Bytes: tr.p2pBytes,
+			GPUs: []int{src[0], dst[0]}, Time: a + bw.TransferTime(tr.p2pBytes)}, from)
+		tr.g.Depend(to, delay)
 		return
 	}
 	for i := range src {
-		id := tr.g.addP2P(tr.p2p, src[i], dst[i], tr.p2pBytes, from)
-		tr.g.depend(to, id)
+		id := tr.g.AddMessage(tr.p2p, collective.Transfer{Src: src[i], Dst: dst[i], Bytes: tr.p2pBytes, Phase: "pp"}, from)
+		tr.g.Depend(to, id)
 	}
-}
-
-// addP2P adds a point-to-point message from GPU src to GPU dst that waits
-// for dep.
-func (g *graph) addP2P(coll, src, dst int, bytes units.Bytes, dep int) int {
-	c := &g.colls[coll]
-	c.sch.Transfers = append(c.sch.Transfers, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: "pp"})
-	g.xfers = append(g.xfers, xferRef{coll: int32(coll), index: int32(len(c.sch.Transfers) - 1)})
-	return g.add(op{kind: opTransfer, item: int32(len(g.xfers) - 1)}, []int{dep})
 }
 
 // dataParallel adds, for every model chunk, the data-parallel gradient
@@ -704,7 +671,7 @@ func (tr *training) zero3Gathers() error {
 					return err
 				}
 				for i, r := range replicas {
-					tr.g.depend(tr.firsts[r][k][o.Kind][o.Microbatch], ids[i])
+					tr.g.Depend(tr.firsts[r][k][o.Kind][o.Microbatch], ids[i])
 				}
 			}
 		}
@@ -718,27 +685,9 @@ func (tr *training) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, error
 	starts := make([]int, len(ready))
 	for r, id := range ready {
 		// A join that waits for what ready[r] waits for: the ops before it.
-		starts[r] = tr.g.addJoin(tr.g.predecessors(id)...)
+		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
 	}
 	return tr.collective("all_gather", "zero", gpus, starts, bytes)
-}
-
-// predecessors lists the ops op id waits for, from the edges added so far,
-// in the order they were added. It indexes the edges as it goes (ZeRO-3
-// asks once per op and tensor-parallel rank: scanning every edge each time
-// made a 64-GPU iteration take seconds).
-func (g *graph) predecessors(id int) []int {
-	for ; g.indexed < len(g.edges); g.indexed++ {
-		e := g.edges[g.indexed]
-		for int(e[1]) >= len(g.preds) {
-			g.preds = append(g.preds, nil)
-		}
-		g.preds[e[1]] = append(g.preds[e[1]], int(e[0]))
-	}
-	if id >= len(g.preds) {
-		return nil
-	}
-	return slices.Clone(g.preds[id])
 }
 
 // lastBackward is the last op of device d's order that finishes chunk c's
@@ -782,7 +731,8 @@ func (tr *training) collective(op, purpose string, gpus, ready []int, bytes unit
 		if err != nil {
 			return nil, err
 		}
-		id := tr.g.addAnalytic(op, "ring", purpose, bytes, gpus, max(1, units.Round(secs)), ready...)
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: "ring", Purpose: purpose, Bytes: bytes, GPUs: gpus,
+			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
 		}
@@ -792,15 +742,14 @@ func (tr *training) collective(op, purpose string, gpus, ready []int, bytes unit
 	if err != nil {
 		return nil, err
 	}
-	first := len(tr.g.ops)
-	tr.g.addPlaced(sch, gpus, ready, purpose)
+	first := tr.g.AddSchedule(sch, gpus, ready, purpose)
 	// Rank r is done when the messages into it and out of it are.
 	for r := range done {
-		done[r] = tr.g.addJoin()
+		done[r] = tr.g.AddJoin()
 	}
 	for i, t := range sch.Transfers {
-		tr.g.depend(done[t.Dst], first+i)
-		tr.g.depend(done[t.Src], first+i)
+		tr.g.Depend(done[t.Dst], first+i)
+		tr.g.Depend(done[t.Src], first+i)
 	}
 	return done, nil
 }
@@ -809,11 +758,11 @@ func (tr *training) collective(op, purpose string, gpus, ready []int, bytes unit
 // returns it.
 func (tr *training) optimizer(r, d int, deps []int) int {
 	if !tr.real {
-		return tr.g.addJoin(deps...)
+		return tr.g.AddJoin(deps...)
 	}
 	t := tr.optimizerSpan(d)
-	return tr.g.addGroup(groupOp{gpus: tr.mpGroup[r][d], compute: t,
-		span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
+	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: t,
+		Span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
 }
 
 // optimizerSpan is the optimizer step of a GPU of pipeline device d:
@@ -852,15 +801,16 @@ func (tr *training) record(tl *timeline.Timeline) {
 		}
 	}
 	tl.Training = info
-	for gpu := range tr.g.mem {
-		m := timeline.Memory{GPU: gpu, Activations: tr.g.mem[gpu].points, PeakInFlight: tr.g.mem[gpu].peakIn}
+	for gpu := range tr.topo.GPUs {
+		act := tr.g.ActivationsOf(gpu)
+		m := timeline.Memory{GPU: gpu, Activations: act.Points, PeakInFlight: act.PeakInFlight}
 		if tr.real {
 			m.Capacity = tr.gpuOf[gpu].HBM
 			d := tr.plan.Coord(gpu).PP
 			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(d)
 			m.Buffers = tr.zero3Buffer(d)
 		}
-		m.Peak = m.Static() + units.Bytes(tr.g.mem[gpu].peak+0.5)
+		m.Peak = m.Static() + units.Bytes(act.Peak+0.5)
 		tl.Memory = append(tl.Memory, m)
 	}
 }
