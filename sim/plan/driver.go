@@ -4,6 +4,7 @@ import (
 	"sync"
 
 	"paraplay/sim/run"
+	"paraplay/sim/taskgraph"
 )
 
 // Run searches cfg's plans with up to workers simulations at a time (at
@@ -43,14 +44,14 @@ func Run(cfg Config, workers int, progress func(Progress)) (*Result, error) {
 		if len(s.batch) == 0 {
 			break
 		}
-		parallel(workers, len(s.batch), func(_, i int) { simulate(s.batch[i], run.Analytic) })
+		parallel(workers, len(s.batch), func(_, i int) { simulate(s.batch[i], taskgraph.Analytic) })
 		s.bpos, s.done = len(s.batch), s.done+len(s.batch)
 		s.closeBatch()
 		report()
 	}
 	s.batch, s.bpos = nil, 0
 	s.startDetailing()
-	parallel(workers, len(s.detail), func(_, i int) { simulate(s.detail[i], run.Detailed) })
+	parallel(workers, len(s.detail), func(_, i int) { simulate(s.detail[i], taskgraph.Detailed) })
 	s.dpos, s.done = len(s.detail), s.done+len(s.detail)
 	s.finish()
 	report()

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"paraplay/sim/run"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/units"
 )
 
@@ -43,7 +44,7 @@ func simulate(p *Plan, fidelity string) {
 		m.PeakMemory = max(m.PeakMemory, mem.Peak)
 		m.OOM = m.OOM || mem.OOM()
 	}
-	if fidelity == run.Detailed {
+	if fidelity == taskgraph.Detailed {
 		p.Detailed = m
 	} else {
 		p.Result = m

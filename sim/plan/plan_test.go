@@ -12,6 +12,7 @@ import (
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/units"
 )
 
@@ -179,7 +180,7 @@ func TestPruningIsSafe(t *testing.T) {
 		if p.Status != Bounded {
 			continue
 		}
-		simulate(p, run.Analytic)
+		simulate(p, taskgraph.Analytic)
 		if p.Result.Iteration < best {
 			t.Errorf("bounded plan %s runs in %v, faster than the best %v", p.Scenario.Query().Encode(), p.Result.Iteration, best)
 		}
@@ -203,7 +204,7 @@ func TestFittingPlansRunWithoutOOM(t *testing.T) {
 			continue
 		}
 		fitting++
-		simulate(p, run.Detailed)
+		simulate(p, taskgraph.Detailed)
 		if p.err != nil {
 			t.Fatal(p.err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/units"
 )
 
@@ -91,14 +92,14 @@ func (s *Search) step() {
 			s.bpos = 0
 			return
 		}
-		simulate(s.batch[s.bpos], run.Analytic)
+		simulate(s.batch[s.bpos], taskgraph.Analytic)
 		s.bpos++
 	case phaseDetailing:
 		if s.dpos == len(s.detail) {
 			s.finish()
 			return
 		}
-		simulate(s.detail[s.dpos], run.Detailed)
+		simulate(s.detail[s.dpos], taskgraph.Detailed)
 		s.dpos++
 	}
 }

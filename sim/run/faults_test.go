@@ -8,8 +8,10 @@ import (
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -54,11 +56,11 @@ func TestFailSlowStretchesDataParallel(t *testing.T) {
 		C := 2 * (workload.OpTime(f.Forward, gpu, 0) + workload.OpTime(f.BackwardInput+f.Recompute, gpu, 0) + workload.OpTime(f.BackwardWeight, gpu, 0))
 		psi := workload.StageParams(m, m.Layers, true, true, 1, 1)
 		O := units.Round(28 * psi / float64(gpu.HBMBandwidth))
-		topology, err := Topology(s)
+		topology, err := nccltest.Topology(s)
 		if err != nil {
 			t.Fatal(err)
 		}
-		alpha, bw, err := Bottleneck(topology, []int{0, 1, 2, 3})
+		alpha, bw, err := topo.NewPaths(topology).Bottleneck([]int{0, 1, 2, 3})
 		if err != nil {
 			t.Fatal(err)
 		}

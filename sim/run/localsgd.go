@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
@@ -32,7 +33,7 @@ import (
 // profiled layer times; the round-robin here moves the same bytes per
 // period.
 func simulateLocalSGD(s scenario.Scenario) (*timeline.Timeline, error) {
-	t, err := Topology(s)
+	t, err := nccltest.Topology(s)
 	if err != nil {
 		return nil, err
 	}
@@ -164,11 +165,11 @@ func (l *localSGD) average(gr int, ready []int) ([]int, error) {
 	g := l.g
 	sc := l.s
 	sc.Collective.Size = l.groupBytes(gr, true)
-	sch, err := schedule(sc, l.t)
+	sch, err := nccltest.Schedule(sc, l.t)
 	if err != nil {
 		return nil, err
 	}
-	first := g.AddSchedule(sch, identity(l.n), ready, "dp")
+	first := g.AddSchedule(sch, taskgraph.Identity(l.n), ready, "dp")
 	done := make([]int, l.n)
 	for r := range done {
 		done[r] = g.AddJoin()
@@ -190,7 +191,7 @@ func (l *localSGD) average(gr int, ready []int) ([]int, error) {
 func (l *localSGD) record() {
 	s := l.s
 	tl := l.g.Timeline()
-	a := &timeline.Async{Mode: scenario.StrategyLocalSGD, Bound: l.period, Workers: identity(l.n), Speeds: make([]float64, l.n)}
+	a := &timeline.Async{Mode: scenario.StrategyLocalSGD, Bound: l.period, Workers: taskgraph.Identity(l.n), Speeds: make([]float64, l.n)}
 	for i := range a.Speeds {
 		a.Speeds[i] = s.Sync.Speed(i)
 	}

@@ -83,7 +83,7 @@ func (p *psRun) build() {
 	// Size the message lists once: two per worker, iteration and server.
 	msgs := 2 * p.n * p.iters * p.servers
 	p.coll = g.AddChannel(collective.Schedule{Op: "push-pull", Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers,
-		Transfers: make([]collective.Transfer, 0, msgs)}, identity(ranks), "dp")
+		Transfers: make([]collective.Transfer, 0, msgs)}, taskgraph.Identity(ranks), "dp")
 	g.Reserve(msgs+6*p.n*p.iters, msgs, 0)
 	rng := s.Rand()
 	p.gate, p.push = grid(p.n, p.iters, 0), grid(p.n, p.iters, 0)
@@ -222,7 +222,7 @@ func (p *psRun) record() {
 	case scenario.SyncSSP, scenario.SyncDSSP:
 		a.Bound = s.Sync.Staleness
 	}
-	a.Workers, a.Speeds = identity(p.n), make([]float64, p.n)
+	a.Workers, a.Speeds = taskgraph.Identity(p.n), make([]float64, p.n)
 	for i := range a.Speeds {
 		a.Speeds[i] = s.Sync.Speed(i)
 	}

@@ -194,7 +194,7 @@ func newTrainingOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology,
 	case "detailed":
 		tr.detailed = true
 	case "auto":
-		tr.detailed = n <= AutoDetailedRanks
+		tr.detailed = n <= taskgraph.AutoDetailedRanks
 	}
 	return tr, nil
 }
@@ -208,25 +208,17 @@ func (tr *training) build() error {
 	}
 	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	if !tr.detailed {
-		tr.g.Timeline().Fidelity = Analytic
+		tr.g.Timeline().Fidelity = taskgraph.Analytic
 	}
 	tr.g.TrackMemory()
 	tr.p2p = tr.g.AddChannel(collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
-		identity(len(tr.topo.GPUs)), taskgraph.PointToPoint)
+		taskgraph.Identity(len(tr.topo.GPUs)), taskgraph.PointToPoint)
 	if tr.it != nil || tr.heterogeneous() {
 		tr.g.ScaleCompute(tr.scaleCompute)
 	}
 	tr.ops()
 	tr.dependencies()
 	return tr.dataParallel()
-}
-
-func identity(n int) []int {
-	g := make([]int, n)
-	for i := range g {
-		g[i] = i
-	}
-	return g
 }
 
 // costs works out each model stage's layers, op times, blocking

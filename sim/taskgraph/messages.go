@@ -193,3 +193,12 @@ func (g *Graph) completeCollectives() {
 		cs[i].End = max(cs[i].End, cs[i].Start)
 	}
 }
+
+// Identity places rank r on GPU r, for n ranks.
+func Identity(n int) []int {
+	gpus := make([]int, n)
+	for i := range gpus {
+		gpus[i] = i
+	}
+	return gpus
+}

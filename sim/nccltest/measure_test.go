@@ -1,4 +1,4 @@
-package run
+package nccltest
 
 import (
 	"math"
@@ -6,6 +6,7 @@ import (
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
@@ -29,7 +30,7 @@ func TestEveryAlgorithmMatchesItsClosedForm(t *testing.T) {
 		for _, s := range []units.Bytes{4 * units.KiB, 64 * units.MiB} {
 			sw := topo.Switched(tc.n, p)
 			cfg := collective.Config{Ranks: tc.n, Bytes: s}
-			m, tl, err := MeasureCollective(sw, tc.op, tc.algo, cfg, Detailed)
+			m, tl, err := MeasureCollective(sw, tc.op, tc.algo, cfg, taskgraph.Detailed)
 			if err != nil {
 				t.Fatalf("%s/%s n=%d: %v", tc.op, tc.algo, tc.n, err)
 			}
@@ -54,11 +55,11 @@ func TestHierarchicalMatchesItsClosedForm(t *testing.T) {
 	}
 	for _, s := range []units.Bytes{units.MiB, 256 * units.MiB} {
 		cfg := collective.Config{Ranks: 16, Nodes: 4, PerNode: 4, Bytes: s}
-		det, _, err := MeasureCollective(b.Topology, "all_reduce", "hierarchical", cfg, Detailed)
+		det, _, err := MeasureCollective(b.Topology, "all_reduce", "hierarchical", cfg, taskgraph.Detailed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		an, _, err := MeasureCollective(b.Topology, "all_reduce", "hierarchical", cfg, Analytic)
+		an, _, err := MeasureCollective(b.Topology, "all_reduce", "hierarchical", cfg, taskgraph.Analytic)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +77,7 @@ func TestTreeBeatsRingForSmallMessages(t *testing.T) {
 		t.Fatal(err)
 	}
 	time := func(algo string, s units.Bytes) units.Time {
-		m, _, err := MeasureCollective(b.Topology, "all_reduce", algo, collective.Config{Ranks: 64, Bytes: s}, Detailed)
+		m, _, err := MeasureCollective(b.Topology, "all_reduce", algo, collective.Config{Ranks: 64, Bytes: s}, taskgraph.Detailed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +98,7 @@ func TestH100BusBandwidth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, _, err := MeasureCollective(b.Topology, "all_reduce", "ring", collective.Config{Ranks: 8, Bytes: 8 * units.GiB}, Detailed)
+	m, _, err := MeasureCollective(b.Topology, "all_reduce", "ring", collective.Config{Ranks: 8, Bytes: 8 * units.GiB}, taskgraph.Detailed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,11 +113,11 @@ func TestAnalyticScalesTo16384GPUs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, tl, err := MeasureCollective(b.Topology, "all_reduce", "ring", collective.Config{Ranks: 16384, Bytes: units.GiB}, Auto)
+	m, tl, err := MeasureCollective(b.Topology, "all_reduce", "ring", collective.Config{Ranks: 16384, Bytes: units.GiB}, taskgraph.Auto)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if m.Fidelity != Analytic || tl.Fidelity != Analytic {
+	if m.Fidelity != taskgraph.Analytic || tl.Fidelity != taskgraph.Analytic {
 		t.Errorf("fidelity %s, want analytic for 16,384 GPUs", m.Fidelity)
 	}
 	// The ring crosses nodes, so the closed form runs on the NIC's link:
@@ -131,7 +132,7 @@ func TestAnalyticScalesTo16384GPUs(t *testing.T) {
 func BenchmarkAnalytic16384(b *testing.B) {
 	c, _ := cluster.Build(cluster.Spec{GPU: "h100-sxm", Nodes: 2048, PerNode: 8})
 	for b.Loop() {
-		if _, _, err := MeasureCollective(c.Topology, "all_reduce", "ring", collective.Config{Ranks: 16384, Bytes: units.GiB}, Analytic); err != nil {
+		if _, _, err := MeasureCollective(c.Topology, "all_reduce", "ring", collective.Config{Ranks: 16384, Bytes: units.GiB}, taskgraph.Analytic); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,27 +1,14 @@
-package run
+package nccltest
 
 import (
 	"fmt"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
-
-// Fidelity levels of a collective run (DESIGN.md: "two fidelity levels").
-const (
-	// Detailed simulates every message as a flow on the links.
-	Detailed = "detailed"
-	// Analytic prices the whole collective with its α–β closed form on the
-	// bottleneck path.
-	Analytic = "analytic"
-	// Auto is Detailed up to AutoDetailedRanks ranks, Analytic above.
-	Auto = "auto"
-)
-
-// AutoDetailedRanks is the largest collective Auto simulates in detail.
-const AutoDetailedRanks = 512
 
 // Measurement is one collective's result in the terms nccl-tests reports.
 type Measurement struct {
@@ -40,8 +27,9 @@ type Measurement struct {
 }
 
 // MeasureCollective runs op/algo with cfg on t, rank r on GPU r, at the
-// requested fidelity, and returns its measurement and timeline. "auto" as
-// algo is resolved on the bottleneck path's α and bandwidth.
+// requested fidelity (taskgraph.Detailed, Analytic or Auto), and returns
+// its measurement and timeline. "auto" as algo is resolved on the
+// bottleneck path's α and bandwidth.
 func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
 	n := cfg.Ranks
 	if n == 0 {
@@ -50,11 +38,8 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 	if n > len(t.GPUs) {
 		return Measurement{}, nil, fmt.Errorf("run: %d ranks but the cluster has %d GPUs", n, len(t.GPUs))
 	}
-	gpus := make([]int, n)
-	for i := range gpus {
-		gpus[i] = i
-	}
-	alpha, bw, err := Bottleneck(t, gpus)
+	gpus := taskgraph.Identity(n)
+	alpha, bw, err := bottleneck(t, gpus)
 	if err != nil {
 		return Measurement{}, nil, err
 	}
@@ -64,18 +49,18 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 		return Measurement{}, nil, err
 	}
 	switch fidelity {
-	case Auto:
-		fidelity = Detailed
-		if n > AutoDetailedRanks {
-			fidelity = Analytic
+	case taskgraph.Auto:
+		fidelity = taskgraph.Detailed
+		if n > taskgraph.AutoDetailedRanks {
+			fidelity = taskgraph.Analytic
 		}
-	case Detailed, Analytic:
+	case taskgraph.Detailed, taskgraph.Analytic:
 	default:
-		return Measurement{}, nil, fmt.Errorf("run: fidelity %q; want %s, %s or %s", fidelity, Detailed, Analytic, Auto)
+		return Measurement{}, nil, fmt.Errorf("run: fidelity %q; want %s, %s or %s", fidelity, taskgraph.Detailed, taskgraph.Analytic, taskgraph.Auto)
 	}
 	title := fmt.Sprintf("%s %s on %d GPUs, %v", resolved, op, n, cfg.Bytes)
 	var tl *timeline.Timeline
-	if fidelity == Detailed {
+	if fidelity == taskgraph.Detailed {
 		sch, err := collective.New(op, resolved, cfg)
 		if err != nil {
 			return Measurement{}, nil, err
@@ -110,14 +95,15 @@ func analyticTime(t *topo.Topology, op, algo string, cfg collective.Config, gpus
 		if per < 1 || per >= len(gpus) {
 			return 0, fmt.Errorf("run: hierarchical needs several nodes of several GPUs")
 		}
-		ia, ib, err := PathCost(t, gpus[0], gpus[1%per])
+		router := topo.NewRouter(t)
+		ia, ib, err := router.PathCost(gpus[0], gpus[1%per])
 		if per == 1 {
 			ia, ib, err = alpha, bw, nil
 		}
 		if err != nil {
 			return 0, err
 		}
-		ea, eb, err := PathCost(t, gpus[0], gpus[per])
+		ea, eb, err := router.PathCost(gpus[0], gpus[per])
 		if err != nil {
 			return 0, err
 		}

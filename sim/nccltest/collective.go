@@ -1,4 +1,4 @@
-package run
+package nccltest
 
 import (
 	"fmt"
@@ -47,19 +47,13 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 	return tl, nil
 }
 
-// Bottleneck returns the α and bandwidth an α–β formula should use for a
+// bottleneck is the α and bandwidth an α–β formula should use for a
 // collective over gpus (topo.Paths.Bottleneck), at least 2 of them.
-func Bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
+func bottleneck(t *topo.Topology, gpus []int) (units.Time, units.Bandwidth, error) {
 	if len(gpus) < 2 {
 		return 0, 0, fmt.Errorf("run: a collective needs at least 2 ranks, got %d", len(gpus))
 	}
 	return topo.NewPaths(t).Bottleneck(gpus)
-}
-
-// PathCost returns the latency (sum) and bandwidth (minimum) of the route
-// from GPU src to GPU dst.
-func PathCost(t *topo.Topology, src, dst int) (units.Time, units.Bandwidth, error) {
-	return topo.NewRouter(t).PathCost(src, dst)
 }
 
 func checkPlacement(t *topo.Topology, ranks int, gpus []int) error {

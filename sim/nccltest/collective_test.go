@@ -1,10 +1,11 @@
-package run
+package nccltest
 
 import (
 	"math"
 	"testing"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
@@ -16,7 +17,7 @@ func TestRingOnASwitchMatchesAlphaBeta(t *testing.T) {
 	for _, n := range []int{2, 4, 8, 16} {
 		for _, s := range []units.Bytes{units.MiB, units.GiB} {
 			p := topo.Port{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond}
-			tl, err := Collective(topo.Switched(n, p), collective.Ring(n, s), identity(n), "ring")
+			tl, err := Collective(topo.Switched(n, p), collective.Ring(n, s), taskgraph.Identity(n), "ring")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,16 +75,16 @@ func TestAnalyticAgreesWithDetailedWhenUncontended(t *testing.T) {
 	for _, n := range []int{4, 16} {
 		sw := topo.Switched(n, p)
 		s := 512 * units.MiB
-		det, err := Collective(sw, collective.Ring(n, s), identity(n), "")
+		det, err := Collective(sw, collective.Ring(n, s), taskgraph.Identity(n), "")
 		if err != nil {
 			t.Fatal(err)
 		}
-		alpha, bw, err := Bottleneck(sw, identity(n))
+		alpha, bw, err := topo.NewPaths(sw).Bottleneck(taskgraph.Identity(n))
 		if err != nil {
 			t.Fatal(err)
 		}
 		d := units.Round(collective.RingTime(n, s, alpha, bw))
-		an, err := CollectiveAnalytic(sw, "all-reduce", "ring", s, identity(n), d, "")
+		an, err := CollectiveAnalytic(sw, "all-reduce", "ring", s, taskgraph.Identity(n), d, "")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -111,7 +112,7 @@ func BenchmarkRing1024Detailed1GiB(b *testing.B) {
 		Inter: topo.Port{Bandwidth: 50 * units.GBps, Latency: 5 * units.Microsecond}, Network: topo.RailOptimized})
 	sch := collective.Ring(1024, units.GiB)
 	for b.Loop() {
-		if _, err := Collective(c, sch, identity(1024), ""); err != nil {
+		if _, err := Collective(c, sch, taskgraph.Identity(1024), ""); err != nil {
 			b.Fatal(err)
 		}
 	}
