@@ -2,7 +2,9 @@ package run
 
 import (
 	"paraplay/sim/dataparallel"
+	"paraplay/sim/localsgd"
 	"paraplay/sim/nccltest"
+	"paraplay/sim/paramserver"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/timeline"
@@ -18,9 +20,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	case scenario.StrategyTraining:
 		return simulateTraining(s)
 	case scenario.StrategyParameterServer:
-		return simulateParameterServer(s)
+		return paramserver.Simulate(s)
 	case scenario.StrategyLocalSGD:
-		return simulateLocalSGD(s)
+		return localsgd.Simulate(s)
 	case scenario.StrategySplitLearning:
 		c, err := s.SplitConfig()
 		if err != nil {

@@ -5,6 +5,7 @@ import (
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
+	"paraplay/sim/compression"
 	"paraplay/sim/hw"
 	"paraplay/sim/parallel"
 	"paraplay/sim/pipeline"
@@ -269,9 +270,9 @@ func (tr *training) costs() error {
 	r := workload.Recompute(p.Recompute)
 	seq := float64(m.SeqLen) / float64(c)
 	actElems := float64(b) * seq * float64(m.Hidden) // one layer boundary, one microbatch
-	tr.p2pBytes = compressed(units.Bytes(actElems*tr.elem/float64(t)), tr.s.Compression.Activations)
+	tr.p2pBytes = compression.Bytes(units.Bytes(actElems*tr.elem/float64(t)), tr.s.Compression.Activations)
 	// Compressed activations shrink the pipeline messages and the tensor-,
-	// context- and expert-parallel exchanges alike (compression.go).
+	// context- and expert-parallel exchanges alike (package compression).
 	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
 	perLayerAct := workload.ActivationBytesPerLayerCP(m, b, t, c, p.SequenceParallel, r)
 	layer := workload.LayerFLOPs(m, b, t, c, r)

@@ -1,4 +1,4 @@
-package run
+package paramserver
 
 import (
 	"paraplay/sim/scenario"

@@ -1,4 +1,4 @@
-package run
+package paramserver
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -296,7 +297,7 @@ func FuzzParameterServer(f *testing.F) {
 
 // Four workers, one four times slower than the others: under SSP with s = 1
 // the fast ones run one iteration ahead of it, then wait for it each time.
-func ExampleSimulate_parameterServer() {
+func ExampleSimulate() {
 	s := scenario.Default()
 	s.Strategy = scenario.StrategyParameterServer
 	s.Sync.Mode, s.Sync.Staleness, s.Iterations = scenario.SyncSSP, 1, 4
@@ -353,4 +354,9 @@ func BenchmarkParameterServer(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func mustSimulate(t testing.TB, s scenario.Scenario) *timeline.Timeline {
+	t.Helper()
+	return strategytest.MustRun(t, Simulate, s)
 }

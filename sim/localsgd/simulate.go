@@ -1,4 +1,4 @@
-package run
+package localsgd
 
 import (
 	"cmp"
@@ -6,33 +6,20 @@ import (
 	"strconv"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/compression"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
-// simulateLocalSGD runs sync.iterations iterations of local SGD: every
-// worker computes on its own copy of the model (compute.forward and
-// compute.backward over its speed factor, spread by compute.jitter) and
-// the copies are averaged with an all-reduce of the model (collective.size,
-// collective.algorithm) only every sync.period = H steps (Stich, "Local SGD
-// Converges Fast and Communicates Little", ICLR 2019; Su & Chen 2015 for
-// the model-averaging practice). H = 1 is synchronous data parallelism: the
-// same all-reduce after every backward.
-//
-// With sync.layers = L > 1 the model is L layer groups of 1/L of its bytes,
-// and each is averaged once per period, group g in the period's iteration
-// H−1−(g mod H), as soon as its part of the backward is done; the next
-// forward through that group waits for it. This is DreamDDP's partial
-// synchronisation (Tang et al. 2025): the averaging overlaps the rest of the
-// backward and the next forward instead of stopping every worker at the end
-// of the period. DreamDDP picks which layers go in which iteration from
-// profiled layer times; the round-robin here moves the same bytes per
-// period.
-func simulateLocalSGD(s scenario.Scenario) (*timeline.Timeline, error) {
+// Simulate runs the scenario's sync.iterations iterations of local SGD
+// and returns the timeline, with an Async record of every worker's
+// iterations. s must be valid (run.Simulate validates it).
+func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	t, err := nccltest.Topology(s)
 	if err != nil {
 		return nil, err
@@ -90,6 +77,10 @@ func (l *localSGD) build(t *topo.Topology) error {
 	s, g := l.s, l.g
 	l.t = t
 	rng := s.Rand()
+	// Op times spread as a parameter server's workers' (with straggler.cv,
+	// the lognormal of scenario.StragglerSigma).
+	mu, sigma := scenario.StragglerSigma(s.Straggler.CV)
+	spread := workload.Spread{Jitter: s.Compute.Jitter, Straggle: s.Straggler.CV > 0, Mu: mu, Sigma: sigma}
 	l.syncs = make([][]syncRecord, l.iters)
 	l.watch = map[int]bool{}
 	l.lastCompute = grid(l.n, l.iters, -1)
@@ -104,8 +95,8 @@ func (l *localSGD) build(t *topo.Topology) error {
 		ready := grid(l.layers, l.n, -1) // by group, worker: its gradients are final
 		for i := 0; i < l.n; i++ {
 			speed := s.Sync.Speed(i)
-			fwd := split(computeTime(rng, s, s.Compute.Forward, speed), l.layers)
-			bwd := split(computeTime(rng, s, s.Compute.Backward, speed), l.layers)
+			fwd := split(spread.Time(rng, s.Compute.Forward, speed), l.layers)
+			bwd := split(spread.Time(rng, s.Compute.Backward, speed), l.layers)
 			var f int
 			for gr := 0; gr < l.layers; gr++ {
 				deps := []int{}
@@ -122,7 +113,7 @@ func (l *localSGD) build(t *topo.Topology) error {
 				b := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Microbatch: k, Stage: gr, Label: "B" + strconv.Itoa(k)}, bwd[gr], prev[i])
 				prev[i] = b
 				if l.syncsIn(gr, k) {
-					if c := compressCost(s.Compression, l.groupBytes(gr, false)); c > 0 {
+					if c := compression.Time(s.Compression.TimePerMiB, l.groupBytes(gr, false)); c > 0 {
 						prev[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Stage: gr, Label: "C" + strconv.Itoa(k)}, c, b)
 					}
 					ready[gr][i] = prev[i]
@@ -154,7 +145,7 @@ func (l *localSGD) build(t *topo.Topology) error {
 func (l *localSGD) groupBytes(gr int, wire bool) units.Bytes {
 	b := collective.ChunkBytes(l.s.Collective.Size, l.layers, gr)
 	if wire {
-		return compressed(b, l.s.Compression.Ratio)
+		return compression.Bytes(b, l.s.Compression.Ratio)
 	}
 	return b
 }
@@ -198,7 +189,7 @@ func (l *localSGD) record() {
 	for _, x := range tl.Transfers {
 		a.Bytes += x.Bytes
 	}
-	start := gridTime(l.n, l.iters)
+	start := grid(l.n, l.iters, units.Time(0))
 	seen := make([][]bool, l.n)
 	for i := range seen {
 		seen[i] = make([]bool, l.iters)
@@ -247,4 +238,9 @@ func split(d units.Time, n int) []units.Time {
 	}
 	out[n-1] = max(1, d-units.Time(n-1)*(d/units.Time(n)))
 	return out
+}
+
+// grid is a rows × cols table of v.
+func grid[T any](rows, cols int, v T) [][]T {
+	return slices.Collect(slices.Chunk(slices.Repeat([]T{v}, rows*cols), cols))
 }

@@ -1,4 +1,4 @@
-package run
+package paramserver
 
 import (
 	"cmp"
@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/compression"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
@@ -15,29 +16,10 @@ import (
 	"paraplay/sim/workload"
 )
 
-// simulateParameterServer runs sync.iterations iterations of data-parallel
-// training through parameter servers (Li et al., OSDI 2014): in iteration
-// k, worker i pulls each server's shard of the model, runs its forward and
-// backward (compute.forward and compute.backward divided by its speed
-// factor, spread by compute.jitter), and pushes its gradient shard by
-// shard. Every message crosses the fabric: the workers' and the servers'
-// ports on one switch, one message at a time per port (the single-port
-// model of the α–β literature). The servers' arithmetic is not charged.
-//
-// The synchronisation decides when worker i may pull for iteration k:
-//
-//	bsp   once every worker has pushed iteration k−1 (a barrier)
-//	asp   once it has pushed k−1 itself
-//	ssp   once it has pushed k−1 and every worker has pushed k−s
-//	      (Ho et al., NeurIPS 2013), so no worker runs more than s ahead
-//	dssp  as ssp with s_L = staleness, except that when a worker would
-//	      block, the controller may grant it up to staleness_range more
-//	      iterations, chosen from recent iteration times (staleness.go)
-//
-// BSP and ASP are plain dependencies of the task graph; SSP and DSSP hold
-// each pull and release it from the push events, so the tests comparing
-// SSP with s = 0 to BSP and a huge s to ASP compare two mechanisms.
-func simulateParameterServer(s scenario.Scenario) (*timeline.Timeline, error) {
+// Simulate runs the scenario's sync.iterations iterations through its
+// parameter servers and returns the timeline, with an Async record of
+// every worker's iterations. s must be valid (run.Simulate validates it).
+func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	n, servers := s.NumGPUs(), s.Sync.Servers
 	psBW := s.Sync.ServerBandwidth
 	if psBW == 0 {
@@ -147,7 +129,7 @@ func (p *psRun) iteration(i, k int, rng *rand.Rand) []int {
 	}
 	after := g.AddJoin(pulls...)
 	speed := s.Sync.Speed(i)
-	fwd, bwd := computeTime(rng, s, s.Compute.Forward, speed), computeTime(rng, s, s.Compute.Backward, speed)
+	fwd, bwd := p.computeTime(rng, s.Compute.Forward, speed), p.computeTime(rng, s.Compute.Backward, speed)
 	if c := p.compressCost(); c > 0 {
 		after = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Compress, Microbatch: k, Label: "D" + strconv.Itoa(k)}, c, after)
 	}
@@ -166,20 +148,21 @@ func (p *psRun) iteration(i, k int, rng *rand.Rand) []int {
 // shard is the bytes of server j's part of the model on the wire, after
 // compression.
 func (p *psRun) shard(j int) units.Bytes {
-	return compressed(collective.ChunkBytes(p.s.Collective.Size, p.servers, j), p.s.Compression.Ratio)
+	return compression.Bytes(collective.ChunkBytes(p.s.Collective.Size, p.servers, j), p.s.Compression.Ratio)
 }
 
 // compressCost is the compute to compress (or decompress) the whole model
 // once: compression.time_per_mib per MiB of the uncompressed buffer.
 func (p *psRun) compressCost() units.Time {
-	return compressCost(p.s.Compression, p.s.Collective.Size)
+	return compression.Time(p.s.Compression.TimePerMiB, p.s.Collective.Size)
 }
 
 // computeTime is a worker's compute time d at the given speed, spread
 // uniformly by ±compute.jitter and, with straggler.cv, slowed by the same
 // lognormal factor of mean 1 as a training run's ops
 // (scenario.StragglerSigma), all drawn from rng in a fixed order.
-func computeTime(rng *rand.Rand, s scenario.Scenario, d units.Time, speed float64) units.Time {
+func (p *psRun) computeTime(rng *rand.Rand, d units.Time, speed float64) units.Time {
+	s := p.s
 	mu, sigma := scenario.StragglerSigma(s.Straggler.CV)
 	sp := workload.Spread{Jitter: s.Compute.Jitter, Straggle: s.Straggler.CV > 0, Mu: mu, Sigma: sigma}
 	return sp.Time(rng, d, speed)
