@@ -2,6 +2,7 @@ package run
 
 import (
 	"paraplay/sim/dataparallel"
+	"paraplay/sim/inference"
 	"paraplay/sim/localsgd"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/paramserver"
@@ -32,7 +33,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	case scenario.StrategyRLHF:
 		return simulateRLHF(s)
 	case scenario.StrategyInference:
-		return simulateInference(s)
+		return inference.Simulate(s)
 	case scenario.StrategyCollective:
 		return nccltest.Simulate(s)
 	}

@@ -1,10 +1,9 @@
-package run
+package inference
 
 import (
 	"cmp"
 	"slices"
 
-	"paraplay/sim/inference"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -47,7 +46,7 @@ func (r *infRun) record() {
 		mem.Peak = peakOf(&mem)
 		tl.Memory = append(tl.Memory, mem)
 		in.KVBytesPerToken[g] = r.kvPer[g]
-		in.KVCapacity[g] = inference.KVCapacity(r.gpu.HBM, mem.Static()+r.workspace[g], r.kvPer[g])
+		in.KVCapacity[g] = KVCapacity(r.gpu.HBM, mem.Static()+r.workspace[g], r.kvPer[g])
 	}
 	for i, b := range r.batches {
 		b.FirstToken, b.Done = r.finishAt[r.tokenOp[i][0]], r.finishAt[r.tokenOp[i][1]]

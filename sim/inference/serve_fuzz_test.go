@@ -1,10 +1,11 @@
-package run
+package inference
 
 import (
 	"net/url"
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 )
 
 // FuzzInferenceQuery decodes serving scenarios from URLs: whatever the
@@ -33,7 +34,7 @@ func FuzzInferenceQuery(f *testing.F) {
 		if s.Inference.Output*s.Inference.Requests > 256 || s.Inference.Prompt > 4096 {
 			return // keep each fuzz run small
 		}
-		if _, err := Simulate(s); err != nil {
+		if _, err := strategytest.Run(Simulate, s); err != nil {
 			t.Errorf("Simulate(%q): %v", raw, err)
 		}
 	})

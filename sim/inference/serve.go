@@ -1,11 +1,10 @@
-package run
+package inference
 
 import (
 	"strconv"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
-	"paraplay/sim/inference"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
@@ -14,11 +13,11 @@ import (
 	"paraplay/sim/workload"
 )
 
-// simulateInference serves the scenario's requests: on each replica,
+// Simulate serves the scenario's requests: on each replica,
 // every microbatch is prefilled, then decoded one token per step until it
 // has inference.output tokens. Each op is priced by the roofline of
-// package inference (max of bytes / HBM bandwidth and FLOPs / peak); the
-// task graph supplies the waiting:
+// the cost model (max of bytes / HBM bandwidth and FLOPs / peak); the
+// task graph (package taskgraph) supplies the waiting:
 //
 //	pipeline (shared_weights none): stage s of microbatch j's step k waits
 //	  for stage s−1's activations (a message on NVLink after
@@ -33,8 +32,8 @@ import (
 //
 // The KV cache of each GPU grows when an op ends by the tokens it wrote
 // times the GPU's bytes per token. Every idle interval of a GPU is then
-// given a kind (inferenceBubbles).
-func simulateInference(s scenario.Scenario) (*timeline.Timeline, error) {
+// given a kind (bubbles). s must be valid (run.Simulate validates it).
+func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	r, err := newInferenceRun(s)
 	if err != nil {
 		return nil, err
@@ -69,8 +68,8 @@ type infRun struct {
 	dp, pp    int
 	tp        int
 	p2p       taskgraph.Channel // every message
-	stages    []inference.Stage // by stage
-	shared    inference.Shared
+	stages    []Stage           // by stage
+	shared    Shared
 	kvPer     []units.Bytes // by GPU: cache bytes per token
 	resident  []units.Bytes // by GPU: weights kept
 	buffer    []units.Bytes // by GPU: borrowed-weight buffer
@@ -141,9 +140,9 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	r.kvPer, r.resident, r.buffer = make([]units.Bytes, v), make([]units.Bytes, v), make([]units.Bytes, v)
 	r.kv, r.kvBytes, r.workspace = make([][]timeline.MemoryPoint, v), make([]units.Bytes, v), make([]units.Bytes, v)
 	if r.in.SharedWeights == scenario.SharedNone {
-		layers := inference.SplitLayers(m.Layers, r.pp)
+		layers := SplitLayers(m.Layers, r.pp)
 		for st := 0; st < r.pp; st++ {
-			r.stages = append(r.stages, inference.Stage{Model: m, Layers: layers[st], First: st == 0, Last: st == r.pp-1,
+			r.stages = append(r.stages, Stage{Model: m, Layers: layers[st], First: st == 0, Last: st == r.pp-1,
 				TP: r.tp, GPU: gpu, Efficiency: s.Training.Efficiency})
 		}
 		for id := 0; id < r.n; id++ {
@@ -151,10 +150,10 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 			r.kvPer[id], r.resident[id] = st.KVBytesPerToken(), st.WeightBytes()
 		}
 	} else {
-		r.shared = inference.Shared{Model: m, GPUs: r.dp, Fetch: r.in.SharedWeights == scenario.SharedFetch}
+		r.shared = Shared{Model: m, GPUs: r.dp, Fetch: r.in.SharedWeights == scenario.SharedFetch}
 		for id := 0; id < r.n; id++ {
-			r.kvPer[id] = inference.KVBytesPerToken(m, m.Layers, 1)
-			r.buffer[id] = units.Bytes(r.shared.BufferLayers()) * inference.LayerWeightBytes(m)
+			r.kvPer[id] = KVBytesPerToken(m, m.Layers, 1)
+			r.buffer[id] = units.Bytes(r.shared.BufferLayers()) * LayerWeightBytes(m)
 			r.resident[id] = r.shared.WeightBytes(id) - r.buffer[id]
 		}
 	}
@@ -239,7 +238,7 @@ func (r *infRun) join(deps ...int) int {
 // buildPipeline adds every replica's microbatches through the pipeline.
 func (r *infRun) buildPipeline() {
 	mb := r.s.MicrobatchCount()
-	sizes := inference.SplitRequests(r.in.Requests, mb)
+	sizes := SplitRequests(r.in.Requests, mb)
 	for rep := 0; rep < r.dp; rep++ {
 		for j := range mb {
 			r.batches = append(r.batches, timeline.ServedBatch{Replica: rep, Index: j, Requests: sizes[j]})
@@ -284,13 +283,13 @@ func (r *infRun) step(rep, j, k, b, in int) int {
 			host := r.compute(roleHost, timeline.Span{Kind: timeline.Host, Microbatch: j, Stage: st, Label: "H"}, gpus, h, 0, 0, deps...)
 			deps = []int{host}
 		}
-		var cost inference.Cost
+		var cost Cost
 		if k == 0 {
 			cost = stage.Prefill(b, r.in.Prompt)
 		} else {
 			cost = stage.Decode(b, r.in.Prompt+k)
 		}
-		comm := inference.TPCommTime(tokens, stage.Layers, r.m.Hidden, r.tp, r.nv.Bandwidth, r.nv.Latency)
+		comm := TPCommTime(tokens, stage.Layers, r.m.Hidden, r.tp, r.nv.Bandwidth, r.nv.Latency)
 		ws := stage.ActivationBytes(tokens, b)
 		op := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: st, Label: label}, gpus, cost.Time, comm, ws, deps...)
 		r.meta[op].kvAdd, r.meta[op].kvGPUs = units.Bytes(tokens)*stage.KVBytesPerToken(), gpus
@@ -301,7 +300,7 @@ func (r *infRun) step(rep, j, k, b, in int) int {
 		// Each tensor rank sends its share of the hidden states to the
 		// same rank of the next stage.
 		sent := r.delay(r.in.SendOverhead, op)
-		bytes := units.Bytes(b * r.m.Hidden * inference.BytesPerElement / r.tp)
+		bytes := units.Bytes(b * r.m.Hidden * BytesPerElement / r.tp)
 		if k == 0 {
 			bytes *= units.Bytes(r.in.Prompt)
 		}
@@ -326,7 +325,7 @@ func (r *infRun) sample(rep, j, k, b, batch, last int) int {
 	switch {
 	case r.in.Sampling == scenario.SampleCPU:
 		cpu := r.n + rep
-		logits := units.Bytes(b * r.m.Vocab * inference.LogitBytes)
+		logits := units.Bytes(b * r.m.Vocab * LogitBytes)
 		copied := r.message(from, cpu, logits, k, last)
 		token = r.compute(roleCPU, span, []int{cpu}, max(r.in.CPUSampleTime, 1), 0, 0, copied)
 		from = cpu
@@ -360,7 +359,7 @@ func (r *infRun) sample(rep, j, k, b, batch, last int) int {
 // requests layer by layer.
 func (r *infRun) buildShared() {
 	mb := r.s.MicrobatchCount()
-	sizes := inference.SplitRequests(r.in.Requests, mb)
+	sizes := SplitRequests(r.in.Requests, mb)
 	L := r.m.Layers
 	for rep := 0; rep < r.dp; rep++ {
 		for j := range mb {
@@ -389,11 +388,11 @@ func (r *infRun) buildShared() {
 // sharedLayer adds layer l of microbatch j's step k on replica rep after
 // prev and returns its last op.
 func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
-	layer := inference.Stage{Model: r.m, Layers: 1, First: l == 0, Last: l == r.m.Layers-1, TP: 1, GPU: r.gpu, Efficiency: r.s.Training.Efficiency}
+	layer := Stage{Model: r.m, Layers: 1, First: l == 0, Last: l == r.m.Layers-1, TP: 1, GPU: r.gpu, Efficiency: r.s.Training.Efficiency}
 	tokens, context := b, r.in.Prompt+k
 	// Labelled by microbatch like a pipeline's spans; Stage holds the layer.
 	kind, label := timeline.Decode, "D"+strconv.Itoa(j)
-	cost := func(st inference.Stage) inference.Cost {
+	cost := func(st Stage) Cost {
 		if k == 0 {
 			return st.Prefill(b, r.in.Prompt)
 		}
@@ -425,9 +424,9 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 		}
 		var fetch int
 		if free >= 0 {
-			fetch = r.message(owner, rep, inference.LayerWeightBytes(r.m), k, free)
+			fetch = r.message(owner, rep, LayerWeightBytes(r.m), k, free)
 		} else {
-			fetch = r.message(owner, rep, inference.LayerWeightBytes(r.m), k, r.join())
+			fetch = r.message(owner, rep, LayerWeightBytes(r.m), k, r.join())
 		}
 		op := r.compute(roleCompute, span, []int{rep}, cost(layer).Time, 0, ws, append(deps, fetch)...)
 		r.meta[op].kvAdd, r.meta[op].kvGPUs = kvAdd, []int{rep}
@@ -440,7 +439,7 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 	dense := layer.Dense(tokens, b)
 	a := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label}, []int{rep}, attn.Time, 0, ws, deps...)
 	r.meta[a].kvAdd, r.meta[a].kvGPUs = kvAdd, []int{rep}
-	bytes := units.Bytes(tokens * r.m.Hidden * inference.BytesPerElement)
+	bytes := units.Bytes(tokens * r.m.Hidden * BytesPerElement)
 	out := r.message(rep, owner, bytes, k, a)
 	remote := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label + " for GPU " + strconv.Itoa(rep)},
 		[]int{owner}, dense.Time, 0, ws, out)

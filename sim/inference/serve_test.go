@@ -1,11 +1,14 @@
-package run
+package inference
 
 import (
+	"bytes"
+	"encoding/json"
 	"math"
 	"strings"
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -42,11 +45,7 @@ func serving(dp, pp, requests, output int, edit func(*scenario.Scenario)) scenar
 
 func simulateOK(t *testing.T, s scenario.Scenario) *timeline.Timeline {
 	t.Helper()
-	tl, err := Simulate(s)
-	if err != nil {
-		t.Fatalf("Simulate: %v", err)
-	}
-	return tl
+	return strategytest.MustRun(t, Simulate, s)
 }
 
 // TestKVGrowsLinearly checks that every decode step adds exactly
@@ -232,7 +231,8 @@ func TestSiPipeShrinksBubbles(t *testing.T) {
 // TestInferenceDeterministic runs a scenario twice: same bytes.
 func TestInferenceDeterministic(t *testing.T) {
 	s := serving(1, 2, 4, 4, func(s *scenario.Scenario) { s.Inference.Sampling = scenario.SampleCPU })
-	if a, b := dump(simulateOK(t, s)), dump(simulateOK(t, s)); a != b {
+	a, _ := json.Marshal(simulateOK(t, s))
+	if b, _ := json.Marshal(simulateOK(t, s)); !bytes.Equal(a, b) {
 		t.Error("two runs of one scenario differ")
 	}
 }
