@@ -3,8 +3,8 @@ package plan
 import (
 	"sync"
 
-	"paraplay/sim/run"
 	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 )
 
 // Run searches cfg's plans with up to workers simulations at a time (at
@@ -26,9 +26,9 @@ func Run(cfg Config, workers int, progress func(Progress)) (*Result, error) {
 	}
 	// Screening: every plan on its own, each worker with its own estimator
 	// (an estimator caches topologies and schedules and is not shared).
-	ests := make([]*run.Estimator, workers)
+	ests := make([]*training.Estimator, workers)
 	for i := range ests {
-		ests[i] = run.NewEstimator()
+		ests[i] = training.NewEstimator()
 	}
 	const chunk = 512
 	for lo := 0; lo < len(s.all); lo += chunk {

@@ -6,14 +6,15 @@ import (
 
 	"paraplay/sim/run"
 	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
 // screen validates p's scenario and estimates its memory and work bound
-// (run.Estimator.Quick validates the scenario first). A plan that does not
+// (training.Estimator.Quick validates the scenario first). A plan that does not
 // fit is out of memory; a ZeRO-1 plan that fits is dominated by its ZeRO-2
 // twin (see the package documentation).
-func screen(p *Plan, est *run.Estimator) {
+func screen(p *Plan, est *training.Estimator) {
 	e, err := est.Quick(p.Scenario)
 	if err != nil {
 		p.err = err

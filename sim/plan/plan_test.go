@@ -13,6 +13,7 @@ import (
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -470,7 +471,7 @@ func TestLlama405Candidates(t *testing.T) {
 	if len(files) < 5 {
 		t.Fatalf("%d candidate files; want the article's seven", len(files))
 	}
-	est := run.NewEstimator()
+	est := training.NewEstimator()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/timeline"
+	"paraplay/sim/training"
 )
 
 // Simulate runs the scenario and returns its timeline. The scenario is
@@ -19,7 +20,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	}
 	switch s.Strategy {
 	case scenario.StrategyTraining:
-		return simulateTraining(s)
+		return training.Simulate(s)
 	case scenario.StrategyParameterServer:
 		return paramserver.Simulate(s)
 	case scenario.StrategyLocalSGD:

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -53,4 +54,9 @@ func TestLocalSGDPeriodOneIsDataParallelInTime(t *testing.T) {
 	if got, want := tl.End, 5*dp.End; got != want {
 		t.Errorf("5 iterations of local SGD with H = 1 took %v, want 5 × %v = %v", got, dp.End, want)
 	}
+}
+
+func mustSimulate(t *testing.T, s scenario.Scenario) *timeline.Timeline {
+	t.Helper()
+	return strategytest.MustRun(t, Simulate, s)
 }

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"cmp"
@@ -38,6 +38,9 @@ func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long,
 		return nil, fmt.Errorf("a long run needs a duration or a number of iterations > 0")
 	}
 	healthy := oneIteration(s)
+	if err := healthy.Validate(); err != nil {
+		return nil, err
+	}
 	tl, err := Simulate(healthy)
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func loadScenario(tb testing.TB, file string) scenario.Scenario {
 func BenchmarkTraining405BOn16384(b *testing.B) {
 	s := loadScenario(b, "testdata/scale/llama3-405b-16k.yaml")
 	for b.Loop() {
-		if _, err := Simulate(s); err != nil {
+		if _, err := simulate(s); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -81,7 +81,7 @@ func TestPipelineClosedForms(t *testing.T) {
 			}
 			for _, tc := range cases {
 				s := synthetic(tc.name, p, m, tc.v, tf, tb, tw)
-				tl, err := Simulate(s)
+				tl, err := simulate(s)
 				if err != nil {
 					t.Fatalf("%s p=%d m=%d v=%d: %v", tc.name, p, m, tc.v, err)
 				}
@@ -129,14 +129,14 @@ func windowOf(tl *timeline.Timeline, g int) units.Time {
 func TestTrainingRunsValidateAndRepeat(t *testing.T) {
 	for _, file := range []string{"../scenario/testdata/llama3-8b-2x8.yaml", "../scenario/testdata/pipeline-1f1b.yaml"} {
 		s := loadScenario(t, file)
-		a, err := Simulate(s)
+		a, err := simulate(s)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		if err := a.Validate(); err != nil {
 			t.Errorf("%s: %v", file, err)
 		}
-		b, _ := Simulate(s)
+		b, _ := simulate(s)
 		var ta, tb bytes.Buffer
 		a.WriteChromeTrace(&ta)
 		b.WriteChromeTrace(&tb)
@@ -152,7 +152,7 @@ func TestZeROMemoryInTheRun(t *testing.T) {
 	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
 	for zero := 0; zero <= 3; zero++ {
 		s.Parallel.ZeRO = zero
-		tl, err := Simulate(s)
+		tl, err := simulate(s)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,7 +191,7 @@ func TestVShapedSchedulesWithinTheirBound(t *testing.T) {
 	for _, name := range []string{"zb-v", "dualpipev"} {
 		for _, p := range []int{2, 4, 8} {
 			m := 2 * p
-			tl, err := Simulate(synthetic(name, p, m, 1, tf, tb, tw))
+			tl, err := simulate(synthetic(name, p, m, 1, tf, tb, tw))
 			if err != nil {
 				t.Fatalf("%s p=%d: %v", name, p, err)
 			}
@@ -229,12 +229,12 @@ func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
 	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
 	s.Parallel.DP, s.Parallel.TP, s.Parallel.PP = 1, 8, 1
 	s.Cluster.Nodes, s.Cluster.GPUsPerNode = 1, 8
-	one, err := Simulate(s)
+	one, err := simulate(s)
 	if err != nil {
 		t.Fatal(err)
 	}
 	s.Cluster.Nodes, s.Cluster.GPUsPerNode = 2, 4
-	two, err := Simulate(s)
+	two, err := simulate(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
 }
 
 func BenchmarkSummarize405B(b *testing.B) {
-	tl, err := Simulate(loadScenario(b, "testdata/scale/llama3-405b-16k.yaml"))
+	tl, err := simulate(loadScenario(b, "testdata/scale/llama3-405b-16k.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"net/url"
@@ -49,7 +49,7 @@ func TestEstimateMatchesRun(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
-		tl, err := Simulate(s)
+		tl, err := simulate(s)
 		if err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
@@ -91,7 +91,7 @@ func TestEstimateIdealNetworkIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		tl, err := Simulate(s)
+		tl, err := simulate(s)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"paraplay/sim/hw"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -30,14 +31,12 @@ func smallDP(fidelity string) scenario.Scenario {
 
 func mustSimulate(t *testing.T, s scenario.Scenario) *timeline.Timeline {
 	t.Helper()
-	tl, err := Simulate(s)
-	if err != nil {
-		t.Fatalf("Simulate: %v", err)
-	}
-	if err := tl.Validate(); err != nil {
-		t.Fatalf("Validate: %v", err)
-	}
-	return tl
+	return strategytest.MustRun(t, Simulate, s)
+}
+
+// simulate validates s, as run.Simulate does, and runs it.
+func simulate(s scenario.Scenario) (*timeline.Timeline, error) {
+	return strategytest.Run(Simulate, s)
 }
 
 // TestFailSlowStretchesDataParallel checks the closed form of a fail-slow

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"fmt"
@@ -89,9 +89,10 @@ type training struct {
 	seqCost map[[2]int][5]units.Time // (stage, sequence length) → F, B, W, comm F, comm B
 }
 
-// simulateTraining runs a training scenario: one plain iteration, or the
+// Simulate runs a training scenario: one plain iteration, or the
 // iterations with faults, stragglers and variable batches (faults.go).
-func simulateTraining(s scenario.Scenario) (*timeline.Timeline, error) {
+// s must be valid (run.Simulate validates it).
+func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if imperfect(s) {
 		return simulateIterations(s)
 	}

@@ -1,4 +1,4 @@
-package run
+package training
 
 import (
 	"math"
@@ -20,7 +20,7 @@ func TestLongRunTakesItsJobFromTheSimulator(t *testing.T) {
 	}
 	a := s
 	a.Fidelity = "analytic"
-	tl, err := Simulate(a)
+	tl, err := simulate(a)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestReplanMeasuresTheSurvivors(t *testing.T) {
 		one := s
 		one.Fidelity = "analytic"
 		one.Cluster.Nodes, one.Parallel.DP, one.Parallel.PP, one.Parallel.Microbatches = nodes, dp, pp, m
-		tl, err := Simulate(one)
+		tl, err := simulate(one)
 		if err != nil {
 			t.Fatal(err)
 		}
