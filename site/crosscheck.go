@@ -8,7 +8,6 @@ import (
 
 	"paraplay/sim/collective"
 	"paraplay/sim/pipeline"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -223,7 +222,7 @@ func stageMemory(p scenario.Parallel, sum timeline.Summary) strategy.Part {
 // link.latency and link.bandwidth). The hierarchical all-reduce is priced
 // on the intra-node and inter-node paths separately.
 func collectiveFormula(s scenario.Scenario, op, algo string) (string, float64, error) {
-	t, err := run.Topology(s)
+	t, err := nccltest.Topology(s)
 	if err != nil {
 		return "", 0, err
 	}
@@ -232,7 +231,7 @@ func collectiveFormula(s scenario.Scenario, op, algo string) (string, float64, e
 	for i := range gpus {
 		gpus[i] = i
 	}
-	alpha, bw, err := run.Bottleneck(t, gpus)
+	alpha, bw, err := topo.NewPaths(t).Bottleneck(gpus)
 	if err != nil {
 		return "", 0, err
 	}
@@ -257,11 +256,11 @@ func collectiveFormula(s scenario.Scenario, op, algo string) (string, float64, e
 // of a path inside a node (GPU 0 to 1) and between nodes (GPU 0 to the
 // first GPU of node 1), as run's analytic fidelity does.
 func hierarchicalTime(t *topo.Topology, cfg collective.Config) (float64, error) {
-	ia, ib, err := run.PathCost(t, 0, 1)
+	ia, ib, err := topo.NewRouter(t).PathCost(0, 1)
 	if err != nil {
 		return 0, err
 	}
-	ea, eb, err := run.PathCost(t, 0, cfg.PerNode)
+	ea, eb, err := topo.NewRouter(t).PathCost(0, cfg.PerNode)
 	if err != nil {
 		return 0, err
 	}

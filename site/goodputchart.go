@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"paraplay/sim/fault"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -31,7 +31,7 @@ func goodputChart(s scenario.Scenario) (string, error) {
 	if !s.Uses("failures") || s.Failures.Duration <= 0 || s.Recovery.Policy != scenario.PolicyCheckpointRestart || s.Failures.RatePerNodeDay <= 0 {
 		return "", nil
 	}
-	l, err := run.NewLong(s, s.Failures.Duration, 0)
+	l, err := training.NewLong(s, s.Failures.Duration, 0)
 	if err != nil {
 		return "", err
 	}

@@ -4,9 +4,9 @@ import (
 	"fmt"
 
 	"paraplay/sim/fault"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -17,7 +17,7 @@ import (
 // (Daly 2006); under another policy, beside checkpoint-restart's own run
 // with the same failures. Young's √(2·C·MTBF) closes the line.
 func longRunMetrics(s scenario.Scenario) ([]strategy.Part, error) {
-	l, err := run.NewLong(s, s.Failures.Duration, 0)
+	l, err := training.NewLong(s, s.Failures.Duration, 0)
 	if err != nil {
 		return nil, fmt.Errorf("long run: %w", err)
 	}

@@ -10,8 +10,8 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"paraplay/sim/hw"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -50,12 +50,12 @@ func decodeCompare(v *yaml.Node) ([]compareRow, error) {
 type planRow struct {
 	label string
 	s     scenario.Scenario
-	est   run.Estimate
+	est   training.Estimate
 	mfu   float64 // model FLOPs per second over peak at the lower bound
 }
 
 // comparePlans works out every row of a comparison table with the
-// planner's screen, run.Estimator.Estimate: each plan's exact peak memory
+// planner's screen, training.Estimator.Estimate: each plan's exact peak memory
 // (the bytes a simulation would record) and a lower bound on its iteration
 // (the longest path through its pipeline with free messages and free
 // data-parallel collectives, plus the optimizer step). No simulation runs,
@@ -64,7 +64,7 @@ type planRow struct {
 // (workload.IterationFLOPs, the same count the simulator's MFU uses) over
 // the lower bound: an upper bound on the plan's MFU.
 func comparePlans(base scenario.Scenario, rows []compareRow) ([]planRow, error) {
-	est := run.NewEstimator()
+	est := training.NewEstimator()
 	var out []planRow
 	for _, r := range rows {
 		s, err := applySet(base, r.Set)

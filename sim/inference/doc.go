@@ -4,9 +4,11 @@
 // the model, how much memory a GPU holds, and how much HBM shared-weight
 // data parallelism (SiDP) frees for the cache.
 //
-// Every function is a closed form named in its comment; package run builds
-// the timeline of a serving run from them and the tests check the run
-// against them. The package knows nothing of timelines or pictures.
+// Every function of the cost model (model.go) is a closed form named in
+// its comment. Simulate (serve.go) is the strategy "inference": it lays a
+// serving run out as a task graph priced by that model, plays it with
+// package taskgraph, and gives every idle interval of a GPU its kind
+// (serve_record.go); the tests check the run against the closed forms.
 //
 // The two formulas everything else rests on:
 //

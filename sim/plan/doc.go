@@ -19,14 +19,14 @@
 //     dominated by its ZeRO-2 twin: in the simulator both run the same
 //     collectives (reduce-scatter, optimizer step on a shard, all-gather),
 //     so they take the same time, and ZeRO-2 holds less gradient memory.
-//  2. Screen each plan with run.Estimator.Quick: its exact peak memory (the
+//  2. Screen each plan with training.Estimator.Quick: its exact peak memory (the
 //     same bytes the simulation records) rules out every plan that does not
 //     fit, and its work bound — the busiest pipeline device's compute and
 //     blocking communication plus its optimizer step — is a time no run
 //     of the plan can beat.
 //  3. Simulate the plans that fit, at analytic fidelity, in order of their
 //     work bound, in fixed-size batches. Before a plan joins a batch its
-//     bound is tightened with run.Estimator.Estimate (the longest path
+//     bound is tightened with training.Estimator.Estimate (the longest path
 //     through the schedule with free messages); a plan whose bound is not
 //     below the best iteration simulated so far cannot win and is not
 //     simulated (Config.Exhaustive turns this off). Because the plans are

@@ -3,7 +3,8 @@ package plan
 import (
 	"sync"
 
-	"paraplay/sim/run"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 )
 
 // Run searches cfg's plans with up to workers simulations at a time (at
@@ -25,9 +26,9 @@ func Run(cfg Config, workers int, progress func(Progress)) (*Result, error) {
 	}
 	// Screening: every plan on its own, each worker with its own estimator
 	// (an estimator caches topologies and schedules and is not shared).
-	ests := make([]*run.Estimator, workers)
+	ests := make([]*training.Estimator, workers)
 	for i := range ests {
-		ests[i] = run.NewEstimator()
+		ests[i] = training.NewEstimator()
 	}
 	const chunk = 512
 	for lo := 0; lo < len(s.all); lo += chunk {
@@ -43,14 +44,14 @@ func Run(cfg Config, workers int, progress func(Progress)) (*Result, error) {
 		if len(s.batch) == 0 {
 			break
 		}
-		parallel(workers, len(s.batch), func(_, i int) { simulate(s.batch[i], run.Analytic) })
+		parallel(workers, len(s.batch), func(_, i int) { simulate(s.batch[i], taskgraph.Analytic) })
 		s.bpos, s.done = len(s.batch), s.done+len(s.batch)
 		s.closeBatch()
 		report()
 	}
 	s.batch, s.bpos = nil, 0
 	s.startDetailing()
-	parallel(workers, len(s.detail), func(_, i int) { simulate(s.detail[i], run.Detailed) })
+	parallel(workers, len(s.detail), func(_, i int) { simulate(s.detail[i], taskgraph.Detailed) })
 	s.dpos, s.done = len(s.detail), s.done+len(s.detail)
 	s.finish()
 	report()

@@ -5,14 +5,16 @@ import (
 	"slices"
 
 	"paraplay/sim/run"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
 // screen validates p's scenario and estimates its memory and work bound
-// (run.Estimator.Quick validates the scenario first). A plan that does not
+// (training.Estimator.Quick validates the scenario first). A plan that does not
 // fit is out of memory; a ZeRO-1 plan that fits is dominated by its ZeRO-2
 // twin (see the package documentation).
-func screen(p *Plan, est *run.Estimator) {
+func screen(p *Plan, est *training.Estimator) {
 	e, err := est.Quick(p.Scenario)
 	if err != nil {
 		p.err = err
@@ -43,7 +45,7 @@ func simulate(p *Plan, fidelity string) {
 		m.PeakMemory = max(m.PeakMemory, mem.Peak)
 		m.OOM = m.OOM || mem.OOM()
 	}
-	if fidelity == run.Detailed {
+	if fidelity == taskgraph.Detailed {
 		p.Detailed = m
 	} else {
 		p.Result = m

@@ -6,8 +6,8 @@ import (
 	"slices"
 	"strings"
 
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -49,7 +49,7 @@ type Plan struct {
 	Status Status
 	// Estimate holds the exact peak memory and the lower bounds on the
 	// iteration (LowerBound is tightened only for plans that came close).
-	Estimate run.Estimate
+	Estimate training.Estimate
 	// Fits says the peak memory is within the GPU's HBM.
 	Fits bool
 	// Result is the analytic simulation's metrics; nil unless simulated.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"paraplay/sim/taskgraph"
 	"strings"
 	"testing"
 
@@ -176,7 +177,7 @@ func TestPruningIsSafe(t *testing.T) {
 		if p.Status != Bounded {
 			continue
 		}
-		simulate(p, run.Analytic)
+		simulate(p, taskgraph.Analytic)
 		if p.Result.Iteration < best {
 			t.Errorf("bounded plan %s runs in %v, faster than the best %v", p.Scenario.Query().Encode(), p.Result.Iteration, best)
 		}
@@ -200,7 +201,7 @@ func TestFittingPlansRunWithoutOOM(t *testing.T) {
 			continue
 		}
 		fitting++
-		simulate(p, run.Detailed)
+		simulate(p, taskgraph.Detailed)
 		if p.err != nil {
 			t.Fatal(p.err)
 		}

@@ -3,6 +3,7 @@ package plan
 import (
 	"net/url"
 	"os"
+	"paraplay/sim/training"
 	"strings"
 	"testing"
 
@@ -114,7 +115,7 @@ func TestLlama405Candidates(t *testing.T) {
 	if len(files) < 5 {
 		t.Fatalf("%d candidate files; want the article's seven", len(files))
 	}
-	est := run.NewEstimator()
+	est := training.NewEstimator()
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {

@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"slices"
 
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -17,7 +18,7 @@ import (
 type Search struct {
 	cfg   Config
 	all   []*Plan // every enumerated plan, by index
-	est   *run.Estimator
+	est   *training.Estimator
 	phase string
 
 	screened int     // plans screened so far (in index order)
@@ -52,7 +53,7 @@ func New(cfg Config) (*Search, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model: %w", err)
 	}
-	s := &Search{cfg: cfg, est: run.NewEstimator(), phase: phaseScreening}
+	s := &Search{cfg: cfg, est: training.NewEstimator(), phase: phaseScreening}
 	for _, p := range enumerate(cfg, m) {
 		p.index = len(s.all)
 		s.all = append(s.all, &p)
@@ -91,14 +92,14 @@ func (s *Search) step() {
 			s.bpos = 0
 			return
 		}
-		simulate(s.batch[s.bpos], run.Analytic)
+		simulate(s.batch[s.bpos], taskgraph.Analytic)
 		s.bpos++
 	case phaseDetailing:
 		if s.dpos == len(s.detail) {
 			s.finish()
 			return
 		}
-		simulate(s.detail[s.dpos], run.Detailed)
+		simulate(s.detail[s.dpos], taskgraph.Detailed)
 		s.dpos++
 	}
 }
@@ -108,7 +109,7 @@ func (s *Search) step() {
 //
 // A capped search (Config.MaxSimulations) spends its few simulations on the
 // plans with the best tight bound instead: it works out every queued plan's
-// run.Estimator.Estimate first (milliseconds each) and sorts by that.
+// training.Estimator.Estimate first (milliseconds each) and sorts by that.
 func (s *Search) startSimulating() {
 	s.phase = phaseSimulating
 	for _, p := range s.all {

@@ -1,12 +1,19 @@
-// Package run executes a scenario: it turns the scenario into a graph of
-// compute spans and transfers, plays that graph on the topology with the
-// event engine, and returns the timeline. It is the only package that ties
-// the engine, the fabric, the collectives and the scenario together.
+// Package run executes a scenario: Simulate validates it and hands it to
+// the package of its strategy, which returns the timeline.
 //
-// A training scenario with faults, stragglers, variable-length batches or
-// several iterations is played step by step (faults.go, recovery.go): each
-// step is one simulated iteration, faults scale its compute or cut it
-// short, recovery policies stall, restart or drop replicas between steps,
-// and the steps are joined into one timeline with a record per iteration.
-// Mixed GPU types and balanced stage partitions live in hetero.go.
+//	data-parallel     package dataparallel
+//	collective        package nccltest
+//	training          package training
+//	parameter-server  package paramserver
+//	local-sgd         package localsgd
+//	split-learning    package splitlearn
+//	inference         package inference
+//	rlhf              package rlhf (rlhf.go turns the scenario into its config)
+//
+// Every strategy but RLHF lays its run out as a task graph and plays it
+// with package taskgraph, the one executor that joins the event engine,
+// the fabric and the collectives; RLHF's steps are priced analytically.
+// The tests here run several strategies through Simulate: the golden
+// timelines of every scenario under sim/scenario/testdata, and local SGD
+// against data parallelism.
 package run

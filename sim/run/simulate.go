@@ -1,50 +1,31 @@
 package run
 
 import (
-	"cmp"
-	"fmt"
-	"math/rand/v2"
+	"paraplay/sim/dataparallel"
 	"paraplay/sim/inference"
 	"paraplay/sim/localsgd"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/paramserver"
 	"paraplay/sim/rlhf"
-	trainingrun "paraplay/sim/training"
-	"slices"
-
-	"paraplay/sim/cluster"
-	"paraplay/sim/collective"
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/timeline"
-	"paraplay/sim/topo"
-	"paraplay/sim/units"
+	"paraplay/sim/training"
 )
 
 // Simulate runs the scenario and returns its timeline. The scenario is
 // validated first; the result passes timeline.Validate.
-//
-// Data parallelism: every GPU runs a forward then a backward span (the
-// synthetic durations of the scenario, spread by its jitter), then the GPUs
-// sum their gradients with an all-reduce over the links. A GPU joins the
-// all-reduce as soon as its own backward ends; the schedule's dependencies
-// make the others wait for it.
-//
-// Collective: the scenario's collective alone, from time 0, as nccl-tests
-// would run it.
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	switch s.Strategy {
-	case trainingrun.Name:
-		return simulateTraining(s)
+	case training.Name:
+		return training.Simulate(s)
 	case paramserver.Name:
-		return simulateParameterServer(s)
+		return paramserver.Simulate(s)
 	case localsgd.Name:
-		return simulateLocalSGD(s)
+		return localsgd.Simulate(s)
 	case splitlearn.Name:
 		c, err := splitlearn.FromScenario(&s)
 		if err != nil {
@@ -54,129 +35,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	case rlhf.Name:
 		return simulateRLHF(s)
 	case inference.Name:
-		return simulateInference(s)
+		return inference.Simulate(s)
+	case nccltest.Name:
+		return nccltest.Simulate(s)
 	}
-	t, err := Topology(s)
-	if err != nil {
-		return nil, err
-	}
-	n := s.NumGPUs()
-	sch, err := schedule(s, t)
-	if err != nil {
-		return nil, err
-	}
-	tl := newTimeline(t, s.Title())
-	eng := &engine.Engine{}
-	g := newGraph(eng, fabric.New(t, eng), len(t.GPUs), tl)
-	g.ops = make([]op, 0, 2*n+len(sch.Transfers))
-	tl.Transfers = make([]timeline.Transfer, 0, len(sch.Transfers))
-	gpus := make([]int, n)
-	for i := range gpus {
-		gpus[i] = i
-	}
-	if s.Strategy == nccltest.Name {
-		g.addSchedule(sch, gpus, nil)
-		return finish(g)
-	}
-	// The seed is the only source of randomness (math/rand/v2's PCG, seeded).
-	rng := rand.New(rand.NewPCG(s.Seed, s.Seed^0x9e3779b97f4a7c15))
-	jitter := func(d units.Time) units.Time {
-		f := 1 + s.Compute.Jitter*(2*rng.Float64()-1)
-		return max(1, units.Round(d.Seconds()*f))
-	}
-	backward := make([]int, n)
-	for i := 0; i < n; i++ {
-		f := g.addCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}, jitter(s.Compute.Forward))
-		backward[i] = g.addCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
-	}
-	g.addSchedule(sch, gpus, backward)
-	return finish(g)
-}
-
-// Topology builds the scenario's hardware: a cluster of catalog parts when
-// cluster.gpu is set; otherwise ideal links of link.bandwidth and
-// link.latency, joining the GPUs in a ring for the ring algorithm (so the
-// picture is the textbook one) or through one ideal switch for the others.
-func Topology(s scenario.Scenario) (*topo.Topology, error) {
-	n := s.NumGPUs()
-	if s.Cluster.GPU != "" {
-		per := s.Cluster.GPUsPerNode
-		if per == 0 {
-			per = n
-		}
-		b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
-			Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: topo.Network(s.Cluster.Network)})
-		if err != nil {
-			return nil, err
-		}
-		return b.Topology, nil
-	}
-	if s.Collective.Algorithm == scenario.AlgorithmRing {
-		return topo.Ring(n, s.Link.Bandwidth, s.Link.Latency), nil
-	}
-	return topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), nil
-}
-
-// schedule builds the scenario's collective; "auto" is resolved on the
-// topology's bottleneck α and bandwidth.
-func schedule(s scenario.Scenario, t *topo.Topology) (collective.Schedule, error) {
-	n := s.NumGPUs()
-	gpus := make([]int, n)
-	for i := range gpus {
-		gpus[i] = i
-	}
-	alpha, bw, err := Bottleneck(t, gpus)
-	if err != nil {
-		return collective.Schedule{}, err
-	}
-	per := s.Cluster.GPUsPerNode
-	if per == 0 {
-		per = n
-	}
-	cfg := collective.Config{Ranks: n, Nodes: n / per, PerNode: per, Bytes: s.Collective.Size,
-		Chunks: s.Collective.Chunks, Alpha: alpha, Bandwidth: bw}
-	sch, err := collective.New(s.Collective.Op, s.Collective.Algorithm, cfg)
-	if err != nil {
-		return collective.Schedule{}, fmt.Errorf("collective: %w", err)
-	}
-	return sch, nil
-}
-
-// newTimeline starts the record of a run on t.
-func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
-	tl := &timeline.Timeline{Title: title, Fidelity: "detailed"}
-	for _, gpu := range t.GPUs {
-		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: gpu.ID, Name: gpu.Name, Node: gpu.Node, Role: gpu.Role})
-	}
-	for _, sw := range t.Switches {
-		tl.Switches = append(tl.Switches, timeline.Switch{ID: sw.ID, Name: sw.Name, Kind: sw.Kind, Node: sw.Node})
-	}
-	for _, l := range t.Links {
-		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
-	}
-	return tl
-}
-
-// finish executes the graph, completes and checks the timeline.
-func finish(g *graph) (*timeline.Timeline, error) {
-	tl := g.out
-	tl.End = g.execute()
-	if g.failed != nil {
-		return nil, g.failed
-	}
-	g.collectives()
-	sortTimeline(tl)
-	if err := tl.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the timeline is inconsistent: %w", err)
-	}
-	return tl, nil
-}
-
-// sortTimeline puts spans in the documented order. Transfers are recorded
-// when they start, so they are in order already.
-func sortTimeline(tl *timeline.Timeline) {
-	slices.SortStableFunc(tl.Spans, func(a, b timeline.Span) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPU, b.GPU))
-	})
-
+	return dataparallel.Simulate(s)
 }

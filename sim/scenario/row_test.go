@@ -103,7 +103,7 @@ func TestDefaultSectionsAreNotKept(t *testing.T) {
 // mistakes when it registers: a taken name, a taken key, a missing field.
 func TestRegisterRefusesMistakes(t *testing.T) {
 	for name, k := range map[string]scenario.Kind{
-		"taken name":    rowKind{},
+		"taken name":    badKind{"row-test", scenario.Row{Key: "y", Param: "row_y", Field: "Count"}},
 		"taken key":     badKind{"row-test-2", scenario.Row{Key: "count", Param: "gpus", Field: "Count"}},
 		"missing field": badKind{"row-test-3", scenario.Row{Key: "x", Param: "row_x", Field: "Nothing"}},
 	} {

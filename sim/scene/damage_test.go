@@ -8,9 +8,9 @@ import (
 	"testing"
 
 	"paraplay/sim/cluster"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -32,8 +32,8 @@ func TestDamageCoversEveryChangedPixel(t *testing.T) {
 		opt  scene.Options
 	}{
 		{"ring 8", queryRun(t, "strategy=collective&gpus=8&size=64MiB"), scene.Options{Width: 800, Height: 500}},
-		{"cluster 2x4", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", run.Detailed), scene.Options{Width: 960, Height: 600}},
-		{"cluster 2x4 dark presenter", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", run.Detailed), scene.Options{Width: 900, Height: 560, Theme: scene.ThemeDark, Present: true}},
+		{"cluster 2x4", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", taskgraph.Detailed), scene.Options{Width: 960, Height: 600}},
+		{"cluster 2x4 dark presenter", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", taskgraph.Detailed), scene.Options{Width: 900, Height: 560, Theme: scene.ThemeDark, Present: true}},
 		{"training", simulate(t, "llama3-8b-2x8.yaml", ""), scene.Options{Width: 960, Height: 600}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -179,7 +179,7 @@ func sorted(rs []scene.Region) []scene.Region {
 // BenchmarkDamage64GPUCluster measures the per-frame bookkeeping on the
 // 8×8 H100 ring, the app's busiest 64-GPU view (about 7,000 items).
 func BenchmarkDamage64GPUCluster(b *testing.B) {
-	tl := clusterRun(b, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", run.Detailed)
+	tl := clusterRun(b, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", taskgraph.Detailed)
 	f := scene.NewFrames(tl)
 	opt := scene.Options{Width: 1280, Height: 800}
 	var d scene.Damage

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"paraplay/sim/cluster"
-	"paraplay/sim/run"
 	"paraplay/sim/scene"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -19,12 +19,12 @@ import (
 // and a dark frame leaves no trace in the light one after it.
 func TestFramesMatchBuild(t *testing.T) {
 	for name, tl := range map[string]*timeline.Timeline{
-		"cluster":  clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", run.Detailed),
+		"cluster":  clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", taskgraph.Detailed),
 		"training": simulate(t, "llama3-8b-2x8.yaml", ""),
 		"ring":     queryRun(t, "strategy=collective&gpus=8&size=64MiB"),
 		// 512 GPUs: cables drawn as pairs; 1,024: each node's GPUs as one bar.
 		"cluster 64x8":  queryRun(t, "strategy=collective&gpu=h100-sxm&nodes=64&gpus_per_node=8&size=256MiB"),
-		"cluster 128x8": clusterRun(t, cluster.Spec{Nodes: 128, PerNode: 8}, "ring", run.Analytic),
+		"cluster 128x8": clusterRun(t, cluster.Spec{Nodes: 128, PerNode: 8}, "ring", taskgraph.Analytic),
 	} {
 		f := scene.NewFrames(tl)
 		var reused scene.DrawList

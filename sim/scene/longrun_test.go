@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"paraplay/sim/fault"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -27,7 +27,7 @@ func weekReport(t testing.TB) (scenario.Scenario, fault.Report) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := run.NewLong(s, s.Failures.Duration, 0)
+	l, err := training.NewLong(s, s.Failures.Duration, 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
-	simrun "paraplay/sim/run"
-
+	"paraplay/sim/nccltest"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -274,7 +274,7 @@ func chainBroadcast512(t *testing.T) *timeline.Timeline {
 		t.Fatal(err)
 	}
 	cfg := collective.Config{Ranks: 512, Nodes: 64, PerNode: 8, Bytes: 4 * units.GiB}
-	_, tl, err := simrun.MeasureCollective(b.Topology, "broadcast", "chain", cfg, simrun.Detailed)
+	_, tl, err := nccltest.MeasureCollective(b.Topology, "broadcast", "chain", cfg, taskgraph.Detailed)
 	if err != nil {
 		t.Fatal(err)
 	}

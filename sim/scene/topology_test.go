@@ -9,8 +9,9 @@ import (
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
-	"paraplay/sim/run"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scene"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -30,7 +31,7 @@ func clusterRun(t testing.TB, spec cluster.Spec, algo, fidelity string) *timelin
 func measure(t testing.TB, tp *topo.Topology, nodes, perNode int, algo, fidelity string) *timeline.Timeline {
 	t.Helper()
 	cfg := collective.Config{Ranks: nodes * perNode, Nodes: nodes, PerNode: perNode, Bytes: 64 * units.MiB}
-	_, tl, err := run.MeasureCollective(tp, "all_reduce", algo, cfg, fidelity)
+	_, tl, err := nccltest.MeasureCollective(tp, "all_reduce", algo, cfg, fidelity)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,7 +53,7 @@ func fatTree(t testing.TB) *timeline.Timeline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return measure(t, tp, 4, 2, "ring", run.Detailed)
+	return measure(t, tp, 4, 2, "ring", taskgraph.Detailed)
 }
 
 // clusterGoldens are the topology-view frames kept as golden SVGs, each a
@@ -67,10 +68,10 @@ func clusterGoldens(t testing.TB) []struct {
 		tl   *timeline.Timeline
 		frac float64
 	}{
-		{"nvswitch8_ring.svg", clusterRun(t, cluster.Spec{Nodes: 1, PerNode: 8}, "ring", run.Detailed), 0.3},
-		{"rail2x4_hierarchical.svg", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "hierarchical", run.Detailed), 0.45},
+		{"nvswitch8_ring.svg", clusterRun(t, cluster.Spec{Nodes: 1, PerNode: 8}, "ring", taskgraph.Detailed), 0.3},
+		{"rail2x4_hierarchical.svg", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "hierarchical", taskgraph.Detailed), 0.45},
 		{"fattree4x2_ring.svg", fatTree(t), 0.3},
-		{"rail2x4_analytic.svg", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", run.Analytic), 0.5},
+		{"rail2x4_analytic.svg", clusterRun(t, cluster.Spec{Nodes: 2, PerNode: 4}, "ring", taskgraph.Analytic), 0.5},
 	}
 }
 
@@ -90,12 +91,12 @@ func clusterCases(t testing.TB) map[string]*timeline.Timeline {
 	cases := map[string]*timeline.Timeline{}
 	for _, c := range []struct{ nodes, per int }{{1, 2}, {1, 8}, {2, 4}, {3, 5}, {4, 8}, {8, 8}, {16, 4}} {
 		name := itoa(c.nodes) + "x" + itoa(c.per)
-		cases[name] = clusterRun(t, cluster.Spec{Nodes: c.nodes, PerNode: c.per}, "ring", run.Detailed)
+		cases[name] = clusterRun(t, cluster.Spec{Nodes: c.nodes, PerNode: c.per}, "ring", taskgraph.Detailed)
 	}
 	cases["fat-tree"] = fatTree(t)
-	cases["fat-tree 16x4"] = clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4, Network: topo.FatTree, Oversubscription: 2}, "ring", run.Detailed)
-	cases["analytic 64x8"] = clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", run.Analytic)
-	cases["analytic 512x8"] = clusterRun(t, cluster.Spec{Nodes: 512, PerNode: 8, Network: topo.FatTree}, "ring", run.Analytic)
+	cases["fat-tree 16x4"] = clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4, Network: topo.FatTree, Oversubscription: 2}, "ring", taskgraph.Detailed)
+	cases["analytic 64x8"] = clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", taskgraph.Analytic)
+	cases["analytic 512x8"] = clusterRun(t, cluster.Spec{Nodes: 512, PerNode: 8, Network: topo.FatTree}, "ring", taskgraph.Analytic)
 	return cases
 }
 
@@ -148,7 +149,7 @@ func inside(it scene.Item, dl scene.DrawList) bool {
 }
 
 func TestClusterBuildDeterministic(t *testing.T) {
-	tl := clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", run.Detailed)
+	tl := clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", taskgraph.Detailed)
 	a, b := scene.Build(tl, at(tl, 0.4), scene.Options{}), scene.Build(tl, at(tl, 0.4), scene.Options{})
 	if !reflect.DeepEqual(a, b) {
 		t.Fatalf("two Builds of the same instant differ")
@@ -159,7 +160,7 @@ func TestClusterBuildDeterministic(t *testing.T) {
 // every node box and GPU box at least a few pixels wide and tall, and no
 // text smaller than 7px.
 func TestClusterLabelsLegible(t *testing.T) {
-	tl := clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4}, "ring", run.Detailed)
+	tl := clusterRun(t, cluster.Spec{Nodes: 16, PerNode: 4}, "ring", taskgraph.Detailed)
 	dl := scene.Build(tl, at(tl, 0.5), scene.Options{})
 	for _, it := range dl.Items {
 		switch {
@@ -176,7 +177,7 @@ func BenchmarkBuildCluster(b *testing.B) {
 		name string
 		spec cluster.Spec
 	}{{"gpus=8", cluster.Spec{Nodes: 1, PerNode: 8}}, {"gpus=64", cluster.Spec{Nodes: 8, PerNode: 8}}, {"gpus=512", cluster.Spec{Nodes: 64, PerNode: 8}}} {
-		tl := clusterRun(b, c.spec, "ring", run.Detailed)
+		tl := clusterRun(b, c.spec, "ring", taskgraph.Detailed)
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			var t units.Time
@@ -206,7 +207,7 @@ func BenchmarkBuildCluster(b *testing.B) {
 // match StateAt GPU by GPU, in proportion, and the bars must fill their
 // outline exactly.
 func TestNodeStatesAt1024GPUs(t *testing.T) {
-	tl := clusterRun(t, cluster.Spec{Nodes: 128, PerNode: 8}, "ring", run.Analytic)
+	tl := clusterRun(t, cluster.Spec{Nodes: 128, PerNode: 8}, "ring", taskgraph.Analytic)
 	for _, frac := range []float64{0.01, 0.37, 0.9} {
 		at := at(tl, frac)
 		dl := scene.Build(tl, at, scene.Options{Width: 800, Height: 500})
@@ -291,7 +292,7 @@ func drawnLinks(t *testing.T, tl *timeline.Timeline, dl scene.DrawList) map[int]
 // described on hover; at 64 GPUs every link keeps its own line. (The
 // line's colour is checked in TestLinkPairColour.)
 func TestLinkPairsDrawnOnce(t *testing.T) {
-	tl := clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", run.Analytic)
+	tl := clusterRun(t, cluster.Spec{Nodes: 64, PerNode: 8}, "ring", taskgraph.Analytic)
 	at := at(tl, 0.37)
 	dl := scene.Build(tl, at, scene.Options{Width: 1280, Height: 800})
 	drawn := drawnLinks(t, tl, dl)
@@ -312,7 +313,7 @@ func TestLinkPairsDrawnOnce(t *testing.T) {
 			}
 		}
 	}
-	for _, it := range scene.Build(clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", run.Detailed), 0, scene.Options{Width: 1280, Height: 800}).Items {
+	for _, it := range scene.Build(clusterRun(t, cluster.Spec{Nodes: 8, PerNode: 8}, "ring", taskgraph.Detailed), 0, scene.Options{Width: 1280, Height: 800}).Items {
 		if strings.HasPrefix(it.ID, "link/") && strings.Contains(it.ID, "+") {
 			t.Fatalf("8×8 at 1280×800 pairs links (%s); want each its own line", it.ID)
 		}

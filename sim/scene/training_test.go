@@ -13,6 +13,7 @@ import (
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -262,7 +263,7 @@ func TestTrainingMetricsMatchSummary(t *testing.T) {
 func trainingCases(t testing.TB) map[string]*timeline.Timeline {
 	return map[string]*timeline.Timeline{
 		"llama detailed": simulate(t, "llama3-8b-2x8.yaml", ""),
-		"llama analytic": simulate(t, "llama3-8b-2x8.yaml", run.Analytic),
+		"llama analytic": simulate(t, "llama3-8b-2x8.yaml", taskgraph.Analytic),
 		"pipeline":       simulate(t, "pipeline-1f1b.yaml", ""),
 		"oom":            oomTimeline(),
 		"256 GPUs":       bigTraining(t, 32, 8, 8, 4),

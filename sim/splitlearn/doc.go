@@ -36,7 +36,7 @@
 // both terms among them (Partition balances the largest).
 //
 // Costs are analytic (FLOPs and bytes from the model's layer table, times
-// from the devices' FLOP/s); messages cross a fluid network (package
-// fabric). The run is deterministic: per-client speed factors come from
+// from the devices' FLOP/s); the rounds are a task graph played by package
+// taskgraph, whose messages cross a fluid network (package fabric). The run is deterministic: per-client speed factors come from
 // the configuration or from its seed.
 package splitlearn

@@ -1,13 +1,10 @@
 package splitlearn
 
 import (
-	"cmp"
-	"fmt"
-	"slices"
 	"strconv"
 
-	"paraplay/sim/engine"
-	"paraplay/sim/fabric"
+	"paraplay/sim/collective"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -17,25 +14,37 @@ import (
 // span per forward and backward on every client and compute node, a
 // transfer per message on the links, each actor's memory, and the rounds
 // (Timeline.Split). The result passes timeline.Validate.
+//
+// The rounds are one task graph (package taskgraph) whose messages go
+// concurrently: a client's uplink and the compute nodes' ports carry
+// several messages at once, sharing the links.
 func Simulate(c Config) (*timeline.Timeline, error) {
 	if err := c.Validate(); err != nil {
 		return nil, err
 	}
-	p := NewPlan(c)
 	t := Topology(c)
-	eng := &engine.Engine{}
-	r := &runner{c: c, p: p, eng: eng, net: fabric.New(t, eng), tl: newTimeline(t, c.Title),
-		gpuAt: make([]units.Time, len(t.GPUs))}
+	g := taskgraph.New(t, c.Title)
+	g.ConcurrentMessages()
+	tl := g.Timeline()
+	// A run's lists are empty, never missing, in its JSON.
+	tl.Spans, tl.Transfers, tl.Collectives = []timeline.Span{}, []timeline.Transfer{}, []timeline.Collective{}
+	vertices := make([]int, len(t.GPUs))
+	for i := range vertices {
+		vertices[i] = i
+	}
+	r := &runner{c: c, p: NewPlan(c), g: g,
+		msgs: g.AddChannel(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: len(t.GPUs)}, vertices, taskgraph.PointToPoint)}
 	r.build()
-	r.tl.End = eng.Run()
-	if r.err != nil {
-		return nil, r.err
+	r.done = make([]units.Time, g.Len())
+	g.OnFinish(func(id int) { r.done[id] = g.Now() })
+	if _, err := g.Run(); err != nil {
+		return nil, err
 	}
 	r.record()
-	if err := r.tl.Validate(); err != nil {
-		return nil, fmt.Errorf("splitlearn: internal error, the timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(tl, "splitlearn"); err != nil {
+		return nil, err
 	}
-	return r.tl, nil
+	return tl, nil
 }
 
 // Topology is the network of c: its clients on access links of
@@ -50,56 +59,16 @@ func Topology(c Config) *topo.Topology {
 		topo.Port{Bandwidth: c.HopBandwidth, Latency: c.HopLatency})
 }
 
-func newTimeline(t *topo.Topology, title string) *timeline.Timeline {
-	tl := &timeline.Timeline{Title: title, Fidelity: "detailed", Spans: []timeline.Span{}, Transfers: []timeline.Transfer{},
-		Collectives: []timeline.Collective{}}
-	for _, g := range t.GPUs {
-		tl.GPUs = append(tl.GPUs, timeline.GPU{ID: g.ID, Name: g.Name, Node: g.Node, Role: g.Role})
-	}
-	for _, sw := range t.Switches {
-		tl.Switches = append(tl.Switches, timeline.Switch{ID: sw.ID, Name: sw.Name, Kind: sw.Kind, Node: sw.Node})
-	}
-	for _, l := range t.Links {
-		tl.Links = append(tl.Links, timeline.Link{ID: l.ID, From: l.From, To: l.To, Bandwidth: l.Bandwidth, Latency: l.Latency})
-	}
-	return tl
-}
-
-// task is one node of a round's dependency graph: a span on a device's
-// compute stream, a message, or a join that only waits.
-type task struct {
-	kind    taskKind
-	span    timeline.Span // compute: the template; its End is the duration
-	src     int           // send: endpoints, size, label
-	dst     int
-	bytes   units.Bytes
-	phase   string
-	waiting int
-	next    []int
-	done    units.Time
-}
-
-type taskKind uint8
-
-const (
-	compute taskKind = iota
-	send
-	join
-)
-
-// runner builds and plays the graph.
+// runner lays out the rounds on the graph and reads the run back.
 type runner struct {
-	c     Config
-	p     Plan
-	eng   *engine.Engine
-	net   *fabric.Network
-	tl    *timeline.Timeline
-	tasks []task
-	gpuAt []units.Time // when each device's compute stream is next free
-	err   error
-	// rounds[r] holds round r's gate (the join it starts after), its
-	// clients' last tasks and, for split learning, the gather and the
-	// task after which gradients leave node 0.
+	c    Config
+	p    Plan
+	g    *taskgraph.Graph
+	msgs taskgraph.Channel // every message
+	done []units.Time      // by op: when it finished
+	// rounds[r] holds round r's gate (the join it starts after; none, −1,
+	// for the first round), its clients' last ops and, for split learning,
+	// the gather and the op after which gradients leave node 0.
 	rounds []roundTasks
 }
 
@@ -108,36 +77,33 @@ type roundTasks struct {
 	last                     []int
 }
 
-func (r *runner) add(t task, deps ...int) int {
-	id := len(r.tasks)
-	for _, d := range deps {
-		if d >= 0 {
-			r.tasks[d].next = append(r.tasks[d].next, id)
-			t.waiting++
-		}
-	}
-	r.tasks = append(r.tasks, t)
-	return id
-}
-
 func (r *runner) compute(gpu int, kind timeline.Kind, d units.Time, round, micro, stage int, dep int) int {
 	label := "F"
 	if kind == timeline.Backward {
 		label = "B"
 	}
 	label += strconv.Itoa(round)
-	return r.add(task{kind: compute, span: timeline.Span{GPU: gpu, Kind: kind, Iteration: round, Microbatch: micro,
-		Stage: stage, Label: label, End: d}}, dep)
+	return r.g.AddCompute(timeline.Span{GPU: gpu, Kind: kind, Iteration: round, Microbatch: micro, Stage: stage, Label: label}, d, after(dep)...)
 }
 
-func (r *runner) message(src, dst int, b units.Bytes, phase string, round int, deps ...int) int {
-	return r.add(task{kind: send, src: src, dst: dst, bytes: b, phase: phase, span: timeline.Span{Iteration: round}}, deps...)
+func (r *runner) message(src, dst int, b units.Bytes, phase string, round int, dep int) int {
+	return r.g.AddMessage(r.msgs, collective.Transfer{Src: src, Dst: dst, Bytes: b, Phase: phase, Step: round}, after(dep)...)
 }
 
-// build adds every round's tasks, each round after the previous one's
-// last client.
+// after is the dependency list of an op that waits for dep, or for
+// nothing when dep is −1.
+func after(dep int) []int {
+	if dep < 0 {
+		return nil
+	}
+	return []int{dep}
+}
+
+// build adds every round's ops, each round after the previous one's last
+// client. The first round waits for nothing: its ops start the run (a
+// join before them would start them twice, see taskgraph's execute).
 func (r *runner) build() {
-	gate := r.add(task{kind: join})
+	gate := -1
 	for k := 0; k < r.c.Rounds; k++ {
 		var rt roundTasks
 		if r.c.Mode == ModeFedAvg {
@@ -146,22 +112,9 @@ func (r *runner) build() {
 			rt = r.splitRound(k, gate)
 		}
 		rt.gate = gate
-		gate = r.add(task{kind: join}, rt.last...)
+		gate = r.g.AddJoin(rt.last...)
 		r.rounds = append(r.rounds, rt)
 	}
-	// Collect the roots first: starting one releases others, which must
-	// not be started twice.
-	var roots []int
-	for id := range r.tasks {
-		if r.tasks[id].waiting == 0 {
-			roots = append(roots, id)
-		}
-	}
-	r.eng.At(0, func() {
-		for _, id := range roots {
-			r.start(id)
-		}
-	})
 }
 
 // splitRound: clients forward and upload; the chain forward, then
@@ -174,7 +127,7 @@ func (r *runner) splitRound(k, gate int) roundTasks {
 		f := r.compute(i, timeline.Forward, p.Forward[i], k, 0, 0, gate)
 		ups[i] = r.message(i, node(0), p.Up, "activations", k, f)
 	}
-	rt := roundTasks{gather: r.add(task{kind: join}, ups...)}
+	rt := roundTasks{gather: r.g.AddJoin(ups...)}
 	prev := rt.gather
 	h := len(p.Nodes)
 	for j := 0; j < h; j++ {
@@ -213,50 +166,9 @@ func (r *runner) fedAvgRound(k, gate int) roundTasks {
 	return rt
 }
 
-func (r *runner) start(id int) {
-	t := &r.tasks[id]
-	switch t.kind {
-	case join:
-		r.finish(id)
-	case compute:
-		s := t.span
-		s.Start = max(r.eng.Now(), r.gpuAt[s.GPU])
-		s.End += s.Start
-		r.gpuAt[s.GPU] = s.End
-		r.tl.Spans = append(r.tl.Spans, s)
-		r.eng.At(s.End, func() { r.finish(id) })
-	case send:
-		slot := len(r.tl.Transfers)
-		r.tl.Transfers = append(r.tl.Transfers, timeline.Transfer{Src: t.src, Dst: t.dst, Bytes: t.bytes,
-			Collective: -1, Step: t.span.Iteration, Phase: t.phase, Start: r.eng.Now()})
-		err := r.net.Send(t.src, t.dst, t.bytes, func(m *fabric.Message) {
-			x := &r.tl.Transfers[slot]
-			x.Path, x.End, x.Rates = m.Path, m.End, slices.Clone(m.Rates)
-			r.finish(id)
-		})
-		if err != nil && r.err == nil {
-			r.err = err
-		}
-	}
-}
-
-func (r *runner) finish(id int) {
-	t := &r.tasks[id]
-	t.done = r.eng.Now()
-	for _, n := range t.next {
-		r.tasks[n].waiting--
-		if r.tasks[n].waiting == 0 {
-			r.start(n)
-		}
-	}
-}
-
-// record completes the timeline: spans in order, memory, rounds.
+// record completes the timeline: memory, rounds.
 func (r *runner) record() {
-	tl := r.tl
-	slices.SortStableFunc(tl.Spans, func(a, b timeline.Span) int {
-		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPU, b.GPU))
-	})
+	tl := r.g.Timeline()
 	n := len(r.c.Devices)
 	sp := &timeline.Split{Mode: r.c.Mode, Model: r.c.Model.Name, ClientLayers: [2]int{0, r.c.Cut},
 		ComputeGPU: r.c.Compute.Name}
@@ -275,14 +187,17 @@ func (r *runner) record() {
 	}
 	sp.NodeLayers = r.p.Nodes
 	for k, rt := range r.rounds {
-		round := timeline.Round{Index: k, Start: r.tasks[rt.gate].done}
+		round := timeline.Round{Index: k}
+		if rt.gate >= 0 {
+			round.Start = r.done[rt.gate]
+		}
 		for i, id := range rt.last {
-			if d := r.tasks[id].done; d > round.End {
+			if d := r.done[id]; d > round.End {
 				round.End, round.Slowest = d, i
 			}
 		}
 		if rt.gather >= 0 {
-			round.ServerStart, round.ServerEnd = r.tasks[rt.gather].done, r.tasks[rt.serverDone].done
+			round.ServerStart, round.ServerEnd = r.done[rt.gather], r.done[rt.serverDone]
 		}
 		sp.Rounds = append(sp.Rounds, round)
 	}
@@ -295,7 +210,8 @@ func (r *runner) record() {
 // end.
 func (r *runner) memory() []timeline.Memory {
 	n := len(r.c.Devices)
-	out := make([]timeline.Memory, len(r.tl.GPUs))
+	tl := r.g.Timeline()
+	out := make([]timeline.Memory, len(tl.GPUs))
 	for g := range out {
 		use, capacity := r.p.ClientMemory, r.c.Compute.HBM
 		if g < n {
@@ -312,7 +228,7 @@ func (r *runner) memory() []timeline.Memory {
 			Activations:     []timeline.MemoryPoint{}}
 		type key struct{ it, mb int }
 		open := map[key]bool{}
-		for _, s := range r.tl.Spans {
+		for _, s := range tl.Spans {
 			if s.GPU != g || use.Activations == 0 {
 				continue
 			}

@@ -2,6 +2,8 @@ package workload
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 
 	"paraplay/sim/hw"
 	"paraplay/sim/units"
@@ -38,4 +40,30 @@ func MFU(m Model, batch int, elapsed units.Time, gpus int, gpu hw.GPU) float64 {
 // HFU ≥ MFU, with equality when r is "none".
 func HFU(m Model, batch int, r Recompute, elapsed units.Time, gpus int, gpu hw.GPU) float64 {
 	return Utilization(IterationFLOPs(m, batch, r).Hardware(), elapsed, gpus, gpu.PeakFLOPS)
+}
+
+// Spread is how a synthetic op time varies between draws: a uniform factor
+// in 1 ± Jitter and, for stragglers, a lognormal factor exp(Mu + Sigma·Z)
+// of mean 1 (scenario.StragglerSigma gives Mu and Sigma for a coefficient
+// of variation). Lognormal because slowness multiplies and has a long
+// right tail.
+type Spread struct {
+	Jitter    float64
+	Straggle  bool
+	Mu, Sigma float64
+}
+
+// Time is op time d at the given speed (1 = nominal, 2 = twice as fast),
+// spread by sp with numbers drawn from rng in a fixed order: the uniform
+// factor when Jitter > 0, then the normal when Straggle. It is at least
+// 1ns.
+func (sp Spread) Time(rng *rand.Rand, d units.Time, speed float64) units.Time {
+	f := 1.0
+	if sp.Jitter > 0 {
+		f += sp.Jitter * (2*rng.Float64() - 1)
+	}
+	if sp.Straggle {
+		f *= math.Exp(sp.Mu + sp.Sigma*rng.NormFloat64())
+	}
+	return max(1, units.Round(d.Seconds()*f/speed))
 }

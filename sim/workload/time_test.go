@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"paraplay/sim/hw"
@@ -71,5 +72,38 @@ func TestHFUFromMegatron(t *testing.T) {
 	model := NarayananModelFLOPs(batch, m.SeqLen, m.Layers, m.Hidden, m.Vocab)
 	if got, want := MFU(m, batch, elapsed, gpus, a100), 163.0/312*model/hardware; !near(got, want, 1e-6) {
 		t.Errorf("MFU = %.4f, want %.4f", got, want)
+	}
+}
+
+func TestSpreadTime(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		sp    Spread
+		speed float64
+		lo    units.Time
+		hi    units.Time
+	}{
+		{"no spread", Spread{}, 1, units.Millisecond, units.Millisecond},
+		{"twice as fast", Spread{}, 2, 500 * units.Microsecond, 500 * units.Microsecond},
+		{"jitter", Spread{Jitter: 0.2}, 1, 800 * units.Microsecond, 1200 * units.Microsecond},
+		{"straggler", Spread{Straggle: true, Mu: -0.005, Sigma: 0.1}, 1, 100 * units.Microsecond, 10 * units.Millisecond},
+	} {
+		rng := rand.New(rand.NewPCG(1, 2))
+		for range 100 {
+			if got := tc.sp.Time(rng, units.Millisecond, tc.speed); got < tc.lo || got > tc.hi {
+				t.Errorf("%s: Time = %v, want %v..%v", tc.name, got, tc.lo, tc.hi)
+				break
+			}
+		}
+	}
+	// Draws are taken only for what is spread: a plain spread leaves the
+	// source untouched.
+	a, b := rand.New(rand.NewPCG(1, 2)), rand.New(rand.NewPCG(1, 2))
+	Spread{}.Time(a, units.Millisecond, 1)
+	if a.Uint64() != b.Uint64() {
+		t.Error("Spread{}.Time drew from the source")
+	}
+	if got := (Spread{}).Time(a, 0, 1); got != 1 {
+		t.Errorf("Time of 0 = %v, want 1ns", got)
 	}
 }

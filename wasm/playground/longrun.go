@@ -5,9 +5,9 @@ import (
 	"slices"
 
 	"paraplay/sim/fault"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/scene"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -29,7 +29,7 @@ func IsLongRun(s scenario.Scenario) bool {
 }
 
 // LongRun simulates the long run of s: one analytic iteration, then its
-// duration of failures and recoveries (run.NewLong). Too large a cluster
+// duration of failures and recoveries (training.NewLong). Too large a cluster
 // is an error that says where to run it instead.
 func LongRun(s scenario.Scenario) (fault.Report, error) {
 	if n := s.NumGPUs(); n > MaxLongRunGPUs {
@@ -37,7 +37,7 @@ func LongRun(s scenario.Scenario) (fault.Report, error) {
 			"a long run on %d GPUs is too large for the browser (at most %d: its one analytic iteration alone takes seconds and hundreds of MB); run it with: paraplay run FILE --duration %s",
 			n, MaxLongRunGPUs, s.Failures.Duration)}
 	}
-	l, err := run.NewLong(s, s.Failures.Duration, 0)
+	l, err := training.NewLong(s, s.Failures.Duration, 0)
 	if err != nil {
 		return fault.Report{}, err
 	}

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"io"
 	"math"
-
 	"strconv"
 	"strings"
 
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
-	"paraplay/sim/run"
+	"paraplay/sim/nccltest"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
@@ -66,7 +66,7 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 	fs.Float64Var(&f.factor, "f", 2, "size multiplication factor (nccl-tests -f), > 1")
 	fs.IntVar(&f.chunks, "chunks", 1, "pipeline pieces per message (ring, tree, chain)")
 	fs.IntVar(&f.root, "root", 0, "root rank (broadcast, reduce)")
-	fs.StringVar(&f.fidelity, "fidelity", run.Auto, "detailed (every message simulated), analytic (closed form) or auto")
+	fs.StringVar(&f.fidelity, "fidelity", taskgraph.Auto, "detailed (every message simulated), analytic (closed form) or auto")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&f.trace, "trace", "", "write the Chrome trace of the largest size to this file")
 	if err := fs.Parse(args); err != nil {
@@ -218,7 +218,7 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 	var results []result
 	for i, s := range sizes {
 		cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: s, Root: f.root, Chunks: f.chunks}
-		m, tl, err := run.MeasureCollective(built.Topology, f.op, f.algo, cfg, f.fidelity)
+		m, tl, err := nccltest.MeasureCollective(built.Topology, f.op, f.algo, cfg, f.fidelity)
 		if err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage

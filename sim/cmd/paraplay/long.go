@@ -7,8 +7,8 @@ import (
 	"io"
 
 	"paraplay/sim/fault"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -64,7 +64,7 @@ func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, std
 		fmt.Fprintf(stderr, "paraplay run: --sweep-checkpoint needs --duration, --iterations or failures.duration\n")
 		return exitUsage
 	}
-	l, err := run.NewLong(s, f.duration, f.iterations)
+	l, err := training.NewLong(s, f.duration, f.iterations)
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
 		return exitError

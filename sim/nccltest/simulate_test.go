@@ -1,0 +1,64 @@
+package nccltest
+
+import (
+	"os"
+	"testing"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/units"
+)
+
+func TestCollectiveScenarioMatchesTheMeasurement(t *testing.T) {
+	data, err := os.ReadFile("../scenario/testdata/allreduce-2x4-h100.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := Topology(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _, err := MeasureCollective(topo, "all_reduce", "ring", collective.Config{Ranks: 8, Nodes: 2, PerNode: 4, Bytes: 64 * units.MiB}, taskgraph.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tl.End != m.Time || len(tl.Switches) == 0 || len(tl.Spans) != 0 {
+		t.Errorf("scenario: end %v, %d switches, %d spans; measurement %v", tl.End, len(tl.Switches), len(tl.Spans), m.Time)
+	}
+}
+
+func TestEveryCollectiveOpRunsAsAScenario(t *testing.T) {
+	for _, op := range collective.Ops() {
+		for _, algo := range collective.Algorithms(op) {
+			s := scenario.Default()
+			s.Strategy, s.GPUs, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size = Name, 8, op, algo, units.MiB
+			if op == "sendrecv" {
+				s.GPUs = 2
+			}
+			if algo == "hierarchical" {
+				s.Cluster = scenario.Cluster{GPU: "a100-sxm-80gb", Nodes: 2, GPUsPerNode: 4}
+			}
+			if err := s.Validate(); err != nil {
+				t.Errorf("%s/%s: %v", op, algo, err)
+				continue
+			}
+			tl, err := Simulate(s)
+			if err != nil {
+				t.Errorf("%s/%s: %v", op, algo, err)
+				continue
+			}
+			if err := tl.Validate(); err != nil || tl.End <= 0 {
+				t.Errorf("%s/%s: end %v, %v", op, algo, tl.End, err)
+			}
+		}
+	}
+}

@@ -1,0 +1,278 @@
+package taskgraph
+
+import (
+	"slices"
+
+	"paraplay/sim/engine"
+	"paraplay/sim/fabric"
+	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// op is one node of the task graph. It is kept small (a 1,024-GPU ring
+// all-reduce has two million of them): what it does is looked up in the
+// graph's table of its kind.
+type op struct {
+	kind    opKind
+	item    int32 // index into the table of its kind: spans, xfers, groups or analytics
+	waiting int32 // unfinished predecessors and holds
+	slot    int32 // message: its index in the timeline's Transfers, once sent
+}
+
+// opKind says what an op does.
+type opKind uint8
+
+const (
+	opCompute  opKind = iota // a span on one GPU's compute stream
+	opTransfer               // one message of a placed schedule
+	opGroup                  // a span on several GPUs' compute streams at once
+	opAnalytic               // a collective priced by its closed form, or a delay
+	opJoin                   // nothing: waits for its dependencies
+)
+
+// Graph is a task graph being laid out, then played by Run. A GPU's
+// compute stream runs one span at a time, in the order they became ready.
+type Graph struct {
+	ops       []op
+	edges     adjacency
+	spans     []timeline.Span // compute templates; End−Start is the duration
+	groups    []Group
+	analytics []analytic
+	msgs      messages
+	gpus      gpuState
+	hooks     hooks
+	eng       *engine.Engine
+	net       *fabric.Network
+	out       *timeline.Timeline
+	failed    error
+}
+
+// adjacency holds the dependency edges, gathered while ops are added and
+// turned into a compressed adjacency list when the graph runs
+// (next[first[i]:first[i+1]] are the ops that wait for op i): one
+// allocation instead of one per op.
+type adjacency struct {
+	edges       [][2]int32
+	first, next []int32
+	// preds[id] lists op id's predecessors from the first indexed edges
+	// (see Predecessors).
+	preds   [][]int
+	indexed int
+	scratch []int // dependencies of one message, for AddSchedule
+}
+
+// gpuState is what each GPU's streams are doing.
+type gpuState struct {
+	computeAt, commAt []units.Time // when each GPU's compute and communication streams are next free
+	mem               []memTrack   // activation memory by GPU; nil unless tracked
+}
+
+// hooks are the strategy's callbacks into a running graph.
+type hooks struct {
+	// onFinish hears of every op as it finishes, before what waits for it
+	// starts; afterFinish after that.
+	onFinish, afterFinish func(id int)
+	// scale gives a group op's compute time when it starts; nil: its
+	// nominal time.
+	scale func(o *Group, id int, start units.Time) units.Time
+}
+
+// New returns an empty graph on topology t whose run is recorded in a
+// timeline of the given title (NewTimeline).
+func New(t *topo.Topology, title string) *Graph {
+	eng := &engine.Engine{}
+	n := len(t.GPUs)
+	return &Graph{eng: eng, net: fabric.New(t, eng), out: NewTimeline(t, title),
+		gpus: gpuState{computeAt: make([]units.Time, n), commAt: make([]units.Time, n)},
+		msgs: messages{ports: newPorts(n)}}
+}
+
+// Timeline is the record the graph's run fills in.
+func (g *Graph) Timeline() *timeline.Timeline { return g.out }
+
+// Now is the simulated time while the graph runs.
+func (g *Graph) Now() units.Time { return g.eng.Now() }
+
+// Len is the number of ops added so far: the id of the next one.
+func (g *Graph) Len() int { return len(g.ops) }
+
+// Reserve makes room for ops more ops, messages more recorded messages
+// and rates more rate pieces, so that a large run sizes its tables once.
+func (g *Graph) Reserve(ops, messages, rates int) {
+	g.ops = slices.Grow(g.ops, ops)
+	g.out.Transfers = slices.Grow(g.out.Transfers, messages)
+	g.msgs.rates = slices.Grow(g.msgs.rates, rates)
+}
+
+// OnFinish has f hear of every op as it finishes, before the ops waiting
+// for it start.
+func (g *Graph) OnFinish(f func(id int)) { g.hooks.onFinish = f }
+
+// AfterFinish has f hear of every op once the ops waiting for it have
+// started: ops that f releases start after them, in the order it
+// releases them.
+func (g *Graph) AfterFinish(f func(id int)) { g.hooks.afterFinish = f }
+
+// Fail stops the run with err once it has been played (the first error
+// wins).
+func (g *Graph) Fail(err error) {
+	if g.failed == nil {
+		g.failed = err
+	}
+}
+
+// AddCompute adds a compute span of duration d on span.GPU (the
+// template's Start and End are ignored) that waits for deps, and returns
+// its op id.
+func (g *Graph) AddCompute(span timeline.Span, d units.Time, deps ...int) int {
+	span.Start, span.End = 0, d
+	g.spans = append(g.spans, span)
+	return g.add(op{kind: opCompute, item: int32(len(g.spans) - 1)}, deps)
+}
+
+// AddJoin adds an op that does nothing but wait for deps.
+func (g *Graph) AddJoin(deps ...int) int {
+	return g.add(op{kind: opJoin}, deps)
+}
+
+func (g *Graph) add(o op, deps []int) int {
+	id := len(g.ops)
+	o.waiting = int32(len(deps))
+	g.ops = append(g.ops, o)
+	for _, d := range deps {
+		g.edges.edges = append(g.edges.edges, [2]int32{int32(d), int32(id)})
+	}
+	return id
+}
+
+// Depend makes op id wait for op dep as well.
+func (g *Graph) Depend(id, dep int) {
+	g.ops[id].waiting++
+	g.edges.edges = append(g.edges.edges, [2]int32{int32(dep), int32(id)})
+}
+
+// Hold makes op id wait, besides its dependencies, for one Release.
+func (g *Graph) Hold(id int) { g.ops[id].waiting++ }
+
+// Release lets op id start once its other dependencies are done: it
+// drops one of the waits Hold added.
+func (g *Graph) Release(id int) {
+	g.ops[id].waiting--
+	if g.ops[id].waiting == 0 {
+		g.start(int32(id))
+	}
+}
+
+// Waiting is how many dependencies and holds op id still waits for.
+func (g *Graph) Waiting(id int) int { return int(g.ops[id].waiting) }
+
+// Predecessors lists the ops op id waits for, from the dependencies added
+// so far, in the order they were added. It indexes the edges as it goes
+// (ZeRO-3 asks once per op and tensor-parallel rank: scanning every edge
+// each time made a 64-GPU iteration take seconds).
+func (g *Graph) Predecessors(id int) []int {
+	a := &g.edges
+	for ; a.indexed < len(a.edges); a.indexed++ {
+		e := a.edges[a.indexed]
+		for int(e[1]) >= len(a.preds) {
+			a.preds = append(a.preds, nil)
+		}
+		a.preds[e[1]] = append(a.preds[e[1]], int(e[0]))
+	}
+	if id >= len(a.preds) {
+		return nil
+	}
+	return slices.Clone(a.preds[id])
+}
+
+// link builds the compressed adjacency list from the edges (a counting
+// sort, so each op's successors keep the order they were added in).
+func (g *Graph) link() {
+	a := &g.edges
+	a.first = make([]int32, len(g.ops)+1)
+	for _, e := range a.edges {
+		a.first[e[0]+1]++
+	}
+	for i := 1; i < len(a.first); i++ {
+		a.first[i] += a.first[i-1]
+	}
+	a.next = make([]int32, len(a.edges))
+	fill := append([]int32(nil), a.first[:len(g.ops)]...)
+	for _, e := range a.edges {
+		a.next[fill[e[0]]] = e[1]
+		fill[e[0]]++
+	}
+	a.edges = nil
+}
+
+// execute plays the graph from time 0 and returns the time the last op
+// ended. At time 0 it starts, in order of id, every op that waits for
+// nothing at that moment. A join among them finishes at once and starts
+// the ops it readies; one of those with a higher id is then started again
+// when the loop reaches it. That double start is how every run so far was
+// played (a ZeRO-3 prefetch of a device's first op is one), and issue 18
+// freezes behaviour, so it stays: a strategy that must not meet it gives
+// no op a dependency-free join (split learning starts its first round
+// with no gate).
+func (g *Graph) execute() units.Time {
+	g.link()
+	g.msgs.ports.size(len(g.ops))
+	// One span per compute op, up to two (compute and blocking
+	// communication) per GPU of each group op: size the list once, it
+	// runs to millions on large clusters.
+	spans := len(g.spans)
+	for i := range g.groups {
+		o := &g.groups[i]
+		spans += len(o.GPUs)
+		if o.Comm > 0 {
+			spans += len(o.GPUs)
+		}
+	}
+	g.out.Spans = slices.Grow(g.out.Spans, spans)
+	g.eng.At(0, func() {
+		for i := range g.ops {
+			if g.ops[i].waiting == 0 {
+				g.start(int32(i))
+			}
+		}
+	})
+	return g.eng.Run()
+}
+
+func (g *Graph) start(id int32) {
+	o := &g.ops[id]
+	switch o.kind {
+	case opGroup:
+		g.startGroup(id)
+	case opAnalytic:
+		g.startAnalytic(id)
+	case opJoin:
+		g.finish(id)
+	case opCompute:
+		span := g.spans[o.item]
+		start := max(g.eng.Now(), g.gpus.computeAt[span.GPU])
+		span.Start, span.End = start, start+span.End
+		g.gpus.computeAt[span.GPU] = span.End
+		g.out.Spans = append(g.out.Spans, span)
+		g.eng.At(span.End, func() { g.finish(id) })
+	default:
+		g.ready(id)
+	}
+}
+
+func (g *Graph) finish(id int32) {
+	if g.hooks.onFinish != nil {
+		g.hooks.onFinish(int(id))
+	}
+	a := &g.edges
+	for _, n := range a.next[a.first[id]:a.first[id+1]] {
+		g.ops[n].waiting--
+		if g.ops[n].waiting == 0 {
+			g.start(n)
+		}
+	}
+	if g.hooks.afterFinish != nil {
+		g.hooks.afterFinish(int(id))
+	}
+}

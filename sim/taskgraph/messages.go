@@ -1,0 +1,204 @@
+package taskgraph
+
+import (
+	"slices"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/fabric"
+	"paraplay/sim/timeline"
+)
+
+// PointToPoint is the purpose of messages that belong to no collective:
+// a schedule or channel placed with it gets no record in the timeline's
+// Collectives.
+const PointToPoint = "p2p"
+
+// messages is the graph's placed schedules and what their messages need.
+type messages struct {
+	xfers []xferRef
+	colls []placedSchedule
+	// rates holds every arrived message's rate pieces back to back; each
+	// Transfer.Rates is a window on it. One pointer-free array instead of
+	// a small allocation per message keeps the garbage collector idle.
+	rates []timeline.Rate
+	ports ports
+	// concurrent: no single-port model, a ready message leaves at once.
+	concurrent bool
+}
+
+// xferRef names one transfer of one of the graph's schedules.
+type xferRef struct {
+	coll, index int32
+}
+
+// placedSchedule is a collective schedule with its ranks mapped to GPUs.
+type placedSchedule struct {
+	sch  collective.Schedule
+	gpus []int // gpus[rank] is the GPU id of rank
+	// tl is the index of its record in the timeline's Collectives, or −1
+	// for point-to-point messages, which belong to no collective.
+	tl int
+}
+
+// Channel is a placed schedule that messages join one at a time
+// (AddMessage): a pipeline's point-to-point messages, or a parameter
+// server's pushes and pulls.
+type Channel int32
+
+// ConcurrentMessages lets every GPU send and receive any number of
+// messages at once: a ready message leaves at once (no single-port
+// model) and shares the links with the others. Split learning's clients
+// and compute nodes send this way.
+func (g *Graph) ConcurrentMessages() { g.msgs.concurrent = true }
+
+// AddSchedule adds a collective whose rank r runs on GPU gpus[r]; ready[r],
+// if ready is not nil and ready[r] ≥ 0, is the op after which rank r may
+// start sending. Its messages are the ops first, first+1, … in the order
+// of sch.Transfers. Its record in the timeline's Collectives carries
+// purpose ("dp", "zero", …), unless purpose is PointToPoint.
+func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, purpose string) (first int) {
+	c := g.place(sch, gpus, purpose)
+	first = len(g.ops)
+	g.msgs.xfers = slices.Grow(g.msgs.xfers, len(sch.Transfers))
+	g.edges.edges = slices.Grow(g.edges.edges, 2*len(sch.Transfers))
+	for i, tr := range sch.Transfers {
+		deps := g.edges.scratch[:0]
+		if ready != nil && ready[tr.Src] >= 0 {
+			deps = append(deps, ready[tr.Src])
+		}
+		for _, a := range tr.After {
+			deps = append(deps, first+a)
+		}
+		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i)})
+		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		g.edges.scratch = deps
+	}
+	return first
+}
+
+// AddChannel places sch, a schedule that gets its messages from
+// AddMessage (its Transfers, empty, may have room for them), rank r on
+// GPU gpus[r], with a record of the given purpose as AddSchedule.
+func (g *Graph) AddChannel(sch collective.Schedule, gpus []int, purpose string) Channel {
+	return Channel(g.place(sch, gpus, purpose))
+}
+
+func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
+	c := len(g.msgs.colls)
+	tl := -1
+	if purpose != PointToPoint {
+		tl = len(g.out.Collectives)
+		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm,
+			Ranks: sch.Ranks, Bytes: sch.Bytes, GPUs: append([]int(nil), gpus...), Purpose: purpose, Start: -1})
+	}
+	g.msgs.colls = append(g.msgs.colls, placedSchedule{sch: sch, gpus: gpus, tl: tl})
+	return c
+}
+
+// AddMessage adds to channel c the message tr (its Src, Dst, Bytes, Phase
+// and Step; Src and Dst are ranks of the channel) that waits for deps.
+func (g *Graph) AddMessage(c Channel, tr collective.Transfer, deps ...int) int {
+	p := &g.msgs.colls[c]
+	p.sch.Transfers = append(p.sch.Transfers, tr)
+	g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(len(p.sch.Transfers) - 1)})
+	return g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+}
+
+func (g *Graph) transfer(item int32) (*placedSchedule, *collective.Transfer) {
+	ref := g.msgs.xfers[item]
+	c := &g.msgs.colls[ref.coll]
+	return c, &c.sch.Transfers[ref.index]
+}
+
+func (g *Graph) endpoints(item int32) (src, dst int) {
+	c, tr := g.transfer(item)
+	return c.gpus[tr.Src], c.gpus[tr.Dst]
+}
+
+// ready queues message id at its ports, or sends it at once when messages
+// go concurrently.
+func (g *Graph) ready(id int32) {
+	if g.msgs.concurrent {
+		g.send(id)
+		return
+	}
+	src, dst := g.endpoints(g.ops[id].item)
+	g.msgs.ports.queue(id, src, dst)
+	g.touch(src, dst)
+}
+
+// send starts message id on the network.
+func (g *Graph) send(id int32) {
+	c, tr := g.transfer(g.ops[id].item)
+	src, dst := c.gpus[tr.Src], c.gpus[tr.Dst]
+	// Record the transfer now, so that Transfers come out in start order
+	// without a sort; Arrived fills in the rest.
+	g.ops[id].slot = int32(len(g.out.Transfers))
+	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
+		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
+		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: g.eng.Now(),
+	})
+	var err error
+	if g.msgs.concurrent {
+		// Sent with a callback, which the network never recycles.
+		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
+	} else {
+		g.msgs.ports.sending[src], g.msgs.ports.receiving[dst], g.msgs.ports.started[id] = true, true, true
+		err = g.net.SendTo(src, dst, tr.Bytes, g, int(id))
+	}
+	if err != nil {
+		g.Fail(err)
+	}
+}
+
+// Arrived records a message of the graph and releases what waits for it
+// (fabric.Receiver).
+func (g *Graph) Arrived(m *fabric.Message) {
+	id := int32(m.Tag)
+	g.record(id, m)
+	p := &g.msgs.ports
+	p.sending[m.Src], p.receiving[m.Dst] = false, false
+	g.touch(m.Src, m.Dst)
+	g.finish(id)
+}
+
+// arrived is Arrived for a message sent concurrently.
+func (g *Graph) arrived(id int32, m *fabric.Message) {
+	g.record(id, m)
+	g.finish(id)
+}
+
+// record completes message id's transfer record from m.
+func (g *Graph) record(id int32, m *fabric.Message) {
+	x := &g.out.Transfers[g.ops[id].slot]
+	first := len(g.msgs.rates)
+	g.msgs.rates = append(g.msgs.rates, m.Rates...)
+	x.Path, x.End, x.Rates = m.Path, m.End, g.msgs.rates[first:len(g.msgs.rates):len(g.msgs.rates)]
+}
+
+// completeCollectives completes each detailed collective's record from
+// its transfers (analytic ones were recorded as they ran).
+func (g *Graph) completeCollectives() {
+	cs := g.out.Collectives
+	for _, tr := range g.out.Transfers {
+		if i := tr.Collective; i >= 0 {
+			if cs[i].Start < 0 || tr.Start < cs[i].Start {
+				cs[i].Start = tr.Start
+			}
+			cs[i].End = max(cs[i].End, tr.End)
+		}
+	}
+	for i := range cs {
+		cs[i].Start = max(cs[i].Start, 0)
+		cs[i].End = max(cs[i].End, cs[i].Start)
+	}
+}
+
+// Identity places rank r on GPU r, for n ranks.
+func Identity(n int) []int {
+	gpus := make([]int, n)
+	for i := range gpus {
+		gpus[i] = i
+	}
+	return gpus
+}

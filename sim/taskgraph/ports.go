@@ -1,0 +1,110 @@
+package taskgraph
+
+import "slices"
+
+// ports is the single-port model of the α–β literature (Thakur,
+// Rabenseifner & Gropp 2005): each GPU sends one message at a time and
+// receives one at a time. A ready message waits until both its sender's
+// send port and its receiver's receive port are free; waiting messages go
+// first come, first served. Messages of different GPUs still share the
+// network's links (package fabric).
+type ports struct {
+	sending, receiving []bool
+	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
+	started            []bool    // by op: the message has left its queues
+	readySeq           []int32   // by op: order in which messages became ready
+	bySeq              []int32   // op of each ready sequence number
+	collected          []uint32  // by op: dispatch pass that last collected it
+	pass               uint32
+	touched            touched
+	candidates         []int32 // ready sequence numbers of this pass's candidates
+}
+
+// touched lists the ports whose queues may hold a message that can start.
+type touched struct {
+	src, dst []int
+	pending  bool // a dispatch pass is scheduled for this instant
+}
+
+func newPorts(gpus int) ports {
+	return ports{sending: make([]bool, gpus), receiving: make([]bool, gpus),
+		bySrc: make([][]int32, gpus), byDst: make([][]int32, gpus)}
+}
+
+// size makes the per-op tables for ops ops.
+func (p *ports) size(ops int) {
+	p.started = make([]bool, ops)
+	p.readySeq = make([]int32, ops)
+	p.collected = make([]uint32, ops)
+	p.bySeq = make([]int32, 0, ops)
+}
+
+// queue puts message id from GPU src to GPU dst in its ports' queues.
+func (p *ports) queue(id int32, src, dst int) {
+	p.readySeq[id] = int32(len(p.bySeq))
+	p.bySeq = append(p.bySeq, id)
+	p.bySrc[src] = append(p.bySrc[src], id)
+	p.byDst[dst] = append(p.byDst[dst], id)
+}
+
+// touch notes that the queues of send port src and receive port dst may
+// hold a message that can start, and asks for one dispatch pass at this
+// instant, after every other event due now: messages that become ready or
+// ports that free up together are then served in first-come order.
+func (g *Graph) touch(src, dst int) {
+	t := &g.msgs.ports.touched
+	t.src = append(t.src, src)
+	t.dst = append(t.dst, dst)
+	if !t.pending {
+		t.pending = true
+		g.eng.After(0, g.dispatch)
+	}
+}
+
+// dispatch starts, in the order they became ready, every waiting message
+// of the touched queues whose two ports are free.
+func (g *Graph) dispatch() {
+	p := &g.msgs.ports
+	p.touched.pending = false
+	p.pass++
+	c := p.candidates[:0]
+	for _, q := range p.touched.src {
+		c = p.collect(c, &p.bySrc[q])
+	}
+	for _, q := range p.touched.dst {
+		c = p.collect(c, &p.byDst[q])
+	}
+	p.touched.src, p.touched.dst = p.touched.src[:0], p.touched.dst[:0]
+	slices.Sort(c)
+	for _, seq := range c {
+		id := p.bySeq[seq]
+		if p.started[id] {
+			continue
+		}
+		src, dst := g.endpoints(g.ops[id].item)
+		if !p.sending[src] && !p.receiving[dst] {
+			g.send(id)
+		}
+	}
+	p.candidates = c
+}
+
+// collect appends the waiting messages of queue to c, first dropping those
+// that already left from the queue's front.
+func (p *ports) collect(c []int32, queue *[]int32) []int32 {
+	q := *queue
+	for len(q) > 0 && p.started[q[0]] {
+		q = q[1:]
+	}
+	if len(q) == 0 {
+		q = (*queue)[:0] // reuse the whole array, not its tail
+	}
+	*queue = q
+	for _, id := range q {
+		if !p.started[id] && p.collected[id] != p.pass {
+			p.collected[id] = p.pass
+			c = append(c, p.readySeq[id])
+		}
+	}
+	return c
+}

@@ -1,0 +1,327 @@
+package training
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/pipeline"
+	"paraplay/sim/scenario"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Estimate is what a training scenario costs, worked out from its op costs
+// and its pipeline schedule without running it: the peak memory, exactly as
+// Simulate records it, and a lower bound on the iteration time.
+type Estimate struct {
+	// PeakMemory is the largest per-GPU peak: model states plus the most
+	// activations a GPU holds at once. It equals the largest
+	// timeline.Memory.Peak of the run (activations depend only on the
+	// order of each device's ops, which the schedule fixes).
+	PeakMemory units.Bytes
+	// Capacity is one GPU's HBM (0 for ideal GPUs).
+	Capacity units.Bytes
+	// LowerBound is a time no run of the scenario beats: the longest path
+	// through the pipeline's ops with free point-to-point messages and
+	// data-parallel collectives, plus the optimizer step (see
+	// Estimator.Estimate). Quick leaves it at Work.
+	LowerBound units.Time
+	// Work is a weaker bound that needs no walk through the schedule: the
+	// largest total, over pipeline devices, of the device's ops and its
+	// optimizer step. Work ≤ LowerBound.
+	Work units.Time
+	// Compute, Blocking and Wait split LowerBound on the device that sets
+	// it: its compute (recomputation included), its blocking tensor-,
+	// context- and expert-parallel communication, and the time it waits
+	// for its neighbours (the pipeline bubble even with free messages).
+	// Optimizer is its optimizer step.
+	Compute, Blocking, Wait, Optimizer units.Time
+}
+
+// OOM reports whether the peak exceeds the GPU's memory.
+func (e Estimate) OOM() bool { return e.Capacity > 0 && e.PeakMemory > e.Capacity }
+
+// Estimator estimates many training scenarios on the same clusters, reusing
+// each cluster's topology and each pipeline schedule it has built. It is not
+// safe for concurrent use.
+type Estimator struct {
+	topos     map[topoKey]*builtTopo
+	schedules map[schedKey]pipeline.Schedule
+}
+
+// topoKey is what a training topology is built from.
+type topoKey struct {
+	gpu, intra, inter, network, nodeGPUs string
+	nodes, perNode, n                    int
+	link                                 scenario.Link
+}
+
+type builtTopo struct {
+	t     *topo.Topology
+	gpu   hw.GPU
+	paths *topo.Paths
+	ones  []float64 // a compute multiplier of 1 for every GPU
+}
+
+type schedKey struct {
+	name    string
+	p, m, v int
+}
+
+// NewEstimator returns an estimator with empty caches.
+func NewEstimator() *Estimator {
+	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]pipeline.Schedule{}}
+}
+
+// Estimate works out s's peak memory and a lower bound on its iteration.
+// s must be a valid training scenario (it is validated here).
+//
+// The lower bound is safe because of how Simulate lays out an iteration:
+// each pipeline device runs its ops one after another in the schedule's
+// order, each op taking its compute plus its blocking communication (the
+// same op costs Simulate uses); an op also waits for the ops whose data it
+// needs. Messages, gradient collectives and ZeRO gathers only add waits, so
+// the longest path through these ops with every message free is a lower
+// bound, and so is that plus the optimizer step, which runs on the same
+// GPUs after the device's last op.
+func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
+	return e.estimate(s, true)
+}
+
+// Quick is Estimate without the walk through the schedule: the peak memory
+// and Work, with LowerBound = Work. It costs a fraction of Estimate on
+// schedules of hundreds of microbatches, which is what lets the planner
+// rule most plans out cheaply.
+func (e *Estimator) Quick(s scenario.Scenario) (Estimate, error) {
+	return e.estimate(s, false)
+}
+
+func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
+	if s.Strategy != Name {
+		return Estimate{}, fmt.Errorf("strategy: %q; Estimate takes %q scenarios", s.Strategy, Name)
+	}
+	if err := s.Validate(); err != nil {
+		return Estimate{}, err
+	}
+	// Faults, stragglers, variable sequence lengths and mixed GPUs make op
+	// times differ between replicas and iterations; the estimate assumes
+	// one plain iteration on one kind of GPU.
+	if imperfect(s) {
+		return Estimate{}, fmt.Errorf("iterations: Estimate covers one plain iteration; remove faults, stragglers, iterations and data.seq_dist")
+	}
+	if len(s.Cluster.NodeGPUs) > 0 {
+		return Estimate{}, fmt.Errorf("cluster.node_gpus: Estimate covers clusters of one GPU type")
+	}
+	tr, bt, err := e.prepare(s)
+	if err != nil {
+		return Estimate{}, err
+	}
+	tr.paths = bt.paths
+	// One GPU type (node_gpus is refused above): every multiplier is 1,
+	// shared across scenarios, so a plan of 16,384 GPUs allocates nothing
+	// per GPU. Only a balanced partition reads the groups.
+	tr.mult = bt.ones
+	if s.Parallel.Partition == "balanced" {
+		tr.groups()
+	}
+	if err := tr.costs(); err != nil {
+		return Estimate{}, err
+	}
+	est := Estimate{Capacity: tr.gpu.HBM}
+	if tr.real {
+		est.PeakMemory = tr.peakMemory()
+	}
+	tr.workBound(&est)
+	if walk {
+		tr.lowerBound(&est)
+	}
+	return est, nil
+}
+
+// prepare builds (or reuses) s's schedule and topology.
+func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) {
+	p := s.Parallel
+	sk := schedKey{p.Schedule, p.PP, p.Microbatches, p.ChunksArg()}
+	sch, ok := e.schedules[sk]
+	if !ok {
+		var err error
+		if sch, err = pipeline.New(sk.name, sk.p, sk.m, sk.v); err != nil {
+			return nil, nil, fmt.Errorf("parallel.schedule: %w", err)
+		}
+		e.schedules[sk] = sch
+	}
+	c := s.Cluster
+	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Nodes, c.GPUsPerNode, s.NumGPUs(), s.Link}
+	bt, ok := e.topos[tk]
+	if !ok {
+		t, gpu, err := trainingTopology(s)
+		if err != nil {
+			return nil, nil, err
+		}
+		bt = &builtTopo{t: t, gpu: gpu, paths: topo.NewPaths(t), ones: make([]float64, len(t.GPUs))}
+		for i := range bt.ones {
+			bt.ones[i] = 1
+		}
+		e.topos[tk] = bt
+	}
+	tr, err := newTrainingOn(s, sch, bt.t, bt.gpu, nil)
+	return tr, bt, err
+}
+
+// peakMemory is the largest per-GPU peak, computed as Simulate's memory
+// tracker computes it: an F takes its stage's activations when it starts,
+// the B of the same microbatch and stage gives them back when it ends, and
+// a device runs its ops one at a time in order, so the walk through the
+// order visits every level the run will.
+func (tr *training) peakMemory() units.Bytes {
+	var worst units.Bytes
+	for d, order := range tr.sch.Order {
+		var bytes, peak float64
+		for _, o := range order {
+			k := tr.stageOfDev[d][o.Chunk]
+			switch o.Kind {
+			case pipeline.F:
+				bytes += tr.actBytes[k]
+				peak = max(peak, bytes)
+			case pipeline.B:
+				bytes = max(0, bytes-tr.actBytes[k])
+			}
+		}
+		params, grads, opt := tr.modelStates(d)
+		worst = max(worst, params+grads+opt+tr.zero3Buffer(d)+units.Bytes(peak+0.5))
+	}
+	return worst
+}
+
+// workBound fills in est's Work, and LowerBound with Work and its parts: the
+// ops of the busiest device one after another, then its optimizer step.
+func (tr *training) workBound(est *Estimate) {
+	for d, order := range tr.sch.Order {
+		var compute, comm units.Time
+		for _, o := range order {
+			c, b := tr.opCost(o, tr.stageOfDev[d][o.Chunk])
+			compute += c
+			comm += b
+		}
+		opt := tr.optimizerTime(d)
+		if t := compute + comm + opt; t > est.Work {
+			est.Work, est.LowerBound = t, t
+			est.Compute, est.Blocking, est.Wait, est.Optimizer = compute, comm, 0, opt
+		}
+	}
+}
+
+// lowerBound fills in est's LowerBound and its parts: the longest path
+// through one replica's pipeline ops with free messages, each device
+// followed by its optimizer step.
+func (tr *training) lowerBound(est *Estimate) {
+	sch := tr.sch
+	m := sch.Microbatches
+	// end[kind][k·m+mb] is when op (kind, mb) of model stage k ends; −1
+	// until it has run.
+	var end [3][]units.Time
+	for kind := range end {
+		end[kind] = make([]units.Time, tr.stages*m)
+		for i := range end[kind] {
+			end[kind][i] = -1
+		}
+	}
+	type device struct {
+		next                   int
+		free, compute, blocked units.Time
+	}
+	devs := make([]device, sch.Stages)
+	left := 0
+	for _, o := range sch.Order {
+		left += len(o)
+	}
+	for left > 0 {
+		progress := false
+		for d := range devs {
+			dv := &devs[d]
+			order := sch.Order[d]
+			for dv.next < len(order) {
+				o := order[dv.next]
+				k := tr.stageOfDev[d][o.Chunk]
+				ready := tr.ready(&end, o, k, m)
+				if ready < 0 {
+					break
+				}
+				compute, comm := tr.opCost(o, k)
+				dv.free = max(dv.free, ready) + compute + comm
+				dv.compute += compute
+				dv.blocked += comm
+				end[o.Kind][k*m+o.Microbatch] = dv.free
+				dv.next++
+				left--
+				progress = true
+			}
+		}
+		if !progress { // a valid schedule cannot deadlock; Validate has run
+			panic("run: lowerBound: the schedule deadlocks")
+		}
+	}
+	est.LowerBound = 0
+	for d, dv := range devs {
+		opt := tr.optimizerTime(d)
+		if t := dv.free + opt; t > est.LowerBound {
+			est.LowerBound = t
+			est.Compute, est.Blocking, est.Optimizer = dv.compute, dv.blocked, opt
+			est.Wait = dv.free - dv.compute - dv.blocked
+		}
+	}
+}
+
+// ready is when op o of model stage k may start given the ops it needs
+// (m microbatches), or −1 when one of them has not run yet.
+func (tr *training) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.Time {
+	i := k*m + o.Microbatch
+	switch o.Kind {
+	case pipeline.F:
+		if k == 0 {
+			return 0
+		}
+		return end[pipeline.F][i-m]
+	case pipeline.B:
+		f := end[pipeline.F][i]
+		if k == tr.stages-1 || f < 0 || tr.sch.LocalLoss {
+			return f
+		}
+		if b := end[pipeline.B][i+m]; b < 0 {
+			return -1
+		} else {
+			return max(f, b)
+		}
+	}
+	return end[pipeline.B][i]
+}
+
+// opCost is op o's compute and blocking communication on model stage k, as
+// ops lays it out.
+func (tr *training) opCost(o pipeline.Op, k int) (compute, comm units.Time) {
+	switch o.Kind {
+	case pipeline.F:
+		compute, comm = tr.opTime[pipeline.F][k], tr.commTime[0][k]
+	case pipeline.B:
+		compute, comm = tr.opTime[pipeline.B][k], tr.commTime[1][k]
+		if !tr.sch.SplitBackward {
+			compute += tr.opTime[pipeline.W][k]
+		}
+	case pipeline.W:
+		compute = tr.opTime[pipeline.W][k]
+	}
+	if compute == 0 && comm == 0 {
+		compute = 1
+	}
+	return compute, comm
+}
+
+// optimizerTime is device d's optimizer step as optimizer lays it out (0
+// for a synthetic model, which has none).
+func (tr *training) optimizerTime(d int) units.Time {
+	if !tr.real {
+		return 0
+	}
+	return tr.optimizerSpan(d)
+}
