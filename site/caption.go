@@ -5,9 +5,25 @@ import (
 	"strings"
 
 	"paraplay/sim/fault"
+	"paraplay/sim/run"
+	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
+
+// captionMetrics is a demo's caption: the parts its strategy lists
+// (strategy.Strategy's Caption), every figure computed at build time from
+// the scenario and its run, never typed by an author. Where a closed form
+// prices the same thing, the part sets it beside the simulated figure, so a
+// reader (and TestCaptionChecksAgree) can see the two agree.
+func captionMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	st, ok := run.Lookup(s.Strategy)
+	if !ok {
+		return nil, fmt.Errorf("strategy %q is not registered", s.Strategy)
+	}
+	return st.Caption(s, tl, sum)
+}
 
 // captionText writes a demo's caption from the parts its strategy lists:
 // each part's text with its values written in their units, the parts
@@ -63,13 +79,39 @@ func formatValue(v strategy.Value) string {
 	return fmt.Sprint(v.V)
 }
 
-// ns is a time as a caption's figure.
-func ns(t units.Time) strategy.Value {
-	return strategy.Value{V: float64(t), Unit: strategy.Nanoseconds}
+// pct prints a fraction as a percentage with one decimal: "27.3%".
+func pct(f float64) string { return fmt.Sprintf("%.1f%%", 100*f) }
+
+// gib prints bytes in GiB to one decimal.
+func gib(b units.Bytes) string { return fmt.Sprintf("%.1f GiB", float64(b)/float64(units.GiB)) }
+
+// roundCount prints a rate to three significant digits: "92.2k".
+func roundCount(x float64) string {
+	switch {
+	case x >= 1e6:
+		return fmt.Sprintf("%.3gM", x/1e6)
+	case x >= 1e3:
+		return fmt.Sprintf("%.3gk", x/1e3)
+	}
+	return fmt.Sprintf("%.3g", x)
 }
 
-// whole is a whole number as a caption's figure.
-func whole(n int) strategy.Value { return strategy.Value{V: float64(n), Unit: strategy.Int} }
+// bytesText prints bytes in GiB or MiB to three significant digits.
+func bytesText(b units.Bytes) string {
+	if b >= units.GiB {
+		return fmt.Sprintf("%.3g GiB", float64(b)/float64(units.GiB))
+	}
+	return fmt.Sprintf("%.3g MiB", float64(b)/float64(units.MiB))
+}
 
-// size is bytes as a caption's figure, in GiB or MiB.
-func size(b units.Bytes) strategy.Value { return strategy.Value{V: float64(b), Unit: strategy.Size} }
+// kib prints bytes in KiB to three significant digits.
+func kib(b units.Bytes) string { return fmt.Sprintf("%.3g KiB", float64(b)/float64(units.KiB)) }
+
+// days prints a long duration in days: "30-day".
+func days(t units.Time) string {
+	d := t.Seconds() / 86400
+	if d == float64(int(d)) {
+		return fmt.Sprintf("%d-day", int(d))
+	}
+	return fault.Human(t)
+}

@@ -2,11 +2,9 @@ package site
 
 import (
 	"bytes"
-	"cmp"
 	"fmt"
 	"html"
 	"net/url"
-	"paraplay/sim/training"
 	"strconv"
 	"strings"
 
@@ -187,32 +185,16 @@ func (d *demo) embedPage() string {
 	return "embed.html?demo=" + url.QueryEscape(q)
 }
 
-// describe is the one-line summary of a demo's settings. scenario's
-// Describe tells only the collective, which a training run does not use,
-// so a training scenario gets its plan and model instead.
+// describe is the one-line summary of a demo's settings: the strategy's
+// fuller demo description when it has one (strategy.DemoDescriber: a
+// training demo names its model, cluster and plan), else its Describe.
 func describe(s scenario.Scenario) string {
-	if s.Strategy != training.Name {
-		return s.Describe()
+	if st, ok := run.Lookup(s.Strategy); ok {
+		if d, ok := st.(strategy.DemoDescriber); ok {
+			return d.DescribeDemo(&s)
+		}
 	}
-	p := s.Parallel
-	var b strings.Builder
-	if s.Model.IsSynthetic() {
-		y := s.Model.Synthetic
-		fmt.Fprintf(&b, "%d GPUs, synthetic stages (F %v, B %v, W %v per microbatch)", s.NumGPUs(), y.Forward, y.BackwardInput, y.BackwardWeight)
-	} else {
-		fmt.Fprintf(&b, "%s on %d GPUs", cmp.Or(s.Model.Preset, "a custom model"), s.NumGPUs())
-	}
-	if s.Cluster.GPU != "" {
-		fmt.Fprintf(&b, " (%d× %d %s)", max(1, s.Cluster.Nodes), s.NumGPUs()/max(1, s.Cluster.Nodes), s.Cluster.GPU)
-	}
-	if s.Cluster.Network == "ideal" {
-		b.WriteString(" on an ideal network")
-	}
-	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %d microbatches", p.DP, p.TP, p.PP, p.Schedule, p.Microbatches)
-	if p.Schedule == "interleaved" {
-		fmt.Fprintf(&b, ", v = %d", p.VirtualStages)
-	}
-	return b.String()
+	return s.Describe()
 }
 
 // stringWriter adapts a WriteString method to io.Writer for fmt.Fprintf.

@@ -1,5 +1,7 @@
-// Package run executes a scenario: Simulate validates it and hands it to
-// the package of its strategy, which returns the timeline.
+// Package run is the registry of strategies and the entry point of a
+// run: Simulate validates a scenario and hands it to its strategy, which
+// returns the timeline. registry.go lists the built-in strategies, one
+// package each, behind the seam of package strategy:
 //
 //	data-parallel     package dataparallel
 //	collective        package nccltest
@@ -7,13 +9,15 @@
 //	parameter-server  package paramserver
 //	local-sgd         package localsgd
 //	split-learning    package splitlearn
+//	rlhf              package rlhf
 //	inference         package inference
-//	rlhf              package rlhf (rlhf.go turns the scenario into its config)
 //
-// Every strategy but RLHF lays its run out as a task graph and plays it
-// with package taskgraph, the one executor that joins the event engine,
-// the fabric and the collectives; RLHF's steps are priced analytically.
-// The tests here run several strategies through Simulate: the golden
-// timelines of every scenario under sim/scenario/testdata, and local SGD
-// against data parallelism.
+// Register adds a strategy from outside the list (a test does), and
+// Lookup and Strategies are how the CLI, the browser app and the site
+// find them. Every strategy but RLHF lays its run out as a task graph and
+// plays it with package taskgraph; RLHF's steps are priced analytically.
+// The tests here run every strategy through Simulate: the golden
+// timelines of every scenario under sim/scenario/testdata, the
+// scenario → summary cases under testdata/summary, and local SGD against
+// data parallelism.
 package run

@@ -1,43 +1,22 @@
 package run
 
 import (
-	"paraplay/sim/dataparallel"
-	"paraplay/sim/inference"
-	"paraplay/sim/localsgd"
-	"paraplay/sim/nccltest"
-	"paraplay/sim/paramserver"
-	"paraplay/sim/rlhf"
+	"fmt"
+
 	"paraplay/sim/scenario"
-	"paraplay/sim/splitlearn"
 	"paraplay/sim/timeline"
-	"paraplay/sim/training"
 )
 
-// Simulate runs the scenario and returns its timeline. The scenario is
-// validated first; the result passes timeline.Validate.
+// Simulate runs the scenario and returns its timeline: it validates s,
+// then hands it to its strategy (Lookup). The result passes
+// timeline.Validate.
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	switch s.Strategy {
-	case training.Name:
-		return training.Simulate(s)
-	case paramserver.Name:
-		return paramserver.Simulate(s)
-	case localsgd.Name:
-		return localsgd.Simulate(s)
-	case splitlearn.Name:
-		c, err := splitlearn.FromScenario(&s)
-		if err != nil {
-			return nil, err
-		}
-		return splitlearn.Simulate(c)
-	case rlhf.Name:
-		return simulateRLHF(s)
-	case inference.Name:
-		return inference.Simulate(s)
-	case nccltest.Name:
-		return nccltest.Simulate(s)
+	st, ok := Lookup(s.Strategy)
+	if !ok { // Validate refuses a strategy no one registered
+		return nil, fmt.Errorf("strategy: %q is not registered", s.Strategy)
 	}
-	return dataparallel.Simulate(s)
+	return st.Simulate(s)
 }

@@ -3,6 +3,8 @@ package strategy
 import (
 	"fmt"
 	"strings"
+
+	"paraplay/sim/units"
 )
 
 // Unit says how a figure is written. The site writes every figure of a
@@ -158,3 +160,15 @@ func (p Part) Validate() error {
 	}
 	return nil
 }
+
+// Nanos is a time as a figure.
+func Nanos(t units.Time) Value { return Value{V: float64(t), Unit: Nanoseconds} }
+
+// Whole is a whole number as a figure.
+func Whole(n int) Value { return Value{V: float64(n), Unit: Int} }
+
+// Of is v as a figure in unit u.
+func Of(v float64, u Unit) Value { return Value{V: v, Unit: u} }
+
+// Bytes is a size as a figure in unit u (GiB, KiB or Size).
+func Bytes(b units.Bytes, u Unit) Value { return Value{V: float64(b), Unit: u} }

@@ -15,10 +15,9 @@ type Strategy interface {
 	// this one, and returns its timeline; the timeline passes
 	// timeline.Validate.
 	Simulate(s scenario.Scenario) (*timeline.Timeline, error)
-	// Caption lists the parts of the line of key numbers under a demo of
-	// s: figures of the run tl (summarised as sum), and each closed form
-	// the strategy knows beside the figure it predicts.
-	Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]Part, error)
+	// Captioner writes the captions of the site's demos; the browser
+	// build leaves it out (see captioner).
+	Captioner
 }
 
 // DemoDescriber is a Strategy whose demos describe their settings more

@@ -1,8 +1,9 @@
-package site
+//go:build !js
+
+package inference
 
 import (
 	"fmt"
-	"paraplay/sim/inference"
 	"strings"
 
 	"paraplay/sim/hw"
@@ -13,7 +14,7 @@ import (
 	"paraplay/sim/workload"
 )
 
-// inferenceMetrics is the caption of a serving demo: the run's headline
+// Caption is the caption of a serving demo: the run's headline
 // (tokens/s, time to first token, time per output token), and three
 // figures measured on the run beside the closed forms they follow:
 //
@@ -31,8 +32,8 @@ import (
 // the GPU preset, not through package inference, so the caption checks the
 // simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
-func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	is, in := sum.Inference, inference.SettingsOf(&s)
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	is, in := sum.Inference, SettingsOf(&s)
 	m, err := s.Model.Resolve()
 	if err != nil {
 		return nil, err
@@ -41,15 +42,15 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 	if err != nil {
 		return nil, err
 	}
-	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)),
-		strategy.Figure("{} tokens/s, TTFT {}, TPOT {}", strategy.Value{V: is.TokensPerSecond, Unit: strategy.Count}, ns(is.TTFT), ns(is.TPOT))}
+	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration)),
+		strategy.Figure("{} tokens/s, TTFT {}, TPOT {}", strategy.Value{V: is.TokensPerSecond, Unit: strategy.Count}, strategy.Nanos(is.TTFT), strategy.Nanos(is.TPOT))}
 	p := s.Parallel
 	layers0 := m.Layers
-	if in.SharedWeights == inference.SharedNone {
+	if in.SharedWeights == SharedNone {
 		layers0 = (m.Layers + p.PP - 1) / p.PP // stage 0 takes the remainder
 	}
 	tp := p.TP
-	if in.SharedWeights != inference.SharedNone {
+	if in.SharedWeights != SharedNone {
 		tp = 1
 	}
 	perToken := units.Bytes(2 * layers0 * m.KVHeadCount() * (m.Hidden / m.Heads) * 2 / tp)
@@ -61,7 +62,7 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 	if step, ok := decodeStepCheck(s, tl, m, gpu, layers0, perToken); ok {
 		parts = append(parts, step)
 	}
-	if in.SharedWeights != inference.SharedNone {
+	if in.SharedWeights != SharedNone {
 		parts = append(parts, sharedWeightsCheck(s, tl, m))
 	}
 	var bubbles []string
@@ -77,13 +78,13 @@ func inferenceMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.S
 // sharedWeightsCheck is the HBM GPU 0 frees under shared weights beside
 // (layers − owned − buffer) · one layer's weights.
 func sharedWeightsCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model) strategy.Part {
-	p, in := s.Parallel, inference.SettingsOf(&s)
+	p, in := s.Parallel, SettingsOf(&s)
 	owned := m.Layers / p.DP // GPU 0 owns ⌈L/d⌉
 	if m.Layers%p.DP != 0 {
 		owned++
 	}
 	buffer := 0
-	if in.SharedWeights == inference.SharedFetch {
+	if in.SharedWeights == SharedFetch {
 		buffer = 2
 	}
 	layer := units.Bytes(workload.Params(m).PerLayer * 2)
@@ -109,7 +110,7 @@ func kvRoom(sum timeline.Summary, is *timeline.InferenceSummary, gpu hw.GPU) str
 		strategy.Value{V: float64(peak), Unit: strategy.GiB}, strategy.Value{V: float64(gpu.HBM), Unit: strategy.GiB})
 	if oom > 0 {
 		part.Text += ", OUT OF MEMORY on {} GPUs"
-		part.Values = append(part.Values, whole(oom))
+		part.Values = append(part.Values, strategy.Whole(oom))
 	}
 	return part
 }
@@ -118,8 +119,8 @@ func kvRoom(sum timeline.Summary, is *timeline.InferenceSummary, gpu hw.GPU) str
 // the roofline and sets it beside the simulated span; false when the run
 // has none to compare (shared weights, tensor parallelism).
 func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Model, gpu hw.GPU, layers int, perToken units.Bytes) (strategy.Part, bool) {
-	p, in := s.Parallel, inference.SettingsOf(&s)
-	if in.SharedWeights != inference.SharedNone || p.TP != 1 || in.Output < 2 {
+	p, in := s.Parallel, SettingsOf(&s)
+	if in.SharedWeights != SharedNone || p.TP != 1 || in.Output < 2 {
 		return strategy.Part{}, false
 	}
 	var span *timeline.Span
@@ -156,6 +157,3 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s = {}", b, context, label),
 		float64(span.End-span.Start), float64(want), strategy.Nanoseconds), true
 }
-
-// kib prints bytes in KiB to three significant digits.
-func kib(b units.Bytes) string { return fmt.Sprintf("%.3g KiB", float64(b)/float64(units.KiB)) }

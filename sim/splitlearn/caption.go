@@ -1,16 +1,17 @@
-package site
+//go:build !js
+
+package splitlearn
 
 import (
 	"fmt"
 
 	"paraplay/sim/scenario"
-	"paraplay/sim/splitlearn"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
-// splitMetrics is the caption of a split-learning or federated-averaging
+// Caption is the caption of a split-learning or federated-averaging
 // demo: the first round's simulated length beside its closed form (package
 // splitlearn's doc), and for split learning the largest compute node's
 // memory beside 16·P + 4·n·(in + Σ kept) summed from the model's layer
@@ -20,8 +21,8 @@ import (
 //	fedavg: T = max_i(D_i + L·(F_i + B_i) + U_i)
 //
 // U, D and H are α + bytes / rate on the message's link.
-func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	c, err := splitlearn.FromScenario(&s)
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	c, err := FromScenario(&s)
 	if err != nil {
 		return nil, err
 	}
@@ -29,21 +30,21 @@ func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 	if sp == nil || len(sp.Rounds) == 0 {
 		return nil, fmt.Errorf("split-learning run without rounds")
 	}
-	p := splitlearn.NewPlan(c)
+	p := NewPlan(c)
 	sim := sp.Rounds[0].End - sp.Rounds[0].Start
 	round := func(formula string, want units.Time) strategy.Part {
 		return strategy.Compare(strategy.Check{Name: "round", Formula: formula, Source: "package splitlearn's doc", Tolerance: 1e-9},
 			"round: simulated {}; "+formula+" = {}", float64(sim), float64(want), strategy.Nanoseconds)
 	}
-	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration))}
-	if c.Mode == splitlearn.ModeFedAvg {
+	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration))}
+	if c.Mode == ModeFedAvg {
 		var want units.Time
 		for i := range c.Devices {
 			local := units.Time(c.LocalSteps) * (p.Forward[i] + p.Backward[i])
 			want = max(want, msg(c.ClientLatency, p.Down, c.Downlink)+local+msg(c.ClientLatency, p.Up, c.Uplink))
 		}
 		return append(parts, round("max(D + L(F+B) + U)", want),
-			strategy.Figure("each client sends {} a round (the model)", size(p.Up))), nil
+			strategy.Figure("each client sends {} a round (the model)", strategy.Bytes(p.Up, strategy.Size))), nil
 	}
 	var up, down, server units.Time
 	for i := range c.Devices {
@@ -57,13 +58,13 @@ func splitMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 		server += 2 * msg(c.HopLatency, b, c.HopBandwidth)
 	}
 	parts = append(parts, round("max(F+U) + server + max(D+B)", up+server+down),
-		strategy.Figure("each client sends {} a round", size(p.Up)))
+		strategy.Figure("each client sends {} a round", strategy.Bytes(p.Up, strategy.Size)))
 	return append(parts, splitMemory(c, p, tl)), nil
 }
 
 // splitMemory is the largest compute node's peak beside 16·P + 4·n·(in +
 // Σ kept), with what one hop would need when the chain has more.
-func splitMemory(c splitlearn.Config, p splitlearn.Plan, tl *timeline.Timeline) strategy.Part {
+func splitMemory(c Config, p Plan, tl *timeline.Timeline) strategy.Part {
 	var simPeak, formula units.Bytes
 	for k, g := range tl.Split.Compute {
 		simPeak = max(simPeak, tl.Memory[g].Peak)
@@ -91,7 +92,7 @@ func msg(alpha units.Time, b units.Bytes, bw units.Bandwidth) units.Time {
 // layerMemory is 16 bytes per parameter of layers r plus 4 bytes per
 // element, for each of n samples, of their input and each layer's kept
 // output, summed here from the layer table.
-func layerMemory(m splitlearn.Model, r [2]int, n int) units.Bytes {
+func layerMemory(m Model, r [2]int, n int) units.Bytes {
 	var params, elems int64
 	for _, l := range m.Layers[r[0]:r[1]] {
 		params += l.Params

@@ -1,15 +1,69 @@
-package site
+//go:build !js
+
+package localsgd
 
 import (
 	"fmt"
-	"paraplay/sim/localsgd"
+	"paraplay/sim/nccltest"
 	"strings"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
+
+// Caption is the caption of a local-SGD demo: the run's length and its
+// worker iterations per second; the bytes sent, K/H all-reduces of the
+// model, beside what synchronous data parallelism sends in K iterations;
+// and the run time beside K·(F+B) + (K/H)·(t_c·S + T_AR(r·S)), compression
+// included (localSGDRunFormula). Jitter and compression change the
+// compute and the bytes the closed forms assume, so with either the
+// caption keeps to simulated figures.
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	a := sum.Async
+	exact := s.Compute.Jitter == 0 && !s.Compression.Enabled()
+	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration)),
+		strategy.Figure("{} iterations, {} per second", strategy.Whole(a.Iterations), strategy.Value{V: a.Throughput, Unit: strategy.Count}),
+		strategy.Figure("sent {}", strategy.Bytes(a.Bytes, strategy.Size))}
+	if exact {
+		dp, err := dpBytes(s)
+		if err != nil {
+			return nil, err
+		}
+		k, h := s.Iterations, s.Sync.Period
+		if h == 1 {
+			parts = append(parts, strategy.Figure("synchronous DP sends the same {}", strategy.Bytes(dp*units.Bytes(k), strategy.Size)))
+		} else {
+			parts = append(parts, strategy.Figure(fmt.Sprintf("synchronous DP would send {}, H = %d times as much", h), strategy.Bytes(dp*units.Bytes(k), strategy.Size)))
+		}
+	}
+	part, ok, err := localSGDRunFormula(s, sum)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
+		parts = append(parts, part)
+	}
+	return parts, nil
+}
+
+// dpBytes is what one all-reduce of the scenario's model sends on its
+// ring of GPUs: 2(n−1)·S for the ring, the schedule's own sum otherwise.
+func dpBytes(s scenario.Scenario) (units.Bytes, error) {
+	n := s.NumGPUs()
+	sch, err := collective.New(s.Collective.Op, s.Collective.Algorithm, collective.Config{Ranks: n, Nodes: 1, PerNode: n,
+		Bytes: s.Collective.Size, Chunks: s.Collective.Chunks})
+	if err != nil {
+		return 0, err
+	}
+	var b units.Bytes
+	for _, x := range sch.Transfers {
+		b += x.Bytes
+	}
+	return b, nil
+}
 
 // localSGDRunFormula prices a whole local-SGD run in closed form, for the
 // caption to print beside the simulated run time:
@@ -41,7 +95,7 @@ func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (part strateg
 
 // localSGDRunSeconds is the closed form T of localSGDRunFormula, in seconds.
 func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64, ok bool, err error) {
-	if s.Strategy != localsgd.Name || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
+	if s.Strategy != Name || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
 		s.Sync.Layers > 1 || len(sum.Collectives) == 0 || s.Iterations%s.Sync.Period != 0 {
 		return 0, false, nil
 	}
@@ -59,7 +113,7 @@ func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64
 	wire := s
 	wire.Collective.Size = units.Bytes(float64(s.Collective.Size)*ratio + 0.5)
 	algo := strings.ReplaceAll(sum.Collectives[0].Algorithm, "-", "_")
-	_, ar, err := collectiveFormula(wire, s.Collective.Op, algo)
+	_, ar, err := nccltest.Formula(wire, s.Collective.Op, algo)
 	if err != nil {
 		return 0, false, err
 	}

@@ -1,16 +1,17 @@
-package site
+//go:build !js
+
+package rlhf
 
 import (
 	"math"
 
-	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
-// rlhfMetrics is the caption of an RLHF demo: the run, the share of
+// Caption is the caption of an RLHF demo: the run, the share of
 // GPU-time spent generating, the cost a step, and a closed form beside the
 // simulated figure where the placement has one (package rlhf's phase
 // times, cost.go, added up independently of the run):
@@ -24,9 +25,9 @@ import (
 //   - disaggregated with an unbounded queue and η = ∞: the steady rate
 //     (over the second half of the steps) is the slower pool's,
 //     min(1/T_gen, k/(k·T_train + T_sync)).
-func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	r := sum.RLHF
-	c, err := rlhf.FromScenario(&s)
+	c, err := FromScenario(&s)
 	if err != nil {
 		return nil, err
 	}
@@ -35,7 +36,7 @@ func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summar
 	for _, d := range r.Phases {
 		gpuTime += d
 	}
-	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)), strategy.Figure("{} steps", whole(r.Steps)),
+	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration)), strategy.Figure("{} steps", strategy.Whole(r.Steps)),
 		strategy.Figure("generation {} of GPU-time", strategy.Value{V: r.Phases[timeline.Generate].Seconds() / gpuTime.Seconds(), Unit: strategy.Percent}),
 		strategy.Figure("${} a step", strategy.Value{V: r.CostPerStep, Unit: strategy.Dollars})}
 	train := ph.Reference + ph.Reward + ph.CriticScore + ph.ActorTrain + ph.CriticTrain
@@ -45,14 +46,14 @@ func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summar
 			"simulated step {}; "+formula+" = {}", float64(tl.End/units.Time(r.Steps)), float64(want), strategy.Nanoseconds))
 	}
 	switch {
-	case c.Placement == rlhf.CoLocated:
+	case c.Placement == CoLocated:
 		step("reshard + generate + score + train", ph.Reshard+ph.Generate+train)
-	case c.Placement == rlhf.Interleaved:
+	case c.Placement == Interleaved:
 		step("reshard + generate + max(ref, reward + critic) + max(actor, critic train)",
 			ph.Reshard+ph.Generate+max(ph.Reference, ph.Reward+ph.CriticScore)+max(ph.ActorTrain, ph.CriticTrain))
 	case c.Staleness == 0:
 		step("generate + score + train + sync", ph.Generate+train+ph.Sync)
-	case c.Staleness == rlhf.Unbounded && c.Queue == 0 && r.Steps >= 8:
+	case c.Staleness == Unbounded && c.Queue == 0 && r.Steps >= 8:
 		a, b := r.Steps/2, r.Steps-1
 		b -= (b - a) % c.SyncEvery // whole sync periods
 		st := tl.RLHF.Steps
@@ -61,9 +62,9 @@ func rlhfMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summar
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "RLHF steady rate", Formula: "min(1/T_gen, 1/T_train)",
 			Source: "the slower pool sets the rate of a pipeline of two pools", Tolerance: 0.01},
 			"simulated steady rate {} steps/s; min(1/T_gen, 1/T_train) = {} steps/s", got, want, strategy.Sig3),
-			strategy.Figure("queue peak {}", whole(r.MaxQueue)))
+			strategy.Figure("queue peak {}", strategy.Whole(r.MaxQueue)))
 	default:
-		parts = append(parts, strategy.Figure("queue peak {}", whole(r.MaxQueue)),
+		parts = append(parts, strategy.Figure("queue peak {}", strategy.Whole(r.MaxQueue)),
 			strategy.Figure("staleness mean {}", strategy.Value{V: r.MeanStaleness, Unit: strategy.Sig2}))
 	}
 	return parts, nil

@@ -1,44 +1,36 @@
-package site
+//go:build !js
+
+package paramserver
 
 import (
 	"fmt"
-	"paraplay/sim/localsgd"
 
-	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
-// asyncMetrics is the caption of a parameter-server or local-SGD demo: the
-// run's length, its throughput in worker iterations per second and the
-// version lag, and where a closed form prices the same thing, the closed
-// form beside the simulated figure:
+// Caption is the caption of a parameter-server demo: the run's length,
+// its throughput in worker iterations per second and the version lag, and
+// where a closed form prices the same thing, the closed form beside the
+// simulated figure:
 //
 //   - BSP on one server: the per-iteration time max_i((i+1)·T + c_i) + T,
 //     T = α + S/B one model on the wire, c_i worker i's compute (the
 //     server sends the model to the workers in turn, the slowest push
-//     ends the round; TestBSPClosedForm in sim/run derives it);
+//     ends the round; TestBSPClosedForm derives it);
 //   - ASP: the throughput Σ_i 1/(c_i + 2T), every worker cycling on its
 //     own, measured while every worker is still running;
-//   - local SGD: the bytes sent, K/H all-reduces of the model, beside what
-//     synchronous data parallelism sends in K iterations; and the run time
-//     beside K·(F+B) + (K/H)·(t_c·S + T_AR(r·S)), compression included
-//     (localsgdcheck.go).
 //
 // Jitter and compression change the compute and the bytes the closed
 // forms assume, so with either the caption keeps to simulated figures.
-func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	a := sum.Async
-	parts := []strategy.Part{strategy.Figure("run {}", ns(sum.Iteration)),
-		strategy.Figure("{} iterations, {} per second", whole(a.Iterations), strategy.Value{V: a.Throughput, Unit: strategy.Count})}
+	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration)),
+		strategy.Figure("{} iterations, {} per second", strategy.Whole(a.Iterations), strategy.Value{V: a.Throughput, Unit: strategy.Count})}
 	exact := s.Compute.Jitter == 0 && !s.Compression.Enabled()
-	if s.Strategy == localsgd.Name {
-		more, err := localSGDParts(s, sum, exact)
-		return append(parts, more...), err
-	}
-	lag := strategy.Figure("version lag mean {}, max {}", strategy.Value{V: a.MeanLag, Unit: strategy.Sig2}, whole(a.MaxLag))
+	lag := strategy.Figure("version lag mean {}, max {}", strategy.Value{V: a.MeanLag, Unit: strategy.Sig2}, strategy.Whole(a.MaxLag))
 	switch s.Sync.Mode {
 	case scenario.SyncSSP:
 		lag.Text += fmt.Sprintf(" (bound s = %d)", s.Sync.Staleness)
@@ -74,32 +66,6 @@ func asyncMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 	return parts, nil
 }
 
-// localSGDParts is local SGD's part of the caption: the bytes sent, what
-// synchronous data parallelism sends, and the run beside its closed form.
-func localSGDParts(s scenario.Scenario, sum timeline.Summary, exact bool) ([]strategy.Part, error) {
-	parts := []strategy.Part{strategy.Figure("sent {}", size(sum.Async.Bytes))}
-	if exact {
-		dp, err := dpBytes(s)
-		if err != nil {
-			return nil, err
-		}
-		k, h := s.Iterations, s.Sync.Period
-		if h == 1 {
-			parts = append(parts, strategy.Figure("synchronous DP sends the same {}", size(dp*units.Bytes(k))))
-		} else {
-			parts = append(parts, strategy.Figure(fmt.Sprintf("synchronous DP would send {}, H = %d times as much", h), size(dp*units.Bytes(k))))
-		}
-	}
-	part, ok, err := localSGDRunFormula(s, sum)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		parts = append(parts, part)
-	}
-	return parts, nil
-}
-
 // computeOf is worker i's compute per iteration, c_i = (F + B)/speed_i.
 func computeOf(s scenario.Scenario, i int) float64 {
 	return (s.Compute.Forward + s.Compute.Backward).Seconds() / s.Sync.Speed(i)
@@ -131,28 +97,4 @@ func windowThroughput(a *timeline.Async, iters int) float64 {
 		return 0
 	}
 	return float64(done) / window.Seconds()
-}
-
-// dpBytes is what one all-reduce of the scenario's model sends on its
-// ring of GPUs: 2(n−1)·S for the ring, the schedule's own sum otherwise.
-func dpBytes(s scenario.Scenario) (units.Bytes, error) {
-	n := s.NumGPUs()
-	sch, err := collective.New(s.Collective.Op, s.Collective.Algorithm, collective.Config{Ranks: n, Nodes: 1, PerNode: n,
-		Bytes: s.Collective.Size, Chunks: s.Collective.Chunks})
-	if err != nil {
-		return 0, err
-	}
-	var b units.Bytes
-	for _, x := range sch.Transfers {
-		b += x.Bytes
-	}
-	return b, nil
-}
-
-// bytesText prints bytes in GiB or MiB to three significant digits.
-func bytesText(b units.Bytes) string {
-	if b >= units.GiB {
-		return fmt.Sprintf("%.3g GiB", float64(b)/float64(units.GiB))
-	}
-	return fmt.Sprintf("%.3g MiB", float64(b)/float64(units.MiB))
 }

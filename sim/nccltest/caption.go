@@ -1,0 +1,99 @@
+//go:build !js
+
+package nccltest
+
+import (
+	"fmt"
+	"strings"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
+	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// CollectiveParts sets a collective's simulated time beside its α–β
+// formula, then its bus bandwidth.
+func CollectiveParts(s scenario.Scenario, c timeline.CollectiveSummary) ([]strategy.Part, error) {
+	// The timeline names the op as people write it ("all-reduce") and the
+	// algorithm as it ran (auto resolved); collective.Time wants the
+	// scenario's spelling.
+	formula, secs, err := Formula(s, s.Collective.Op, strings.ReplaceAll(c.Algorithm, "-", "_"))
+	if err != nil {
+		return nil, err
+	}
+	label := fmt.Sprintf("%s (%s): simulated {}; %s = {}", strings.ReplaceAll(c.Name, "_", "-"), strings.ReplaceAll(c.Algorithm, "_", "-"), formula)
+	// Each step's α and transfer time is rounded to the nanosecond.
+	pair := strategy.Compare(strategy.Check{Name: "collective time", Formula: formula,
+		Source: "the α–β model (Thakur, Rabenseifner & Gropp 2005)", Tolerance: 1e-4},
+		label, float64(c.Time), float64(units.Round(secs)), strategy.Nanoseconds)
+	if s.Compute.Jitter > 0 && !s.Ignores("compute.jitter") {
+		// Ranks that finish their compute late join late: the collective
+		// then lasts longer than the closed form, which the reader sees.
+		pair.Check = nil
+	}
+	return []strategy.Part{pair, strategy.Figure("busbw {}", strategy.Value{V: float64(c.BusBW), Unit: strategy.GBps})}, nil
+}
+
+// Formula is the α–β closed form of op/algo (auto resolved) on
+// the scenario's links, as text and in seconds: collective.Time on the
+// bottleneck α and bandwidth between neighbouring ranks, the pair the
+// simulator's own schedules are built for (on ideal links these are
+// link.latency and link.bandwidth). The hierarchical all-reduce is priced
+// on the intra-node and inter-node paths separately.
+func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
+	t, err := Topology(s)
+	if err != nil {
+		return "", 0, err
+	}
+	n := s.NumGPUs()
+	gpus := make([]int, n)
+	for i := range gpus {
+		gpus[i] = i
+	}
+	alpha, bw, err := topo.NewPaths(t).Bottleneck(gpus)
+	if err != nil {
+		return "", 0, err
+	}
+	per := s.Cluster.GPUsPerNode
+	if per == 0 {
+		per = n
+	}
+	cfg := collective.Config{Ranks: n, Nodes: n / per, PerNode: per, Bytes: s.Collective.Size,
+		Chunks: s.Collective.Chunks, Alpha: alpha, Bandwidth: bw}
+	if op == "all_reduce" && algo == "hierarchical" && per > 1 && per < n {
+		secs, err := hierarchicalTime(t, cfg)
+		return "α–β formula 2(g−1)α₁ + 2(g−1)/g·S/B₁ + 2(N−1)α₂ + 2(N−1)/N·(S/g)/B₂", secs, err
+	}
+	secs, err := collective.Time(op, algo, cfg, alpha, bw)
+	if err != nil {
+		return "", 0, fmt.Errorf("caption formula: %w", err)
+	}
+	return "α–β formula " + collective.FormulaText(op, algo, max(1, s.Collective.Chunks)), secs, nil
+}
+
+// hierarchicalTime prices the two-level all-reduce with α and bandwidth
+// of a path inside a node (GPU 0 to 1) and between nodes (GPU 0 to the
+// first GPU of node 1), as run's analytic fidelity does.
+func hierarchicalTime(t *topo.Topology, cfg collective.Config) (float64, error) {
+	ia, ib, err := topo.NewRouter(t).PathCost(0, 1)
+	if err != nil {
+		return 0, err
+	}
+	ea, eb, err := topo.NewRouter(t).PathCost(0, cfg.PerNode)
+	if err != nil {
+		return 0, err
+	}
+	return collective.HierarchicalTime(cfg.Nodes, cfg.PerNode, cfg.Bytes, ia, ib, ea, eb), nil
+}
+
+// Caption is the caption of a lone collective's demo: its simulated time
+// beside its α–β formula and its bus bandwidth (CollectiveParts).
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	if len(sum.Collectives) == 0 {
+		return []strategy.Part{strategy.Figure("iteration {}", strategy.Nanos(sum.Iteration))}, nil
+	}
+	return CollectiveParts(s, sum.Collectives[0])
+}
