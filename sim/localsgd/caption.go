@@ -95,7 +95,7 @@ func localSGDRunFormula(s scenario.Scenario, sum timeline.Summary) (part strateg
 
 // localSGDRunSeconds is the closed form T of localSGDRunFormula, in seconds.
 func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64, ok bool, err error) {
-	if s.Strategy != Name || s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
+	if s.Compute.Jitter != 0 || s.Straggler.CV != 0 ||
 		s.Sync.Layers > 1 || len(sum.Collectives) == 0 || s.Iterations%s.Sync.Period != 0 {
 		return 0, false, nil
 	}
