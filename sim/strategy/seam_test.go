@@ -134,7 +134,9 @@ func (r *lapRecord) Check(tl *timeline.Timeline) []error {
 }
 
 // Report is the record's part of the summary.
-func (r *lapRecord) Report(*timeline.Timeline, *timeline.Summary) timeline.Report { return lapReport{len(r.Ends)} }
+func (r *lapRecord) Report(*timeline.Timeline, *timeline.Summary) timeline.Report {
+	return lapReport{len(r.Ends)}
+}
 
 // lapReport is relay's lines of the summary, and its --json fields.
 type lapReport struct {
