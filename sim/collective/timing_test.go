@@ -9,8 +9,8 @@ import (
 )
 
 // timingCase is one algorithm of the timing grid with its formula written
-// out again from reference.md (or from the derivation in the constructor's
-// comment), independently of Time.
+// out again from the α–β papers (Thakur, Rabenseifner & Gropp 2005) or
+// from the derivation in the constructor's comment, independently of Time.
 type timingCase struct {
 	op, algo string
 	ranks    []int

@@ -154,7 +154,7 @@ func interleavedPeak(v int) func(p, m int) int {
 }
 
 // TestClosedForms checks every schedule's bubble, makespan and peak
-// in-flight activations against reference.md's closed forms, in integer
+// in-flight activations against the papers' closed forms, in integer
 // nanoseconds, for every p ≤ 16 and m ≤ 64 the form applies to.
 func TestClosedForms(t *testing.T) {
 	for _, c := range closedCases {

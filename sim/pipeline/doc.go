@@ -39,9 +39,10 @@
 // chunk), the matching B releases it; a pending W is not counted, since it
 // keeps only the smaller weight-gradient inputs. Peaks are reported in
 // chunks and in stage-equivalents (chunks / v), so that interleaved
-// schedules compare with reference.md's p(1 + (p−1)/(p·v)).
+// schedules compare with Narayanan et al. 2021's p(1 + (p−1)/(p·v)).
 //
-// The closed forms of ../../../shared/reference.md hold exactly on this
+// The closed forms of the papers (Huang et al. 2019; Narayanan et al.
+// 2021; Qi et al. 2024; BubbleFormula) hold exactly on this
 // executor (tests check them in integer nanoseconds for p ≤ 16, m ≤ 64):
 // makespan (m+p−1)(T_F+T_B+T_W) and bubble (p−1)(T_F+T_B+T_W) for GPipe
 // and 1F1B; a v-th of it for interleaved; (p−1)(T_F+T_B−T_W) for ZB-H1

@@ -47,7 +47,7 @@ func synthetic(schedule string, p, m, v int, tf, tb, tw units.Time) scenario.Sce
 // TestPipelineClosedForms runs the whole simulator (not the pipeline
 // package's own executor) on synthetic models with free communication and
 // checks iteration time and stage 0's peak in-flight microbatches against
-// reference.md, exactly.
+// the papers' closed forms (pipeline.BubbleFormula), exactly.
 func TestPipelineClosedForms(t *testing.T) {
 	ms := units.Millisecond
 	tf, tb, tw := 3*ms, 4*ms, 2*ms // per device stage; divisible by v = 2, 4

@@ -113,7 +113,8 @@ func (c *console) list() []string {
 	return append([]string(nil), c.errors...)
 }
 
-// browser starts headless Chromium with the flags of DESIGN.md and a fresh
+// browser starts headless Chromium with the flags that give it software
+// WebGL2 (ARCHITECTURE.md, "Browser tests") and a fresh
 // profile (plus any extra flags a test needs), and returns a tab context
 // with console errors collected.
 func browser(t *testing.T, extra ...chromedp.ExecAllocatorOption) (context.Context, *console) {
