@@ -1,10 +1,11 @@
 // Package sim is the root of ParaPlay's simulator: pure Go, deterministic,
 // with no I/O, no wall clock, no goroutines inside a run and no global random
-// source.
+// source. ARCHITECTURE.md at the repository's root is its map.
 //
 // Data flows one way:
 //
-//	scenario (YAML/JSON/URL) → run (discrete events on a topology) → timeline
+//	scenario (YAML/JSON/URL) → run: the registry → a strategy's Simulate
+//	  (a task graph played by taskgraph on the topology, or analytic) → timeline
 //	                                                          │
 //	                         scene: timeline + instant t → draw list → SVG / browser
 //
