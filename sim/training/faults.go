@@ -74,11 +74,6 @@ func (it *iterState) degrade(t *topo.Topology) {
 	}
 }
 
-// alive reports whether replica r runs in this iteration.
-func (tr *training) alive(r int) bool {
-	return tr.it == nil || tr.it.live == nil || tr.it.live[r]
-}
-
 // jitterSource draws the straggler factors. Each draw is seeded from the
 // scenario's seed and the (iteration, op, GPU) it is for, so it does not
 // depend on the order in which the engine starts ops.
@@ -287,27 +282,19 @@ func (d *driver) iteration(step int) (int, error) {
 
 // run simulates one iteration alone, on its own clock from 0.
 func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
-	tr, err := newTraining(d.s, it)
-	if err != nil {
-		return nil, err
-	}
-	tr.jitter = jitterSource{seed: d.s.Seed}
+	jitter := jitterSource{seed: d.s.Seed}
 	if !it.healthy {
-		tr.jitter.mu, tr.jitter.sigma = scenario.StragglerSigma(d.s.Straggler.CV)
+		jitter.mu, jitter.sigma = scenario.StragglerSigma(d.s.Straggler.CV)
 	}
-	if err := tr.build(); err != nil {
-		return nil, err
-	}
-	tl, err := tr.g.Finish()
+	tr, tl, err := play(d.s, it, jitter)
 	if err != nil {
 		return nil, err
 	}
-	tr.record(tl)
 	tl.Training.Tokens, tl.Training.ModelFLOPs, tl.Training.HardwareFLOPs = tr.batchWork()
 	if d.out == nil {
 		d.start(tl)
 	}
-	d.lastImbalance = imbalance(tr)
+	d.lastImbalance = tr.imbalance()
 	return tl, nil
 }
 

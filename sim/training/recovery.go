@@ -346,7 +346,7 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 
 // batchWork is the tokens and the model and hardware FLOPs of the
 // iteration's batch on its live replicas, at each microbatch's length.
-func (tr *training) batchWork() (tokens, model, hardware float64) {
+func (tr *iteration) batchWork() (tokens, model, hardware float64) {
 	if !tr.real {
 		return 0, 0, 0
 	}
@@ -371,7 +371,7 @@ func (tr *training) batchWork() (tokens, model, hardware float64) {
 }
 
 // imbalance is the slowest live replica's compute over the mean's.
-func imbalance(tr *training) float64 {
+func (tr *iteration) imbalance() float64 {
 	var sum, worst units.Time
 	n := 0
 	for r, w := range tr.work {
