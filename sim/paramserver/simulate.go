@@ -47,14 +47,19 @@ type psRun struct {
 	g                 *taskgraph.Graph
 	coll              taskgraph.Channel // every push and pull
 	gate, push        [][]int           // by worker, iteration: the op that starts the pull, the op after the last push
-	// gateAt and pushAt are when those ops finished; filled as the run goes.
+	rules             *staleness        // nil for bsp and asp
+	opWorker          map[int][2]int
+	progress
+}
+
+// progress is what a parameter-server run observes as it goes.
+type progress struct {
+	// gateAt and pushAt are when the gates and pushes finished.
 	gateAt, pushAt [][]units.Time
 	// lag and limit are each iteration's version lag and the largest lag
 	// the rules allowed, at its gate.
 	lag, limit [][]int
-	done       []int      // iterations each worker has pushed so far
-	rules      *staleness // nil for bsp and asp
-	opWorker   map[int][2]int
+	done       []int // iterations each worker has pushed so far
 }
 
 // build adds every op: per iteration and worker a gate, the pulls, the
