@@ -26,7 +26,7 @@ func loadScenario(tb testing.TB, file string) scenario.Scenario {
 }
 
 func BenchmarkTraining405BOn16384(b *testing.B) {
-	s := loadScenario(b, "testdata/scale/llama3-405b-16k.yaml")
+	s := loadScenario(b, "../run/testdata/scale/llama3-405b-16k.yaml")
 	for b.Loop() {
 		if _, err := simulate(s); err != nil {
 			b.Fatal(err)
@@ -245,7 +245,7 @@ func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
 }
 
 func BenchmarkSummarize405B(b *testing.B) {
-	tl, err := simulate(loadScenario(b, "testdata/scale/llama3-405b-16k.yaml"))
+	tl, err := simulate(loadScenario(b, "../run/testdata/scale/llama3-405b-16k.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}
