@@ -44,15 +44,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		r.buildShared()
 	}
 	r.g.OnFinish(r.observe)
-	tl, err := r.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	r.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return r.g.Play("inference", r.record)
 }
 
 // infRun builds and observes one serving run.

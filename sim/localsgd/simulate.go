@@ -35,15 +35,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := l.build(t); err != nil {
 		return nil, err
 	}
-	tl, err := l.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	l.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return l.g.Play("localsgd", l.record)
 }
 
 // localSGD builds one local-SGD run.

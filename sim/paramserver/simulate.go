@@ -29,15 +29,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		topo.Port{Bandwidth: psBW, Latency: s.Link.Latency})
 	p := &psRun{s: s, n: n, servers: servers, iters: s.Iterations, g: taskgraph.New(t, s.Title())}
 	p.build()
-	tl, err := p.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	p.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return p.g.Play("paramserver", p.record)
 }
 
 // psRun builds and observes one parameter-server run.

@@ -337,8 +337,8 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 		}
 	}
 	if len(out.Transfers)+len(out.Spans) <= taskgraph.ValidateLimit {
-		if err := out.Validate(); err != nil {
-			return nil, fmt.Errorf("run: internal error, the run's timeline is inconsistent: %w", err)
+		if err := taskgraph.Check(out, "training"); err != nil {
+			return nil, err
 		}
 	}
 	return out, nil

@@ -89,7 +89,7 @@ func play(s scenario.Scenario, it *iterState, jitter jitterSource) (*iteration, 
 	if err := tr.build(); err != nil {
 		return nil, nil, err
 	}
-	tl, err := tr.g.Finish()
+	tl, err := tr.g.Finish("training")
 	if err != nil {
 		return nil, nil, err
 	}
