@@ -47,7 +47,10 @@ func synthetic(schedule string, p, m, v int, tf, tb, tw units.Time) scenario.Sce
 // TestPipelineClosedForms runs the whole simulator (not the pipeline
 // package's own executor) on synthetic models with free communication and
 // checks iteration time and stage 0's peak in-flight microbatches against
-// reference.md, exactly.
+// the schedules' closed forms, exactly: (m + p − 1)(t_F + t_B + t_W) for
+// GPipe and 1F1B (Huang et al. 2019; Narayanan et al. 2021), the bubble
+// divided by v for interleaving (Narayanan et al. 2021), and the zero-bubble
+// schedules' shorter bubbles (Qi et al. 2024).
 func TestPipelineClosedForms(t *testing.T) {
 	ms := units.Millisecond
 	tf, tb, tw := 3*ms, 4*ms, 2*ms // per device stage; divisible by v = 2, 4
