@@ -1,6 +1,7 @@
 package strategytest
 
 import (
+	"os"
 	"testing"
 
 	"paraplay/sim/scenario"
@@ -30,4 +31,18 @@ func MustRun(t testing.TB, simulate Simulate, s scenario.Scenario) *timeline.Tim
 		t.Fatalf("Validate: %v", err)
 	}
 	return tl
+}
+
+// Load reads and parses the scenario file, failing tb on an error.
+func Load(tb testing.TB, file string) scenario.Scenario {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }
