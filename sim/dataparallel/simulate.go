@@ -34,5 +34,5 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		backward[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
 	}
 	g.AddSchedule(sch, taskgraph.Identity(n), backward, "")
-	return g.Finish()
+	return g.Finish("dataparallel")
 }

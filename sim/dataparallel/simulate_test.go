@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"testing"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/units"
 )
 
@@ -86,17 +86,9 @@ func TestStragglerDelaysEveryone(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	for _, file := range []string{"../scenario/testdata/ring4.yaml", "../scenario/testdata/ring8-jitter.yaml"} {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
 		var traces [2]bytes.Buffer
 		for i := range traces {
-			s, err := scenario.Parse(data)
-			if err != nil {
-				t.Fatal(err)
-			}
-			tl, err := Simulate(s)
+			tl, err := Simulate(strategytest.Load(t, file))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,42 +44,50 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		r.buildShared()
 	}
 	r.g.OnFinish(r.observe)
-	tl, err := r.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	r.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return r.g.Play("inference", r.record)
 }
 
 // infRun builds and observes one serving run.
 type infRun struct {
-	s         scenario.Scenario
-	in        Settings
-	m         workload.Model
-	gpu       hw.GPU
-	nv        topo.Port // NVLink between GPUs
-	pcie      topo.Port // GPU to host
-	g         *taskgraph.Graph
-	n         int // GPUs (CPU lanes follow them)
-	dp, pp    int
-	tp        int
-	p2p       taskgraph.Channel // every message
-	stages    []Stage           // by stage
-	shared    Shared
-	kvPer     []units.Bytes // by GPU: cache bytes per token
-	resident  []units.Bytes // by GPU: weights kept
-	buffer    []units.Bytes // by GPU: borrowed-weight buffer
-	meta      []opMeta      // by op id
-	finishAt  []units.Time  // by op id
+	s      scenario.Scenario
+	in     Settings
+	m      workload.Model
+	g      *taskgraph.Graph
+	p2p    taskgraph.Channel // every message
+	stages []Stage           // by stage
+	shared Shared
+	servers
+	gpuMemory
+	meta     []opMeta     // by op id
+	finishAt []units.Time // by op id
+	served
+}
+
+// servers is the hardware and its parallel layout.
+type servers struct {
+	gpu  hw.GPU
+	nv   topo.Port // NVLink between GPUs
+	pcie topo.Port // GPU to host
+	n    int       // GPUs (CPU lanes follow them)
+	dp   int
+	pp   int
+	tp   int
+}
+
+// gpuMemory is each GPU's memory, by GPU.
+type gpuMemory struct {
+	kvPer     []units.Bytes // cache bytes per token
+	resident  []units.Bytes // weights kept
+	buffer    []units.Bytes // borrowed-weight buffer
 	kv        [][]timeline.MemoryPoint
 	kvBytes   []units.Bytes
-	batches   []timeline.ServedBatch
-	tokenOp   [][2]int // by batch: the ops that produce its first and last token
 	workspace []units.Bytes
+}
+
+// served is the microbatches served and the ops of their tokens.
+type served struct {
+	batches []timeline.ServedBatch
+	tokenOp [][2]int // by batch: the ops that produce its first and last token
 }
 
 // opMeta is what the bubble classifier and the KV record need of an op.
@@ -125,9 +133,9 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 		return nil, err
 	}
 	p := s.Parallel
-	r := &infRun{s: s, in: SettingsOf(&s), m: m, gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
+	r := &infRun{s: s, in: SettingsOf(&s), m: m, servers: servers{gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
 		nv:   topo.Port{Bandwidth: nvl.Effective(), Latency: nvl.Latency, Kind: string(nvl.Kind)},
-		pcie: topo.Port{Bandwidth: pcie.Effective(), Latency: pcie.Latency, Kind: string(pcie.Kind)}}
+		pcie: topo.Port{Bandwidth: pcie.Effective(), Latency: pcie.Latency, Kind: string(pcie.Kind)}}}
 	cpus := 0
 	if r.in.Sampling == SampleCPU {
 		cpus = r.dp

@@ -255,7 +255,7 @@ func TestInferenceSummaryText(t *testing.T) {
 func BenchmarkInferencePipeline(b *testing.B) {
 	s := serving(1, 4, 16, 32, func(in *Settings) { in.HostTime = 200 * units.Microsecond })
 	for b.Loop() {
-		if _, err := Simulate(s); err != nil {
+		if _, err := strategytest.Run(Simulate, s); err != nil { // validated, as run.Simulate does
 			b.Fatal(err)
 		}
 	}

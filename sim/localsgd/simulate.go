@@ -35,28 +35,19 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err := l.build(t); err != nil {
 		return nil, err
 	}
-	tl, err := l.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	l.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return l.g.Play("localsgd", l.record)
 }
 
 // localSGD builds one local-SGD run.
 type localSGD struct {
-	s                           scenario.Scenario
-	n, iters, layers, period    int
-	g                           *taskgraph.Graph
-	t                           *topo.Topology
-	syncs                       [][]syncRecord // by iteration: the averagings it starts
-	watch                       map[int]bool
-	at                          map[int]units.Time // finish times of watched ops
-	lastCompute                 [][]int            // by worker, iteration: its last compute op
-	lastComputeAt, firstStartAt [][]units.Time
+	s                        scenario.Scenario
+	n, iters, layers, period int
+	g                        *taskgraph.Graph
+	t                        *topo.Topology
+	syncs                    [][]syncRecord // by iteration: the averagings it starts
+	watch                    map[int]bool
+	at                       map[int]units.Time // finish times of watched ops
+	lastCompute              [][]int            // by worker, iteration: its last compute op
 }
 
 // syncRecord is one layer group's averaging: the op after which each rank

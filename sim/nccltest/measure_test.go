@@ -13,7 +13,8 @@ import (
 
 // TestEveryAlgorithmMatchesItsClosedForm runs each operation and algorithm
 // in detail on an ideal switch (uncontended: one port per GPU each way) and
-// compares with collective.Time, the α–β formula (Thakur, Rabenseifner & Gropp 2005).
+// compares with collective.Time, the α–β formulas of Thakur, Rabenseifner
+// & Gropp (2005).
 func TestEveryAlgorithmMatchesItsClosedForm(t *testing.T) {
 	p := topo.Port{Bandwidth: 100 * units.GBps, Latency: 5 * units.Microsecond}
 	cases := []struct {

@@ -25,7 +25,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	g := taskgraph.New(t, s.Title())
 	g.Reserve(2*s.NumGPUs()+len(sch.Transfers), len(sch.Transfers), 0)
 	g.AddSchedule(sch, taskgraph.Identity(s.NumGPUs()), nil, "")
-	return g.Finish()
+	return g.Finish("nccltest")
 }
 
 // Topology builds the scenario's hardware: a cluster of catalog parts when

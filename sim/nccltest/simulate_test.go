@@ -1,24 +1,17 @@
 package nccltest
 
 import (
-	"os"
 	"testing"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/units"
 )
 
 func TestCollectiveScenarioMatchesTheMeasurement(t *testing.T) {
-	data, err := os.ReadFile("../scenario/testdata/allreduce-2x4-h100.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := strategytest.Load(t, "../scenario/testdata/allreduce-2x4-h100.yaml")
 	tl, err := Simulate(s)
 	if err != nil {
 		t.Fatal(err)

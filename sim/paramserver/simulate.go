@@ -29,15 +29,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		topo.Port{Bandwidth: psBW, Latency: s.Link.Latency})
 	p := &psRun{s: s, n: n, servers: servers, iters: s.Iterations, g: taskgraph.New(t, s.Title())}
 	p.build()
-	tl, err := p.g.Run()
-	if err != nil {
-		return nil, err
-	}
-	p.record()
-	if err := taskgraph.Check(tl, "run"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return p.g.Play("paramserver", p.record)
 }
 
 // psRun builds and observes one parameter-server run.
@@ -47,14 +39,19 @@ type psRun struct {
 	g                 *taskgraph.Graph
 	coll              taskgraph.Channel // every push and pull
 	gate, push        [][]int           // by worker, iteration: the op that starts the pull, the op after the last push
-	// gateAt and pushAt are when those ops finished; filled as the run goes.
+	rules             *staleness        // nil for bsp and asp
+	opWorker          map[int][2]int
+	progress
+}
+
+// progress is what a parameter-server run observes as it goes.
+type progress struct {
+	// gateAt and pushAt are when the gates and pushes finished.
 	gateAt, pushAt [][]units.Time
 	// lag and limit are each iteration's version lag and the largest lag
 	// the rules allowed, at its gate.
 	lag, limit [][]int
-	done       []int      // iterations each worker has pushed so far
-	rules      *staleness // nil for bsp and asp
-	opWorker   map[int][2]int
+	done       []int // iterations each worker has pushed so far
 }
 
 // build adds every op: per iteration and worker a gate, the pulls, the

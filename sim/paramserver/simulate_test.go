@@ -350,7 +350,7 @@ func BenchmarkParameterServer(b *testing.B) {
 	s := psScenario(scenario.SyncDSSP, speeds, 64)
 	s.Sync.Servers, s.Sync.Staleness, s.Sync.StalenessRange = 8, 2, 4
 	for b.Loop() {
-		if _, err := Simulate(s); err != nil {
+		if _, err := strategytest.Run(Simulate, s); err != nil { // validated, as run.Simulate does
 			b.Fatal(err)
 		}
 	}

@@ -37,14 +37,7 @@ func Simulate(c Config) (*timeline.Timeline, error) {
 	r.build()
 	r.done = make([]units.Time, g.Len())
 	g.OnFinish(func(id int) { r.done[id] = g.Now() })
-	if _, err := g.Run(); err != nil {
-		return nil, err
-	}
-	r.record()
-	if err := taskgraph.Check(tl, "splitlearn"); err != nil {
-		return nil, err
-	}
-	return tl, nil
+	return g.Play("splitlearn", r.record)
 }
 
 // Topology is the network of c: its clients on access links of

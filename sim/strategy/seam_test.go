@@ -99,7 +99,7 @@ func (relay) Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 			rec.Ends = append(rec.Ends, g.Now())
 		}
 	})
-	tl, err := g.Finish()
+	tl, err := g.Finish("relay")
 	if err != nil {
 		return nil, err
 	}

@@ -1,4 +1,4 @@
 // Package strategytest holds what the tests of every strategy package
-// share: running a scenario the way run.Simulate does (validated first)
-// and checking the timeline it returns.
+// share: loading a scenario file, running a scenario the way run.Simulate
+// does (validated first) and checking the timeline it returns.
 package strategytest

@@ -1,6 +1,7 @@
 package strategytest
 
 import (
+	"os"
 	"testing"
 
 	"paraplay/sim/scenario"
@@ -41,4 +42,18 @@ func Register(kinds ...scenario.Kind) {
 			scenario.Register(k)
 		}
 	}
+}
+
+// Load reads and parses the scenario file, failing tb on an error.
+func Load(tb testing.TB, file string) scenario.Scenario {
+	tb.Helper()
+	data, err := os.ReadFile(file)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return s
 }

@@ -27,7 +27,9 @@
 //
 // Run plays the graph from time 0 and completes the timeline: spans in
 // start order, transfers as they started, each collective's record from
-// its messages. Ops are kept small on purpose (a 1,024-GPU ring
-// all-reduce has two million of them): what an op does is looked up in
-// the graph's tables by its index.
+// its messages. Finish is Run and a check of the timeline
+// (timeline.Validate, on every run); Play is Run, the
+// strategy's own record of the run, then the check. Ops are kept small on
+// purpose (a 1,024-GPU ring all-reduce has two million of them): what an
+// op does is looked up in the graph's tables by its index.
 package taskgraph

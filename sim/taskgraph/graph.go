@@ -97,10 +97,11 @@ func (g *Graph) Now() units.Time { return g.eng.Now() }
 // Len is the number of ops added so far: the id of the next one.
 func (g *Graph) Len() int { return len(g.ops) }
 
-// Reserve makes room for ops more ops, messages more recorded messages
-// and rates more rate pieces, so that a large run sizes its tables once.
+// Reserve makes room for ops more ops, messages more messages and rates
+// more rate pieces, so that a large run sizes its tables once.
 func (g *Graph) Reserve(ops, messages, rates int) {
 	g.ops = slices.Grow(g.ops, ops)
+	g.msgs.xfers = slices.Grow(g.msgs.xfers, messages)
 	g.out.Transfers = slices.Grow(g.out.Transfers, messages)
 	g.msgs.rates = slices.Grow(g.msgs.rates, rates)
 }

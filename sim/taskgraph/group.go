@@ -54,13 +54,6 @@ func (g *Graph) AddGroup(o Group, deps ...int) int {
 	return g.add(op{kind: opGroup, item: int32(len(g.groups) - 1)}, deps)
 }
 
-// Groups calls f for every group op added so far.
-func (g *Graph) Groups(f func(o *Group)) {
-	for i := range g.groups {
-		f(&g.groups[i])
-	}
-}
-
 // AddClosedForm adds a closed-form collective that waits for deps; with no
 // GPUs it leaves no record.
 func (g *Graph) AddClosedForm(a ClosedForm, deps ...int) int {

@@ -144,16 +144,20 @@ func (g *Graph) send(id int32) {
 		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
 	} else {
 		g.msgs.ports.sending[src], g.msgs.ports.receiving[dst], g.msgs.ports.started[id] = true, true, true
-		err = g.net.SendTo(src, dst, tr.Bytes, g, int(id))
+		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
 	}
 	if err != nil {
 		g.Fail(err)
 	}
 }
 
-// Arrived records a message of the graph and releases what waits for it
-// (fabric.Receiver).
-func (g *Graph) Arrived(m *fabric.Message) {
+// arrivals is the graph as the network's fabric.Receiver of its
+// single-port messages.
+type arrivals Graph
+
+// Arrived records a message of the graph and releases what waits for it.
+func (a *arrivals) Arrived(m *fabric.Message) {
+	g := (*Graph)(a)
 	id := int32(m.Tag)
 	g.record(id, m)
 	p := &g.msgs.ports

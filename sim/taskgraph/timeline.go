@@ -44,13 +44,29 @@ func (g *Graph) Run() (*timeline.Timeline, error) {
 	return tl, nil
 }
 
-// Finish is Run, then Check of the timeline: every run is validated.
-func (g *Graph) Finish() (*timeline.Timeline, error) {
+// Finish is Run, then Check of the timeline (for the strategy who):
+// every run is validated.
+func (g *Graph) Finish(who string) (*timeline.Timeline, error) {
 	tl, err := g.Run()
 	if err != nil {
 		return nil, err
 	}
-	if err := Check(tl, "run"); err != nil {
+	if err := Check(tl, who); err != nil {
+		return nil, err
+	}
+	return tl, nil
+}
+
+// Play is what a strategy that keeps its own record of the run does: Run,
+// then record (which reads the finished graph into the timeline), then
+// Check (for the strategy who).
+func (g *Graph) Play(who string, record func()) (*timeline.Timeline, error) {
+	tl, err := g.Run()
+	if err != nil {
+		return nil, err
+	}
+	record()
+	if err := Check(tl, who); err != nil {
 		return nil, err
 	}
 	return tl, nil

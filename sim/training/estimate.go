@@ -117,7 +117,6 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if err != nil {
 		return Estimate{}, err
 	}
-	tr.paths = bt.paths
 	// One GPU type (node_gpus is refused above): every multiplier is 1,
 	// shared across scenarios, so a plan of 16,384 GPUs allocates nothing
 	// per GPU. Only a balanced partition reads the groups.
@@ -125,7 +124,7 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if s.Parallel.Partition == "balanced" {
 		tr.groups()
 	}
-	if err := tr.costs(); err != nil {
+	if err := tr.price(); err != nil {
 		return Estimate{}, err
 	}
 	est := Estimate{Capacity: tr.gpu.HBM}
@@ -140,7 +139,7 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 }
 
 // prepare builds (or reuses) s's schedule and topology.
-func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) {
+func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error) {
 	p := s.Parallel
 	sk := schedKey{p.Schedule, p.PP, p.Microbatches, p.ChunksArg()}
 	sch, ok := e.schedules[sk]
@@ -165,7 +164,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 		}
 		e.topos[tk] = bt
 	}
-	tr, err := newTrainingOn(s, sch, bt.t, bt.gpu, nil)
+	tr, err := newIterationOn(s, sch, bt.t, bt.paths, bt.gpu, nil)
 	return tr, bt, err
 }
 
@@ -174,7 +173,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*training, *builtTopo, error) 
 // the B of the same microbatch and stage gives them back when it ends, and
 // a device runs its ops one at a time in order, so the walk through the
 // order visits every level the run will.
-func (tr *training) peakMemory() units.Bytes {
+func (tr *iteration) peakMemory() units.Bytes {
 	var worst units.Bytes
 	for d, order := range tr.sch.Order {
 		var bytes, peak float64
@@ -188,15 +187,15 @@ func (tr *training) peakMemory() units.Bytes {
 				bytes = max(0, bytes-tr.actBytes[k])
 			}
 		}
-		params, grads, opt := tr.modelStates(d)
-		worst = max(worst, params+grads+opt+tr.zero3Buffer(d)+units.Bytes(peak+0.5))
+		params, grads, opt := tr.modelStates(tr.stageOfDev[d])
+		worst = max(worst, params+grads+opt+tr.zero3Buffer(tr.stageOfDev[d])+units.Bytes(peak+0.5))
 	}
 	return worst
 }
 
 // workBound fills in est's Work, and LowerBound with Work and its parts: the
 // ops of the busiest device one after another, then its optimizer step.
-func (tr *training) workBound(est *Estimate) {
+func (tr *iteration) workBound(est *Estimate) {
 	for d, order := range tr.sch.Order {
 		var compute, comm units.Time
 		for _, o := range order {
@@ -215,7 +214,7 @@ func (tr *training) workBound(est *Estimate) {
 // lowerBound fills in est's LowerBound and its parts: the longest path
 // through one replica's pipeline ops with free messages, each device
 // followed by its optimizer step.
-func (tr *training) lowerBound(est *Estimate) {
+func (tr *iteration) lowerBound(est *Estimate) {
 	sch := tr.sch
 	m := sch.Microbatches
 	// end[kind][k·m+mb] is when op (kind, mb) of model stage k ends; −1
@@ -275,7 +274,7 @@ func (tr *training) lowerBound(est *Estimate) {
 
 // ready is when op o of model stage k may start given the ops it needs
 // (m microbatches), or −1 when one of them has not run yet.
-func (tr *training) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.Time {
+func (tr *iteration) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.Time {
 	i := k*m + o.Microbatch
 	switch o.Kind {
 	case pipeline.F:
@@ -298,30 +297,20 @@ func (tr *training) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.T
 }
 
 // opCost is op o's compute and blocking communication on model stage k, as
-// ops lays it out.
-func (tr *training) opCost(o pipeline.Op, k int) (compute, comm units.Time) {
-	switch o.Kind {
-	case pipeline.F:
-		compute, comm = tr.opTime[pipeline.F][k], tr.commTime[0][k]
-	case pipeline.B:
-		compute, comm = tr.opTime[pipeline.B][k], tr.commTime[1][k]
-		if !tr.sch.SplitBackward {
-			compute += tr.opTime[pipeline.W][k]
-		}
-	case pipeline.W:
-		compute = tr.opTime[pipeline.W][k]
-	}
+// the pipeline's ops lay it out (a zero-length op takes 1ns).
+func (tr *iteration) opCost(o pipeline.Op, k int) (compute, comm units.Time) {
+	compute, comm = tr.op(o, k, tr.sch.SplitBackward)
 	if compute == 0 && comm == 0 {
 		compute = 1
 	}
 	return compute, comm
 }
 
-// optimizerTime is device d's optimizer step as optimizer lays it out (0
+// optimizerTime is device d's optimizer step as the graph lays it out (0
 // for a synthetic model, which has none).
-func (tr *training) optimizerTime(d int) units.Time {
+func (tr *iteration) optimizerTime(d int) units.Time {
 	if !tr.real {
 		return 0
 	}
-	return tr.optimizerSpan(d)
+	return tr.optimizerStep(tr.stageOfDev[d])
 }

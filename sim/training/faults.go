@@ -74,11 +74,6 @@ func (it *iterState) degrade(t *topo.Topology) {
 	}
 }
 
-// alive reports whether replica r runs in this iteration.
-func (tr *training) alive(r int) bool {
-	return tr.it == nil || tr.it.live == nil || tr.it.live[r]
-}
-
 // jitterSource draws the straggler factors. Each draw is seeded from the
 // scenario's seed and the (iteration, op, GPU) it is for, so it does not
 // depend on the order in which the engine starts ops.
@@ -162,31 +157,52 @@ func seqLengths(s scenario.Scenario, step, replicas int) [][]int {
 // driver plays a training run iteration by iteration, with its faults and
 // their recovery, and joins the iterations into one timeline.
 type driver struct {
-	s       scenario.Scenario
-	out     *timeline.Timeline
-	now     units.Time // the run's clock: where the next iteration starts
-	index   int
-	live    []bool
-	spare   []units.Time
-	gpuOut  []bool // by GPU: stopped and not replaced
-	slow    []slowFault
-	stops   []scenario.Fault // fail_stop and preempt events, by time
+	s     scenario.Scenario
+	out   *timeline.Timeline
+	now   units.Time // the run's clock: where the next iteration starts
+	index int        // iterations started so far
+	// redoUntil is the last step a failure lost: steps up to it are redone.
+	redoUntil int
+	// open lists the states whose end is the end of the run.
+	open []int
+	fleet
+	stopEvents
+	lastCheckpoint
+	detectors
+}
+
+// fleet is the run's GPUs and replicas as failures and recoveries leave
+// them.
+type fleet struct {
+	live   []bool       // by data-parallel replica: still training
+	spare  []units.Time // by GPU: when a spare replaced it (0: never)
+	gpuOut []bool       // by GPU: stopped and not replaced
+	slow   []slowFault  // the fail-slow events
+	// ends[g] lists when GPU g left the run or was replaced: a fail-slow
+	// state ends there.
+	ends map[int][]units.Time
+}
+
+// stopEvents is the run's fail_stop and preempt events, by time, and
+// which of them have been handled.
+type stopEvents struct {
+	stops   []scenario.Fault
 	handled []bool
-	// lastCkpt is when the last checkpoint was written, ckptStep the
-	// step it saved (training resumes there).
-	lastCkpt  units.Time
-	ckptStep  int
+}
+
+// lastCheckpoint is when the last checkpoint was written, and the step it
+// saved (training resumes there).
+type lastCheckpoint struct {
+	lastCkpt units.Time
+	ckptStep int
+}
+
+// detectors is what the slow-iteration detectors remember.
+type detectors struct {
 	predicted map[string]prediction
 	observed  []units.Time // completed iterations' times, for the median
 	// lastImbalance is the replica imbalance of the last iteration run.
 	lastImbalance float64
-	// redoUntil is the last step a failure lost: steps up to it are redone.
-	redoUntil int
-	// ends[g] lists when GPU g left the run or was replaced: a fail-slow
-	// state ends there.
-	ends map[int][]units.Time
-	// open lists the states whose end is the end of the run.
-	open []int
 }
 
 // simulateIterations runs s.Iterations training steps, redoing those a
@@ -211,8 +227,9 @@ func simulateIterations(s scenario.Scenario) (*timeline.Timeline, error) {
 
 func newDriver(s scenario.Scenario) (*driver, error) {
 	n, dp := s.NumGPUs(), s.Parallel.DP
-	d := &driver{s: s, live: make([]bool, dp), spare: make([]units.Time, n), gpuOut: make([]bool, n),
-		predicted: map[string]prediction{}, redoUntil: -1, ends: map[int][]units.Time{}}
+	d := &driver{s: s, redoUntil: -1,
+		fleet:     fleet{live: make([]bool, dp), spare: make([]units.Time, n), gpuOut: make([]bool, n), ends: map[int][]units.Time{}},
+		detectors: detectors{predicted: map[string]prediction{}}}
 	for r := range d.live {
 		d.live[r] = true
 	}
@@ -287,27 +304,19 @@ func (d *driver) iteration(step int) (int, error) {
 
 // run simulates one iteration alone, on its own clock from 0.
 func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
-	tr, err := newTraining(d.s, it)
-	if err != nil {
-		return nil, err
-	}
-	tr.jitter = jitterSource{seed: d.s.Seed}
+	jitter := jitterSource{seed: d.s.Seed}
 	if !it.healthy {
-		tr.jitter.mu, tr.jitter.sigma = scenario.StragglerSigma(d.s.Straggler.CV)
+		jitter.mu, jitter.sigma = scenario.StragglerSigma(d.s.Straggler.CV)
 	}
-	if err := tr.build(); err != nil {
-		return nil, err
-	}
-	tl, err := tr.g.Finish()
+	tr, tl, err := play(d.s, it, jitter)
 	if err != nil {
 		return nil, err
 	}
-	tr.record(tl)
 	tl.Training.Tokens, tl.Training.ModelFLOPs, tl.Training.HardwareFLOPs = tr.batchWork()
 	if d.out == nil {
 		d.start(tl)
 	}
-	d.lastImbalance = imbalance(tr)
+	d.lastImbalance = tr.imbalance()
 	return tl, nil
 }
 

@@ -10,11 +10,37 @@ import (
 	"paraplay/sim/workload"
 )
 
+// conditions is what makes an iteration's cluster imperfect: the state of
+// a longer run (faults.go), the GPU types, the stragglers.
+type conditions struct {
+	it *iterState // this iteration's faults, batch and replicas; nil: one plain iteration
+	// mult[g] is GPU g's compute time over the reference GPU's (1 on a
+	// uniform cluster): its preset's peak × efficiency against cluster.gpu's.
+	mult   []float64
+	gpuOf  []hw.GPU // by GPU: its preset
+	jitter jitterSource
+}
+
+// alive reports whether replica r runs in this iteration.
+func (c *conditions) alive(r int) bool {
+	return c.it == nil || c.it.live == nil || c.it.live[r]
+}
+
+// heterogeneous reports whether some GPU is not of the reference type.
+func (c *conditions) heterogeneous() bool {
+	for _, m := range c.mult {
+		if m != 1 {
+			return true
+		}
+	}
+	return false
+}
+
 // gpuTypes gives every GPU its preset (cluster.node_gpus, else
 // cluster.gpu) and its compute-time multiplier against the reference
 // GPU: op times are worked out for cluster.gpu, and a GPU whose peak ×
 // efficiency is half as large takes twice as long.
-func (tr *training) gpuTypes() error {
+func (tr *iteration) gpuTypes() error {
 	n := len(tr.topo.GPUs)
 	tr.mult, tr.gpuOf = make([]float64, n), make([]hw.GPU, n)
 	for g := range tr.mult {
@@ -36,7 +62,7 @@ func (tr *training) gpuTypes() error {
 
 // rate is the FLOP/s a GPU of preset h reaches: its peak × the scenario's
 // efficiency, or its own assumed efficiency when the scenario sets none.
-func (tr *training) rate(h hw.GPU) float64 {
+func (tr *iteration) rate(h hw.GPU) float64 {
 	eff := tr.s.Training.Efficiency
 	if eff == 0 {
 		eff = h.Efficiency
@@ -44,19 +70,9 @@ func (tr *training) rate(h hw.GPU) float64 {
 	return h.PeakFLOPS * eff
 }
 
-// heterogeneous reports whether some GPU is not of the reference type.
-func (tr *training) heterogeneous() bool {
-	for _, m := range tr.mult {
-		if m != 1 {
-			return true
-		}
-	}
-	return false
-}
-
 // stageMult is, for every model stage, the compute-time multiplier of the
 // slowest GPU that runs it (in any live replica): the stage waits for it.
-func (tr *training) stageMult() []float64 {
+func (tr *iteration) stageMult() []float64 {
 	out := make([]float64, tr.stages)
 	for k, pl := range tr.sch.Layout {
 		for r := range tr.mpGroup {
@@ -71,33 +87,34 @@ func (tr *training) stageMult() []float64 {
 	return out
 }
 
-// balance sizes the pipeline stages to the speed of their GPUs, as HAPT
-// (arXiv 2509.24859, HARP in its 2026 version) does on mixed clusters: it minimises the slowest
-// stage's time per microbatch, mult_k × FLOPs(layers_k), where FLOPs
-// counts the stage's layers and the head on the last stage. Greedy: every
-// stage starts with one layer and each further layer goes to the stage
-// whose time after taking it is smallest; for costs that grow with the
-// layer count this greedy reaches the smallest possible maximum (the
-// classic minimax allocation of identical units).
-func (tr *training) balance() {
-	m, p := tr.model, tr.s.Parallel
-	mult := tr.stageMult()
+// balance sizes the pipeline stages to the speed of their GPUs (mult[k]
+// for stage k), as HAPT (arXiv 2509.24859, HARP in its 2026 version) does
+// on mixed clusters: it minimises the slowest stage's time per
+// microbatch, mult_k × FLOPs(layers_k), where FLOPs counts the stage's
+// layers and the head on the last stage. Greedy: every stage starts with
+// one layer and each further layer goes to the stage whose time after
+// taking it is smallest; for costs that grow with the layer count this
+// greedy reaches the smallest possible maximum (the classic minimax
+// allocation of identical units).
+func (c *costs) balance(mult []float64) {
+	m, p := c.model, c.par
+	stages := len(c.layers)
 	r := workload.Recompute(p.Recompute)
 	cost := func(k, layers int) float64 {
-		f := workload.StageFLOPs(m, layers, k == 0, k == tr.stages-1, p.MicroBatchSize, p.TP, p.CP, r)
+		f := workload.StageFLOPs(m, layers, k == 0, k == stages-1, p.MicroBatchSize, p.TP, p.CP, r)
 		return mult[k] * f.Hardware()
 	}
-	for k := range tr.layers {
-		tr.layers[k] = 1
+	for k := range c.layers {
+		c.layers[k] = 1
 	}
-	for left := m.Layers - tr.stages; left > 0; left-- {
+	for left := m.Layers - stages; left > 0; left-- {
 		best, bestCost := 0, 0.0
-		for k := range tr.layers {
-			if c := cost(k, tr.layers[k]+1); k == 0 || c < bestCost {
-				best, bestCost = k, c
+		for k := range c.layers {
+			if t := cost(k, c.layers[k]+1); k == 0 || t < bestCost {
+				best, bestCost = k, t
 			}
 		}
-		tr.layers[best]++
+		c.layers[best]++
 	}
 }
 
@@ -105,7 +122,7 @@ func (tr *training) balance() {
 // iteration's clock): on each of its GPUs the nominal time × the GPU
 // type's multiplier × a straggler draw ÷ the speed a fail-slow left it;
 // the group runs in lockstep, so the slowest GPU sets the time.
-func (tr *training) scaleCompute(o *taskgraph.Group, id int, start units.Time) units.Time {
+func (tr *iteration) scaleCompute(o *taskgraph.Group, id int, start units.Time) units.Time {
 	var worst float64
 	for _, g := range o.GPUs {
 		f := float64(o.Compute) * tr.mult[g]
@@ -122,48 +139,15 @@ func (tr *training) scaleCompute(o *taskgraph.Group, id int, start units.Time) u
 
 // sequenceCost sets the compute and blocking communication of op o of
 // replica r on model stage k from the length of its microbatch's
-// sequences when the batch's lengths vary: the stage's FLOPs at that
-// length (attention grows with its square, Hydraulis' point), and the
-// tensor-parallel traffic in proportion to the length.
-func (tr *training) sequenceCost(op *taskgraph.Group, r, k int, o pipeline.Op) {
+// sequences when the batch's lengths vary (costs.atLength).
+func (tr *iteration) sequenceCost(op *taskgraph.Group, r, k int, o pipeline.Op) {
 	if tr.it == nil || tr.it.lengths == nil || !tr.real {
 		return
 	}
-	c := tr.costAt(k, tr.it.lengths[r][o.Microbatch])
-	switch o.Kind {
-	case pipeline.F:
-		op.Compute, op.Comm = c[0], c[3]
-	case pipeline.B:
-		op.Compute, op.Comm = c[1], c[4]
-		if !tr.sch.SplitBackward {
-			op.Compute += c[2]
-		}
-	case pipeline.W:
-		op.Compute = c[2]
+	t := tr.atLength(k, tr.it.lengths[r][o.Microbatch])
+	compute, comm := opParts(o.Kind, t, tr.sch.SplitBackward)
+	op.Compute = compute
+	if o.Kind != pipeline.W {
+		op.Comm = comm
 	}
-}
-
-// costAt is stage k's F, B, W compute and F, B blocking communication for
-// a microbatch of sequences of length seq, cached.
-func (tr *training) costAt(k, seq int) [5]units.Time {
-	if c, ok := tr.seqCost[[2]int{k, seq}]; ok {
-		return c
-	}
-	if tr.seqCost == nil {
-		tr.seqCost = map[[2]int][5]units.Time{}
-	}
-	p := tr.s.Parallel
-	m := tr.model
-	m.SeqLen = seq
-	f := workload.StageFLOPs(m, tr.layers[k], k == 0, k == tr.stages-1, p.MicroBatchSize, p.TP, p.CP, workload.Recompute(p.Recompute))
-	ratio := float64(seq) / float64(tr.model.SeqLen)
-	c := [5]units.Time{
-		workload.OpTime(f.Forward, tr.gpu, tr.eff),
-		workload.OpTime(f.BackwardInput+f.Recompute, tr.gpu, tr.eff),
-		workload.OpTime(f.BackwardWeight, tr.gpu, tr.eff),
-		units.Round(tr.commTime[0][k].Seconds() * ratio),
-		units.Round(tr.commTime[1][k].Seconds() * ratio),
-	}
-	tr.seqCost[[2]int{k, seq}] = c
-	return c
 }

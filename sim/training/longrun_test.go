@@ -7,13 +7,14 @@ import (
 
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/units"
 )
 
 const weekFile = "../scenario/testdata/long/llama3-8b-week.yaml"
 
 func TestLongRunTakesItsJobFromTheSimulator(t *testing.T) {
-	s := loadScenario(t, weekFile)
+	s := strategytest.Load(t, weekFile)
 	l, err := NewLong(s, 7*fault.Day, 0)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestLongRunTakesItsJobFromTheSimulator(t *testing.T) {
 }
 
 func TestLongRunForIterations(t *testing.T) {
-	s := loadScenario(t, weekFile)
+	s := strategytest.Load(t, weekFile)
 	l, err := NewLong(s, 0, 50000)
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +70,7 @@ func TestLongRunForIterations(t *testing.T) {
 // layouts give. Here 3 nodes survive of 4 (tp 8, pp 2, dp 2): pp 2 fits
 // one replica in 2 nodes, pp 1 fits three replicas in 3 nodes, pp 4 none.
 func TestReplanMeasuresTheSurvivors(t *testing.T) {
-	s := loadScenario(t, weekFile)
+	s := strategytest.Load(t, weekFile)
 	s.Recovery.Policy = scenario.PolicyReplan
 	l, err := NewLong(s, fault.Day, 0)
 	if err != nil {
@@ -108,7 +109,7 @@ func TestReplanMeasuresTheSurvivors(t *testing.T) {
 
 func TestLongRunIsDeterministicForEveryPolicy(t *testing.T) {
 	for _, p := range scenario.RecoveryPolicies {
-		s := loadScenario(t, weekFile)
+		s := strategytest.Load(t, weekFile)
 		s.Recovery.Policy = p
 		run := func() fault.Report {
 			l, err := NewLong(s, 7*fault.Day, 0)
@@ -132,10 +133,10 @@ func TestLongRunIsDeterministicForEveryPolicy(t *testing.T) {
 }
 
 func TestLongRunRejects(t *testing.T) {
-	if _, err := NewLong(loadScenario(t, "../scenario/testdata/ring4.yaml"), fault.Day, 0); err == nil {
+	if _, err := NewLong(strategytest.Load(t, "../scenario/testdata/ring4.yaml"), fault.Day, 0); err == nil {
 		t.Error("a collective scenario was accepted for a long run")
 	}
-	if _, err := NewLong(loadScenario(t, weekFile), 0, 0); err == nil {
+	if _, err := NewLong(strategytest.Load(t, weekFile), 0, 0); err == nil {
 		t.Error("a long run with neither duration nor iterations was accepted")
 	}
 }
@@ -144,7 +145,7 @@ func TestLongRunRejects(t *testing.T) {
 // Llama 3 405B on 16,384 H100s, then 30 days of failures at the Llama 3
 // rate under checkpoint-restart.
 func BenchmarkLong405B30Days(b *testing.B) {
-	s := loadScenario(b, "../scenario/testdata/long/llama3-405b-30d.yaml")
+	s := strategytest.Load(b, "../scenario/testdata/long/llama3-405b-30d.yaml")
 	for b.Loop() {
 		l, err := NewLong(s, 30*fault.Day, 0)
 		if err != nil {

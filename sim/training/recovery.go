@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -335,15 +336,15 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 			out.States = append(out.States, timeline.State{GPU: -1, Node: f.Node, State: timeline.StateDegraded, Factor: f.Factor, Start: start, End: out.End})
 		}
 	}
-	if err := out.Validate(); err != nil {
-		return nil, fmt.Errorf("run: internal error, the run's timeline is inconsistent: %w", err)
+	if err := taskgraph.Check(out, "training"); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
 
 // batchWork is the tokens and the model and hardware FLOPs of the
 // iteration's batch on its live replicas, at each microbatch's length.
-func (tr *training) batchWork() (tokens, model, hardware float64) {
+func (tr *iteration) batchWork() (tokens, model, hardware float64) {
 	if !tr.real {
 		return 0, 0, 0
 	}
@@ -368,7 +369,7 @@ func (tr *training) batchWork() (tokens, model, hardware float64) {
 }
 
 // imbalance is the slowest live replica's compute over the mean's.
-func imbalance(tr *training) float64 {
+func (tr *iteration) imbalance() float64 {
 	var sum, worst units.Time
 	n := 0
 	for r, w := range tr.work {

@@ -3,30 +3,17 @@ package training
 import (
 	"bytes"
 	"math"
-	"os"
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
 
-func loadScenario(tb testing.TB, file string) scenario.Scenario {
-	tb.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := scenario.Parse(data)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
-}
-
 func BenchmarkTraining405BOn16384(b *testing.B) {
-	s := loadScenario(b, "testdata/scale/llama3-405b-16k.yaml")
+	s := strategytest.Load(b, "../run/testdata/scale/llama3-405b-16k.yaml")
 	for b.Loop() {
 		if _, err := simulate(s); err != nil {
 			b.Fatal(err)
@@ -47,7 +34,10 @@ func synthetic(schedule string, p, m, v int, tf, tb, tw units.Time) scenario.Sce
 // TestPipelineClosedForms runs the whole simulator (not the pipeline
 // package's own executor) on synthetic models with free communication and
 // checks iteration time and stage 0's peak in-flight microbatches against
-// the papers' closed forms (pipeline.BubbleFormula), exactly.
+// the schedules' closed forms, exactly: (m + p − 1)(t_F + t_B + t_W) for
+// GPipe and 1F1B (Huang et al. 2019; Narayanan et al. 2021), the bubble
+// divided by v for interleaving (Narayanan et al. 2021), and the zero-bubble
+// schedules' shorter bubbles (Qi et al. 2024).
 func TestPipelineClosedForms(t *testing.T) {
 	ms := units.Millisecond
 	tf, tb, tw := 3*ms, 4*ms, 2*ms // per device stage; divisible by v = 2, 4
@@ -128,7 +118,7 @@ func windowOf(tl *timeline.Timeline, g int) units.Time {
 
 func TestTrainingRunsValidateAndRepeat(t *testing.T) {
 	for _, file := range []string{"../scenario/testdata/llama3-8b-2x8.yaml", "../scenario/testdata/pipeline-1f1b.yaml"} {
-		s := loadScenario(t, file)
+		s := strategytest.Load(t, file)
 		a, err := simulate(s)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err)
@@ -149,7 +139,7 @@ func TestTrainingRunsValidateAndRepeat(t *testing.T) {
 // TestZeROMemoryInTheRun: the simulator's model-state memory per GPU is
 // ZeRO's formula on the GPU's parameter shard, plus ZeRO-3's buffers.
 func TestZeROMemoryInTheRun(t *testing.T) {
-	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
+	s := strategytest.Load(t, "../scenario/testdata/llama3-8b-2x8.yaml")
 	for zero := 0; zero <= 3; zero++ {
 		s.Parallel.ZeRO = zero
 		tl, err := simulate(s)
@@ -226,7 +216,7 @@ func maxIdle(tl *timeline.Timeline) units.Time {
 // InfiniBand is priced on its slowest hop, not on the NVLink between its
 // first two ranks.
 func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
-	s := loadScenario(t, "../scenario/testdata/llama3-8b-2x8.yaml")
+	s := strategytest.Load(t, "../scenario/testdata/llama3-8b-2x8.yaml")
 	s.Parallel.DP, s.Parallel.TP, s.Parallel.PP = 1, 8, 1
 	s.Cluster.Nodes, s.Cluster.GPUsPerNode = 1, 8
 	one, err := simulate(s)
@@ -245,7 +235,7 @@ func TestTensorParallelAcrossNodesPaysTheNetwork(t *testing.T) {
 }
 
 func BenchmarkSummarize405B(b *testing.B) {
-	tl, err := simulate(loadScenario(b, "testdata/scale/llama3-405b-16k.yaml"))
+	tl, err := simulate(strategytest.Load(b, "../run/testdata/scale/llama3-405b-16k.yaml"))
 	if err != nil {
 		b.Fatal(err)
 	}

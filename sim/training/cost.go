@@ -1,0 +1,298 @@
+package training
+
+import (
+	"fmt"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/compression"
+	"paraplay/sim/hw"
+	"paraplay/sim/parallel"
+	"paraplay/sim/pipeline"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+	"paraplay/sim/workload"
+)
+
+// bytesPerElement is the size of an activation or gradient element
+// (bf16).
+const bytesPerElement = 2
+
+// costs is the cost model of an iteration: what each op of a model stage
+// costs. A real model is priced from its FLOPs on the reference GPU
+// (package workload); otherwise the scenario gives synthetic op times,
+// and there is nothing to send between stages or to sum across replicas.
+type costs struct {
+	model workload.Model
+	real  bool    // a real model (else synthetic op times)
+	gpu   hw.GPU  // the reference GPU, cluster.gpu
+	eff   float64 // its fraction of peak
+	par   scenario.Parallel
+	// layers[k] is the number of layers of model stage k; opTime[kind][k]
+	// its F, B and W compute, commTime its blocking TP/CP/EP
+	// communication in F and B, of kind commKind.
+	layers   []int
+	opTime   [3][]units.Time
+	commTime [2][]units.Time
+	commKind timeline.Kind
+	actBytes []float64   // activation bytes one microbatch leaves on stage k
+	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
+	seqCost  map[[2]int][5]units.Time
+}
+
+func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
+	c := costs{gpu: gpu, par: s.Parallel, real: !s.Model.IsSynthetic()}
+	if !c.real {
+		return c, nil
+	}
+	if s.Cluster.GPU == "" {
+		return c, fmt.Errorf("cluster.gpu: a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)")
+	}
+	var err error
+	if c.model, err = s.Model.Resolve(); err != nil {
+		return c, fmt.Errorf("model: %w", err)
+	}
+	if err := c.model.ValidateSplit(s.Parallel.TP, s.Parallel.CP); err != nil {
+		return c, fmt.Errorf("parallel.tp: %w", err)
+	}
+	c.eff = s.Training.Efficiency
+	if c.eff == 0 {
+		c.eff = gpu.Efficiency
+	}
+	return c, nil
+}
+
+// price works out each model stage's layers, op times, blocking
+// communication and activation memory.
+func (tr *iteration) price() error {
+	c := &tr.costs
+	c.size(tr.stages)
+	if !c.real {
+		c.synthetic(tr.s.Model.Synthetic, tr.sch.Chunks)
+		return nil
+	}
+	if err := c.splitLayers(); err != nil {
+		return err
+	}
+	if c.par.Partition == "balanced" {
+		c.balance(tr.stageMult())
+	}
+	actElems := c.boundaryElements()
+	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), tr.s.Compression.Activations)
+	// Compressed activations shrink the pipeline messages and the tensor-,
+	// context- and expert-parallel exchanges alike (package compression).
+	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
+	c.stageCosts(tpAR, cpStep, epA2A)
+	return nil
+}
+
+func (c *costs) size(stages int) {
+	for i := range c.opTime {
+		c.opTime[i] = make([]units.Time, stages)
+	}
+	for i := range c.commTime {
+		c.commTime[i] = make([]units.Time, stages)
+	}
+	c.actBytes = make([]float64, stages)
+	c.layers = make([]int, stages)
+}
+
+// synthetic spreads the scenario's op times of a whole stage over its
+// chunks.
+func (c *costs) synthetic(syn scenario.Synthetic, chunks int) {
+	v := units.Time(chunks)
+	for k := range c.layers {
+		c.opTime[pipeline.F][k] = syn.Forward / v
+		c.opTime[pipeline.B][k] = syn.BackwardInput / v
+		c.opTime[pipeline.W][k] = syn.BackwardWeight / v
+	}
+	c.p2pBytes = 0
+}
+
+// splitLayers deals the model's layers out to the stages, the first ones
+// taking one more when they do not divide evenly.
+func (c *costs) splitLayers() error {
+	m, stages := c.model, len(c.layers)
+	if m.Layers < stages {
+		return fmt.Errorf("parallel.pp: %d model stages (pp·v) for %d layers; each stage needs a layer", stages, m.Layers)
+	}
+	for k := range c.layers {
+		c.layers[k] = m.Layers / stages
+		if k < m.Layers%stages {
+			c.layers[k]++
+		}
+	}
+	return nil
+}
+
+// boundaryElements is the elements of one layer boundary of one
+// microbatch: b·(s/cp)·h.
+func (c *costs) boundaryElements() float64 {
+	seq := float64(c.model.SeqLen) / float64(c.par.CP)
+	return float64(c.par.MicroBatchSize) * seq * float64(c.model.Hidden)
+}
+
+// stageCosts prices every stage's ops from its FLOPs and its layers' TP
+// all-reduces, ring-attention steps and MoE all-to-alls.
+func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time) {
+	m, p := c.model, c.par
+	b, t, cp := p.MicroBatchSize, p.TP, p.CP
+	r := workload.Recompute(p.Recompute)
+	perLayerAct := workload.ActivationBytesPerLayerCP(m, b, t, cp, p.SequenceParallel, r)
+	layer := workload.LayerFLOPs(m, b, t, cp, r)
+	attn := workload.OpTime(layer.Attention.Forward, c.gpu, c.eff)
+	last := len(c.layers) - 1
+	for k := range c.layers {
+		f := workload.StageFLOPs(m, c.layers[k], k == 0, k == last, b, t, cp, r)
+		c.opTime[pipeline.F][k] = workload.OpTime(f.Forward, c.gpu, c.eff)
+		c.opTime[pipeline.B][k] = workload.OpTime(f.BackwardInput+f.Recompute, c.gpu, c.eff)
+		c.opTime[pipeline.W][k] = workload.OpTime(f.BackwardWeight, c.gpu, c.eff)
+		l := units.Time(c.layers[k])
+		// Megatron: two all-reduces (or reduce-scatter + all-gather with
+		// sequence parallelism, the same bytes) per layer in each pass.
+		fwd, bwd := 2*l*tpAR, 2*l*tpAR
+		// Ring attention: c−1 K/V exchanges per layer, hidden behind the
+		// attention compute when it is long enough (Liu et al. 2023).
+		if cp > 1 {
+			fwd += l * max(0, units.Time(cp-1)*cpStep-attn)
+			bwd += l * max(0, 2*units.Time(cp-1)*cpStep-2*attn)
+		}
+		// Expert parallelism: dispatch and combine all-to-alls around the
+		// expert MLP in each pass (Lepikhin et al. 2020).
+		fwd += 2 * l * epA2A
+		bwd += 2 * l * epA2A
+		c.commTime[0][k], c.commTime[1][k] = fwd, bwd
+		c.actBytes[k] = perLayerAct * float64(c.layers[k])
+	}
+	switch {
+	case p.TP > 1:
+		c.commKind = timeline.TPComm
+	case p.CP > 1:
+		c.commKind = timeline.CPComm
+	default:
+		c.commKind = timeline.EPComm
+	}
+}
+
+// commCosts prices, with the α–β closed forms on the groups' bottleneck
+// paths, one TP all-reduce of a layer's activations, one ring-attention
+// K/V step and one MoE all-to-all.
+func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time) {
+	if tr.fid == ideal {
+		return 0, 0, 0
+	}
+	p, m := tr.par, tr.model
+	// groupCost prices a collective on the group's bottleneck: the slowest
+	// path between neighbouring ranks, so that a group spanning two nodes
+	// pays for the network hop, not for the NVLink between its first two.
+	groupCost := func(g []int) (units.Time, units.Bandwidth) {
+		alpha, bw, err := tr.paths.Bottleneck(g)
+		if err != nil {
+			return 0, units.Bandwidth(1e18)
+		}
+		return alpha, bw
+	}
+	if p.TP > 1 {
+		a, bw := groupCost(tr.plan.Group(0, parallel.TP))
+		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*bytesPerElement), a, bw))
+	}
+	if p.CP > 1 {
+		a, bw := groupCost(tr.plan.Group(0, parallel.CP))
+		kv := actElems * float64(m.KVHeadCount()*m.HeadDim()) / float64(m.Hidden) / float64(p.TP)
+		cpStep = a + bw.TransferTime(units.Bytes(2*kv*bytesPerElement))
+	}
+	if m.IsMoE() && p.EP > 1 {
+		a, bw := groupCost(tr.plan.Group(0, parallel.DP)[:p.EP])
+		s := units.Bytes(actElems * bytesPerElement * float64(m.TopK) / float64(p.TP))
+		n := float64(p.EP)
+		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
+	}
+	return tpAR, cpStep, epA2A
+}
+
+// op is op o's compute and blocking communication on model stage k: a B
+// that does not split the backward also computes the W.
+func (c *costs) op(o pipeline.Op, k int, split bool) (compute, comm units.Time) {
+	return opParts(o.Kind, [5]units.Time{c.opTime[pipeline.F][k], c.opTime[pipeline.B][k], c.opTime[pipeline.W][k],
+		c.commTime[0][k], c.commTime[1][k]}, split)
+}
+
+// opParts picks an op of the given kind out of its stage's F, B and W
+// compute and F and B communication.
+func opParts(kind pipeline.Kind, t [5]units.Time, split bool) (compute, comm units.Time) {
+	switch kind {
+	case pipeline.F:
+		return t[0], t[3]
+	case pipeline.B:
+		compute = t[1]
+		if !split {
+			compute += t[2]
+		}
+		return compute, t[4]
+	}
+	return t[2], 0
+}
+
+// atLength is stage k's F, B, W compute and F, B blocking communication
+// for a microbatch of sequences of length seq, cached: the stage's FLOPs
+// at that length (attention grows with its square, Hydraulis' point), and
+// the tensor-parallel traffic in proportion to the length.
+func (c *costs) atLength(k, seq int) [5]units.Time {
+	if t, ok := c.seqCost[[2]int{k, seq}]; ok {
+		return t
+	}
+	if c.seqCost == nil {
+		c.seqCost = map[[2]int][5]units.Time{}
+	}
+	p := c.par
+	m := c.model
+	m.SeqLen = seq
+	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, workload.Recompute(p.Recompute))
+	ratio := float64(seq) / float64(c.model.SeqLen)
+	t := [5]units.Time{
+		workload.OpTime(f.Forward, c.gpu, c.eff),
+		workload.OpTime(f.BackwardInput+f.Recompute, c.gpu, c.eff),
+		workload.OpTime(f.BackwardWeight, c.gpu, c.eff),
+		units.Round(c.commTime[0][k].Seconds() * ratio),
+		units.Round(c.commTime[1][k].Seconds() * ratio),
+	}
+	c.seqCost[[2]int{k, seq}] = t
+	return t
+}
+
+// stageParams is the parameters one GPU of model stage k holds: its
+// shard of the stage's layers, and of the embedding or the head on the
+// first and last stages.
+func (c *costs) stageParams(k int) float64 {
+	return workload.StageParams(c.model, c.layers[k], k == 0, k == len(c.layers)-1, c.par.TP, c.par.EP)
+}
+
+// deviceParams is the parameters of a GPU of a pipeline device that holds
+// the model stages ks (one per chunk).
+func (c *costs) deviceParams(ks []int) float64 {
+	var psi float64
+	for _, k := range ks {
+		psi += c.stageParams(k)
+	}
+	return psi
+}
+
+// gradBytes is the gradient one GPU of model stage k holds: 2 bytes per
+// parameter of its shard (bf16 gradients, as ZeRO counts them).
+func (c *costs) gradBytes(k int) units.Bytes {
+	if !c.real {
+		return 0
+	}
+	return units.Bytes(2 * c.stageParams(k))
+}
+
+// optimizerStep is the optimizer step of a GPU of a pipeline device that
+// holds stages ks: memory-bound, 28 bytes of HBM traffic per parameter of
+// the shard it updates.
+func (c *costs) optimizerStep(ks []int) units.Time {
+	shard := c.deviceParams(ks)
+	if c.par.ZeRO >= 1 {
+		shard /= float64(c.par.DP)
+	}
+	return max(1, units.Round(28*shard/float64(c.gpu.HBMBandwidth)))
+}

@@ -1,0 +1,257 @@
+package training
+
+import (
+	"paraplay/sim/collective"
+	"paraplay/sim/compression"
+	"paraplay/sim/pipeline"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// dataParallel adds, for every model chunk, the data-parallel gradient
+// collectives after its last backward, then each GPU's optimizer step
+// and ZeRO's parameter gathers.
+func (tr *iteration) dataParallel() error {
+	pl, sch := tr.plan, tr.sch
+	for d := 0; d < sch.Stages; d++ {
+		// done[r] collects what replica r's optimizer step waits for.
+		done := make([][]int, pl.DP)
+		for c := 0; c < sch.Chunks; c++ {
+			if err := tr.gradients(d, c, done); err != nil {
+				return err
+			}
+		}
+		var opt []int
+		for r := 0; r < pl.DP; r++ {
+			if tr.alive(r) {
+				opt = append(opt, tr.optimizer(r, d, done[r]))
+			}
+		}
+		// ZeRO-1/2: every replica updated one shard; gather the new
+		// parameters (ZeRO-3 gathers them before each pass instead).
+		if tr.par.ZeRO == 1 || tr.par.ZeRO == 2 {
+			if err := tr.gatherAfterStep(d, opt); err != nil {
+				return err
+			}
+		}
+	}
+	if tr.par.ZeRO == 3 {
+		return tr.zero3Gathers()
+	}
+	return nil
+}
+
+// gradients adds the collectives that sum device d's chunk c gradients,
+// bucket by bucket, and appends to done[r] the ops after which replica
+// r's part is summed. Gradients are summed over every copy of the same
+// weights: the data-parallel replicas and, inside each, the
+// context-parallel ranks (which saw other parts of the same sequences).
+func (tr *iteration) gradients(d, c int, done [][]int) error {
+	pl := tr.plan
+	k := tr.stageOfDev[d][c]
+	last := tr.lastBackward(d, c)
+	grads := tr.gradBytes(k)
+	op := "all_reduce"
+	if tr.par.ZeRO >= 1 {
+		op = "reduce_scatter"
+	}
+	for t := 0; t < pl.TP; t++ {
+		var gpus, ready, replica []int
+		for r := 0; r < pl.DP; r++ {
+			if !tr.alive(r) {
+				continue
+			}
+			for cp := 0; cp < pl.CP; cp++ {
+				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
+				ready = append(ready, tr.ids[r][k][last.Kind][last.Microbatch])
+				replica = append(replica, r)
+			}
+		}
+		if len(gpus) == 1 || tr.fid == ideal || grads == 0 {
+			for i, r := range replica {
+				done[r] = append(done[r], ready[i])
+			}
+			continue
+		}
+		nb := max(1, len(tr.buckets[0][k]))
+		for j := 0; j < nb; j++ {
+			bytes := grads / units.Bytes(nb)
+			if j == nb-1 {
+				bytes += grads % units.Bytes(nb)
+			}
+			if nb > 1 {
+				for i, r := range replica {
+					ready[i] = tr.buckets[r][k][j]
+				}
+			}
+			rd, bytes := tr.compress(gpus, ready, bytes)
+			ids, err := tr.collective(op, "dp", gpus, rd, bytes)
+			if err != nil {
+				return err
+			}
+			for i, r := range replica {
+				done[r] = append(done[r], ids[i])
+			}
+		}
+	}
+	return nil
+}
+
+// compress applies the scenario's compression to a data-parallel gradient
+// collective: the bytes on the wire shrink by the ratio, and each rank
+// first spends compression.time_per_mib per MiB on its compute stream. It
+// returns the ops the ranks now start after.
+func (tr *iteration) compress(gpus, ready []int, bytes units.Bytes) ([]int, units.Bytes) {
+	c := tr.s.Compression
+	if !c.Enabled() {
+		return ready, bytes
+	}
+	rd := append([]int(nil), ready...)
+	if d := compression.Time(c.TimePerMiB, bytes); d > 0 {
+		for i := range rd {
+			rd[i] = tr.g.AddCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
+		}
+	}
+	return rd, compression.Bytes(bytes, c.Ratio)
+}
+
+// gatherAfterStep all-gathers device d's updated parameters across the
+// replicas once every replica's step (opt[r]) is done.
+func (tr *iteration) gatherAfterStep(d int, opt []int) error {
+	pl := tr.plan
+	if pl.DP == 1 || tr.fid == ideal || !tr.real {
+		return nil
+	}
+	var params units.Bytes
+	for c := 0; c < tr.sch.Chunks; c++ {
+		params += tr.gradBytes(tr.stageOfDev[d][c])
+	}
+	for j := range tr.mpGroup[0][d] {
+		var gpus []int
+		for r := 0; r < pl.DP; r++ {
+			if tr.alive(r) {
+				gpus = append(gpus, tr.mpGroup[r][d][j])
+			}
+		}
+		if len(gpus) < 2 {
+			continue
+		}
+		if _, err := tr.collective("all_gather", "zero", gpus, opt, params); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// zero3Gathers adds ZeRO-3's parameter all-gathers: before every F and B,
+// the chunk's parameters are gathered across the replicas, issued when the
+// op before it on the device starts (one op of prefetch), so the gather
+// hides behind that op's compute when it is short enough.
+func (tr *iteration) zero3Gathers() error {
+	if tr.plan.DP == 1 || tr.fid == ideal || !tr.real {
+		return nil
+	}
+	for d, order := range tr.sch.Order {
+		for i, o := range order {
+			if o.Kind == pipeline.W || i == 0 {
+				continue
+			}
+			if err := tr.zero3Gather(d, o, order[i-1]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// zero3Gather adds the gathers of op o's parameters on device d, one per
+// tensor- and context-parallel rank, prefetched with the op prev before
+// it.
+func (tr *iteration) zero3Gather(d int, o, prev pipeline.Op) error {
+	k := tr.stageOfDev[d][o.Chunk]
+	kp := tr.stageOfDev[d][prev.Chunk]
+	for j := range tr.mpGroup[0][d] {
+		var gpus, ready, replicas []int
+		for r := 0; r < tr.plan.DP; r++ {
+			if !tr.alive(r) {
+				continue
+			}
+			gpus = append(gpus, tr.mpGroup[r][d][j])
+			// Depend on what the previous op waited for, not on
+			// the op itself: the gather runs while it computes.
+			ready = append(ready, tr.firsts[r][kp][prev.Kind][prev.Microbatch])
+			replicas = append(replicas, r)
+		}
+		if len(gpus) < 2 {
+			continue
+		}
+		ids, err := tr.prefetch(gpus, ready, tr.gradBytes(k))
+		if err != nil {
+			return err
+		}
+		for i, r := range replicas {
+			tr.g.Depend(tr.firsts[r][k][o.Kind][o.Microbatch], ids[i])
+		}
+	}
+	return nil
+}
+
+// prefetch adds an all-gather that may start with the ops in ready (it
+// waits for their dependencies, not for them to finish).
+func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, error) {
+	starts := make([]int, len(ready))
+	for r, id := range ready {
+		// A join that waits for what ready[r] waits for: the ops before it.
+		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
+	}
+	return tr.collective("all_gather", "zero", gpus, starts, bytes)
+}
+
+// collective adds a data-parallel collective over gpus (rank r may start
+// after ready[r]) and returns, per rank, the op after which rank r is done.
+func (tr *iteration) collective(op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
+	n := len(gpus)
+	cfg := collective.Config{Ranks: n, Bytes: bytes}
+	done := make([]int, n)
+	if tr.fid != detailed {
+		alpha, bw, err := tr.paths.Bottleneck(gpus)
+		if err != nil {
+			return nil, err
+		}
+		secs, err := collective.Time(op, "ring", cfg, alpha, bw)
+		if err != nil {
+			return nil, err
+		}
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: "ring", Purpose: purpose, Bytes: bytes, GPUs: gpus,
+			Time: max(1, units.Round(secs))}, ready...)
+		for r := range done {
+			done[r] = id
+		}
+		return done, nil
+	}
+	sch, err := collective.New(op, "ring", cfg)
+	if err != nil {
+		return nil, err
+	}
+	first := tr.g.AddSchedule(sch, gpus, ready, purpose)
+	// Rank r is done when the messages into it and out of it are.
+	for r := range done {
+		done[r] = tr.g.AddJoin()
+	}
+	for i, t := range sch.Transfers {
+		tr.g.Depend(done[t.Dst], first+i)
+		tr.g.Depend(done[t.Src], first+i)
+	}
+	return done, nil
+}
+
+// optimizer adds replica r's device d optimizer step after deps and
+// returns it: a join for a synthetic model, which has none.
+func (tr *iteration) optimizer(r, d int, deps []int) int {
+	if !tr.real {
+		return tr.g.AddJoin(deps...)
+	}
+	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: tr.optimizerStep(tr.stageOfDev[d]),
+		Span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
+}

@@ -1,0 +1,48 @@
+// Package training simulates training a transformer with data, tensor,
+// pipeline, context and expert parallelism and ZeRO (the strategy
+// "training"), one iteration at a time, as a task graph played by package
+// taskgraph.
+//
+// The unit of work is a pipeline op (F, B or W of one microbatch on one
+// model chunk) of one model-parallel group: the tp·cp GPUs that share a
+// data-parallel replica and a pipeline device run it in lockstep, so it is
+// one group op on all their compute streams (taskgraph.Group), its compute
+// then its blocking tensor-, context- and expert-parallel communication.
+// Around the ops:
+//   - pipeline point-to-point messages between consecutive model stages,
+//     b·(s/cp)·h elements per microbatch and direction, split over the tp
+//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1);
+//   - the data-parallel gradient collectives of each model chunk, in
+//     buckets of about 25 MB (PyTorch DDP's default, Li et al. 2020; at
+//     most 8 per chunk): the chunk's last backward is cut into as many
+//     pieces, and each bucket's collective starts when its piece ends, on
+//     the communication stream, so it overlaps the rest of the backward
+//     and the remaining compute; ZeRO-1/2 reduce-scatter instead and
+//     all-gather the updated parameters after the step, ZeRO-3 also
+//     all-gathers parameters before every pass, one op ahead (Rajbhandari
+//     et al. 2020);
+//   - the optimizer step, memory-bound: 28 bytes of HBM traffic per
+//     parameter of the shard this GPU updates (read fp32 master weights,
+//     Adam's two moments and the gradient, write them back and the bf16
+//     copy; an estimate, not a measurement).
+//
+// The files follow the concepts: layout.go says where the work runs (the
+// parallel plan, the pipeline schedule, the model-parallel groups),
+// cost.go what each op costs (a real model's FLOPs on the GPU, or
+// synthetic op times), ops.go lays out the pipeline's ops and their
+// dependencies, dataparallel.go the gradient collectives, ZeRO and the
+// optimizer, memory.go the memory and metrics of the record. How
+// communication is priced is one fidelity: free on an ideal network,
+// closed-form delays (analytic), or messages on the links (detailed).
+//
+// A scenario with faults, stragglers, variable-length batches or several
+// iterations is played step by step (faults.go, recovery.go): each step is
+// one simulated iteration, faults scale its compute or cut it short,
+// recovery policies stall, restart or drop replicas between steps, and the
+// steps are joined into one timeline with a record per iteration. Mixed
+// GPU types and balanced stage partitions live in hetero.go.
+//
+// Beside Simulate: Estimator (estimate.go) bounds an iteration from its op
+// costs without running it, for the planner; Long (longrun.go) replays
+// weeks of failures against one simulated iteration.
+package training
