@@ -29,8 +29,8 @@ import (
 //     (layers − owned − buffer) · one layer's weights.
 //
 // The formulas are computed here from the model's published shapes and
-// the GPU preset, not through package inference, so the caption checks the
-// simulator rather than repeating it. The bubbles by kind, the KV room
+// the GPU preset, not through this package's cost model (model.go), so
+// the caption checks the simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	is, in := sum.Inference, SettingsOf(&s)

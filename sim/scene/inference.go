@@ -127,14 +127,7 @@ func (m metrics) servingLines(s *timeline.InferenceSummary) [][2]string {
 	for _, st := range bubbleStyles {
 		lines = append(lines, [2]string{st.kind, percent(s.BubbleShare[st.kind])})
 	}
-	if m.peak > 0 {
-		v := gib(m.peak)
-		if m.capacity > 0 {
-			v += " of " + gib(m.capacity)
-		}
-		lines = append(lines, [2]string{"peak memory", v})
-	}
-	return lines
+	return m.peakLine(lines)
 }
 
 // servingCaption names a serving run's plan for the caption line, e.g.

@@ -92,14 +92,7 @@ func (m metrics) trainingLines() [][2]string {
 		lines = append(lines, [2]string{"MFU", percent(m.mfu)})
 	}
 	lines = append(lines, [2]string{"bubble", percent(m.bubble)})
-	if m.peak > 0 {
-		v := gib(m.peak)
-		if m.capacity > 0 {
-			v += " of " + gib(m.capacity)
-		}
-		lines = append(lines, [2]string{"peak memory", v})
-	}
-	return lines
+	return m.peakLine(lines)
 }
 
 // trainingEntries is the legend of a training run: the span kinds and the
@@ -217,4 +210,17 @@ func trainingMetrics(tl *timeline.Timeline, counts func(*timeline.Memory) bool) 
 		}
 	}
 	return m
+}
+
+// peakLine ends the metrics panel's lines with the peak memory and the
+// HBM it fills, when the run has memory.
+func (m metrics) peakLine(lines [][2]string) [][2]string {
+	if m.peak > 0 {
+		v := gib(m.peak)
+		if m.capacity > 0 {
+			v += " of " + gib(m.capacity)
+		}
+		lines = append(lines, [2]string{"peak memory", v})
+	}
+	return lines
 }
