@@ -3,6 +3,7 @@ package collective
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"paraplay/sim/units"
 )
@@ -31,17 +32,50 @@ const (
 	PhasePull = "pull"
 )
 
-// Operation names as Schedule.Op holds them.
+// Op names a collective operation, spelled as a scenario spells it
+// (all_reduce) everywhere in the program: in schedules, the timeline and
+// the summary. People read its Label ("all-reduce"), which is also how
+// the text summary, the JSON and the traces write it.
+type Op string
+
+// The operations, as Schedule.Op and timeline.Collective.Name hold them.
 const (
-	OpAllReduce     = "all-reduce"
-	OpReduceScatter = "reduce-scatter"
-	OpAllGather     = "all-gather"
-	OpBroadcast     = "broadcast"
-	OpReduce        = "reduce"
-	OpAllToAll      = "all-to-all"
-	OpSendRecv      = "sendrecv"
-	OpBarrier       = "barrier"
+	OpAllReduce     Op = "all_reduce"
+	OpReduceScatter Op = "reduce_scatter"
+	OpAllGather     Op = "all_gather"
+	OpBroadcast     Op = "broadcast"
+	OpReduce        Op = "reduce"
+	OpAllToAll      Op = "all_to_all"
+	OpSendRecv      Op = "sendrecv"
+	OpBarrier       Op = "barrier"
+	// OpSend is a point-to-point message of a serving run's pipeline.
+	OpSend Op = "send"
+	// OpPipelineSend is a point-to-point message between a training run's
+	// pipeline stages ("send-recv").
+	OpPipelineSend Op = "send_recv"
+	// OpPushPull is a parameter server's pulls and pushes ("push-pull").
+	OpPushPull Op = "push_pull"
 )
+
+// Label is how people write an operation or algorithm: hyphens for the
+// underscores ("all-reduce", "halving-doubling").
+func Label(name string) string { return strings.ReplaceAll(name, "_", "-") }
+
+// Label is how people write the operation: "all-reduce".
+func (o Op) Label() string { return Label(string(o)) }
+
+// String is the Label, so that printing an Op writes what people read.
+func (o Op) String() string { return o.Label() }
+
+// MarshalText writes the Label: JSON and traces name operations as
+// people do.
+func (o Op) MarshalText() ([]byte, error) { return []byte(o.Label()), nil }
+
+// UnmarshalText reads an operation in either spelling.
+func (o *Op) UnmarshalText(b []byte) error {
+	*o = Op(strings.ReplaceAll(string(b), "-", "_"))
+	return nil
+}
 
 // Transfer is one message of a schedule.
 //
@@ -79,8 +113,8 @@ type Transfer struct {
 
 // Schedule is a collective operation written out as data.
 type Schedule struct {
-	// Op is the operation, e.g. "all-reduce" (one of the Op constants).
-	Op string
+	// Op is the operation (one of the Op constants).
+	Op Op
 	// Algorithm is how it is done, e.g. "ring".
 	Algorithm string
 	// Ranks is the number of participants.

@@ -3,7 +3,6 @@ package collective
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"paraplay/sim/units"
 )
@@ -99,7 +98,7 @@ func FormulaText(op, algo string, chunks int) string {
 	case "broadcast/chain":
 		return "(n+k−2)·(α + S/(kB))"
 	}
-	return "(" + strings.ReplaceAll(algo, "_", "-") + ")"
+	return "(" + Label(algo) + ")"
 }
 
 // DoubleBinaryTreeTime is the α–β time of DoubleBinaryTree(n, s, chunks) on

@@ -143,7 +143,7 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	t := r.topology(cpus)
 	r.g = taskgraph.New(t, s.Title())
 	r.g.TrackMemory()
-	r.p2p = r.g.AddChannel(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: len(t.GPUs)}, taskgraph.Identity(len(t.GPUs)), taskgraph.PointToPoint)
+	r.p2p = r.g.AddChannel(collective.Schedule{Op: collective.OpSend, Algorithm: "p2p", Ranks: len(t.GPUs)}, taskgraph.Identity(len(t.GPUs)), taskgraph.PointToPoint)
 	v := len(t.GPUs)
 	r.kvPer, r.resident, r.buffer = make([]units.Bytes, v), make([]units.Bytes, v), make([]units.Bytes, v)
 	r.kv, r.kvBytes, r.workspace = make([][]timeline.MemoryPoint, v), make([]units.Bytes, v), make([]units.Bytes, v)

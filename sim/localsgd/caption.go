@@ -5,7 +5,6 @@ package localsgd
 import (
 	"fmt"
 	"paraplay/sim/nccltest"
-	"strings"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
@@ -112,7 +111,7 @@ func localSGDRunSeconds(s scenario.Scenario, sum timeline.Summary) (secs float64
 	}
 	wire := s
 	wire.Collective.Size = units.Bytes(float64(s.Collective.Size)*ratio + 0.5)
-	algo := strings.ReplaceAll(sum.Collectives[0].Algorithm, "-", "_")
+	algo := sum.Collectives[0].Algorithm
 	_, ar, err := nccltest.Formula(wire, s.Collective.Op, algo)
 	if err != nil {
 		return 0, false, err

@@ -4,7 +4,6 @@ package nccltest
 
 import (
 	"fmt"
-	"strings"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
@@ -17,14 +16,12 @@ import (
 // CollectiveParts sets a collective's simulated time beside its α–β
 // formula, then its bus bandwidth.
 func CollectiveParts(s scenario.Scenario, c timeline.CollectiveSummary) ([]strategy.Part, error) {
-	// The timeline names the op as people write it ("all-reduce") and the
-	// algorithm as it ran (auto resolved); collective.Time wants the
-	// scenario's spelling.
-	formula, secs, err := Formula(s, s.Collective.Op, strings.ReplaceAll(c.Algorithm, "-", "_"))
+	// The timeline names the algorithm as it ran (auto resolved).
+	formula, secs, err := Formula(s, s.Collective.Op, c.Algorithm)
 	if err != nil {
 		return nil, err
 	}
-	label := fmt.Sprintf("%s (%s): simulated {}; %s = {}", strings.ReplaceAll(c.Name, "_", "-"), strings.ReplaceAll(c.Algorithm, "_", "-"), formula)
+	label := fmt.Sprintf("%s (%s): simulated {}; %s = {}", c.Name.Label(), collective.Label(c.Algorithm), formula)
 	// Each step's α and transfer time is rounded to the nanosecond.
 	pair := strategy.Compare(strategy.Check{Name: "collective time", Formula: formula,
 		Source: "the α–β model (Thakur, Rabenseifner & Gropp 2005)", Tolerance: 1e-4},

@@ -140,7 +140,7 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 	}
 	tl := taskgraph.NewTimeline(t, title)
 	tl.Fidelity = taskgraph.Analytic
-	tl.Collectives = []timeline.Collective{{Name: op, Algorithm: algo, Ranks: len(gpus), Bytes: bytes,
+	tl.Collectives = []timeline.Collective{{Name: collective.Op(op), Algorithm: algo, Ranks: len(gpus), Bytes: bytes,
 		GPUs: append([]int(nil), gpus...), Start: 0, End: d}}
 	tl.End = d
 	if err := taskgraph.Check(tl, "nccltest"); err != nil {

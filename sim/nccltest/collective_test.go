@@ -49,7 +49,7 @@ func TestCrossingRingsShareALink(t *testing.T) {
 	// Ranks 0, 1 are ring A on GPUs 0 and 2; ranks 2, 3 ring B on GPUs 1
 	// and 3. Both cross from node 0 to node 1 through the same leaf uplink.
 	ring := collective.Ring(2, s)
-	two := collective.Schedule{Op: "all-reduce", Algorithm: "two rings", Ranks: 4, Bytes: s, Steps: ring.Steps}
+	two := collective.Schedule{Op: collective.OpAllReduce, Algorithm: "two rings", Ranks: 4, Bytes: s, Steps: ring.Steps}
 	two.Transfers = append(two.Transfers, ring.Transfers...)
 	for _, tr := range ring.Transfers {
 		tr.Src, tr.Dst = tr.Src+2, tr.Dst+2

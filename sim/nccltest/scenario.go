@@ -2,8 +2,8 @@ package nccltest
 
 import (
 	"fmt"
-	"strings"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
 )
 
@@ -28,7 +28,7 @@ func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
 
 // Title is e.g. "ring all-reduce on 8 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {
-	return fmt.Sprintf("%s %s on %d GPUs", strings.ReplaceAll(s.Collective.Algorithm, "_", "-"), strings.ReplaceAll(s.Collective.Op, "_", "-"), s.NumGPUs())
+	return fmt.Sprintf("%s %s on %d GPUs", collective.Label(s.Collective.Algorithm), collective.Label(s.Collective.Op), s.NumGPUs())
 }
 
 // Describe is the collective's summary (scenario.DescribeCollective).

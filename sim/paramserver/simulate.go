@@ -61,7 +61,7 @@ func (p *psRun) build() {
 	ranks := p.n + p.servers
 	// Size the message lists once: two per worker, iteration and server.
 	msgs := 2 * p.n * p.iters * p.servers
-	p.coll = g.AddChannel(collective.Schedule{Op: "push-pull", Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers,
+	p.coll = g.AddChannel(collective.Schedule{Op: collective.OpPushPull, Algorithm: "ps", Ranks: ranks, Bytes: s.Collective.Size, Servers: p.servers,
 		Transfers: make([]collective.Transfer, 0, msgs)}, taskgraph.Identity(ranks), "dp")
 	g.Reserve(msgs+6*p.n*p.iters, msgs, 0)
 	rng := s.Rand()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/units"
 )
 
@@ -311,7 +312,7 @@ func (unknownKind) Describe(s *Scenario) string { return s.DescribeCollective() 
 // the scenario's links: what a lone collective and data parallelism run.
 func (s *Scenario) DescribeCollective() string {
 	var b strings.Builder
-	op := strings.ReplaceAll(s.Collective.Op, "_", "-")
+	op := collective.Label(s.Collective.Op)
 	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)
 	if s.Cluster.GPU != "" {
 		if n := max(1, s.Cluster.Nodes); n > 1 {

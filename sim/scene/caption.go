@@ -83,7 +83,7 @@ func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []
 // collectiveName is "<algorithm> <name>", e.g. "ring all-reduce".
 func collectiveName(c *timeline.Collective) string {
 	if c.Algorithm == "" {
-		return c.Name
+		return c.Name.Label()
 	}
-	return c.Algorithm + " " + c.Name
+	return c.Algorithm + " " + c.Name.Label()
 }

@@ -254,7 +254,7 @@ func (b *builder) caption(tl *timeline.Timeline, g ringLayout, t units.Time, top
 			continue
 		}
 		c := &tl.Collectives[x.Collective]
-		name := c.Name
+		name := c.Name.Label()
 		if c.Algorithm != "" {
 			name = c.Algorithm + " " + name
 		}

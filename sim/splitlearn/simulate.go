@@ -33,7 +33,7 @@ func Simulate(c Config) (*timeline.Timeline, error) {
 		vertices[i] = i
 	}
 	r := &runner{c: c, p: NewPlan(c), g: g,
-		msgs: g.AddChannel(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: len(t.GPUs)}, vertices, taskgraph.PointToPoint)}
+		msgs: g.AddChannel(collective.Schedule{Op: collective.OpSend, Algorithm: "p2p", Ranks: len(t.GPUs)}, vertices, taskgraph.PointToPoint)}
 	r.build()
 	r.done = make([]units.Time, g.Len())
 	g.OnFinish(func(id int) { r.done[id] = g.Now() })

@@ -73,7 +73,7 @@ func (relay) Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	r := scenario.Get[settings](&s, "relay")
 	n := s.NumGPUs()
 	g := taskgraph.New(topo.Ring(n, s.Link.Bandwidth, s.Link.Latency), s.Title())
-	ch := g.AddChannel(collective.Schedule{Op: "send", Algorithm: "relay", Ranks: n}, taskgraph.Identity(n), taskgraph.PointToPoint)
+	ch := g.AddChannel(collective.Schedule{Op: collective.OpSend, Algorithm: "relay", Ranks: n}, taskgraph.Identity(n), taskgraph.PointToPoint)
 	rec := &lapRecord{}
 	var laps []int
 	prev := -1

@@ -60,7 +60,7 @@ func TestSinglePortAndConcurrentMessages(t *testing.T) {
 		if tc.concurrent {
 			g.ConcurrentMessages()
 		}
-		c := g.AddChannel(collective.Schedule{Op: "send", Algorithm: "p2p", Ranks: 3}, []int{0, 1, 2}, PointToPoint)
+		c := g.AddChannel(collective.Schedule{Op: collective.OpSend, Algorithm: "p2p", Ranks: 3}, []int{0, 1, 2}, PointToPoint)
 		g.AddMessage(c, collective.Transfer{Src: 1, Dst: 0, Bytes: units.MB})
 		g.AddMessage(c, collective.Transfer{Src: 2, Dst: 0, Bytes: units.MB})
 		tl := run(t, g)

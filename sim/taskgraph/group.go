@@ -1,6 +1,7 @@
 package taskgraph
 
 import (
+	"paraplay/sim/collective"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -34,10 +35,11 @@ type Footprint struct {
 // Collectives. With Purpose "pp" it is a point-to-point message priced by
 // its α–β cost: recorded, but holding no stream.
 type ClosedForm struct {
-	Op, Algorithm, Purpose string
-	Bytes                  units.Bytes
-	GPUs                   []int
-	Time                   units.Time
+	Op                 collective.Op
+	Algorithm, Purpose string
+	Bytes              units.Bytes
+	GPUs               []int
+	Time               units.Time
 }
 
 // analytic is a closed-form op as it runs.

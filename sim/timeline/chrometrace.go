@@ -77,8 +77,8 @@ func (tl *Timeline) WriteChromeTrace(w io.Writer) error {
 		cat := "p2p"
 		if x.Collective >= 0 {
 			c := tl.Collectives[x.Collective]
-			cat = c.Name
-			args["collective"] = c.Algorithm + " " + c.Name
+			cat = c.Name.Label()
+			args["collective"] = c.Algorithm + " " + c.Name.Label()
 			args["phase"] = x.Phase
 		}
 		ev(traceEvent{

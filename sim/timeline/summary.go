@@ -4,8 +4,8 @@ import (
 	"cmp"
 	"fmt"
 	"io"
+	"paraplay/sim/collective"
 	"slices"
-	"strings"
 
 	"paraplay/sim/units"
 )
@@ -69,10 +69,10 @@ type Summary struct {
 // CollectiveSummary is the time and bandwidth of one collective, in the
 // terms nccl-tests reports (NVIDIA/nccl-tests, doc/PERFORMANCE.md).
 type CollectiveSummary struct {
-	Name      string      `json:"name"`
-	Algorithm string      `json:"algorithm"`
-	Ranks     int         `json:"ranks"`
-	Bytes     units.Bytes `json:"bytes"`
+	Name      collective.Op `json:"name"`
+	Algorithm string        `json:"algorithm"`
+	Ranks     int           `json:"ranks"`
+	Bytes     units.Bytes   `json:"bytes"`
 	// Time runs from the collective's first message to its last.
 	Time units.Time `json:"time_ns"`
 	// AlgBW is S / Time in bytes per second.
@@ -193,13 +193,12 @@ func (tl *Timeline) busyIntervals() (compute, comm [][]span, allCompute, allComm
 }
 
 // busFactor converts algorithm bandwidth to bus bandwidth as nccl-tests does.
-func busFactor(op string, n int) float64 {
-	op = strings.ReplaceAll(op, "_", "-")
+func busFactor(op collective.Op, n int) float64 {
 	nf := float64(n)
 	switch op {
-	case "all-reduce":
+	case collective.OpAllReduce:
 		return 2 * (nf - 1) / nf
-	case "reduce-scatter", "all-gather", "all-to-all":
+	case collective.OpReduceScatter, collective.OpAllGather, collective.OpAllToAll:
 		return (nf - 1) / nf
 	}
 	return 1
@@ -263,10 +262,11 @@ func (s *Summary) writeCore(w io.Writer) {
 // (a training run has one per group) print once with their count.
 func (s *Summary) writeCollectives(w io.Writer) {
 	type key struct {
-		name, algo string
-		ranks      int
-		bytes      units.Bytes
-		time       units.Time
+		name  collective.Op
+		algo  string
+		ranks int
+		bytes units.Bytes
+		time  units.Time
 	}
 	count := map[key]int{}
 	var order []key

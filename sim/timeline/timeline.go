@@ -1,6 +1,9 @@
 package timeline
 
-import "paraplay/sim/units"
+import (
+	"paraplay/sim/collective"
+	"paraplay/sim/units"
+)
 
 // Timeline is the complete record of one simulated run.
 type Timeline struct {
@@ -316,8 +319,9 @@ func (x *Transfer) BytesAt(t units.Time) float64 {
 
 // Collective summarises one collective operation.
 type Collective struct {
-	// Name is the operation, e.g. "all-reduce".
-	Name string `json:"name"`
+	// Name is the operation, e.g. collective.OpAllReduce (written
+	// "all-reduce", its Label).
+	Name collective.Op `json:"name"`
 	// Algorithm is how it was carried out, e.g. "ring".
 	Algorithm string `json:"algorithm"`
 	// Ranks is the number of GPUs taking part.

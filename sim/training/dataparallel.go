@@ -52,9 +52,9 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 	k := tr.stageOfDev[d][c]
 	last := tr.lastBackward(d, c)
 	grads := tr.gradBytes(k)
-	op := "all_reduce"
+	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
-		op = "reduce_scatter"
+		op = collective.OpReduceScatter
 	}
 	for t := 0; t < pl.TP; t++ {
 		var gpus, ready, replica []int
@@ -137,7 +137,7 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 		if len(gpus) < 2 {
 			continue
 		}
-		if _, err := tr.collective("all_gather", "zero", gpus, opt, params); err != nil {
+		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, opt, params); err != nil {
 			return err
 		}
 	}
@@ -205,12 +205,12 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 		// A join that waits for what ready[r] waits for: the ops before it.
 		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
 	}
-	return tr.collective("all_gather", "zero", gpus, starts, bytes)
+	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 
 // collective adds a data-parallel collective over gpus (rank r may start
 // after ready[r]) and returns, per rank, the op after which rank r is done.
-func (tr *iteration) collective(op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
+func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
 	n := len(gpus)
 	cfg := collective.Config{Ranks: n, Bytes: bytes}
 	done := make([]int, n)
@@ -219,7 +219,7 @@ func (tr *iteration) collective(op, purpose string, gpus, ready []int, bytes uni
 		if err != nil {
 			return nil, err
 		}
-		secs, err := collective.Time(op, "ring", cfg, alpha, bw)
+		secs, err := collective.Time(string(op), "ring", cfg, alpha, bw)
 		if err != nil {
 			return nil, err
 		}
@@ -230,7 +230,7 @@ func (tr *iteration) collective(op, purpose string, gpus, ready []int, bytes uni
 		}
 		return done, nil
 	}
-	sch, err := collective.New(op, "ring", cfg)
+	sch, err := collective.New(string(op), "ring", cfg)
 	if err != nil {
 		return nil, err
 	}

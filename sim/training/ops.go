@@ -185,7 +185,7 @@ func (tr *iteration) message(r, kFrom, kTo, from, to int) {
 			tr.g.Fail(err)
 			return
 		}
-		delay := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: "send-recv", Algorithm: "p2p", Purpose: "pp", Bytes: tr.p2pBytes,
+		delay := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpPipelineSend, Algorithm: "p2p", Purpose: "pp", Bytes: tr.p2pBytes,
 			GPUs: []int{src[0], dst[0]}, Time: a + bw.TransferTime(tr.p2pBytes)}, from)
 		tr.g.Depend(to, delay)
 		return

@@ -169,7 +169,7 @@ func (tr *iteration) build() error {
 	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	tr.g.Timeline().Fidelity = recordedFidelity(tr.s)
 	tr.g.TrackMemory()
-	tr.p2p = tr.g.AddChannel(collective.Schedule{Op: "send-recv", Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
+	tr.p2p = tr.g.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: len(tr.topo.GPUs)},
 		taskgraph.Identity(len(tr.topo.GPUs)), taskgraph.PointToPoint)
 	if tr.it != nil || tr.heterogeneous() {
 		tr.g.ScaleCompute(tr.scaleCompute)

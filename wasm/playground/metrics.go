@@ -64,7 +64,7 @@ func MetricsOf(tl *timeline.Timeline) Metrics {
 	}
 	for _, c := range s.Collectives {
 		m.Collectives = append(m.Collectives, CollectiveMetrics{
-			Name: c.Name, Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes.String(),
+			Name: c.Name.Label(), Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes.String(),
 			Time: Duration(c.Time), AlgBW: Rate(c.AlgBW), BusBW: Rate(c.BusBW),
 		})
 	}
