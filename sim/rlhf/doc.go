@@ -26,7 +26,16 @@
 //
 // Costs are analytic (cost.go): decode is bound by reading the weights and
 // the KV cache from HBM, prefill, scoring and training by FLOPs. The run is
-// played step by step without the event engine: each phase is one span per
-// GPU, labelled by model, in a timeline.Timeline whose RLHF record holds the
-// pools, the queue's depth over time and each batch's policy version.
+// played step by step without the event engine and package taskgraph: each
+// phase is one span per GPU, labelled by model, in a timeline.Timeline whose
+// RLHF record holds the pools, the queue's depth over time and each batch's
+// policy version.
+//
+// Why no events: every phase occupies whole pools of GPUs at once, and the
+// only things that wait for each other are phases and the rollout queue
+// between the two pools, so each step's start and end follow from the
+// previous step's by a max and a sum (async.go). No two phases share a
+// link or a stream that their order would have to settle, which is what
+// the task graph's events are for; the weight sync is a span on the
+// training pool priced by its closed form (cost.go).
 package rlhf
