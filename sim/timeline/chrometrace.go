@@ -1,7 +1,6 @@
 package timeline
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 )
@@ -18,75 +17,101 @@ const (
 // Format", complete events of phase "X" and metadata events of phase "M").
 // Times are microseconds, as the format requires.
 type traceEvent struct {
-	Name string         `json:"name"`
-	Cat  string         `json:"cat,omitempty"`
-	Ph   string         `json:"ph"`
-	Ts   float64        `json:"ts"`
-	Dur  float64        `json:"dur,omitempty"`
-	Pid  int            `json:"pid"`
-	Tid  int            `json:"tid"`
-	Args map[string]any `json:"args,omitempty"`
+	Name string
+	Cat  string // omitted when empty
+	Ph   string
+	Ts   float64
+	Dur  float64 // omitted when 0
+	Pid  int
+	Tid  int
+	Args []traceArg // in the order of their keys; omitted when empty
 }
 
-type traceFile struct {
-	TraceEvents     []traceEvent      `json:"traceEvents"`
-	DisplayTimeUnit string            `json:"displayTimeUnit"`
-	OtherData       map[string]string `json:"otherData"`
+// traceArg is one entry of an event's "args" object: an int, a float, a
+// string or a list of ints, whichever its kind says.
+type traceArg struct {
+	Key  string
+	Kind argKind
+	Int  int64
+	Num  float64
+	Str  string
+	Ints []int
 }
+
+type argKind uint8
+
+const (
+	argInt argKind = iota
+	argFloat
+	argString
+	argInts
+)
+
+func intArg(key string, v int64) traceArg     { return traceArg{Key: key, Kind: argInt, Int: v} }
+func stringArg(key, v string) traceArg        { return traceArg{Key: key, Kind: argString, Str: v} }
+func floatArg(key string, v float64) traceArg { return traceArg{Key: key, Kind: argFloat, Num: v} }
 
 // WriteChromeTrace writes the run in the Chrome Trace Event Format, which
 // Perfetto (ui.perfetto.dev) and chrome://tracing open: one process per GPU,
 // with a "compute" thread for spans and a "communication" thread for the
 // messages the GPU sends. The output is deterministic: the same timeline
-// gives the same bytes.
+// gives the same bytes. It streams: each event is encoded and written as it
+// is made, so memory stays bounded however long the run (the bytes are those
+// encoding/json gives the whole file with a one-space indent).
 func (tl *Timeline) WriteChromeTrace(w io.Writer) error {
-	f := traceFile{DisplayTimeUnit: "ns", OtherData: map[string]string{
-		"title": tl.Title, "fidelity": tl.Fidelity, "generator": "ParaPlay",
-	}}
-	ev := func(e traceEvent) { f.TraceEvents = append(f.TraceEvents, e) }
+	tw := newTraceWriter(w)
+	tl.traceEvents(tw.event)
+	return tw.finish(map[string]string{"title": tl.Title, "fidelity": tl.Fidelity, "generator": "ParaPlay"})
+}
+
+// traceEvents hands each event of the trace to ev, in the file's order:
+// the GPUs' names, the fault states, the spans, the transfers.
+func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 	for _, g := range tl.GPUs {
-		ev(traceEvent{Name: "process_name", Ph: "M", Pid: g.ID, Args: map[string]any{"name": g.Name}})
-		ev(traceEvent{Name: "process_sort_index", Ph: "M", Pid: g.ID, Args: map[string]any{"sort_index": g.ID}})
-		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: computeThread, Args: map[string]any{"name": "compute"}})
-		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: commThread, Args: map[string]any{"name": "communication"}})
+		ev(traceEvent{Name: "process_name", Ph: "M", Pid: g.ID, Args: []traceArg{stringArg("name", g.Name)}})
+		ev(traceEvent{Name: "process_sort_index", Ph: "M", Pid: g.ID, Args: []traceArg{intArg("sort_index", int64(g.ID))}})
+		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: computeThread, Args: []traceArg{stringArg("name", "compute")}})
+		ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: commThread, Args: []traceArg{stringArg("name", "communication")}})
 		if len(tl.States) > 0 {
-			ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: faultThread, Args: map[string]any{"name": "faults"}})
+			ev(traceEvent{Name: "thread_name", Ph: "M", Pid: g.ID, Tid: faultThread, Args: []traceArg{stringArg("name", "faults")}})
 		}
 	}
 	for _, s := range tl.States {
 		if s.GPU < 0 || s.GPU >= len(tl.GPUs) {
 			continue
 		}
-		args := map[string]any{}
+		var args []traceArg
 		if s.Factor > 0 {
-			args["factor"] = s.Factor
+			args = []traceArg{floatArg("factor", s.Factor)}
 		}
 		ev(traceEvent{Name: s.State, Cat: "fault", Ph: "X", Pid: s.GPU, Tid: faultThread,
 			Ts: s.Start.Microseconds(), Dur: (s.End - s.Start).Microseconds(), Args: args})
 	}
+	args := make([]traceArg, 0, 7) // reused: the writer encodes an event before the next is made
 	for _, s := range tl.Spans {
 		ev(traceEvent{
 			Name: s.Label, Cat: string(s.Kind), Ph: "X", Pid: s.GPU, Tid: computeThread,
 			Ts: s.Start.Microseconds(), Dur: (s.End - s.Start).Microseconds(),
-			Args: map[string]any{"microbatch": s.Microbatch},
+			Args: append(args[:0], intArg("microbatch", int64(s.Microbatch))),
 		})
 	}
 	for _, x := range tl.Transfers {
 		name := fmt.Sprintf("send chunk %d → %s", x.Chunk, tl.GPUs[x.Dst].Name)
-		args := map[string]any{"bytes": int64(x.Bytes), "path": x.Path, "dst": x.Dst, "step": x.Step, "chunk": x.Chunk}
+		a := append(args[:0], intArg("bytes", int64(x.Bytes)), intArg("chunk", int64(x.Chunk)))
 		cat := "p2p"
 		if x.Collective >= 0 {
 			c := tl.Collectives[x.Collective]
 			cat = c.Name.Label()
-			args["collective"] = c.Algorithm + " " + c.Name.Label()
-			args["phase"] = x.Phase
+			a = append(a, stringArg("collective", c.Algorithm+" "+c.Name.Label()))
 		}
+		a = append(a, intArg("dst", int64(x.Dst)), traceArg{Key: "path", Kind: argInts, Ints: x.Path})
+		if x.Collective >= 0 {
+			a = append(a, stringArg("phase", x.Phase))
+		}
+		a = append(a, intArg("step", int64(x.Step)))
 		ev(traceEvent{
 			Name: name, Cat: cat, Ph: "X", Pid: x.Src, Tid: commThread,
-			Ts: x.Start.Microseconds(), Dur: (x.End - x.Start).Microseconds(), Args: args,
+			Ts: x.Start.Microseconds(), Dur: (x.End - x.Start).Microseconds(), Args: a,
 		})
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", " ")
-	return enc.Encode(f)
 }

@@ -1,0 +1,158 @@
+package timeline
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+// wholeTrace is the trace as it was written before it streamed: every
+// event in memory, one json.Encoder call. The streaming writer must give
+// the same bytes.
+func wholeTrace(tl *Timeline) []byte {
+	type event struct {
+		Name string         `json:"name"`
+		Cat  string         `json:"cat,omitempty"`
+		Ph   string         `json:"ph"`
+		Ts   float64        `json:"ts"`
+		Dur  float64        `json:"dur,omitempty"`
+		Pid  int            `json:"pid"`
+		Tid  int            `json:"tid"`
+		Args map[string]any `json:"args,omitempty"`
+	}
+	var f struct {
+		TraceEvents     []event           `json:"traceEvents"`
+		DisplayTimeUnit string            `json:"displayTimeUnit"`
+		OtherData       map[string]string `json:"otherData"`
+	}
+	f.DisplayTimeUnit = "ns"
+	f.OtherData = map[string]string{"title": tl.Title, "fidelity": tl.Fidelity, "generator": "ParaPlay"}
+	tl.traceEvents(func(e traceEvent) {
+		args := map[string]any{}
+		for _, a := range e.Args {
+			switch a.Kind {
+			case argInt:
+				args[a.Key] = a.Int
+			case argFloat:
+				args[a.Key] = a.Num
+			case argString:
+				args[a.Key] = a.Str
+			case argInts:
+				args[a.Key] = a.Ints
+			}
+		}
+		f.TraceEvents = append(f.TraceEvents, event{e.Name, e.Cat, e.Ph, e.Ts, e.Dur, e.Pid, e.Tid, args})
+	})
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent("", " ")
+	if err := enc.Encode(f); err != nil {
+		panic(err)
+	}
+	return buf.Bytes()
+}
+
+// awkward is a timeline whose strings need every kind of escape and
+// whose times need every form of number.
+func awkward() *Timeline {
+	tl := small()
+	tl.Title = `<a href="x">&` + "\u2028\u2029\x01\t\n\b\f\\\xff é"
+	tl.Fidelity = ""
+	tl.GPUs[1].Name = "GPU <1> & \"one\""
+	tl.Spans[0].Label = "F0\x7f\u00a0"
+	tl.Spans[1].End = 1           // 0.001 µs
+	tl.Spans[2].Start = 1<<62 - 3 // 4.6e12 µs: large, still plain decimals
+	tl.Spans[2].End = 1<<62 - 1
+	tl.Spans[3].Microbatch = -7
+	tl.Transfers[0].Path = nil
+	tl.Transfers[1].Path = []int{}
+	tl.Transfers = append(tl.Transfers, Transfer{Path: []int{1, 0, 1}, Src: 1, Dst: 0, Bytes: 1 << 40, Collective: -1, Step: 3, Start: 7, End: 9})
+	tl.Collectives[0].Algorithm = "ring & <tree>"
+	tl.States = []State{
+		{GPU: 0, State: "down", Start: 0, End: 1},
+		{GPU: 1, State: "slow", Factor: 1e-9, Start: 1, End: 2},
+		{GPU: 1, State: "slow", Factor: 3e21, Start: 2, End: 3},
+		{GPU: 9, State: "ignored", Start: 2, End: 3},
+	}
+	return tl
+}
+
+func TestChromeTraceStreamsTheSameBytes(t *testing.T) {
+	tests := []struct {
+		name string
+		tl   *Timeline
+	}{
+		{"small", small()},
+		{"awkward", awkward()},
+		{"empty", &Timeline{Title: "nothing"}},
+		{"no spans", &Timeline{GPUs: []GPU{{ID: 0, Name: "GPU 0"}}}},
+	}
+	for _, tt := range tests {
+		var got bytes.Buffer
+		if err := tt.tl.WriteChromeTrace(&got); err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if want := wholeTrace(tt.tl); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("%s: streamed trace differs from encoding/json's:\ngot:\n%s\nwant:\n%s", tt.name, got.Bytes(), want)
+		}
+	}
+}
+
+func TestNumbersAsEncodingJSON(t *testing.T) {
+	var tw traceWriter
+	for _, f := range []float64{0, 1, -1, 0.001, 1e-6, 9.99e-7, 1e-7, 1.5e-10, 1e20, 1e21, 1.234e25, -3e-9,
+		math.MaxFloat64, math.SmallestNonzeroFloat64, 123456789.123, 4.611686018427388e+15} {
+		want, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := tw.number(nil, f); string(got) != string(want) {
+			t.Errorf("number(%v) = %s, want %s", f, got, want)
+		}
+	}
+	tw.number(nil, math.NaN())
+	if tw.err == nil {
+		t.Error("NaN wrote no error; encoding/json refuses it")
+	}
+}
+
+// failingWriter accepts n bytes, then fails as a full disk does.
+type failingWriter struct{ n int }
+
+var errDiskFull = errors.New("no space left on device")
+
+func (w *failingWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, errDiskFull
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+func TestChromeTraceReportsAFailingWriter(t *testing.T) {
+	tl := small()
+	for range 14 { // a trace larger than the writer's buffer
+		tl.Spans = append(tl.Spans, tl.Spans...)
+	}
+	for _, n := range []int{0, 100, 1 << 16, 1 << 20} {
+		err := tl.WriteChromeTrace(&failingWriter{n: n})
+		if !errors.Is(err, errDiskFull) {
+			t.Errorf("writer failing after %d bytes: got %v, want %v", n, err, errDiskFull)
+		}
+	}
+}
+
+func TestChromeTraceNamesTheTransfer(t *testing.T) {
+	var buf bytes.Buffer
+	if err := small().WriteChromeTrace(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := buf.String(), `"name": "send chunk 1 → GPU 0"`; !strings.Contains(got, want) {
+		t.Errorf("trace lacks %s", want)
+	}
+}
