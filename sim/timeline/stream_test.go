@@ -156,3 +156,35 @@ func TestChromeTraceNamesTheTransfer(t *testing.T) {
 		t.Errorf("trace lacks %s", want)
 	}
 }
+
+func TestTimelineJSONStreamsTheSameBytes(t *testing.T) {
+	withStates := awkward()
+	withStates.Memory = []Memory{{GPU: 0, Capacity: 80 << 30, Activations: []MemoryPoint{{At: 0, Bytes: 1}, {At: 5, Bytes: 0}}}}
+	withStates.Training = &Training{Tokens: 4096, Schedule: "1f1b", Warnings: []string{"<tp> & more"}}
+	for _, tl := range []*Timeline{small(), withStates, {}, {Spans: []Span{}, Title: "x"}} {
+		var got, want bytes.Buffer
+		if err := tl.WriteJSON(&got); err != nil {
+			t.Fatal(err)
+		}
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", " ")
+		if err := enc.Encode(tl); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("%q: streamed timeline differs from encoding/json's:\ngot:\n%s\nwant:\n%s", tl.Title, got.Bytes(), want.Bytes())
+		}
+	}
+}
+
+func TestTimelineJSONReportsAFailingWriter(t *testing.T) {
+	tl := small()
+	for range 12 {
+		tl.Spans = append(tl.Spans, tl.Spans...)
+	}
+	for _, n := range []int{0, 100, 1 << 16} {
+		if err := tl.WriteJSON(&failingWriter{n: n}); !errors.Is(err, errDiskFull) {
+			t.Errorf("writer failing after %d bytes: got %v, want %v", n, err, errDiskFull)
+		}
+	}
+}

@@ -140,11 +140,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		err = writeFile(f.trace, tl.WriteChromeTrace)
 	}
 	if err == nil && f.timeline != "" {
-		err = writeFile(f.timeline, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", " ")
-			return enc.Encode(tl)
-		})
+		err = writeFile(f.timeline, tl.WriteJSON)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %v\n", err)
