@@ -10,8 +10,10 @@
 package scenario
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -28,9 +30,9 @@ func Parse(data []byte) (Scenario, error) {
 	if len(data) > MaxFileSize {
 		return s, fmt.Errorf("scenario is %d bytes; at most %d allowed", len(data), MaxFileSize)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return s, fmt.Errorf("not valid YAML or JSON: %w", err)
+	doc, err := oneDocument(data)
+	if err != nil {
+		return s, err
 	}
 	if len(doc.Content) == 0 {
 		return s, s.Validate() // an empty file is the default scenario
@@ -135,4 +137,41 @@ func listText(key string, n *yaml.Node) (string, error) {
 		sep = ";"
 	}
 	return strings.Join(items, sep), nil
+}
+
+// oneDocument decodes the file's YAML document and refuses a second one: a
+// file of several (separated by "---") would otherwise run the first and
+// silently drop the rest.
+func oneDocument(data []byte) (*yaml.Node, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return &doc, nil // an empty file
+		}
+		return nil, fmt.Errorf("not valid YAML or JSON: %w", err)
+	}
+	for {
+		var next yaml.Node
+		err := dec.Decode(&next)
+		switch {
+		case errors.Is(err, io.EOF):
+			return &doc, nil
+		case err != nil:
+			return nil, fmt.Errorf("not valid YAML or JSON after the first document: %w", err)
+		case emptyDocument(&next):
+			continue // a trailing "---" drops nothing
+		}
+		return nil, fmt.Errorf("line %d: a second YAML document (after ---); a scenario file holds one scenario: put each in its own file",
+			next.Content[0].Line)
+	}
+}
+
+// emptyDocument reports whether a document holds nothing (or only null).
+func emptyDocument(n *yaml.Node) bool {
+	if len(n.Content) == 0 {
+		return true
+	}
+	c := n.Content[0]
+	return len(n.Content) == 1 && c.Kind == yaml.ScalarNode && c.Tag == "!!null" && (c.Value == "" || c.Value == "~" || c.Value == "null")
 }

@@ -148,6 +148,7 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte("gpus: 4\n"))
 	f.Add([]byte("a: &x [*x]\n"))
+	f.Add([]byte("gpus: 4\n---\ngpus: 8\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := scenario.Parse(data)
 		if err == nil {
@@ -261,6 +262,34 @@ func TestSplitValidateNamesFields(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: error %v, want one naming %s with %q", tc.yaml, err, tc.field, tc.want)
+		}
+	}
+}
+
+func TestParseRefusesASecondDocument(t *testing.T) {
+	tests := []struct {
+		name, file string
+		want       string // "" for accepted
+	}{
+		{"one document", "gpus: 4\n", ""},
+		{"leading separator", "---\ngpus: 4\n", ""},
+		{"document end marker", "gpus: 4\n...\n", ""},
+		{"empty file", "", ""},
+		{"two documents", "gpus: 4\n---\ngpus: 8\n", "line 3: a second YAML document"},
+		{"second after comments", "gpus: 4\n# more\n---\n# the other\nseed: 2\n", "line 5: a second YAML document"},
+		{"second is not YAML", "gpus: 4\n---\n[a\n", "after the first document"},
+		{"trailing separator", "gpus: 4\n---\n", ""},
+		{"empty then full", "gpus: 4\n---\n---\nseed: 3\n", "line 4: a second YAML document"},
+	}
+	for _, tt := range tests {
+		s, err := scenario.Parse([]byte(tt.file))
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: scenario.Parse(%q) = %v, want no error", tt.name, tt.file, err)
+		case tt.want == "" && s.GPUs != 4 && tt.file != "":
+			t.Errorf("%s: gpus %d, want 4", tt.name, s.GPUs)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: scenario.Parse(%q) = %v, want an error containing %q", tt.name, tt.file, err, tt.want)
 		}
 	}
 }
