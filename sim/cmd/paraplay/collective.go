@@ -235,13 +235,17 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		enc.Encode(struct {
+		err := enc.Encode(struct {
 			Op      string   `json:"op"`
 			Algo    string   `json:"algo"`
 			GPUs    int      `json:"gpus"`
 			Cluster string   `json:"cluster"`
 			Results []result `json:"results"`
 		}{f.op, f.algo, n, built.Description, results})
+		if err != nil {
+			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
+			return exitError
+		}
 		return 0
 	}
 	writeTable(stdout, f.op, f.algo, n, built.Description, results)

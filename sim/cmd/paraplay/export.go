@@ -74,6 +74,10 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 	job, err := f.job(pos)
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay export: %v\n", err)
+		var rf runFailed
+		if errors.As(err, &rf) {
+			return exitError
+		}
 		return exitUsage
 	}
 	if err := job.run(stdout, stderr); err != nil {
@@ -90,6 +94,9 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 // usageError is a problem with the command line found after the run (a
 // time past its end).
 type usageError struct{ error }
+
+// runFailed is a valid scenario whose simulation failed (exit 1, not 2).
+type runFailed struct{ error }
 
 // exportJob is a checked command line with its run.
 type exportJob struct {
@@ -156,6 +163,10 @@ func (f *exportFlags) job(pos []string) (*exportJob, error) {
 	if err != nil {
 		errs = append(errs, err)
 	}
+	j.source = "--url"
+	if len(pos) == 1 {
+		j.source = pos[0]
+	}
 	j.speed = 1
 	if sp := f.speed; sp != "" || query.Has("speed") {
 		name := "--speed"
@@ -173,7 +184,11 @@ func (f *exportFlags) job(pos []string) (*exportJob, error) {
 	}
 	tl, err := run.Simulate(s)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %v", j.source, err)
+		err = fmt.Errorf("%s: %w", j.source, err)
+		if exitCode(err) == exitError {
+			err = runFailed{err}
+		}
+		return nil, err
 	}
 	j.tl = tl
 	return j, nil

@@ -64,10 +64,14 @@ func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, std
 		fmt.Fprintf(stderr, "paraplay run: --sweep-checkpoint needs --duration, --iterations or failures.duration\n")
 		return exitUsage
 	}
+	if s.Strategy != training.Name { // input, not a failed run
+		fmt.Fprintf(stderr, "paraplay: %s: a long run needs a training scenario (model, parallel, cluster); this one is %s\n", file, s.Strategy)
+		return exitUsage
+	}
 	l, err := training.NewLong(s, f.duration, f.iterations)
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
-		return exitError
+		return exitCode(err)
 	}
 	rep, err := l.Run()
 	if err != nil {
@@ -79,7 +83,7 @@ func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, std
 	if f.sweep {
 		if rep.YoungInterval == 0 {
 			fmt.Fprintf(stderr, "paraplay: %s: no failures (failures.rate_per_node_day is 0): nothing to sweep\n", file)
-			return exitError
+			return exitUsage
 		}
 		out.Sweep, err = fault.Sweep(l.Config, fault.Intervals(rep.YoungInterval, sweepPoints))
 		if err != nil {

@@ -51,7 +51,7 @@ func TestLongRunBadCommandLines(t *testing.T) {
 		{[]string{"run", week, "--duration", "soon"}, exitUsage, "invalid duration"},
 		{[]string{"run", week, "--iterations", "-3"}, exitUsage, "--iterations is -3"},
 		{[]string{"run", "../../scenario/testdata/llama3-8b-2x8.yaml", "--sweep-checkpoint"}, exitUsage, "needs --duration, --iterations"},
-		{[]string{"run", example, "--duration", "1d"}, exitError, "needs a training scenario"},
+		{[]string{"run", example, "--duration", "1d"}, exitUsage, "needs a training scenario"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer

@@ -2,7 +2,7 @@ package main
 
 import (
 	"encoding/json"
-
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,12 +10,13 @@ import (
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 )
 
 const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 
 Usage:
-  paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+  paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json]
   paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
                                a long run: failures, recovery and goodput (analytic)
   paraplay presets [--json]    the GPU and link presets, with their sources
@@ -27,18 +28,36 @@ Usage:
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
+  --fidelity F     detailed (every message simulated), analytic (closed forms) or auto,
+                   overriding the scenario's fidelity key
   --trace FILE     write a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)
   --timeline FILE  write the full timeline as JSON
   --duration D     a long run of D of wall time (e.g. 24h, 30d); see failures.* and recovery.*
   --iterations N   a long run until N iterations of useful work are done
   --sweep-checkpoint  with a long run: goodput against the checkpoint interval, around Young's optimum
+
+Exit status (every command): 0 done; 2 invalid input (an unknown command or
+flag, a bad flag value, a scenario file that cannot be read, a scenario field
+out of range, or a combination of them the simulator refuses); 1 a valid run
+that failed (the simulation, or writing its output, e.g. a full disk).
 `
 
-// Exit codes: 2 for a bad command line or scenario, 1 for anything else.
+// Exit codes, the same in every command: 2 when the input is at fault (the
+// command line, the scenario), 1 when a valid run failed.
 const (
 	exitError = 1
 	exitUsage = 2
 )
+
+// exitCode is exitUsage for an error that names a scenario field, else
+// exitError: the strategies report what they refuse as scenario.FieldErrors.
+func exitCode(err error) int {
+	var fe *scenario.FieldError
+	if errors.As(err, &fe) {
+		return exitUsage
+	}
+	return exitError
+}
 
 func main() {
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
@@ -74,6 +93,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 type runFlags struct {
 	long     longFlags
 	json     bool
+	fidelity string
 	trace    string
 	timeline string
 }
@@ -98,12 +118,17 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	var f runFlags
 	fs := flag.NewFlagSet("paraplay run", flag.ContinueOnError)
 	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, usage, "\nFlags of paraplay run:\n"); fs.PrintDefaults() }
 	fs.BoolVar(&f.json, "json", false, "print the summary as JSON")
+	fs.StringVar(&f.fidelity, "fidelity", "", "detailed, analytic or auto (default: the scenario's fidelity)")
 	fs.StringVar(&f.trace, "trace", "", "write a Chrome trace to this file")
 	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
 	f.long.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
 		return exitUsage
 	}
 	if len(pos) != 1 {
@@ -113,18 +138,29 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %v\n", err)
-		return exitError
+		return exitUsage
 	}
 	s, err := scenario.Parse(data)
+	if err == nil && f.fidelity != "" {
+		err = overrideFidelity(&s, f.fidelity)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
 	}
 	if f.long.set() || s.Failures.Duration > 0 {
+		if f.fidelity == "detailed" {
+			fmt.Fprintf(stderr, "paraplay run: --fidelity detailed: a long run simulates its iteration analytically\n")
+			return exitUsage
+		}
 		return longCommand(pos[0], s, f.long, f.json, stdout, stderr)
 	}
 	tl, err := run.Simulate(s)
 	if err != nil {
+		if code := exitCode(err); code == exitUsage {
+			fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
+			return code
+		}
 		fmt.Fprintf(stderr, "paraplay: %s: %v\n", pos[0], err)
 		return exitError
 	}
@@ -149,16 +185,40 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// overrideFidelity sets the scenario's fidelity from --fidelity and
+// validates the result (a fidelity the scenario's size refuses is named
+// there).
+func overrideFidelity(s *scenario.Scenario, fidelity string) error {
+	switch fidelity {
+	case "detailed", "analytic", "auto":
+	default:
+		return fmt.Errorf("--fidelity %q; want detailed, analytic or auto", fidelity)
+	}
+	if fidelity != "auto" && s.Strategy != training.Name { // the others have one way to run; the key would be ignored
+		return fmt.Errorf("--fidelity %s: only training scenarios choose a fidelity; a %s run has one (drop the flag)", fidelity, s.Strategy)
+	}
+	s.Fidelity = fidelity
+	return s.Validate()
+}
+
+// writeFile writes path through write; when that fails (a full disk, a
+// closed pipe), it removes the partial file and says which file it was.
 func writeFile(path string, write func(io.Writer) error) error {
 	out, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := write(out); err != nil {
-		out.Close()
-		return err
+	err = write(out)
+	if cerr := out.Close(); err == nil {
+		err = cerr
 	}
-	return out.Close()
+	if err != nil {
+		if fi, serr := os.Stat(path); serr == nil && fi.Mode().IsRegular() {
+			os.Remove(path) // never a device such as /dev/full
+		}
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
 }
 
 // indent prints each joined error on its own indented line.

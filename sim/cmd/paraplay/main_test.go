@@ -74,7 +74,7 @@ func TestBadInputExitsNonZeroNamingTheField(t *testing.T) {
 	}{
 		{[]string{"run", bad}, exitUsage, []string{"gpus", "2..64", "collective.size", "line 3"}},
 		{[]string{"run"}, exitUsage, []string{"exactly one scenario file"}},
-		{[]string{"run", "/no/such/file.yaml"}, exitError, []string{"no such file"}},
+		{[]string{"run", "/no/such/file.yaml"}, exitUsage, []string{"no such file"}},
 		{[]string{"fly"}, exitUsage, []string{"unknown command"}},
 		{[]string{"run", example, "--bogus"}, exitUsage, []string{"bogus"}},
 	}
