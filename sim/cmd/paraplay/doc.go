@@ -1,6 +1,6 @@
 // Command paraplay runs ParaPlay's simulator headless.
 //
-//	paraplay run FILE [--json] [--trace out.json] [--timeline out.json]
+//	paraplay run FILE [--json] [--fidelity detailed|analytic|auto] [--trace out.json] [--timeline out.json]
 //	paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
 //	paraplay collective [--op all_reduce] [--algo ring] [--gpus 8 | --nodes K --gpus-per-node G] [flags]
 //	paraplay presets [--json]
@@ -42,6 +42,10 @@
 // scenario's URL codec, as a PNG or SVG of one instant or an animated GIF
 // paced as the browser plays it, with a progress bar on stderr.
 //
-// Bad input exits with status 2 and a message naming the flag or field
-// and its allowed range.
+// Every command exits with status 0 when done, 2 for invalid input (an
+// unknown command or flag, a bad value, a scenario file that cannot be read
+// or holds more than one YAML document, a field out of range: the message
+// names the flag or field and its allowed range) and 1 when a valid run
+// failed (the simulation, or writing its output). --trace and --timeline
+// stream their JSON, so memory does not grow with the file.
 package main
