@@ -78,6 +78,10 @@ func (a Animation) Validate(end units.Time) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
+	if w, h := a.Options.size(); math.Ceil(w)*math.Ceil(h) > MaxGIFPixels {
+		return fmt.Errorf("scene: a GIF frame of %v×%v pixels is more than %d M pixels (8192×8192): encoding holds about %d bytes a pixel (the RGBA canvas and two frames of palette indices); lower width or height, or draw a PNG",
+			w, h, MaxGIFPixels>>20, gifBytesPerPixel)
+	}
 	if n := a.FrameCount(end); n > MaxFrames {
 		return fmt.Errorf("scene: %d frames; want at most %d (lower fps, raise speed or shorten from..to)", n, MaxFrames)
 	}

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bytes"
 	"errors"
 	"image"
 	"image/color"
@@ -18,18 +19,25 @@ import (
 // pixels that changed, with the unchanged ones inside it transparent, so a
 // mostly still picture costs little.
 //
+// Each frame is compressed as soon as it is drawn, and only its compressed
+// bytes are kept (or, through WriteGIF, written at once): memory holds the
+// canvas and two frames of palette indices, not the whole animation.
+//
 // The output depends only on the run and the Animation: frame by frame or
-// all at once, same bytes.
+// all at once, same bytes, those image/gif's EncodeAll gives the frames.
 type GIFEncoder struct {
-	f    *Frames
-	a    Animation
-	end  units.Time
-	n    int
-	r    *Raster
-	pal  color.Palette
-	lut  *paletteIndex
-	prev []uint8 // the previous full frame, palette indices
-	out  gif.GIF
+	f         *Frames
+	a         Animation
+	end       units.Time
+	n, done   int
+	r         *Raster
+	pal       color.Palette
+	lut       *paletteIndex
+	prev, cur []uint8 // the previous and this full frame, palette indices
+	crop      []uint8 // the changed box's pixels, reused
+	sink      io.Writer
+	out       bytes.Buffer // the encoded file so far, without a sink
+	err       error
 }
 
 // NewGIFEncoder checks a against the run and prepares to draw its frames.
@@ -54,31 +62,90 @@ func NewGIFEncoder(f *Frames, a Animation) (*GIFEncoder, error) {
 func (e *GIFEncoder) Frames() int { return e.n }
 
 // Done is the number of frames encoded so far.
-func (e *GIFEncoder) Done() int { return len(e.out.Image) }
+func (e *GIFEncoder) Done() int { return e.done }
 
 // Next draws and encodes the next frame. It returns false once every frame
-// is done (or on an error, which Err reports).
+// is done (or on an error, which it returns, and returns again after).
 func (e *GIFEncoder) Next() (bool, error) {
-	k := len(e.out.Image)
+	if e.err != nil {
+		return false, e.err
+	}
+	k := e.done
 	if k >= e.n {
 		return false, nil
 	}
 	img, err := e.r.Draw(e.f.Build(e.a.FrameTime(k, e.end), e.a.Options))
+	if err == nil {
+		err = e.encode(e.frame(img), e.a.Delay(k, e.end), k == 0)
+	}
 	if err != nil {
+		e.err = err
 		return false, err
 	}
-	e.out.Image = append(e.out.Image, e.frame(img))
-	e.out.Delay = append(e.out.Delay, e.a.Delay(k, e.end))
-	e.out.Disposal = append(e.out.Disposal, gif.DisposalNone)
+	e.done++
 	return k+1 < e.n, nil
 }
 
+// encode compresses one frame and writes it on: the file's header and
+// palette (and, for an animation, its loop forever) before the first.
+// image/gif writes only whole files, so each frame is encoded as a file of
+// one frame and its frame block is cut out: a GIF encodes frames
+// independently, so the blocks are those of the whole file.
+func (e *GIFEncoder) encode(img *image.Paletted, delay int, first bool) error {
+	w := e.sink
+	if w == nil {
+		w = &e.out
+	}
+	size := img.Rect
+	if !first {
+		size = e.screen()
+	}
+	var one bytes.Buffer
+	err := gif.EncodeAll(&one, &gif.GIF{Image: []*image.Paletted{img}, Delay: []int{delay},
+		Disposal: []byte{gif.DisposalNone}, Config: image.Config{ColorModel: e.pal, Width: size.Dx(), Height: size.Dy()}})
+	if err != nil {
+		return err
+	}
+	b := one.Bytes()
+	head := gifHeaderLen(b)
+	if first {
+		if _, err := w.Write(b[:head]); err != nil {
+			return err
+		}
+		if e.n > 1 { // the NETSCAPE2.0 application extension: loop count 0, forever
+			if _, err := w.Write([]byte("\x21\xff\x0bNETSCAPE2.0\x03\x01\x00\x00\x00")); err != nil {
+				return err
+			}
+		}
+	}
+	_, err = w.Write(b[head : len(b)-1]) // without the trailer
+	return err
+}
+
+// gifHeaderLen is the length of a GIF's header, screen descriptor and
+// global colour table (its size is in the descriptor's packed byte).
+func gifHeaderLen(b []byte) int {
+	n := 13
+	if packed := b[10]; packed&0x80 != 0 {
+		n += 3 << (packed&7 + 1)
+	}
+	return n
+}
+
+// screen is the animation's full size, the first frame's.
+func (e *GIFEncoder) screen() image.Rectangle {
+	return image.Rect(0, 0, e.r.img.Rect.Dx(), e.r.img.Rect.Dy())
+}
+
 // frame maps img onto the palette and, after the first frame, crops it to
-// the pixels that changed.
+// the pixels that changed. The result is valid until the next call.
 func (e *GIFEncoder) frame(img *image.RGBA) *image.Paletted {
 	b := img.Rect
 	w, h := b.Dx(), b.Dy()
-	cur := make([]uint8, w*h)
+	if len(e.cur) != w*h {
+		e.cur = make([]uint8, w*h)
+	}
+	cur := e.cur
 	for y := 0; y < h; y++ {
 		row := img.Pix[y*img.Stride:]
 		for x := 0; x < w; x++ {
@@ -88,7 +155,7 @@ func (e *GIFEncoder) frame(img *image.RGBA) *image.Paletted {
 	}
 	first := e.prev == nil
 	prev := e.prev
-	e.prev = cur
+	e.prev, e.cur = cur, prev // the next frame draws over the one before
 	if first {
 		return &image.Paletted{Pix: cur, Stride: w, Rect: b, Palette: e.pal}
 	}
@@ -96,7 +163,11 @@ func (e *GIFEncoder) frame(img *image.RGBA) *image.Paletted {
 	if ch.Empty() { // GIF frames cannot be empty: keep one transparent pixel
 		ch = image.Rect(0, 0, 1, 1)
 	}
-	out := image.NewPaletted(ch, e.pal)
+	cw := ch.Dx()
+	if cap(e.crop) < cw*ch.Dy() {
+		e.crop = make([]uint8, cw*ch.Dy())
+	}
+	out := &image.Paletted{Pix: e.crop[:cw*ch.Dy()], Stride: cw, Rect: ch, Palette: e.pal}
 	for y := ch.Min.Y; y < ch.Max.Y; y++ {
 		for x := ch.Min.X; x < ch.Max.X; x++ {
 			i := y*w + x
@@ -130,16 +201,19 @@ func changed(prev, cur []uint8, w, h int) image.Rectangle {
 
 // WriteTo writes the GIF once every frame is encoded; it loops forever.
 func (e *GIFEncoder) WriteTo(w io.Writer) (int64, error) {
-	if len(e.out.Image) < e.n {
+	if e.done < e.n || e.sink != nil {
 		return 0, errors.New("scene: the GIF has frames left to encode")
 	}
-	img := e.out
-	size := e.out.Image[0].Rect
-	img.Config = image.Config{ColorModel: e.pal, Width: size.Dx(), Height: size.Dy()}
 	cw := &countWriter{w: w}
-	err := gif.EncodeAll(cw, &img)
+	_, err := cw.Write(e.out.Bytes())
+	if err == nil {
+		_, err = cw.Write([]byte{gifTrailer})
+	}
 	return cw.n, err
 }
+
+// gifTrailer ends a GIF file.
+const gifTrailer = 0x3b
 
 type countWriter struct {
 	w io.Writer
@@ -153,12 +227,15 @@ func (c *countWriter) Write(p []byte) (int, error) {
 }
 
 // WriteGIF encodes the animation a of f as a GIF, calling progress (if not
-// nil) after each frame with the frames done and the total.
+// nil) after each frame with the frames done and the total. Each frame is
+// written to w as soon as it is encoded; a failing w stops the encoding
+// and its error is returned.
 func WriteGIF(w io.Writer, f *Frames, a Animation, progress func(done, total int)) error {
 	e, err := NewGIFEncoder(f, a)
 	if err != nil {
 		return err
 	}
+	e.sink = w
 	for {
 		more, err := e.Next()
 		if err != nil {
@@ -171,6 +248,6 @@ func WriteGIF(w io.Writer, f *Frames, a Animation, progress func(done, total int
 			break
 		}
 	}
-	_, err = e.WriteTo(w)
+	_, err = w.Write([]byte{gifTrailer})
 	return err
 }

@@ -53,7 +53,7 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.url, "url", "", "a playground address (play.html?…) or its query string, instead of FILE")
 	fs.StringVar(&f.format, "format", "", "gif, png or svg (default: from --out's extension)")
 	fs.StringVar(&f.out, "out", "", "the file to write (- for standard output)")
-	fs.Float64Var(&f.width, "width", scene.DefaultWidth, fmt.Sprintf("picture width in pixels, %d..%d", scene.MinSize, scene.MaxSize))
+	fs.Float64Var(&f.width, "width", scene.DefaultWidth, fmt.Sprintf("picture width in pixels, %d..%d (a GIF frame at most %d M pixels, e.g. 8192×8192)", scene.MinSize, scene.MaxSize, scene.MaxGIFPixels>>20))
 	fs.Float64Var(&f.height, "height", scene.DefaultHeight, fmt.Sprintf("picture height in pixels, %d..%d", scene.MinSize, scene.MaxSize))
 	fs.Float64Var(&f.fps, "fps", 15, fmt.Sprintf("GIF frames per second, %d..%d", scene.MinFPS, scene.MaxFPS))
 	fs.StringVar(&f.from, "from", "0", "GIF: the simulated instant to start at (e.g. 2ms)")
@@ -315,7 +315,8 @@ func (j *exportJob) run(stdout, stderr io.Writer) (err error) {
 func flagNames(err error) error {
 	s := err.Error()
 	for _, r := range [][2]string{{"scene: fps is", "--fps"}, {"scene: speed is", "--speed"},
-		{"scene: from is", "--from"}, {"scene: to is", "--to"}, {"scene: from", "--from"}, {"scene: ", ""}} {
+		{"scene: from is", "--from"}, {"scene: to is", "--to"}, {"scene: from", "--from"},
+		{"lower width or height", "lower --width or --height"}, {"scene: ", ""}} {
 		s = strings.ReplaceAll(s, r[0], r[1])
 	}
 	return errors.New(s)
