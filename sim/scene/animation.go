@@ -78,9 +78,8 @@ func (a Animation) Validate(end units.Time) error {
 	if err := errors.Join(errs...); err != nil {
 		return err
 	}
-	if w, h := a.Options.size(); math.Ceil(w)*math.Ceil(h) > MaxGIFPixels {
-		return fmt.Errorf("scene: a GIF frame of %v×%v pixels is more than %d M pixels (8192×8192): encoding holds about %d bytes a pixel (the RGBA canvas and two frames of palette indices); lower width or height, or draw a PNG",
-			w, h, MaxGIFPixels>>20, gifBytesPerPixel)
+	if err := CheckGIFArea(a.Options); err != nil {
+		return err
 	}
 	if n := a.FrameCount(end); n > MaxFrames {
 		return fmt.Errorf("scene: %d frames; want at most %d (lower fps, raise speed or shorten from..to)", n, MaxFrames)
@@ -130,4 +129,14 @@ func (a Animation) Delay(k int, end units.Time) int {
 	}
 	at := func(k int) int { return int(math.Round(float64(k) * 100 / a.FPS)) }
 	return max(at(k+1)-at(k), 1)
+}
+
+// CheckGIFArea refuses a GIF frame of more than MaxGIFPixels, which the
+// encoder could not hold in bounded memory (o's sizes are valid).
+func CheckGIFArea(o Options) error {
+	if w, h := o.size(); math.Ceil(w)*math.Ceil(h) > MaxGIFPixels {
+		return fmt.Errorf("scene: a GIF frame of %v×%v pixels is more than %d M pixels (8192×8192): encoding holds about %d bytes a pixel (the RGBA canvas and two frames of palette indices); lower width or height, or draw a PNG",
+			w, h, MaxGIFPixels>>20, gifBytesPerPixel)
+	}
+	return nil
 }

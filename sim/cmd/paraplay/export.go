@@ -47,23 +47,7 @@ type exportFlags struct {
 
 func exportCommand(args []string, stdout, stderr io.Writer) int {
 	var f exportFlags
-	fs := flag.NewFlagSet("paraplay export", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, exportUsage); fs.PrintDefaults() }
-	fs.StringVar(&f.url, "url", "", "a playground address (play.html?…) or its query string, instead of FILE")
-	fs.StringVar(&f.format, "format", "", "gif, png or svg (default: from --out's extension)")
-	fs.StringVar(&f.out, "out", "", "the file to write (- for standard output)")
-	fs.Float64Var(&f.width, "width", scene.DefaultWidth, fmt.Sprintf("picture width in pixels, %d..%d (a GIF frame at most %d M pixels, e.g. 8192×8192)", scene.MinSize, scene.MaxSize, scene.MaxGIFPixels>>20))
-	fs.Float64Var(&f.height, "height", scene.DefaultHeight, fmt.Sprintf("picture height in pixels, %d..%d", scene.MinSize, scene.MaxSize))
-	fs.Float64Var(&f.fps, "fps", 15, fmt.Sprintf("GIF frames per second, %d..%d", scene.MinFPS, scene.MaxFPS))
-	fs.StringVar(&f.from, "from", "0", "GIF: the simulated instant to start at (e.g. 2ms)")
-	fs.StringVar(&f.to, "to", "", "GIF: the simulated instant to stop at (default: the end of the run)")
-	fs.StringVar(&f.at, "at", "", "PNG and SVG: the simulated instant to draw (default: the end of the run)")
-	fs.StringVar(&f.speed, "speed", "", "GIF: playback speed multiplier, 0.01..1000 (default: the URL's speed, else 1)")
-	fs.StringVar(&f.view, "view", "all", "the part to draw: "+strings.Join(scene.Views, ", "))
-	fs.StringVar(&f.theme, "theme", "", "light or dark (default: dark with --present, else light)")
-	fs.BoolVar(&f.present, "present", false, "presenter mode: larger text and thicker lines")
-	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	fs := exportFlagSet(&f, stderr)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -91,6 +75,28 @@ func exportCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// exportFlagSet declares the export command's flags into f.
+func exportFlagSet(f *exportFlags, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("paraplay export", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, exportUsage); fs.PrintDefaults() }
+	fs.StringVar(&f.url, "url", "", "a playground address (play.html?…) or its query string, instead of FILE")
+	fs.StringVar(&f.format, "format", "", "gif, png or svg (default: from --out's extension)")
+	fs.StringVar(&f.out, "out", "", "the file to write (- for standard output)")
+	fs.Float64Var(&f.width, "width", scene.DefaultWidth, fmt.Sprintf("picture width in pixels, %d..%d (a GIF frame at most %d M pixels, e.g. 8192×8192)", scene.MinSize, scene.MaxSize, scene.MaxGIFPixels>>20))
+	fs.Float64Var(&f.height, "height", scene.DefaultHeight, fmt.Sprintf("picture height in pixels, %d..%d", scene.MinSize, scene.MaxSize))
+	fs.Float64Var(&f.fps, "fps", 15, fmt.Sprintf("GIF frames per second, %d..%d", scene.MinFPS, scene.MaxFPS))
+	fs.StringVar(&f.from, "from", "0", "GIF: the simulated instant to start at (e.g. 2ms)")
+	fs.StringVar(&f.to, "to", "", "GIF: the simulated instant to stop at (default: the end of the run)")
+	fs.StringVar(&f.at, "at", "", "PNG and SVG: the simulated instant to draw (default: the end of the run)")
+	fs.StringVar(&f.speed, "speed", "", "GIF: playback speed multiplier, 0.01..1000 (default: the URL's speed, else 1)")
+	fs.StringVar(&f.view, "view", "all", "the part to draw: "+strings.Join(scene.Views, ", "))
+	fs.StringVar(&f.theme, "theme", "", "light or dark (default: dark with --present, else light)")
+	fs.BoolVar(&f.present, "present", false, "presenter mode: larger text and thicker lines")
+	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
+	return fs
+}
+
 // usageError is a problem with the command line found after the run (a
 // time past its end).
 type usageError struct{ error }
@@ -115,6 +121,46 @@ type exportJob struct {
 
 // job checks the flags, reads the scenario and runs it.
 func (f *exportFlags) job(pos []string) (*exportJob, error) {
+	j, errs := f.picture()
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	s, query, err := f.scenario(pos)
+	if err != nil {
+		errs = append(errs, err)
+	}
+	j.source = "--url"
+	if len(pos) == 1 {
+		j.source = pos[0]
+	}
+	j.speed = 1
+	if sp := f.speed; sp != "" || query.Has("speed") {
+		name := "--speed"
+		if sp == "" {
+			sp, name = query.Get("speed"), "the URL's speed"
+		}
+		v, err := strconv.ParseFloat(strings.TrimSpace(sp), 64)
+		if err != nil || !(v >= 0.01 && v <= 1000) {
+			bad("%s %q; want a multiplier 0.01..1000", name, sp)
+		}
+		j.speed = v
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	tl, err := run.Simulate(s)
+	if err != nil {
+		err = fmt.Errorf("%s: %w", j.source, err)
+		if exitCode(err) == exitError {
+			err = runFailed{err}
+		}
+		return nil, err
+	}
+	j.tl = tl
+	return j, nil
+}
+
+// picture checks the flags that say what to draw and when (format, view,
+// theme, size, frame rate, --from, --to, --at), each error naming its flag.
+func (f *exportFlags) picture() (*exportJob, []error) {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	j := &exportJob{format: strings.ToLower(f.format), out: f.out, fps: f.fps, quiet: f.quiet}
@@ -149,6 +195,11 @@ func (f *exportFlags) job(pos []string) (*exportJob, error) {
 	if err := checkSize("--height", f.height); err != nil {
 		errs = append(errs, err)
 	}
+	if j.format == "gif" && len(errs) == 0 { // before the run, which may be long
+		if err := scene.CheckGIFArea(j.opt); err != nil {
+			errs = append(errs, fmt.Errorf("--width × --height: %v", flagNames(err)))
+		}
+	}
 	if !(f.fps >= scene.MinFPS && f.fps <= scene.MaxFPS) {
 		bad("--fps %v; want %d..%d frames per second", f.fps, scene.MinFPS, scene.MaxFPS)
 	}
@@ -159,39 +210,7 @@ func (f *exportFlags) job(pos []string) (*exportJob, error) {
 	if f.at != "" {
 		j.at, j.atSet = parseTimeFlag("--at", f.at, &errs), true
 	}
-	s, query, err := f.scenario(pos)
-	if err != nil {
-		errs = append(errs, err)
-	}
-	j.source = "--url"
-	if len(pos) == 1 {
-		j.source = pos[0]
-	}
-	j.speed = 1
-	if sp := f.speed; sp != "" || query.Has("speed") {
-		name := "--speed"
-		if sp == "" {
-			sp, name = query.Get("speed"), "the URL's speed"
-		}
-		v, err := strconv.ParseFloat(strings.TrimSpace(sp), 64)
-		if err != nil || !(v >= 0.01 && v <= 1000) {
-			bad("%s %q; want a multiplier 0.01..1000", name, sp)
-		}
-		j.speed = v
-	}
-	if err := errors.Join(errs...); err != nil {
-		return nil, err
-	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		err = fmt.Errorf("%s: %w", j.source, err)
-		if exitCode(err) == exitError {
-			err = runFailed{err}
-		}
-		return nil, err
-	}
-	j.tl = tl
-	return j, nil
+	return j, errs
 }
 
 // checkSize names the flag and its range for a bad picture size.

@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"image/gif"
 	"image/png"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"paraplay/sim/scene"
+	"paraplay/sim/units"
 )
 
 func TestExportPNGAndSVG(t *testing.T) {
@@ -81,6 +85,7 @@ func TestExportBadFlags(t *testing.T) {
 		{[]string{"--url", "play.html?gpus=0", "--out", "x.gif"}, "gpus"},
 		{[]string{example, "--url", "play.html?gpus=4", "--out", "x.gif"}, "not both"},
 		{[]string{example, "--out", "x.gif", "--theme", "blue"}, `--theme "blue"; want light or dark`},
+		{[]string{example, "--out", "x.gif", "--width", "16384", "--height", "16384"}, "--width × --height: a GIF frame of 16384×16384 pixels is more than 64 M pixels (8192×8192)"},
 	}
 	for _, tc := range tests {
 		var errOut bytes.Buffer
@@ -89,4 +94,41 @@ func TestExportBadFlags(t *testing.T) {
 			t.Errorf("export %v: exit %d, stderr %q; want exit %d naming %q", tc.args, code, errOut.String(), exitUsage, tc.want)
 		}
 	}
+}
+
+// FuzzExportFlags: any export command line (without its scenario) is
+// either a picture to draw, with instants ≥ 0 and a known view, or errors
+// that each name a flag; never a panic.
+func FuzzExportFlags(f *testing.F) {
+	f.Add("--view timeline --from 2ms --to 8ms --out x.gif")
+	f.Add("--view memory --at 1.5s --out x.png --width 4096 --height 2160 --theme dark --present")
+	f.Add("--view gpus --from -1ms --to soon --fps 0 --width NaN --out x.bmp")
+	f.Add("--from 0 --to 0 --at 1e300s --width 16384 --height 16384 --out x.gif")
+	f.Add("--view all --from 9223372036854775807ns --to 1h --out -")
+	f.Fuzz(func(t *testing.T, line string) {
+		var fl exportFlags
+		fs := exportFlagSet(&fl, io.Discard)
+		if _, err := parseInterleaved(fs, strings.Fields(line)); err != nil {
+			return
+		}
+		j, errs := fl.picture()
+		for _, err := range errs {
+			if !strings.HasPrefix(err.Error(), "--") {
+				t.Errorf("error %q names no flag", err)
+			}
+		}
+		if len(errs) > 0 {
+			return
+		}
+		if j.from < 0 || j.to < 0 || j.at < 0 {
+			t.Errorf("accepted instants from %v to %v at %v; want ≥ 0", j.from, j.to, j.at)
+		}
+		if err := j.opt.Validate(); err != nil {
+			t.Errorf("accepted options that fail scene's check: %v", err)
+		}
+		if j.format == "gif" {
+			a := scene.Animation{Options: j.opt, FPS: j.fps, From: j.from, To: j.to, Speed: 1}
+			a.Validate(10 * units.Millisecond) // must not panic, whatever the instants
+		}
+	})
 }

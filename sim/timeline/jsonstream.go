@@ -1,0 +1,120 @@
+package timeline
+
+import (
+	"bufio"
+	"encoding"
+	"encoding/json"
+	"io"
+	"reflect"
+	"strings"
+)
+
+// WriteJSON writes the timeline as JSON with a one-space indent, the bytes
+// json.Encoder gives it, but field by field and, in the lists (spans,
+// transfers, memory, ...), element by element: a run with 17 million spans
+// is gigabytes of JSON, which encoding/json would build whole in memory
+// before writing a byte.
+func (tl *Timeline) WriteJSON(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 1<<16)
+	if err := writeFields(bw, reflect.ValueOf(tl).Elem()); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+var (
+	jsonMarshaler = reflect.TypeFor[json.Marshaler]()
+	textMarshaler = reflect.TypeFor[encoding.TextMarshaler]()
+)
+
+// writeFields writes struct v as the file's top-level object: each field
+// as encoding/json names and omits it (the json tag's name and
+// omitempty), a list one element at a time.
+func writeFields(w *bufio.Writer, v reflect.Value) error {
+	w.WriteString("{")
+	first := true
+	for i := range v.NumField() {
+		f := v.Type().Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if !f.IsExported() || name == "-" {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fv := v.Field(i)
+		if strings.Contains(","+opts+",", ",omitempty,") && emptyJSON(fv) {
+			continue
+		}
+		if !first {
+			w.WriteString(",")
+		}
+		first = false
+		key, err := json.Marshal(name)
+		if err != nil {
+			return err
+		}
+		w.WriteString("\n ")
+		w.Write(key)
+		w.WriteString(": ")
+		if err := writeValue(w, fv); err != nil {
+			return err
+		}
+	}
+	if !first {
+		w.WriteString("\n")
+	}
+	_, err := w.WriteString("}\n")
+	return err
+}
+
+// writeValue writes a top-level field's value: a list element by element
+// (unless its type encodes itself), anything else whole.
+func writeValue(w *bufio.Writer, v reflect.Value) error {
+	t := v.Type()
+	if t.Kind() != reflect.Slice || v.IsNil() || v.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
+		t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
+		b, err := json.MarshalIndent(v.Interface(), " ", " ")
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(b)
+		return err
+	}
+	w.WriteString("[")
+	for i := range v.Len() {
+		b, err := json.MarshalIndent(v.Index(i).Interface(), "  ", " ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			w.WriteString(",")
+		}
+		w.WriteString("\n  ")
+		if _, err := w.Write(b); err != nil {
+			return err
+		}
+	}
+	_, err := w.WriteString("\n ]")
+	return err
+}
+
+// emptyJSON is encoding/json's test for omitempty: false, 0, "", a nil
+// pointer or interface, an empty list or map.
+func emptyJSON(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Array, reflect.Map, reflect.Slice, reflect.String:
+		return v.Len() == 0
+	case reflect.Bool:
+		return !v.Bool()
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return v.Int() == 0
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return v.Uint() == 0
+	case reflect.Float32, reflect.Float64:
+		return v.Float() == 0
+	case reflect.Interface, reflect.Pointer:
+		return v.IsNil()
+	}
+	return false
+}
