@@ -78,3 +78,29 @@ func TestExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRunCommandLine: any command line of paraplay run over a small
+// scenario exits 0, 1 or 2 with a message, never a panic. Lines naming an
+// output file are skipped: the fuzzer must not write where it likes.
+func FuzzRunCommandLine(f *testing.F) {
+	f.Add("--json")
+	f.Add("--fidelity analytic --json")
+	f.Add("--fidelity=detailed")
+	f.Add("--fidelity exact --duration 3d")
+	f.Add("--iterations -1 --sweep-checkpoint")
+	f.Add("--duration 100000d --iterations 5")
+	f.Add("-- --json extra.yaml")
+	f.Fuzz(func(t *testing.T, line string) {
+		if strings.Contains(line, "trace") || strings.Contains(line, "timeline") {
+			return
+		}
+		var out, errOut bytes.Buffer
+		code := Main(append([]string{"run", example}, strings.Fields(line)...), &out, &errOut)
+		switch {
+		case code != 0 && code != exitError && code != exitUsage:
+			t.Errorf("paraplay run %s: exit %d, want 0, 1 or 2", line, code)
+		case code != 0 && errOut.Len() == 0:
+			t.Errorf("paraplay run %s: exit %d without a message", line, code)
+		}
+	})
+}
