@@ -4,9 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
+
+	"paraplay/sim/units"
 )
 
 // wholeTrace is the trace as it was written before it streamed: every
@@ -187,4 +191,56 @@ func TestTimelineJSONReportsAFailingWriter(t *testing.T) {
 			t.Errorf("writer failing after %d bytes: got %v, want %v", n, err, errDiskFull)
 		}
 	}
+}
+
+// bigTimeline is n spans on 64 GPUs: enough for the writers' memory per
+// span to show in -benchmem.
+func bigTimeline(n int) *Timeline {
+	tl := &Timeline{Title: "big", Fidelity: "analytic"}
+	for g := range 64 {
+		tl.GPUs = append(tl.GPUs, GPU{ID: g, Name: "GPU " + strconv.Itoa(g)})
+	}
+	labels := []string{"F0", "F1", "B0", "B1"}
+	for i := range n {
+		t := units.Time(i / 64 * 1000)
+		tl.Spans = append(tl.Spans, Span{GPU: i % 64, Kind: Forward, Microbatch: i % 16, Label: labels[i%4], Start: t, End: t + 999})
+	}
+	return tl
+}
+
+// BenchmarkWriteChromeTrace: the streamed trace allocates a fixed few
+// kilobytes whatever the number of spans (compare B/op with the file's
+// size, SetBytes).
+func BenchmarkWriteChromeTrace(b *testing.B) {
+	tl := bigTimeline(200_000)
+	var size countingDiscard
+	tl.WriteChromeTrace(&size)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tl.WriteChromeTrace(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkWriteJSON: the streamed timeline JSON, element by element.
+func BenchmarkWriteJSON(b *testing.B) {
+	tl := bigTimeline(200_000)
+	var size countingDiscard
+	tl.WriteJSON(&size)
+	b.SetBytes(int64(size))
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := tl.WriteJSON(io.Discard); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+type countingDiscard int
+
+func (c *countingDiscard) Write(p []byte) (int, error) {
+	*c += countingDiscard(len(p))
+	return len(p), nil
 }
