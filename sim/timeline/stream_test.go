@@ -71,6 +71,7 @@ func awkward() *Timeline {
 	tl.Spans[2].Start = 1<<62 - 3 // 4.6e12 µs: large, still plain decimals
 	tl.Spans[2].End = 1<<62 - 1
 	tl.Spans[3].Microbatch = -7
+	tl.Spans[3].Iteration, tl.Spans[3].Stage = 2, 3
 	tl.Transfers[0].Path = nil
 	tl.Transfers[1].Path = []int{}
 	tl.Transfers = append(tl.Transfers, Transfer{Path: []int{1, 0, 1}, Src: 1, Dst: 0, Bytes: 1 << 40, Collective: -1, Step: 3, Start: 7, End: 9})
