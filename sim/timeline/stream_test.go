@@ -245,3 +245,41 @@ func (c *countingDiscard) Write(p []byte) (int, error) {
 	*c += countingDiscard(len(p))
 	return len(p), nil
 }
+
+// FuzzStreamedBytes: for any strings and times, the streamed trace and
+// timeline JSON are the bytes encoding/json gives (or both refuse).
+func FuzzStreamedBytes(f *testing.F) {
+	f.Add("two GPUs", "F0", "GPU <1>", int64(0), int64(1), 0.5, 3)
+	f.Add("\u2028&\xff", "\x00\t", "", int64(1<<62), int64(-5), 1e-300, -1)
+	f.Fuzz(func(t *testing.T, title, label, name string, start, dur int64, factor float64, iteration int) {
+		tl := small()
+		tl.Title, tl.GPUs[1].Name = title, name
+		tl.Spans[1].Label, tl.Spans[1].Kind, tl.Spans[1].Iteration = label, Kind(label), iteration
+		tl.Spans[2].Start, tl.Spans[2].End = units.Time(start), units.Time(start+dur)
+		tl.Transfers[0].Phase = label
+		tl.States = []State{{GPU: 1, State: name, Factor: factor, Start: units.Time(dur), End: units.Time(start)}}
+		var got bytes.Buffer
+		err := tl.WriteChromeTrace(&got)
+		if math.IsNaN(factor) || math.IsInf(factor, 0) {
+			if err == nil {
+				t.Errorf("factor %v: trace written, want an error", factor)
+			}
+		} else if err != nil {
+			t.Fatal(err)
+		} else if want := wholeTrace(tl); !bytes.Equal(got.Bytes(), want) {
+			t.Errorf("streamed trace differs from encoding/json's:\ngot:\n%s\nwant:\n%s", got.Bytes(), want)
+		}
+		got.Reset()
+		err = tl.WriteJSON(&got)
+		var want bytes.Buffer
+		enc := json.NewEncoder(&want)
+		enc.SetIndent("", " ")
+		werr := enc.Encode(tl)
+		if (err != nil) != (werr != nil) {
+			t.Fatalf("WriteJSON error %v, encoding/json's %v", err, werr)
+		}
+		if err == nil && !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("streamed timeline differs from encoding/json's:\ngot:\n%s\nwant:\n%s", got.Bytes(), want.Bytes())
+		}
+	})
+}
