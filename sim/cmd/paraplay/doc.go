@@ -40,7 +40,10 @@
 //
 // export draws a scenario file, or a playground address decoded by the
 // scenario's URL codec, as a PNG or SVG of one instant or an animated GIF
-// paced as the browser plays it, with a progress bar on stderr.
+// paced as the browser plays it, with a progress bar on stderr. Each GIF
+// frame is written as soon as it is encoded; a frame is at most 8192×8192
+// pixels (64 M pixels: encoding holds its RGBA canvas and two planes of
+// palette indices, about 0.6 GB there), while PNG and SVG go to 16384.
 //
 // Every command exits with status 0 when done, 2 for invalid input (an
 // unknown command or flag, a bad value, a scenario file that cannot be read
