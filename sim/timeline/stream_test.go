@@ -283,3 +283,28 @@ func FuzzStreamedBytes(f *testing.F) {
 		}
 	})
 }
+
+// TestWritersAllocateAFixedAmount: ten times the spans, no more
+// allocations, so that memory does not grow with the file.
+func TestWritersAllocateAFixedAmount(t *testing.T) {
+	for _, w := range []struct {
+		name  string
+		write func(*Timeline) error
+	}{
+		{"WriteChromeTrace", func(tl *Timeline) error { return tl.WriteChromeTrace(io.Discard) }},
+		{"WriteJSON", func(tl *Timeline) error { return tl.WriteJSON(io.Discard) }},
+	} {
+		allocs := func(n int) float64 {
+			tl := bigTimeline(n)
+			return testing.AllocsPerRun(2, func() {
+				if err := w.write(tl); err != nil {
+					t.Fatal(err)
+				}
+			})
+		}
+		small, large := allocs(10_000), allocs(100_000)
+		if large > small+16 {
+			t.Errorf("%s: %.0f allocations for 100,000 spans, %.0f for 10,000; want no more", w.name, large, small)
+		}
+	}
+}
