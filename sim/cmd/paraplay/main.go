@@ -28,8 +28,8 @@ Usage:
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
-  --fidelity F     detailed (every message simulated), analytic (closed forms) or auto,
-                   overriding the scenario's fidelity key
+  --fidelity F     detailed (every message simulated), analytic (closed forms) or auto:
+                   a training scenario's fidelity key (other strategies have one way to run)
   --trace FILE     write a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)
   --timeline FILE  write the full timeline as JSON
   --duration D     a long run of D of wall time (e.g. 24h, 30d); see failures.* and recovery.*
