@@ -45,6 +45,27 @@ type collectiveFlags struct {
 
 func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 	var f collectiveFlags
+	fs := collectiveFlagSet(&f, stderr)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return exitUsage
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "paraplay collective: unexpected argument %q\n", fs.Arg(0))
+		return exitUsage
+	}
+	built, sizes, err := f.resolve()
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
+		return exitUsage
+	}
+	return f.sweep(built, sizes, stdout, stderr)
+}
+
+// collectiveFlagSet declares the collective command's flags into f.
+func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("paraplay collective", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
@@ -69,22 +90,7 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.fidelity, "fidelity", taskgraph.Auto, "detailed (every message simulated), analytic (closed form) or auto")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&f.trace, "trace", "", "write the Chrome trace of the largest size to this file")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
-	}
-	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "paraplay collective: unexpected argument %q\n", fs.Arg(0))
-		return exitUsage
-	}
-	built, sizes, err := f.resolve()
-	if err != nil {
-		fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
-		return exitUsage
-	}
-	return f.sweep(built, sizes, stdout, stderr)
+	return fs
 }
 
 // resolve turns the flags into a cluster and a list of sizes.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"strings"
 	"testing"
@@ -118,6 +119,38 @@ func FuzzNCCLSize(f *testing.F) {
 		b, err := parseNCCLSize(s)
 		if err == nil && (b < 1 || b > 1<<40) {
 			t.Errorf("parseNCCLSize(%q) = %d, outside 1B..1TiB", s, b)
+		}
+	})
+}
+
+// FuzzCollectiveFlags: any collective command line gives a cluster and a
+// sweep of sizes within nccl-tests' bounds, or an error; never a panic.
+func FuzzCollectiveFlags(f *testing.F) {
+	f.Add("--op all_reduce --algo ring --gpus 8 --link-bw 100GB/s --link-latency 5us --size 1GiB")
+	f.Add("--op all_reduce --gpus 8 --gpu h100-sxm -b 1K -e 8G -f 4")
+	f.Add("--algo tree --nodes 8 --gpus-per-node 8 --inter ib-ndr --network fat-tree --oversubscription 3 -b 8 -e 1G")
+	f.Add("--gpus -3 --nodes 0 --gpus-per-node 65 -f 1 -b 9T -e 1")
+	f.Add("--gpus 24 --gpu a100-sxm-80gb --link-bw NaN --link-latency -1us")
+	f.Fuzz(func(t *testing.T, line string) {
+		var fl collectiveFlags
+		fs := collectiveFlagSet(&fl, io.Discard)
+		if err := fs.Parse(strings.Fields(line)); err != nil {
+			return
+		}
+		built, sizes, err := fl.resolve()
+		if err != nil {
+			return
+		}
+		if n := len(built.Topology.GPUs); n < 1 {
+			t.Errorf("%q: a cluster of %d GPUs", line, n)
+		}
+		if len(sizes) == 0 || len(sizes) > 200 {
+			t.Errorf("%q: %d sizes, want 1..200", line, len(sizes))
+		}
+		for _, s := range sizes {
+			if s < 1 || s > 1<<40 {
+				t.Errorf("%q: size %d outside 1B..1TiB", line, s)
+			}
 		}
 	})
 }
