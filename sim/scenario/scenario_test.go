@@ -195,12 +195,29 @@ func TestTrainingPlanErrors(t *testing.T) {
 		{"parallel: {dp: 2, tp: 8, schedule: zigzag}\n", "parallel.schedule"},
 		{"parallel: {dp: 2, tp: 8, microbatches: 0}\n", "parallel.microbatches"},
 		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp8}\n", "training.precision"},
+		{"parallel: {dp: 2, tp: 8, ep: 2}\n", "parallel.ep: is 2 but model llama3-8b has no experts (a dense model); allowed 1"},
 	}
 	for _, tc := range tests {
 		_, err := scenario.Parse([]byte(base + tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
 		}
+	}
+	// Mixtral has 8 experts: ep 16 or 32 would leave ranks without one.
+	moe := "model: {preset: mixtral-8x7b}\n"
+	c32 := "cluster: {gpu: h100-sxm, nodes: 4, gpus_per_node: 8}\n"
+	for _, tc := range []struct{ yaml, want string }{
+		{c32 + "parallel: {dp: 16, tp: 2, ep: 16}\n", "parallel.ep: is 16 but model mixtral-8x7b has 8 experts; allowed 1..8"},
+		{c32 + "parallel: {dp: 32, ep: 32}\n", "parallel.ep: is 32 but model mixtral-8x7b has 8 experts; allowed 1..8"},
+		{"parallel: {dp: 6, tp: 1, pp: 1, ep: 3}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 6}\n", "does not divide model mixtral-8x7b's 8 experts"},
+	} {
+		_, err := scenario.Parse([]byte(moe + tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+	if _, err := scenario.Parse([]byte(moe + c32 + "parallel: {dp: 8, tp: 4, ep: 8}\n")); err != nil {
+		t.Errorf("mixtral with ep 8 (one expert per rank): %v, want it accepted", err)
 	}
 	for _, yaml := range []string{"model: {preset: gpt5}\nparallel: {dp: 2, tp: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n"} {
 		if _, err := scenario.Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), "model") {
