@@ -22,8 +22,20 @@ func (tl *Timeline) summarizeTraining(s *Summary, compute [][]span) {
 	s.ExposedBy = tl.exposedByKind(compute)
 }
 
-// summarizeMemory adds each GPU's peak memory and its breakdown.
+// summarizeMemory adds each GPU's peak memory and its breakdown, and, in
+// a reinforcement-learning run (which tracks memory by pool, not by GPU),
+// each GPU's pool's estimate, so that the GPUs' oom agrees with the pools'
+// OUT OF MEMORY lines.
 func (tl *Timeline) summarizeMemory(s *Summary) {
+	if tl.RLHF != nil {
+		for _, p := range tl.RLHF.Pools {
+			for _, g := range p.GPUs {
+				if g >= 0 && g < len(s.GPUs) {
+					s.GPUs[g].PeakMemory, s.GPUs[g].OOM = p.PeakMemory, p.OOM()
+				}
+			}
+		}
+	}
 	for i := range s.GPUs {
 		if i >= len(tl.Memory) {
 			break
