@@ -65,7 +65,7 @@ func pipelineMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part 
 	}
 	sim := strategy.Value{V: sum.BubbleFraction, Unit: strategy.Percent, Role: strategy.Simulated}
 	if s.Cluster.Network != "ideal" {
-		return []strategy.Part{strategy.Figure("simulated bubble {} (communication included, so no closed form)", sim)}
+		return []strategy.Part{strategy.Figure("simulated bubble {} (messages take time and shift the stages, so no closed form; their waits count as exposed communication)", sim)}
 	}
 	times := syntheticTimes(s.Model.Synthetic)
 	b, ok := pipeline.BubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), times)

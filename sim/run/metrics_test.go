@@ -1,0 +1,60 @@
+package run
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"paraplay/sim/golden"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+// The summary's metrics keep their definitions on every example: the
+// kinds of exposed communication add up to the headline, which is no
+// longer than the iteration, and a run without a pipeline has no bubble.
+func TestMetricsAgreeOnEveryExample(t *testing.T) {
+	sources := map[string]string{
+		// The issue's case: ZeRO-3 on one pipeline stage, whose gather
+		// waits were once counted as bubble as well as exposed.
+		"zero3-pp1": "model: {preset: llama3-8b, layers: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n" +
+			"parallel: {dp: 16, zero: 3, microbatches: 2}\n",
+		"zero3-pp2": "model: {preset: llama3-8b, layers: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n" +
+			"parallel: {dp: 4, tp: 2, pp: 2, zero: 3, microbatches: 4}\n",
+	}
+	for _, file := range golden.Files(t, "../scenario/testdata/*.yaml") {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sources[strings.TrimSuffix(filepath.Base(file), ".yaml")] = string(data)
+	}
+	for name, src := range sources {
+		s, err := scenario.Parse([]byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		sum := tl.Summarize()
+		if sum.ExposedCommunication < 0 || sum.ExposedCommunication > sum.Iteration {
+			t.Errorf("%s: exposed communication %v, want 0..%v (the iteration)", name, sum.ExposedCommunication, sum.Iteration)
+		}
+		if len(sum.ExposedBy) > 0 {
+			var total float64
+			for _, v := range sum.ExposedBy {
+				total += v
+			}
+			if got := units.Round(total); math.Abs(float64(got-sum.ExposedCommunication)) > float64(len(sum.ExposedBy)) {
+				t.Errorf("%s: exposed communication by kind %v sums to %v, the headline says %v", name, sum.ExposedBy, got, sum.ExposedCommunication)
+			}
+		}
+		if tl.Training != nil && s.Parallel.PP == 1 && sum.BubbleFraction != 0 {
+			t.Errorf("%s: pp 1 reports a pipeline bubble of %.1f%%, want 0", name, 100*sum.BubbleFraction)
+		}
+	}
+}
