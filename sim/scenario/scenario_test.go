@@ -61,7 +61,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		field string // every one of these must appear
 		more  string
 	}{
-		{"gpus: 999\n", "gpus", "2..64"},
+		{"gpus: 999\n", "gpus", "1..64"},
 		{"gpus: four\n", "gpus", "line 1"},
 		{"link:\n  bandwidth: 0GB/s\n", "link.bandwidth", "line 2"},
 		{"link:\n  latency: 2\n", "link.latency", "unit"},
@@ -117,7 +117,7 @@ func TestQueryRoundTrip(t *testing.T) {
 func TestFromQueryErrors(t *testing.T) {
 	tests := []struct{ query, field string }{
 		{"gpus=999", "gpus"},
-		{"gpus=1", "gpus"},
+		{"gpus=0", "gpus"},
 		{"size=lots", "size"},
 		{"bw=1GB", "bw"},
 		{"colour=red", "colour"},
@@ -278,6 +278,34 @@ func TestSplitValidateNamesFields(t *testing.T) {
 		}
 		if !found {
 			t.Errorf("%s: error %v, want one naming %s with %q", tc.yaml, err, tc.field, tc.want)
+		}
+	}
+}
+
+// A title names the model as run: a preset whose shape a key changes
+// says which keys changed it, and one GPU is "1 GPU".
+func TestTitlesDescribeTheModelAsRun(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8}\n",
+			"llama3-8b on 8 GPUs (dp 8, tp 1, pp 1)"},
+		{"model: {preset: llama3-8b, layers: 16}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8}\n",
+			"llama3-8b (modified: layers 16) on 8 GPUs (dp 8, tp 1, pp 1)"},
+		{"model: {preset: llama3-8b, layers: 16, hidden: 2048, seq_len: 2048}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 1}\n",
+			"llama3-8b (modified: layers 16, hidden 2048, seq_len 2048) on 1 GPU (dp 1, tp 1, pp 1)"},
+		// The preset's own value changes nothing.
+		{"model: {preset: llama3-8b, layers: 32}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 1}\n",
+			"llama3-8b on 1 GPU (dp 1, tp 1, pp 1)"},
+		{"strategy: inference\ngpus: 1\ncluster: {gpu: h100-sxm}\nmodel: {preset: llama3-8b, layers: 8}\nparallel: {dp: 1}\n",
+			"Serving llama3-8b (modified: layers 8) on 1 GPU (dp 1, tp 1, pp 1)"},
+		{"strategy: data-parallel\ngpus: 1\n", "Data parallelism on 1 GPU"},
+	}
+	for _, tc := range tests {
+		s, err := scenario.Parse([]byte(tc.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if got := s.Title(); got != tc.want {
+			t.Errorf("%q: title %q, want %q", tc.yaml, got, tc.want)
 		}
 	}
 }

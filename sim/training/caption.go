@@ -3,7 +3,6 @@
 package training
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 
@@ -172,9 +171,13 @@ func (Strategy) DescribeDemo(s *scenario.Scenario) string {
 	var b strings.Builder
 	if s.Model.IsSynthetic() {
 		y := s.Model.Synthetic
-		fmt.Fprintf(&b, "%d GPUs, synthetic stages (F %v, B %v, W %v per microbatch)", s.NumGPUs(), y.Forward, y.BackwardInput, y.BackwardWeight)
+		fmt.Fprintf(&b, "%s, synthetic stages (F %v, B %v, W %v per microbatch)", scenario.GPUCount(s.NumGPUs()), y.Forward, y.BackwardInput, y.BackwardWeight)
 	} else {
-		fmt.Fprintf(&b, "%s on %d GPUs", cmp.Or(s.Model.Preset, "a custom model"), s.NumGPUs())
+		label := "a custom model"
+		if s.Model.Preset != "" {
+			label = s.Model.Label()
+		}
+		fmt.Fprintf(&b, "%s on %s", label, scenario.GPUCount(s.NumGPUs()))
 	}
 	if s.Cluster.GPU != "" {
 		fmt.Fprintf(&b, " (%d× %d %s)", max(1, s.Cluster.Nodes), s.NumGPUs()/max(1, s.Cluster.Nodes), s.Cluster.GPU)

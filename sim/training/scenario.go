@@ -156,7 +156,7 @@ func (Strategy) Title(s *scenario.Scenario) string {
 	if p.EP > 1 {
 		plan += fmt.Sprintf(", ep %d", p.EP)
 	}
-	return fmt.Sprintf("%s on %d GPUs (%s)", s.Model.Label(), s.NumGPUs(), plan)
+	return fmt.Sprintf("%s on %s (%s)", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), plan)
 }
 
 // Describe is e.g. "llama3-8b on 16 GPUs: dp 2 × tp 4 × pp 2, 1f1b with 8
@@ -164,7 +164,7 @@ func (Strategy) Title(s *scenario.Scenario) string {
 func (Strategy) Describe(s *scenario.Scenario) string {
 	var b strings.Builder
 	p := s.Parallel
-	fmt.Fprintf(&b, "%s on %d GPUs: dp %d × tp %d × pp %d", s.Model.Label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+	fmt.Fprintf(&b, "%s on %s: dp %d × tp %d × pp %d", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), p.DP, p.TP, p.PP)
 	if p.CP > 1 {
 		fmt.Fprintf(&b, " × cp %d", p.CP)
 	}
