@@ -58,3 +58,50 @@ func TestMetricsAgreeOnEveryExample(t *testing.T) {
 		}
 	}
 }
+
+// One GPU runs every strategy that allows it, with nothing to exchange:
+// no message, no collective, a stream that never idles, and for data
+// parallelism the closed form T = T_F + T_B (the all-reduce over one rank
+// is free).
+func TestSingleGPURuns(t *testing.T) {
+	for _, tc := range []struct {
+		file string
+		want units.Time // the iteration's closed form, 0 to skip
+	}{
+		{"single-gpu-training.yaml", 0},
+		{"single-gpu-data-parallel.yaml", 2*units.Millisecond + 4*units.Millisecond},
+		{"single-gpu-inference.yaml", 0},
+	} {
+		data, err := os.ReadFile(filepath.Join("../scenario/testdata", tc.file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.file, err)
+		}
+		sum := tl.Summarize()
+		if len(tl.GPUs) != 1 || len(tl.Transfers) != 0 || len(tl.Collectives) != 0 {
+			t.Errorf("%s: %d GPUs, %d transfers, %d collectives; want 1, 0, 0", tc.file, len(tl.GPUs), len(tl.Transfers), len(tl.Collectives))
+		}
+		if sum.ExposedCommunication != 0 || sum.BubbleFraction != 0 {
+			t.Errorf("%s: exposed %v, bubble %g; want 0 and 0", tc.file, sum.ExposedCommunication, sum.BubbleFraction)
+		}
+		var spans units.Time
+		for _, sp := range tl.Spans {
+			if sp.GPU == 0 {
+				spans += sp.End - sp.Start
+			}
+		}
+		if s.Strategy != "inference" && spans != tl.End {
+			t.Errorf("%s: spans add up to %v, the run ends at %v: want no idle time", tc.file, spans, tl.End)
+		}
+		if tc.want > 0 && tl.End != tc.want {
+			t.Errorf("%s: iteration %v, want %v", tc.file, tl.End, tc.want)
+		}
+	}
+}
