@@ -230,7 +230,7 @@ func (s *Scenario) Validate() error {
 		kind.Check(s, bad)
 	}
 	s.validateCompression(bad)
-	if lo, _ := keys.gpuRange(); s.GPUs < lo || s.GPUs > MaxGPUs {
+	if lo, _ := keys.GPURange(); s.GPUs < lo || s.GPUs > MaxGPUs {
 		bad("gpus", "is %d; allowed %d..%d for strategy %s", s.GPUs, lo, MaxGPUs, s.Strategy)
 	}
 	s.validateCluster(keys, bad)
