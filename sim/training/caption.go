@@ -185,7 +185,7 @@ func (Strategy) DescribeDemo(s *scenario.Scenario) string {
 	if s.Cluster.Network == "ideal" {
 		b.WriteString(" on an ideal network")
 	}
-	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %d microbatches", p.DP, p.TP, p.PP, p.Schedule, p.Microbatches)
+	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %s", p.DP, p.TP, p.PP, p.Schedule, microbatches(p.Microbatches))
 	if p.Schedule == "interleaved" {
 		fmt.Fprintf(&b, ", v = %d", p.VirtualStages)
 	}

@@ -159,6 +159,14 @@ func (Strategy) Title(s *scenario.Scenario) string {
 	return fmt.Sprintf("%s on %s (%s)", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), plan)
 }
 
+// microbatches is "1 microbatch" or "m microbatches".
+func microbatches(m int) string {
+	if m == 1 {
+		return "1 microbatch"
+	}
+	return fmt.Sprintf("%d microbatches", m)
+}
+
 // Describe is e.g. "llama3-8b on 16 GPUs: dp 2 × tp 4 × pp 2, 1f1b with 8
 // microbatches, h100-sxm".
 func (Strategy) Describe(s *scenario.Scenario) string {
@@ -168,7 +176,7 @@ func (Strategy) Describe(s *scenario.Scenario) string {
 	if p.CP > 1 {
 		fmt.Fprintf(&b, " × cp %d", p.CP)
 	}
-	fmt.Fprintf(&b, ", %s with %d microbatches", p.Schedule, p.Microbatches)
+	fmt.Fprintf(&b, ", %s with %s", p.Schedule, microbatches(p.Microbatches))
 	if p.ZeRO > 0 {
 		fmt.Fprintf(&b, ", ZeRO-%d", p.ZeRO)
 	}
