@@ -245,7 +245,8 @@ func (s *Summary) writeCore(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
 	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
-	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
+	// Exposed is a mean over GPUs like compute, and the kinds below add up to it.
+	p("  exposed communication %v  (%.1f%%, mean wait per GPU)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
 	if s.TokensPerSecond > 0 {
 		p("  throughput            %.0f tokens/s\n", s.TokensPerSecond)
 		p("  MFU                   %.1f%%   (HFU %.1f%%)\n", 100*s.MFU, 100*s.HFU)
