@@ -105,3 +105,31 @@ func TestSingleGPURuns(t *testing.T) {
 		}
 	}
 }
+
+// Data parallelism without jitter, by hand: every GPU computes T_F + T_B,
+// then waits through the ring all-reduce with a message in flight all the
+// time, so the exposed communication is the ring's α–β time,
+// 2(n−1)α + 2(n−1)/n · S/B, on every GPU and in the mean.
+func TestExposedIsTheRingOnDataParallel(t *testing.T) {
+	const alpha, bw, size = 5e-6, 100e9, 64 << 20
+	for _, n := range []int{2, 4, 8} {
+		s := scenario.Default()
+		s.Strategy, s.GPUs = "data-parallel", n
+		s.Link.Bandwidth, s.Link.Latency = bw, units.Round(alpha)
+		s.Compute.Forward, s.Compute.Backward, s.Compute.Jitter = 2*units.Millisecond, 4*units.Millisecond, 0
+		s.Collective.Algorithm, s.Collective.Size = scenario.AlgorithmRing, size
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := tl.Summarize()
+		nf := float64(n)
+		want := units.Round(2*(nf-1)*alpha + 2*(nf-1)/nf*size/bw)
+		if d := sum.ExposedCommunication - want; d < -1 || d > 1 {
+			t.Errorf("n = %d: exposed communication %v, want 2(n−1)α + 2(n−1)/n·S/B = %v", n, sum.ExposedCommunication, want)
+		}
+		if got := sum.Iteration - 6*units.Millisecond; got != sum.ExposedCommunication {
+			t.Errorf("n = %d: iteration − (T_F+T_B) = %v, exposed %v: want them equal", n, got, sum.ExposedCommunication)
+		}
+	}
+}
