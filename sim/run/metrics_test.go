@@ -44,6 +44,10 @@ func TestMetricsAgreeOnEveryExample(t *testing.T) {
 		if sum.ExposedCommunication < 0 || sum.ExposedCommunication > sum.Iteration {
 			t.Errorf("%s: exposed communication %v, want 0..%v (the iteration)", name, sum.ExposedCommunication, sum.Iteration)
 		}
+		// Per GPU, compute and waiting on communication never share an instant.
+		if sum.Compute+sum.ExposedCommunication > sum.Iteration+1 {
+			t.Errorf("%s: compute %v + exposed %v > iteration %v: an instant counted twice", name, sum.Compute, sum.ExposedCommunication, sum.Iteration)
+		}
 		if len(sum.ExposedBy) > 0 {
 			var total float64
 			for _, v := range sum.ExposedBy {

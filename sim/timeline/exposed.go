@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/units"
 )
 
@@ -14,15 +15,19 @@ import (
 //
 //   - for the whole of a span of blocking communication on its stream
 //     (tp-comm, cp-comm, ep-comm: Megatron's all-reduces block the layer), and
-//   - whenever its stream is idle while a message it sends or receives,
-//     or an analytic collective it takes part in, is in flight.
+//   - whenever its stream is idle while it is inside a collective
+//     operation (from its first message in it to its last: between steps
+//     it waits for its peers, as a profiler shows a rank inside an NCCL
+//     kernel), inside an analytic collective, or while a point-to-point
+//     message it sends or receives is in flight.
 //
 // The kinds (tp, cp, ep, pp, dp, zero) share that time out so that they
 // add up to it: a blocking span goes to its kind, and an idle instant
 // with several kinds in flight is split equally among them. Idle time
-// with nothing of the device's in flight is not communication: inside a
-// pipeline's window it is the bubble (BubbleFraction), elsewhere plain
-// idling (a straggler's peers waiting for its compute).
+// outside all of these is not communication: inside a pipeline's window
+// it is the bubble (BubbleFraction), elsewhere plain idling (a peer
+// waiting for a straggler before their collective begins). Per device,
+// compute, exposed communication and bubble never count the same instant.
 
 // deviceWaits is how one device's time splits between its stream and
 // waiting on communication.
@@ -91,30 +96,44 @@ func (tl *Timeline) communicationWaits() []deviceWaits {
 
 // commByDevice lists, by device, its non-blocking communication with its
 // kind: the transfers it sends or receives (the kind is their
-// collective's purpose; a message of no collective, or of one without a
-// purpose, is a pipeline send, "pp"), and the analytic collectives it
-// takes part in (which have no transfers and keep it busy from start to end).
+// collective's purpose; a message of no collective is a pipeline send,
+// "pp"), and the analytic collectives it takes part in (which have no
+// transfers and keep it busy from start to end). A device in one
+// collective operation (an all-reduce, one ZeRO gather) communicates from
+// its first message in it to its last, since between its steps it waits
+// for its peers'; a parameter server's push-pull, a channel of many
+// exchanges over the whole run, counts only its messages.
 func (tl *Timeline) commByDevice() [][]kindSpan {
 	n := len(tl.GPUs)
 	comm := make([][]kindSpan, n)
 	purpose := func(c int) string {
-		if c < 0 || c >= len(tl.Collectives) || tl.Collectives[c].Purpose == "" {
+		if c < 0 || c >= len(tl.Collectives) {
 			return "pp"
 		}
-		return tl.Collectives[c].Purpose
+		return cmp.Or(tl.Collectives[c].Purpose, "collective")
 	}
+	operation := func(c int) bool {
+		return c >= 0 && c < len(tl.Collectives) && tl.Collectives[c].Name != collective.OpPushPull
+	}
+	ops := newMemberSpans()
 	detailed := make([]bool, len(tl.Collectives))
 	for _, x := range tl.Transfers {
 		k, iv := purpose(x.Collective), span{x.Start, x.End}
-		if tl.isGPU(x.Src) {
-			comm[x.Src] = append(comm[x.Src], kindSpan{k, iv})
-		}
-		if tl.isGPU(x.Dst) && x.Dst != x.Src {
-			comm[x.Dst] = append(comm[x.Dst], kindSpan{k, iv})
+		for _, g := range [2]int{x.Src, x.Dst} {
+			switch {
+			case !tl.isGPU(g) || (g == x.Dst && x.Dst == x.Src):
+			case operation(x.Collective):
+				ops.add(x.Collective, g, iv)
+			default:
+				comm[g] = append(comm[g], kindSpan{k, iv})
+			}
 		}
 		if x.Collective >= 0 && x.Collective < len(detailed) {
 			detailed[x.Collective] = true
 		}
+	}
+	for _, m := range ops.order {
+		comm[m.gpu] = append(comm[m.gpu], kindSpan{purpose(m.collective), ops.spans[m]})
 	}
 	for i, c := range tl.Collectives {
 		if detailed[i] || c.End <= c.Start {
@@ -128,6 +147,28 @@ func (tl *Timeline) commByDevice() [][]kindSpan {
 		}
 	}
 	return comm
+}
+
+// member is one device in one collective operation.
+type member struct{ collective, gpu int }
+
+// memberSpans is, for each device in a collective operation, the span
+// from its first message in it to its last, in the order first seen.
+type memberSpans struct {
+	spans map[member]span
+	order []member
+}
+
+func newMemberSpans() *memberSpans { return &memberSpans{spans: map[member]span{}} }
+
+func (m *memberSpans) add(c, gpu int, iv span) {
+	k := member{c, gpu}
+	if old, ok := m.spans[k]; ok {
+		m.spans[k] = span{min(old.start, iv.start), max(old.end, iv.end)}
+		return
+	}
+	m.spans[k] = iv
+	m.order = append(m.order, k)
 }
 
 // sweep walks the device's communication and stream in time order: an

@@ -99,3 +99,28 @@ func TestBubbleLeavesOutCommunicationWaits(t *testing.T) {
 		t.Errorf("exposed %v, pp %g s; want 400ns and 4e-07 s", s.ExposedCommunication, s.ExposedBy["pp"])
 	}
 }
+
+// Inside one collective operation a GPU waits between its steps: GPU 0
+// of a two-step exchange sends 0–100 ns and receives 300–400 ns, so it
+// waits 400 ns, not 200 (as a profiler shows a rank inside the kernel
+// for the whole operation). GPU 1 relays: it receives 0–100 ns, and its
+// send onward runs 300–400 ns. A parameter server's push-pull channel
+// counts only its messages.
+func TestExposedFillsTheGapsOfAnOperation(t *testing.T) {
+	tl := &Timeline{
+		GPUs: []GPU{{ID: 0, Name: "GPU 0"}, {ID: 1, Name: "GPU 1"}},
+		Transfers: []Transfer{
+			{Src: 0, Dst: 1, Collective: 0, Start: 0, End: 100},
+			{Src: 1, Dst: 0, Collective: 0, Start: 300, End: 400},
+		},
+		Collectives: []Collective{{Name: "all-reduce", GPUs: []int{0, 1}, Start: 0, End: 400}},
+		End:         400,
+	}
+	if got := tl.Summarize().ExposedCommunication; got != 400 {
+		t.Errorf("exposed %v inside one all-reduce, want 400ns (first message to last)", got)
+	}
+	tl.Collectives[0].Name = "push_pull"
+	if got := tl.Summarize().ExposedCommunication; got != 200 {
+		t.Errorf("exposed %v over a push-pull channel, want 200ns (its messages only)", got)
+	}
+}

@@ -25,9 +25,10 @@ type Summary struct {
 	// ExposedCommunication is the time a GPU's compute stream waits on
 	// communication, averaged over the GPUs (parameter-server hosts, which
 	// compute nothing, left out): its spans of blocking communication
-	// (tp, cp, ep) and the time it idles while a message or collective of
-	// its own is in flight. It is what overlap could still hide, and
-	// ExposedBy splits it by kind.
+	// (tp, cp, ep) and the time it idles inside a collective it takes part
+	// in (from its first message in it to its last) or while a pipeline
+	// message of its own is in flight. It is what overlap could still hide,
+	// and ExposedBy splits it by kind.
 	ExposedCommunication units.Time `json:"exposed_communication_ns"`
 	// IterationSeconds is Iteration in seconds.
 	IterationSeconds float64 `json:"iteration_time_s"`
