@@ -24,11 +24,11 @@ func ExampleRenderArticle() {
 		}
 	}
 
-	_, err = site.RenderArticle("bad.md", []byte("---\ntitle: Bad\n---\n```sim\ngpus: 1\n```\n"), site.Library{})
+	_, err = site.RenderArticle("bad.md", []byte("---\ntitle: Bad\n---\n```sim\ngpus: 65\n```\n"), site.Library{})
 	fmt.Println(err)
 	// Output:
 	// ring Ring
 	// posters/ring-1.svg true
 	// <figcaption>8 GPUs, ring all-reduce of 256MiB over 100GB/s links (α=5µs). <span class="metrics">iteration 10.8 ms · all-reduce (ring): simulated 4.77 ms; α–β formula 2(n−1)α + 2(n−1)/n·S/B = 4.77 ms · busbw 98.5 GB/s</span> · <a href="play.html?gpus=8">open full page</a> · <a href="embed.html?demo=gpus%3D8" title="iframe code for web pages and reveal.js, a link for Google Slides, a GIF for PowerPoint">embed this</a></figcaption>
-	// bad.md:5: sim block: gpus: is 1; allowed 2..64
+	// bad.md:5: sim block: gpus: is 65; allowed 1..64 for strategy data-parallel
 }

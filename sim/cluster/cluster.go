@@ -89,9 +89,6 @@ func Build(s Spec) (*Built, error) {
 	if s.Nodes*s.PerNode > MaxGPUs {
 		errs = append(errs, fmt.Errorf("nodes × gpus-per-node = %d; at most %d GPUs allowed", s.Nodes*s.PerNode, MaxGPUs))
 	}
-	if s.Nodes*s.PerNode < 2 {
-		errs = append(errs, fmt.Errorf("nodes × gpus-per-node = %d; a collective needs at least 2 GPUs", s.Nodes*s.PerNode))
-	}
 	if !(s.Oversubscription >= 1 && s.Oversubscription <= 64) {
 		errs = append(errs, fmt.Errorf("oversubscription: is %v; allowed 1..64", s.Oversubscription))
 	}

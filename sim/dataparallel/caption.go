@@ -15,6 +15,9 @@ import (
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	parts := []strategy.Part{strategy.Figure("iteration {}", strategy.Nanos(sum.Iteration))}
 	if len(sum.Collectives) == 0 {
+		if s.NumGPUs() == 1 {
+			parts = append(parts, strategy.Figure("one GPU: its all-reduce has nothing to exchange and costs {}", strategy.Nanos(0)))
+		}
 		return parts, nil
 	}
 	more, err := nccltest.CollectiveParts(s, sum.Collectives[0]) // the gradients' all-reduce

@@ -1,8 +1,6 @@
 package dataparallel
 
 import (
-	"fmt"
-
 	"paraplay/sim/scenario"
 )
 
@@ -19,14 +17,19 @@ type Strategy struct{}
 func (Strategy) Name() string { return Name }
 
 // Keys declares the all-reduce data parallelism sums gradients with.
-func (Strategy) Keys() scenario.Keys { return scenario.Keys{Op: "all_reduce"} }
+//
+// One GPU is a run too: it has nothing to exchange, so its all-reduce is
+// free (the baseline the other GPU counts are measured against).
+func (Strategy) Keys() scenario.Keys {
+	return scenario.Keys{Op: "all_reduce", MinGPUs: 1}
+}
 
 // Check has nothing to add to the shared keys' checks.
 func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
 
 // Title is e.g. "Data parallelism on 8 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {
-	return fmt.Sprintf("Data parallelism on %d GPUs", s.NumGPUs())
+	return "Data parallelism on " + scenario.GPUCount(s.NumGPUs())
 }
 
 // Describe is the collective's summary (scenario.DescribeCollective).

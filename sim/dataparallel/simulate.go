@@ -1,24 +1,32 @@
 package dataparallel
 
 import (
+	"paraplay/sim/collective"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
 // Simulate runs the iteration and returns its timeline. s must be valid
 // (run.Simulate validates it).
+//
+// One GPU is the degenerate case: an all-reduce over one rank has nothing
+// to exchange and costs nothing, so the iteration is its forward and
+// backward alone, with no collective and no message.
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
-	t, err := nccltest.Topology(s)
+	n := s.NumGPUs()
+	t, err := topology(s)
 	if err != nil {
 		return nil, err
 	}
-	n := s.NumGPUs()
-	sch, err := nccltest.Schedule(s, t)
-	if err != nil {
-		return nil, err
+	var sch collective.Schedule
+	if n > 1 {
+		if sch, err = nccltest.Schedule(s, t); err != nil {
+			return nil, err
+		}
 	}
 	g := taskgraph.New(t, s.Title())
 	g.Reserve(2*n+len(sch.Transfers), len(sch.Transfers), 0)
@@ -33,6 +41,17 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		f := g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "forward"}, jitter(s.Compute.Forward))
 		backward[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
 	}
-	g.AddSchedule(sch, taskgraph.Identity(n), backward, "")
+	if n > 1 {
+		g.AddSchedule(sch, taskgraph.Identity(n), backward, "")
+	}
 	return g.Finish("dataparallel")
+}
+
+// topology is the scenario's network; a lone GPU without a cluster preset
+// sits on an ideal switch port (a ring of one would be a link to itself).
+func topology(s scenario.Scenario) (*topo.Topology, error) {
+	if s.NumGPUs() == 1 && s.Cluster.GPU == "" {
+		return topo.Switched(1, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), nil
+	}
+	return nccltest.Topology(s)
 }

@@ -134,7 +134,7 @@ func (Strategy) Name() string { return Name }
 
 // Keys declares the inference section and the shared ones it reads.
 func (Strategy) Keys() scenario.Keys {
-	return scenario.Keys{Sections: []scenario.Section{{Name: section, Default: DefaultSettings(), Rows: rows}}}
+	return scenario.Keys{Sections: []scenario.Section{{Name: section, Default: DefaultSettings(), Rows: rows}}, MinGPUs: 1}
 }
 
 // MicrobatchCount is the number of microbatches a replica's requests are
@@ -255,7 +255,7 @@ func (Strategy) Title(s *scenario.Scenario) string {
 	if in := SettingsOf(s); in.SharedWeights != SharedNone {
 		return fmt.Sprintf("Serving %s: %d GPUs sharing weights (%s)", s.Model.Label(), s.NumGPUs(), in.SharedWeights)
 	}
-	return fmt.Sprintf("Serving %s on %d GPUs (dp %d, tp %d, pp %d)", s.Model.Label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+	return fmt.Sprintf("Serving %s on %s (dp %d, tp %d, pp %d)", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), p.DP, p.TP, p.PP)
 }
 
 // Edit changes s's inference section in place through f.

@@ -1,8 +1,10 @@
 package rlhf
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"paraplay/sim/hw"
@@ -303,5 +305,67 @@ func TestMemoryFollowsZeROAndFlagsOOM(t *testing.T) {
 	small, _ := Simulate(smallConfig(t, CoLocated), "8B")
 	if p := small.RLHF.Pools[0]; p.OOM() {
 		t.Errorf("four 8B models on 8 H100s flagged out of memory: %v of %v", p.PeakMemory, p.Capacity)
+	}
+}
+
+// The summary's JSON and its text agree on memory: a GPU of a pool the
+// text calls OUT OF MEMORY says oom: true in --json, and no other does.
+func TestSummaryJSONAgreesWithTextOnOOM(t *testing.T) {
+	big := smallConfig(t, CoLocated)
+	big.Actor, big.Reference, big.Reward, big.Critic = mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b"), mustModel(t, "llama3-70b")
+	for _, tc := range []struct {
+		name    string
+		c       Config
+		wantOOM int
+	}{
+		{"four 70B co-located", big, big.GPUs},
+		{"four 8B co-located", smallConfig(t, CoLocated), 0},
+		{"8B disaggregated", smallConfig(t, Disaggregated), 0},
+	} {
+		tl, err := Simulate(tc.c, tc.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := tl.Summarize()
+		data, err := json.Marshal(sum)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			GPUs []struct {
+				Rank int  `json:"rank"`
+				OOM  bool `json:"oom"`
+			} `json:"gpus"`
+		}
+		if err := json.Unmarshal(data, &got); err != nil {
+			t.Fatal(err)
+		}
+		inPool := map[int]bool{}
+		for _, p := range tl.RLHF.Pools {
+			for _, g := range p.GPUs {
+				inPool[g] = p.OOM()
+			}
+		}
+		jsonOOM := 0
+		for _, g := range got.GPUs {
+			if g.OOM != inPool[g.Rank] {
+				t.Errorf("%s: GPU %d oom %v in --json, its pool's OOM() %v", tc.name, g.Rank, g.OOM, inPool[g.Rank])
+			}
+			if g.OOM {
+				jsonOOM++
+			}
+		}
+		var text strings.Builder
+		sum.WriteText(&text)
+		// One OUT OF MEMORY per OOM pool line, and one per GPU row.
+		textGPUs := 0
+		for _, line := range strings.Split(text.String(), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "GPU ") && strings.HasSuffix(line, "OUT OF MEMORY") {
+				textGPUs++
+			}
+		}
+		if jsonOOM != tc.wantOOM || textGPUs != tc.wantOOM {
+			t.Errorf("%s: %d GPUs oom in --json, %d rows OUT OF MEMORY in the text, want %d and %d\n%s", tc.name, jsonOOM, textGPUs, tc.wantOOM, tc.wantOOM, text.String())
+		}
 	}
 }

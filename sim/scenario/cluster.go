@@ -20,9 +20,9 @@ func (s *Scenario) validateCluster(keys Keys, bad Reporter) {
 	if c.GPUsPerNode == 0 && c.Nodes > 1 {
 		bad("cluster.gpus_per_node", "is 0 with %d nodes; give the GPUs per node", c.Nodes)
 	}
-	lo, hi := keys.gpuRange()
+	lo, hi := keys.GPURange()
 	if n := s.NumGPUs(); c.GPUsPerNode > 0 && (n > hi || n < lo) {
-		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs for strategy %s", n, MinGPUs, hi, s.Strategy)
+		bad("cluster.gpus_per_node", "nodes × gpus_per_node = %d; allowed %d..%d GPUs for strategy %s", n, lo, hi, s.Strategy)
 	}
 	if c.GPU == "" {
 		for _, f := range []struct{ field, v string }{{"cluster.intra", c.Intra}, {"cluster.inter", c.Inter}} {

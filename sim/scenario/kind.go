@@ -74,8 +74,9 @@ func matchesAny(list []string, key string) bool {
 	return false
 }
 
-// gpuRange is the bounds on nodes × gpus_per_node.
-func (ks Keys) gpuRange() (lo, hi int) {
+// GPURange is the bounds on the strategy's GPUs (nodes × gpus_per_node,
+// and the low end of gpus): the playground's control follows it.
+func (ks Keys) GPURange() (lo, hi int) {
 	lo, hi = ks.MinGPUs, ks.MaxGPUs
 	if lo == 0 {
 		lo = MinGPUs

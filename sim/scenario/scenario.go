@@ -12,6 +12,9 @@ import (
 // Limits on the scenario. They keep a run small enough to animate and keep
 // fuzzed or hostile input from asking for absurd work.
 const (
+	// MinGPUs is the fewest GPUs of a strategy whose Keys name no
+	// MinGPUs: a lone collective needs two. Training, data parallelism
+	// and serving run on one.
 	MinGPUs = 2
 	// MaxGPUs bounds the gpus field: the GPUs of one node.
 	MaxGPUs = 64
@@ -52,8 +55,9 @@ type Scenario struct {
 	// Strategy names the registered strategy that runs the scenario
 	// (Strategies lists them); DefaultStrategy when none is given.
 	Strategy string `yaml:"strategy" json:"strategy"`
-	// GPUs is the number of GPUs, MinGPUs..MaxGPUs, when the cluster has
-	// no gpus_per_node: then they sit in one node.
+	// GPUs is the number of GPUs, from the strategy's fewest (Keys.MinGPUs,
+	// else MinGPUs) to MaxGPUs, when the cluster has no gpus_per_node:
+	// then they sit in one node.
 	GPUs int `yaml:"gpus" json:"gpus"`
 	// Link describes the ideal links used when Cluster.GPU is empty: a
 	// ring of direct links for a ring, an ideal switch otherwise.
@@ -226,8 +230,8 @@ func (s *Scenario) Validate() error {
 		kind.Check(s, bad)
 	}
 	s.validateCompression(bad)
-	if s.GPUs < MinGPUs || s.GPUs > MaxGPUs {
-		bad("gpus", "is %d; allowed %d..%d", s.GPUs, MinGPUs, MaxGPUs)
+	if lo, _ := keys.GPURange(); s.GPUs < lo || s.GPUs > MaxGPUs {
+		bad("gpus", "is %d; allowed %d..%d for strategy %s", s.GPUs, lo, MaxGPUs, s.Strategy)
 	}
 	s.validateCluster(keys, bad)
 	if s.Link.Bandwidth < MinBandwidth || s.Link.Bandwidth > MaxBandwidth {
@@ -297,6 +301,14 @@ func (s *Scenario) kindOrDefault() Kind {
 	return unknownKind{}
 }
 
+// GPUCount is "1 GPU" or "n GPUs", for titles.
+func GPUCount(n int) string {
+	if n == 1 {
+		return "1 GPU"
+	}
+	return fmt.Sprintf("%d GPUs", n)
+}
+
 // unknownKind names scenarios when no strategy is registered at all.
 type unknownKind struct{}
 
@@ -304,7 +316,7 @@ func (unknownKind) Name() string              { return "" }
 func (unknownKind) Keys() Keys                { return Keys{} }
 func (unknownKind) Check(*Scenario, Reporter) {}
 func (unknownKind) Title(s *Scenario) string {
-	return fmt.Sprintf("%s on %d GPUs", s.Strategy, s.NumGPUs())
+	return fmt.Sprintf("%s on %s", s.Strategy, GPUCount(s.NumGPUs()))
 }
 func (unknownKind) Describe(s *Scenario) string { return s.DescribeCollective() }
 
@@ -313,7 +325,7 @@ func (unknownKind) Describe(s *Scenario) string { return s.DescribeCollective() 
 func (s *Scenario) DescribeCollective() string {
 	var b strings.Builder
 	op := collective.Label(s.Collective.Op)
-	fmt.Fprintf(&b, "%d GPUs, %s %s of %v", s.NumGPUs(), s.Collective.Algorithm, op, s.Collective.Size)
+	fmt.Fprintf(&b, "%s, %s %s of %v", GPUCount(s.NumGPUs()), s.Collective.Algorithm, op, s.Collective.Size)
 	if s.Cluster.GPU != "" {
 		if n := max(1, s.Cluster.Nodes); n > 1 {
 			fmt.Fprintf(&b, " on %d nodes of %d %s", n, s.NumGPUs()/n, s.Cluster.GPU)

@@ -61,7 +61,7 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		field string // every one of these must appear
 		more  string
 	}{
-		{"gpus: 999\n", "gpus", "2..64"},
+		{"gpus: 999\n", "gpus", "1..64"},
 		{"gpus: four\n", "gpus", "line 1"},
 		{"link:\n  bandwidth: 0GB/s\n", "link.bandwidth", "line 2"},
 		{"link:\n  latency: 2\n", "link.latency", "unit"},
@@ -117,7 +117,7 @@ func TestQueryRoundTrip(t *testing.T) {
 func TestFromQueryErrors(t *testing.T) {
 	tests := []struct{ query, field string }{
 		{"gpus=999", "gpus"},
-		{"gpus=1", "gpus"},
+		{"gpus=0", "gpus"},
 		{"size=lots", "size"},
 		{"bw=1GB", "bw"},
 		{"colour=red", "colour"},
@@ -196,12 +196,29 @@ func TestTrainingPlanErrors(t *testing.T) {
 		{"parallel: {dp: 2, tp: 8, schedule: zigzag}\n", "parallel.schedule"},
 		{"parallel: {dp: 2, tp: 8, microbatches: 0}\n", "parallel.microbatches"},
 		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp8}\n", "training.precision"},
+		{"parallel: {dp: 2, tp: 8, ep: 2}\n", "parallel.ep: is 2 but model llama3-8b has no experts (a dense model); allowed 1"},
 	}
 	for _, tc := range tests {
 		_, err := scenario.Parse([]byte(base + tc.yaml))
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
 		}
+	}
+	// Mixtral has 8 experts: ep 16 or 32 would leave ranks without one.
+	moe := "model: {preset: mixtral-8x7b}\n"
+	c32 := "cluster: {gpu: h100-sxm, nodes: 4, gpus_per_node: 8}\n"
+	for _, tc := range []struct{ yaml, want string }{
+		{c32 + "parallel: {dp: 16, tp: 2, ep: 16}\n", "parallel.ep: is 16 but model mixtral-8x7b has 8 experts; allowed 1..8"},
+		{c32 + "parallel: {dp: 32, ep: 32}\n", "parallel.ep: is 32 but model mixtral-8x7b has 8 experts; allowed 1..8"},
+		{"parallel: {dp: 6, tp: 1, pp: 1, ep: 3}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 6}\n", "does not divide model mixtral-8x7b's 8 experts"},
+	} {
+		_, err := scenario.Parse([]byte(moe + tc.yaml))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: error %v, want one containing %q", tc.yaml, err, tc.want)
+		}
+	}
+	if _, err := scenario.Parse([]byte(moe + c32 + "parallel: {dp: 8, tp: 4, ep: 8}\n")); err != nil {
+		t.Errorf("mixtral with ep 8 (one expert per rank): %v, want it accepted", err)
 	}
 	for _, yaml := range []string{"model: {preset: gpt5}\nparallel: {dp: 2, tp: 8}\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8}\n"} {
 		if _, err := scenario.Parse([]byte(yaml)); err == nil || !strings.Contains(err.Error(), "model") {
@@ -290,6 +307,34 @@ func TestParseRefusesASecondDocument(t *testing.T) {
 			t.Errorf("%s: gpus %d, want 4", tt.name, s.GPUs)
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%s: scenario.Parse(%q) = %v, want an error containing %q", tt.name, tt.file, err, tt.want)
+		}
+	}
+}
+
+// A title names the model as run: a preset whose shape a key changes
+// says which keys changed it, and one GPU is "1 GPU".
+func TestTitlesDescribeTheModelAsRun(t *testing.T) {
+	tests := []struct{ yaml, want string }{
+		{"model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8}\n",
+			"llama3-8b on 8 GPUs (dp 8, tp 1, pp 1)"},
+		{"model: {preset: llama3-8b, layers: 16}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8}\n",
+			"llama3-8b (modified: layers 16) on 8 GPUs (dp 8, tp 1, pp 1)"},
+		{"model: {preset: llama3-8b, layers: 16, hidden: 2048, seq_len: 2048}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 1}\n",
+			"llama3-8b (modified: layers 16, hidden 2048, seq_len 2048) on 1 GPU (dp 1, tp 1, pp 1)"},
+		// The preset's own value changes nothing.
+		{"model: {preset: llama3-8b, layers: 32}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 1}\n",
+			"llama3-8b on 1 GPU (dp 1, tp 1, pp 1)"},
+		{"strategy: inference\ngpus: 1\ncluster: {gpu: h100-sxm}\nmodel: {preset: llama3-8b, layers: 8}\nparallel: {dp: 1}\n",
+			"Serving llama3-8b (modified: layers 8) on 1 GPU (dp 1, tp 1, pp 1)"},
+		{"strategy: data-parallel\ngpus: 1\n", "Data parallelism on 1 GPU"},
+	}
+	for _, tc := range tests {
+		s, err := scenario.Parse([]byte(tc.yaml))
+		if err != nil {
+			t.Fatalf("%q: %v", tc.yaml, err)
+		}
+		if got := s.Title(); got != tc.want {
+			t.Errorf("%q: title %q, want %q", tc.yaml, got, tc.want)
 		}
 	}
 }

@@ -119,16 +119,42 @@ func (p Parallel) ChunksArg() int {
 // IsSynthetic reports whether the model is given by op times.
 func (m Model) IsSynthetic() bool { return m.Synthetic.Forward > 0 }
 
-// Label names the model for titles: its preset, "Synthetic model" or
-// "32-layer model".
+// Label names the model as run, for titles: its preset ("llama3-8b"),
+// the preset with the keys that change it ("llama3-8b (modified: layers
+// 16)"), "Synthetic model" or "32-layer model".
 func (m Model) Label() string {
 	switch {
 	case m.IsSynthetic():
 		return "Synthetic model"
 	case m.Preset != "":
+		if changes := m.Overrides(); len(changes) > 0 {
+			return fmt.Sprintf("%s (modified: %s)", m.Preset, strings.Join(changes, ", "))
+		}
 		return m.Preset
 	}
 	return fmt.Sprintf("%d-layer model", m.Layers)
+}
+
+// Overrides lists the shape keys that set a value other than the
+// preset's, as "layers 16", in the order the model section lists them;
+// nil without a preset (or with an unknown one, which Check reports).
+func (m Model) Overrides() []string {
+	p, err := workload.LookupModel(m.Preset)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, f := range []struct {
+		key       string
+		set, base int
+	}{{"layers", m.Layers, p.Layers}, {"hidden", m.Hidden, p.Hidden}, {"heads", m.Heads, p.Heads},
+		{"kv_heads", m.KVHeads, p.KVHeads}, {"ffn_hidden", m.FFNHidden, p.FFNHidden}, {"vocab", m.Vocab, p.Vocab},
+		{"seq_len", m.SeqLen, p.SeqLen}} {
+		if f.set > 0 && f.set != f.base {
+			out = append(out, fmt.Sprintf("%s %d", f.key, f.set))
+		}
+	}
+	return out
 }
 
 // Resolve returns the workload model: the preset with the overrides

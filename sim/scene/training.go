@@ -39,10 +39,21 @@ func trainingRunCaption(f *Frames, t units.Time, live []int32) string {
 		return r
 	}
 	head := "training"
-	if tr := f.tl.Training; tr != nil && tr.Schedule != "" {
+	if tr := f.tl.Training; tr != nil && tr.Schedule != "" && pipelined(f.tl) {
 		head = tr.Schedule + " pipeline"
 	}
 	return trainingCaption(f.tl, t, live, head)
+}
+
+// pipelined reports whether a run has a pipeline: some span runs a stage
+// other than 0 (with pp 1 the schedule is named but nothing is piped).
+func pipelined(tl *timeline.Timeline) bool {
+	for i := range tl.Spans {
+		if tl.Spans[i].Stage > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // trainingCaption is, for the caption line of a training run, head (what

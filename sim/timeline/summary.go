@@ -22,8 +22,13 @@ type Summary struct {
 	Compute units.Time `json:"compute_ns"`
 	// Communication is the wall time during which at least one link was busy.
 	Communication units.Time `json:"communication_ns"`
-	// ExposedCommunication is the part of Communication during which no GPU
-	// was computing: what overlap could still hide.
+	// ExposedCommunication is the time a GPU's compute stream waits on
+	// communication, averaged over the GPUs (parameter-server hosts, which
+	// compute nothing, left out): its spans of blocking communication
+	// (tp, cp, ep) and the time it idles inside a collective it takes part
+	// in (from its first message in it to its last) or while a pipeline
+	// message of its own is in flight. It is what overlap could still hide,
+	// and ExposedBy splits it by kind.
 	ExposedCommunication units.Time `json:"exposed_communication_ns"`
 	// IterationSeconds is Iteration in seconds.
 	IterationSeconds float64 `json:"iteration_time_s"`
@@ -34,11 +39,16 @@ type Summary struct {
 	MFU float64 `json:"mfu,omitempty"`
 	HFU float64 `json:"hfu,omitempty"`
 	// BubbleFraction is the pipeline bubble: on the GPU where it is
-	// largest, the idle share of the window from its first forward to its
-	// last backward; (p−1)/(m+p−1) for GPipe and 1F1B.
+	// largest, the share of the window from its first forward to its last
+	// backward that it idles with none of its communication in flight
+	// (waiting on communication is exposed communication, not bubble);
+	// (p−1)/(m+p−1) for GPipe and 1F1B with free messages, 0 without a
+	// pipeline.
 	BubbleFraction float64 `json:"bubble_fraction"`
-	// ExposedBy is the communication that no compute hid, by kind (tp, cp,
-	// ep, pp, dp, zero), in seconds, averaged over GPUs.
+	// ExposedBy is ExposedCommunication by kind (tp, cp, ep, pp, dp,
+	// zero), in seconds, averaged over the same GPUs; the kinds add up to
+	// it. An idle instant with several kinds in flight is shared equally
+	// among them.
 	ExposedBy map[string]float64 `json:"exposed_comm_s,omitempty"`
 	// Schedule is the pipeline schedule of a training run.
 	Schedule string `json:"schedule,omitempty"`
@@ -108,7 +118,7 @@ type GPUSummary struct {
 // record's report (Record.Report).
 func (tl *Timeline) Summarize() Summary {
 	s := Summary{Title: tl.Title, Fidelity: tl.Fidelity, Iteration: tl.End}
-	compute, comm, allCompute, allComm := tl.busyIntervals()
+	compute, comm, allComm := tl.busyIntervals()
 	var total units.Time
 	for i, g := range tl.GPUs {
 		c := length(union(compute[i]))
@@ -125,9 +135,10 @@ func (tl *Timeline) Summarize() Summary {
 	}
 	commU := union(allComm)
 	s.Communication = length(commU)
-	s.ExposedCommunication = s.Communication - length(intersect(commU, union(allCompute)))
+	waits := tl.communicationWaits()
+	s.ExposedCommunication = tl.meanExposed(waits)
 	s.IterationSeconds = tl.End.Seconds()
-	tl.summarizeTraining(&s, compute)
+	tl.summarizeTraining(&s, waits)
 	for _, c := range tl.Collectives {
 		if c.Purpose == "pp" {
 			continue
@@ -145,8 +156,8 @@ func (tl *Timeline) Summarize() Summary {
 
 // busyIntervals is, by GPU, the intervals it computed and communicated
 // (its spans, its messages, the analytic collectives it took part in), and
-// the same over all GPUs. Items on no GPU are left out.
-func (tl *Timeline) busyIntervals() (compute, comm [][]span, allCompute, allComm []span) {
+// the communication over all GPUs. Items on no GPU are left out.
+func (tl *Timeline) busyIntervals() (compute, comm [][]span, allComm []span) {
 	compute = make([][]span, len(tl.GPUs))
 	comm = make([][]span, len(tl.GPUs))
 	for _, sp := range tl.Spans {
@@ -160,7 +171,6 @@ func (tl *Timeline) busyIntervals() (compute, comm [][]span, allCompute, allComm
 			continue
 		}
 		compute[sp.GPU] = append(compute[sp.GPU], iv)
-		allCompute = append(allCompute, iv)
 	}
 	detailed := make([]bool, len(tl.Collectives))
 	for _, x := range tl.Transfers {
@@ -189,7 +199,7 @@ func (tl *Timeline) busyIntervals() (compute, comm [][]span, allCompute, allComm
 		}
 		allComm = append(allComm, iv)
 	}
-	return compute, comm, allCompute, allComm
+	return compute, comm, allComm
 }
 
 // busFactor converts algorithm bandwidth to bus bandwidth as nccl-tests does.
@@ -236,7 +246,8 @@ func (s *Summary) writeCore(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("  compute (mean/GPU)    %v  (%.1f%%)\n", s.Compute, pct(s.Compute, s.Iteration))
 	p("  communication         %v  (%.1f%%)\n", s.Communication, pct(s.Communication, s.Iteration))
-	p("  exposed communication %v  (%.1f%%)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
+	// Exposed is a mean over GPUs like compute, and the kinds below add up to it.
+	p("  exposed communication %v  (%.1f%%, mean wait per GPU)\n", s.ExposedCommunication, pct(s.ExposedCommunication, s.Iteration))
 	if s.TokensPerSecond > 0 {
 		p("  throughput            %.0f tokens/s\n", s.TokensPerSecond)
 		p("  MFU                   %.1f%%   (HFU %.1f%%)\n", 100*s.MFU, 100*s.HFU)

@@ -3,7 +3,6 @@
 package training
 
 import (
-	"cmp"
 	"fmt"
 	"strings"
 
@@ -65,7 +64,7 @@ func pipelineMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part 
 	}
 	sim := strategy.Value{V: sum.BubbleFraction, Unit: strategy.Percent, Role: strategy.Simulated}
 	if s.Cluster.Network != "ideal" {
-		return []strategy.Part{strategy.Figure("simulated bubble {} (communication included, so no closed form)", sim)}
+		return []strategy.Part{strategy.Figure("simulated bubble {} (messages take time and shift the stages, so no closed form; their waits count as exposed communication)", sim)}
 	}
 	times := syntheticTimes(s.Model.Synthetic)
 	b, ok := pipeline.BubbleFormula(p.Schedule, p.PP, p.Microbatches, max(1, p.VirtualStages), times)
@@ -172,9 +171,13 @@ func (Strategy) DescribeDemo(s *scenario.Scenario) string {
 	var b strings.Builder
 	if s.Model.IsSynthetic() {
 		y := s.Model.Synthetic
-		fmt.Fprintf(&b, "%d GPUs, synthetic stages (F %v, B %v, W %v per microbatch)", s.NumGPUs(), y.Forward, y.BackwardInput, y.BackwardWeight)
+		fmt.Fprintf(&b, "%s, synthetic stages (F %v, B %v, W %v per microbatch)", scenario.GPUCount(s.NumGPUs()), y.Forward, y.BackwardInput, y.BackwardWeight)
 	} else {
-		fmt.Fprintf(&b, "%s on %d GPUs", cmp.Or(s.Model.Preset, "a custom model"), s.NumGPUs())
+		label := "a custom model"
+		if s.Model.Preset != "" {
+			label = s.Model.Label()
+		}
+		fmt.Fprintf(&b, "%s on %s", label, scenario.GPUCount(s.NumGPUs()))
 	}
 	if s.Cluster.GPU != "" {
 		fmt.Fprintf(&b, " (%d× %d %s)", max(1, s.Cluster.Nodes), s.NumGPUs()/max(1, s.Cluster.Nodes), s.Cluster.GPU)
@@ -182,7 +185,7 @@ func (Strategy) DescribeDemo(s *scenario.Scenario) string {
 	if s.Cluster.Network == "ideal" {
 		b.WriteString(" on an ideal network")
 	}
-	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %d microbatches", p.DP, p.TP, p.PP, p.Schedule, p.Microbatches)
+	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %s", p.DP, p.TP, p.PP, p.Schedule, microbatches(p.Microbatches))
 	if p.Schedule == "interleaved" {
 		fmt.Fprintf(&b, ", v = %d", p.VirtualStages)
 	}

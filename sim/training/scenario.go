@@ -51,6 +51,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		}
 	}
 	checkPlan(p, bad)
+	checkExperts(s, bad)
 	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
 		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
 	}
@@ -96,6 +97,29 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 }
 
+// checkExperts refuses an expert-parallel degree the model's experts
+// cannot fill: each of the ep ranks of a group holds experts/ep whole
+// experts (Megatron-LM requires num_experts % expert_model_parallel_size
+// == 0), so ep ranges over the divisors of the expert count.
+func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
+	ep := s.Parallel.EP
+	if ep <= 1 || s.Model.IsSynthetic() {
+		return
+	}
+	m, err := s.Model.Resolve()
+	if err != nil {
+		return // checkModel reports it
+	}
+	switch {
+	case !m.IsMoE():
+		bad("parallel.ep", "is %d but model %s has no experts (a dense model); allowed 1", ep, m.Name)
+	case ep > m.Experts:
+		bad("parallel.ep", "is %d but model %s has %d experts; allowed 1..%d", ep, m.Name, m.Experts, m.Experts)
+	case m.Experts%ep != 0:
+		bad("parallel.ep", "is %d, which does not divide model %s's %d experts; allowed a divisor of %d", ep, m.Name, m.Experts, m.Experts)
+	}
+}
+
 // checkPlan checks the plan's stages, batches and schedule.
 func checkPlan(p scenario.Parallel, bad scenario.Reporter) {
 	if p.ZeRO < 0 || p.ZeRO > 3 {
@@ -132,7 +156,15 @@ func (Strategy) Title(s *scenario.Scenario) string {
 	if p.EP > 1 {
 		plan += fmt.Sprintf(", ep %d", p.EP)
 	}
-	return fmt.Sprintf("%s on %d GPUs (%s)", s.Model.Label(), s.NumGPUs(), plan)
+	return fmt.Sprintf("%s on %s (%s)", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), plan)
+}
+
+// microbatches is "1 microbatch" or "m microbatches".
+func microbatches(m int) string {
+	if m == 1 {
+		return "1 microbatch"
+	}
+	return fmt.Sprintf("%d microbatches", m)
 }
 
 // Describe is e.g. "llama3-8b on 16 GPUs: dp 2 × tp 4 × pp 2, 1f1b with 8
@@ -140,11 +172,11 @@ func (Strategy) Title(s *scenario.Scenario) string {
 func (Strategy) Describe(s *scenario.Scenario) string {
 	var b strings.Builder
 	p := s.Parallel
-	fmt.Fprintf(&b, "%s on %d GPUs: dp %d × tp %d × pp %d", s.Model.Label(), s.NumGPUs(), p.DP, p.TP, p.PP)
+	fmt.Fprintf(&b, "%s on %s: dp %d × tp %d × pp %d", s.Model.Label(), scenario.GPUCount(s.NumGPUs()), p.DP, p.TP, p.PP)
 	if p.CP > 1 {
 		fmt.Fprintf(&b, " × cp %d", p.CP)
 	}
-	fmt.Fprintf(&b, ", %s with %d microbatches", p.Schedule, p.Microbatches)
+	fmt.Fprintf(&b, ", %s with %s", p.Schedule, microbatches(p.Microbatches))
 	if p.ZeRO > 0 {
 		fmt.Fprintf(&b, ", ZeRO-%d", p.ZeRO)
 	}

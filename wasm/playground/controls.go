@@ -211,7 +211,9 @@ func (c *Control) shapeByName(s scenario.Scenario) {
 		c.choose(enumHelp(c.Help)...)
 		c.Inactive = !cluster
 	case "gpus":
-		c.number(scenario.MinGPUs, scenario.MaxGPUs, 1)
+		_, keys, _ := scenario.KindOf(s.Strategy)
+		lo, _ := keys.GPURange() // one GPU for training, data parallelism, serving
+		c.number(float64(lo), scenario.MaxGPUs, 1)
 		c.Inactive = s.Cluster.GPUsPerNode > 0
 	case "nodes":
 		c.number(0, scenario.MaxNodes, 1)

@@ -72,7 +72,7 @@ func TestBadInputExitsNonZeroNamingTheField(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"run", bad}, exitUsage, []string{"gpus", "2..64", "collective.size", "line 3"}},
+		{[]string{"run", bad}, exitUsage, []string{"gpus", "1..64", "collective.size", "line 3"}},
 		{[]string{"run"}, exitUsage, []string{"exactly one scenario file"}},
 		{[]string{"run", "/no/such/file.yaml"}, exitUsage, []string{"no such file"}},
 		{[]string{"fly"}, exitUsage, []string{"unknown command"}},
