@@ -166,6 +166,10 @@ func TestSiteErrors(t *testing.T) {
 		{"broken link", "-- a.md --\n---\ntitle: A\n---\n[b](b.html)\n", `a.html: link "b.html": no such file`},
 		{"broken anchor", "-- a.md --\n---\ntitle: A\n---\n[b](#nowhere)\n", `a.html: link "#nowhere": a.html has no id "nowhere"`},
 		{"bad reference", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: Bad Key\n  title: T\n  authors: [A]\n  year: 1800\n", `references.yaml:1: reference "Bad Key": key must be`},
+		{"javascript url", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  url: javascript:alert(1)\n", `references.yaml:1: reference "x": url "javascript:alert(1)" scheme "javascript" is not allowed`},
+		{"data url", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  url: DATA:text/html,hi\n", `url "DATA:text/html,hi" scheme "data" is not allowed`},
+		{"unknown reference field", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  arxiv: \"2001.00001\"\n  titel: typo\n", `references.yaml:6: unknown field "titel" in references (allowed: key, authors,`},
+		{"unknown term field", "-- a.md --\n---\ntitle: A\n---\n-- glossary.yaml --\n- term: ring\n  definiton: d\n", `glossary.yaml:2: unknown field "definiton" in terms (allowed: term, also, definition)`},
 		{"duplicate term", "-- a.md --\n---\ntitle: A\n---\n-- glossary.yaml --\n- term: ring\n  definition: d\n- term: Ring\n  definition: e\n", `glossary.yaml:3: "Ring" is already defined on line 1`},
 	}
 	for _, tt := range tests {
