@@ -39,9 +39,19 @@ type Config struct {
 type Report struct {
 	Articles, Pages, Demos, Posters, References, Cited, Formulas int
 	Duration                                                     time.Duration
+	// Warnings are the articles' problems that do not fail the build,
+	// each "file:LINE: message".
+	Warnings []string
 }
 
 func (r Report) String() string {
+	if len(r.Warnings) > 0 {
+		return fmt.Sprintf("%d warnings; ", len(r.Warnings)) + r.counts()
+	}
+	return r.counts()
+}
+
+func (r Report) counts() string {
 	return fmt.Sprintf("%d pages (%d articles), %d demos, %d posters, %d references (%d cited), %d formulas, built in %v",
 		r.Pages, r.Articles, r.Demos, r.Posters, r.References, r.Cited, r.Formulas, r.Duration.Round(time.Millisecond))
 }
@@ -377,6 +387,7 @@ func (s *site) report(hero *demo) Report {
 		r.Demos += len(a.Posters)
 		r.Posters += len(a.Posters)
 		r.Formulas += len(a.Math)
+		r.Warnings = append(r.Warnings, a.Warnings...)
 	}
 	for _, c := range s.Refs {
 		if len(c.By) > 0 {

@@ -56,3 +56,40 @@ func TestParseReferencesDOI(t *testing.T) {
 		}
 	}
 }
+
+func TestRawHTMLWarnings(t *testing.T) {
+	src := "---\ntitle: T\n---\n\nText.\n\n<div class=\"x\">\nhidden\n</div>\n\nSome <b>bold</b> and <https://example.org> and `<code>`.\n\n<!-- a note to myself -->\n\nInline <!-- note --> comment.\n\n```html\n<p>in a code block</p>\n```\n"
+	a, err := RenderArticle("f.md", []byte(src), Library{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`f.md:7: raw HTML "<div class=\"x\">" is dropped`,
+		`f.md:11: raw HTML "<b>" is dropped`,
+		`f.md:11: raw HTML "</b>" is dropped`,
+	}
+	if len(a.Warnings) != len(want) {
+		t.Fatalf("warnings: got %d %q, want %d", len(a.Warnings), a.Warnings, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(a.Warnings[i], w) {
+			t.Errorf("warning %d: got %q, want it to start with %q", i, a.Warnings[i], w)
+		}
+	}
+	if strings.Contains(string(a.Body), "<div") || strings.Contains(string(a.Body), "<b>") {
+		t.Errorf("raw HTML reached the page: %s", a.Body)
+	}
+}
+
+func TestBuildReportsRawHTMLWarnings(t *testing.T) {
+	_, rep, err := buildSite(t, "-- a.md --\n---\ntitle: A\n---\n\n<span>x</span>\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Warnings) != 2 || !strings.Contains(rep.Warnings[0], "a.md:5: raw HTML \"<span>\" is dropped") {
+		t.Errorf("report warnings: got %q, want the <span> and </span> on a.md:5", rep.Warnings)
+	}
+	if !strings.HasPrefix(rep.String(), "2 warnings; ") {
+		t.Errorf("report: got %q, want it to start with the warnings", rep.String())
+	}
+}
