@@ -77,11 +77,13 @@ func Build(cfg Config) (Report, error) {
 	if cfg.KaTeXDir != "" {
 		typeset = KaTeX(cfg.KaTeXDir)
 	}
-	if err := typesetAll(docs, typeset); err != nil {
+	mathCSS, err := typesetAll(docs, typeset)
+	if err != nil {
 		return rep, err
 	}
 	s := newSite(docs, lib)
 	s.KaTeX = cfg.KaTeXDir != ""
+	s.mathCSS = mathCSS
 	hero, err := newDemo("index", 1, scenario.Default(), demoView{Speed: 1, Autoplay: true})
 	if err != nil {
 		return rep, fmt.Errorf("index hero demo: %w", err)
@@ -136,8 +138,9 @@ func renderAll(dir string, lib Library) ([]*Article, error) {
 }
 
 // typesetAll typesets the math of every page in one call, each distinct
-// formula once, and puts the results into the bodies.
-func typesetAll(docs []*Article, typeset Typesetter) error {
+// formula once, and puts the results into the bodies, with their style
+// attributes turned into classes of the stylesheet it returns.
+func typesetAll(docs []*Article, typeset Typesetter) ([]byte, error) {
 	type key struct {
 		tex     string
 		display bool
@@ -155,7 +158,13 @@ func typesetAll(docs []*Article, typeset Typesetter) error {
 	}
 	results, err := typeset(all)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	styles := newInlineStyles()
+	for i := range results {
+		if results[i], err = styles.rewrite(results[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", all[i].Where, err)
+		}
 	}
 	for _, a := range docs {
 		mine := make([]string, len(a.Math))
@@ -164,7 +173,7 @@ func typesetAll(docs []*Article, typeset Typesetter) error {
 		}
 		a.Body = template.HTML(fillMath(string(a.Body), mine))
 	}
-	return nil
+	return styles.css(), nil
 }
 
 //go:embed templates/page.html
@@ -192,7 +201,12 @@ type site struct {
 	// KaTeX is true when formulas were typeset with KaTeX, whose
 	// stylesheet pages with math then load.
 	KaTeX bool
-	lib   Library
+	// CSP is the Content-Security-Policy every page declares.
+	CSP string
+	// mathCSS is the stylesheet of the formulas' style classes,
+	// written to katex/styles.css (see inlineStyles).
+	mathCSS []byte
+	lib     Library
 }
 
 type theme struct {
@@ -213,7 +227,7 @@ type usedTerm struct {
 }
 
 func newSite(docs []*Article, lib Library) *site {
-	s := &site{lib: lib}
+	s := &site{lib: lib, CSP: ContentSecurityPolicy}
 	for _, a := range docs {
 		if a.Kind == KindPage {
 			s.Pages = append(s.Pages, a)
@@ -360,6 +374,9 @@ func (s *site) write(cfg Config, hero *demo) error {
 	}
 	if cfg.KaTeXDir != "" {
 		if err := copyKaTeX(out, cfg.KaTeXDir); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(out, "katex", "styles.css"), s.mathCSS, 0o644); err != nil {
 			return err
 		}
 	}
