@@ -21,11 +21,17 @@ func FuzzRender(f *testing.F) {
 		"---\r\ntitle: T\r\n---\r\n```sim\r\n- a\r\n```\r\n",
 		"```sim\n{gpus: 4, collective: {size: 1B}}\n```\n",
 		"---\ntitle: T\n",
+		"---\ntitle: T\n---\n<div>\nx\n</div>\n\nA <b>b</b> <!-- c --> <https://x.org>\n",
 	} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
 		a, err := RenderArticle("f.md", []byte(src), Library{})
+		for _, w := range a.Warnings {
+			if !errLine.MatchString(w) {
+				t.Fatalf("warning does not start with f.md:LINE: %q", w)
+			}
+		}
 		if err == nil {
 			if a.Title == "" {
 				t.Fatalf("no error but no title for %q", src)
