@@ -27,8 +27,8 @@ const recordViolations = `document.addEventListener("securitypolicyviolation", (
 });`
 
 // TestSiteCSP loads the index (its hero demo plays), an article with demos
-// (one is started), the playground and the lecture deck (its first demo
-// slide), and checks that every page declares the site's policy and that
+// (one is started), the playground, the embed page (its preview plays) and
+// the lecture deck (its first demo slide), and checks that every page declares the site's policy and that
 // nothing it loads breaks it: no violation, no console error. It first
 // makes a violation on purpose, so that a silent detector cannot pass.
 func TestSiteCSP(t *testing.T) {
@@ -62,6 +62,9 @@ func TestSiteCSP(t *testing.T) {
 		{"play.html", func() {
 			waitFor(t, ctx, "the first frame", `window.paraplay && window.paraplay.frames > 0`)
 			waitFor(t, ctx, "the form", `document.documentElement.dataset.app === "started"`)
+		}},
+		{"embed.html?demo=" + "play.html%3Fgpus%3D8", func() {
+			waitFor(t, ctx, "the preview to draw", `(() => { const f = document.getElementById("preview"); try { return f.contentWindow.paraplay.frames > 0; } catch (e) { return false; } })()`)
 		}},
 		{"lecture.html", func() {
 			waitFor(t, ctx, "the first slide", `document.querySelector(".slide.current") && document.querySelector(".slide.current").id === "s1"`)
