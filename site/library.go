@@ -259,8 +259,9 @@ func checkLink(raw string) string {
 	return ""
 }
 
-// parseReferences decodes and checks the list: unique lower-case keys,
-// authors, title, a plausible year, a well-formed arXiv id.
+// parseReferences decodes and checks the list: only known fields, unique
+// lower-case keys, authors, title, a plausible year, a well-formed arXiv id
+// and DOI, and a url that is http(s) or relative (checkLink).
 func parseReferences(name string, data []byte) ([]Reference, error) {
 	seen := map[string]int{}
 	return decodeList(name, data, "references", func(r *Reference, line int, report func(string, ...any)) bool {
@@ -299,8 +300,9 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 	})
 }
 
-// parseGlossary decodes and checks the glossary: every term defined, no
-// word (term or alias, ignoring case) defined twice; sorted by term.
+// parseGlossary decodes and checks the glossary: only known fields, every
+// term defined, no word (term or alias, ignoring case) defined twice;
+// sorted by term.
 func parseGlossary(name string, data []byte) ([]Term, error) {
 	seen := map[string]int{}
 	terms, err := decodeList(name, data, "terms", func(t *Term, line int, report func(string, ...any)) bool {
