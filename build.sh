@@ -4,6 +4,7 @@
 #   ./build.sh build   build the wasm app and render the site into site/public
 #   ./build.sh serve   build, then serve site/public on http://127.0.0.1:${PORT:-8080}
 #   ./build.sh test    gofmt, go vet, go test, wasm + site build, browser tests
+#                      (their full log: build/browser-test.log)
 #   ./build.sh bench   the benchmarks (not part of test: they take a while)
 #   ./build.sh clean   remove build output
 set -euo pipefail
@@ -101,9 +102,11 @@ test_all() {
 	build
 	ensure_chromium
 	say "browser tests (headless Chromium)"
-	# The log sits beside the build output so that two checkouts testing at
-	# once do not overwrite each other's.
-	local log="$PWD/$OUT/browser-test.log"
+	# The log (it holds local temporary paths) lives in this checkout's
+	# build/, outside the served site/public, so that it is never published
+	# and two checkouts testing at once do not overwrite each other's.
+	mkdir -p build
+	local log="$PWD/build/browser-test.log"
 	PARAPLAY_SITE="$PWD/$OUT" CHROMIUM="$CHROMIUM" go test -count=1 -tags browser -timeout 30m -v ./wasm/browsertest/ 2>&1 | tee "$log" | grep -E '^(=== RUN|--- |PASS|FAIL|ok|\s+\S+_test.go)' || true
 	if ! grep -q '^ok' "$log"; then
 		echo "browser tests failed; full log in $log"; tail -40 "$log"; exit 1
@@ -147,7 +150,7 @@ bench)
 	bench_browser
 	;;
 clean)
-	rm -rf "$OUT"
+	rm -rf "$OUT" build
 	;;
 *)
 	sed -n '2,9p' "$0" | sed 's/^# \{0,1\}//'

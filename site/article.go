@@ -31,6 +31,9 @@ type Article struct {
 	Posters []Poster
 	// Prev and Next are the neighbouring articles on the index, set by Build.
 	Prev, Next *Article
+	// Warnings are problems that do not fail the build, each
+	// "file:LINE: message": raw HTML that was dropped.
+	Warnings []string
 	// demos are the page's demos, run: their captions' checks are tested.
 	demos []*demo
 }
@@ -80,5 +83,6 @@ func RenderArticle(name string, src []byte, lib Library) (Article, error) {
 		a.Posters = append(a.Posters, d.poster)
 	}
 	a.demos = doc.demos
+	a.Warnings = doc.warnings
 	return a, errors.Join(doc.errs...)
 }

@@ -39,9 +39,19 @@ type Config struct {
 type Report struct {
 	Articles, Pages, Demos, Posters, References, Cited, Formulas int
 	Duration                                                     time.Duration
+	// Warnings are the articles' problems that do not fail the build,
+	// each "file:LINE: message".
+	Warnings []string
 }
 
 func (r Report) String() string {
+	if len(r.Warnings) > 0 {
+		return fmt.Sprintf("%d warnings; ", len(r.Warnings)) + r.counts()
+	}
+	return r.counts()
+}
+
+func (r Report) counts() string {
 	return fmt.Sprintf("%d pages (%d articles), %d demos, %d posters, %d references (%d cited), %d formulas, built in %v",
 		r.Pages, r.Articles, r.Demos, r.Posters, r.References, r.Cited, r.Formulas, r.Duration.Round(time.Millisecond))
 }
@@ -67,11 +77,13 @@ func Build(cfg Config) (Report, error) {
 	if cfg.KaTeXDir != "" {
 		typeset = KaTeX(cfg.KaTeXDir)
 	}
-	if err := typesetAll(docs, typeset); err != nil {
+	mathCSS, err := typesetAll(docs, typeset)
+	if err != nil {
 		return rep, err
 	}
 	s := newSite(docs, lib)
 	s.KaTeX = cfg.KaTeXDir != ""
+	s.mathCSS = mathCSS
 	hero, err := newDemo("index", 1, scenario.Default(), demoView{Speed: 1, Autoplay: true})
 	if err != nil {
 		return rep, fmt.Errorf("index hero demo: %w", err)
@@ -126,8 +138,9 @@ func renderAll(dir string, lib Library) ([]*Article, error) {
 }
 
 // typesetAll typesets the math of every page in one call, each distinct
-// formula once, and puts the results into the bodies.
-func typesetAll(docs []*Article, typeset Typesetter) error {
+// formula once, and puts the results into the bodies, with their style
+// attributes turned into classes of the stylesheet it returns.
+func typesetAll(docs []*Article, typeset Typesetter) ([]byte, error) {
 	type key struct {
 		tex     string
 		display bool
@@ -145,7 +158,13 @@ func typesetAll(docs []*Article, typeset Typesetter) error {
 	}
 	results, err := typeset(all)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	styles := newInlineStyles()
+	for i := range results {
+		if results[i], err = styles.rewrite(results[i]); err != nil {
+			return nil, fmt.Errorf("%s: %w", all[i].Where, err)
+		}
 	}
 	for _, a := range docs {
 		mine := make([]string, len(a.Math))
@@ -154,7 +173,7 @@ func typesetAll(docs []*Article, typeset Typesetter) error {
 		}
 		a.Body = template.HTML(fillMath(string(a.Body), mine))
 	}
-	return nil
+	return styles.css(), nil
 }
 
 //go:embed templates/page.html
@@ -182,7 +201,12 @@ type site struct {
 	// KaTeX is true when formulas were typeset with KaTeX, whose
 	// stylesheet pages with math then load.
 	KaTeX bool
-	lib   Library
+	// CSP is the Content-Security-Policy every page declares.
+	CSP string
+	// mathCSS is the stylesheet of the formulas' style classes,
+	// written to katex/styles.css (see inlineStyles).
+	mathCSS []byte
+	lib     Library
 }
 
 type theme struct {
@@ -203,7 +227,7 @@ type usedTerm struct {
 }
 
 func newSite(docs []*Article, lib Library) *site {
-	s := &site{lib: lib}
+	s := &site{lib: lib, CSP: ContentSecurityPolicy}
 	for _, a := range docs {
 		if a.Kind == KindPage {
 			s.Pages = append(s.Pages, a)
@@ -352,6 +376,9 @@ func (s *site) write(cfg Config, hero *demo) error {
 		if err := copyKaTeX(out, cfg.KaTeXDir); err != nil {
 			return err
 		}
+		if err := os.WriteFile(filepath.Join(out, "katex", "styles.css"), s.mathCSS, 0o644); err != nil {
+			return err
+		}
 	}
 	if cfg.StaticDir == "" {
 		return nil
@@ -377,6 +404,7 @@ func (s *site) report(hero *demo) Report {
 		r.Demos += len(a.Posters)
 		r.Posters += len(a.Posters)
 		r.Formulas += len(a.Math)
+		r.Warnings = append(r.Warnings, a.Warnings...)
 	}
 	for _, c := range s.Refs {
 		if len(c.By) > 0 {

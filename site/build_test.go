@@ -1,6 +1,7 @@
 package site
 
 import (
+	"html/template"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,7 +34,7 @@ func TestBuildIndexListsArticles(t *testing.T) {
 	})
 	writeFiles(t, static, map[string]string{
 		"style.css":      "body{}",
-		"play.html":      "<!doctype html>",
+		"play.html":      "<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"" + ContentSecurityPolicy + "\">",
 		"img/ring.svg":   "<svg/>",
 		"wasm/app.wasm":  "\x00asm",
 		"wasm/loader.js": "//",
@@ -125,6 +126,17 @@ func TestBuildRealDocs(t *testing.T) {
 	// Only the autoplay placeholder may be an iframe, and it has no src.
 	if n := strings.Count(string(page), "<iframe"); n > 1 || strings.Contains(string(page), "<iframe src") {
 		t.Errorf("ring-allreduce.html has %d iframes (or one with a src) before any interaction; want posters only", n)
+	}
+	// Every page declares the policy (Check also holds them to it).
+	pages, _ := filepath.Glob(filepath.Join(out, "*.html"))
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + template.HTMLEscapeString(ContentSecurityPolicy) + `">`
+	for _, p := range pages {
+		if data, _ := os.ReadFile(p); !strings.Contains(string(data), meta) && !strings.Contains(string(data), strings.ReplaceAll(meta, "&#39;", "'")) {
+			t.Errorf("%s lacks %s", filepath.Base(p), meta)
+		}
+	}
+	if len(pages) < 20 {
+		t.Errorf("found %d pages, want every article and the site's own pages", len(pages))
 	}
 	// Check already ran inside Build; run it again so a regression in
 	// Build's wiring cannot hide the offline and link guarantees.

@@ -19,7 +19,11 @@ import (
 //     srcset, <link href>, form action), a CSS url() or @import, that
 //     points outside the site (a scheme such as https:, or //host);
 //   - links: a reference inside the site to a file that does not exist, or
-//     to an #anchor that the target page does not define.
+//     to an #anchor that the target page does not define;
+//   - policy: a page without the <meta> of ContentSecurityPolicy at the top
+//     of its head, or with something that policy would block: an inline
+//     <script>, an on* handler attribute, a style attribute or a <style>
+//     element (the browser would refuse them, silently for the reader).
 //
 // Links to other sites in <a href> are allowed: following one is the
 // reader's choice, not a request the page makes by itself. Files named in
@@ -83,12 +87,15 @@ var (
 	cssImport   = regexp.MustCompile(`@import\s+(?:url\()?\s*['"]?([^'")\s;]+)`)
 	styleBlock  = regexp.MustCompile(`(?s)<style[^>]*>(.*?)</style>`)
 	scriptBlock = regexp.MustCompile(`(?s)<script[^>]*>.*?</script>`)
+	cspMeta     = regexp.MustCompile(`<meta http-equiv="Content-Security-Policy" content="([^"]*)">`)
+	inlineCode  = regexp.MustCompile(`(?s)<script\b([^>]*)>(.*?)</script>`)
 )
 
 // loadingAttrs are attributes whose URL the browser fetches by itself.
 var loadingAttrs = map[string]bool{"src": true, "data-src": true, "poster": true, "srcset": true, "action": true, "data": true}
 
 func (c *checker) checkHTML(name, content string) {
+	c.checkPolicy(name, content)
 	content = scriptBlock.ReplaceAllStringFunc(content, func(s string) string {
 		// keep the opening tag's attributes (src=) but not the code
 		return s[:strings.Index(s, ">")+1]
@@ -182,4 +189,44 @@ func (c *checker) idsOf(page string) map[string]bool {
 	}
 	c.ids[page] = ids
 	return ids
+}
+
+// checkPolicy reports what the page's Content-Security-Policy would block,
+// and a page that does not declare it before it loads anything.
+func (c *checker) checkPolicy(name, content string) {
+	bad := func(format string, args ...any) {
+		c.errs = append(c.errs, fmt.Errorf("%s: %s", name, fmt.Sprintf(format, args...)))
+	}
+	m := cspMeta.FindStringSubmatchIndex(content)
+	switch {
+	case m == nil:
+		bad(`no <meta http-equiv="Content-Security-Policy"> (every page declares ContentSecurityPolicy)`)
+	case html.UnescapeString(content[m[2]:m[3]]) != ContentSecurityPolicy:
+		bad("Content-Security-Policy %q is not the site's %q", html.UnescapeString(content[m[2]:m[3]]), ContentSecurityPolicy)
+	default:
+		for _, first := range []string{"<script", "<link", "<style"} {
+			if i := strings.Index(content, first); i >= 0 && i < m[0] {
+				bad("the Content-Security-Policy <meta> comes after a %s>: it must come first in <head>", first)
+			}
+		}
+	}
+	for _, s := range inlineCode.FindAllStringSubmatch(content, -1) {
+		if !strings.Contains(s[1], "src=") && strings.TrimSpace(s[2]) != "" {
+			bad("inline <script> (the Content-Security-Policy allows scripts from files only): %.40q", strings.TrimSpace(s[2]))
+		}
+	}
+	stripped := scriptBlock.ReplaceAllStringFunc(content, func(s string) string { return s[:strings.Index(s, ">")+1] })
+	for _, tag := range tagPattern.FindAllStringSubmatch(stripped, -1) {
+		if strings.EqualFold(tag[1], "style") {
+			bad("<style> element (the Content-Security-Policy allows stylesheets from files only)")
+		}
+		for _, a := range attrPattern.FindAllStringSubmatch(tag[2], -1) {
+			switch attr := strings.ToLower(a[1]); {
+			case attr == "style":
+				bad("<%s style=%q>: style attributes are blocked by the Content-Security-Policy; use a class", tag[1], a[2])
+			case strings.HasPrefix(attr, "on"):
+				bad("<%s %s=…>: event handler attributes are blocked by the Content-Security-Policy; use addEventListener in a script file", tag[1], attr)
+			}
+		}
+	}
 }

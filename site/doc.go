@@ -35,6 +35,13 @@
 //	ParseFrontMatter   leading ---/YAML/--- block → FrontMatter + body
 //	RenderArticle      front matter + Markdown (goldmark) → Article
 //	Build              docs/ → out/: pages, posters, stylesheets, KaTeX, report
-//	Check              no request leaves the site; every internal link resolves
-//	FileServer         serves the output with the right MIME types and gzip
+//	Check              no request leaves the site; every internal link resolves;
+//	                   every page declares ContentSecurityPolicy and needs
+//	                   nothing it blocks (inline script, handlers, styles)
+//	FileServer         serves the output with the right MIME types and gzip,
+//	                   and the policy as a header
+//
+// The policy allows no inline style, so KaTeX's style attributes become
+// classes of katex/styles.css at build time (inlineStyles); raw HTML in an
+// article is dropped, as goldmark does, with a warning naming file:line.
 package site

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"net/url"
 	"os"
+	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -132,10 +135,13 @@ type Library struct {
 }
 
 var (
-	refKey    = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
-	arxivID   = regexp.MustCompile(`^\d{4}\.\d{4,5}$`)
-	nonSlug   = regexp.MustCompile(`[^a-z0-9]+`)
-	yearRange = [2]int{1950, 2100}
+	refKey  = regexp.MustCompile(`^[a-z0-9][a-z0-9_-]*$`)
+	arxivID = regexp.MustCompile(`^\d{4}\.\d{4,5}$`)
+	// doiPattern is a DOI's "10.registrant/suffix" with no whitespace;
+	// the suffix may hold any other printable character.
+	doiPattern = regexp.MustCompile(`^10\.\d{4,9}/[!-~]+$`)
+	nonSlug    = regexp.MustCompile(`[^a-z0-9]+`)
+	yearRange  = [2]int{1950, 2100}
 )
 
 func slugify(s string) string {
@@ -187,7 +193,17 @@ func decodeList[T any](name string, data []byte, what string, check func(item *T
 	}
 	var items []T
 	var errs []error
+	allowed := yamlFields(reflect.TypeFor[T]())
 	for _, n := range list.Content {
+		// yaml.Node.Decode has no KnownFields: a misspelt key ("titel")
+		// would vanish silently, so check the keys first.
+		if n.Kind == yaml.MappingNode {
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; !slices.Contains(allowed, k.Value) {
+					errs = append(errs, fmt.Errorf("%s:%d: unknown field %q in %s (allowed: %s)", name, k.Line, k.Value, what, strings.Join(allowed, ", ")))
+				}
+			}
+		}
 		var item T
 		if err := n.Decode(&item); err != nil {
 			errs = append(errs, fmt.Errorf("%s:%d: %v", name, n.Line, err))
@@ -203,8 +219,49 @@ func decodeList[T any](name string, data []byte, what string, check func(item *T
 	return items, errors.Join(errs...)
 }
 
-// parseReferences decodes and checks the list: unique lower-case keys,
-// authors, title, a plausible year, a well-formed arXiv id.
+// yamlFields lists the YAML keys of struct type t, in field order.
+func yamlFields(t reflect.Type) []string {
+	var keys []string
+	for f := range t.Fields() {
+		if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag != "" && tag != "-" {
+			keys = append(keys, tag)
+		}
+	}
+	return keys
+}
+
+// checkLink says what is wrong with a reference's url, or "": only
+// http(s) with a host, or a relative path inside the site, may become a
+// link. A javascript: or data: URL would run or show attacker content
+// from the references page; whitespace and control characters are
+// refused outright because browsers strip them before reading the scheme
+// ("java\tscript:" is javascript:).
+func checkLink(raw string) string {
+	for _, c := range raw {
+		if c <= ' ' || c == 0x7f {
+			return "must not contain spaces or control characters"
+		}
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "is not a URL: " + err.Error()
+	}
+	switch {
+	case u.Scheme == "http" || u.Scheme == "https":
+		if u.Host == "" {
+			return "has no host"
+		}
+	case u.Scheme != "":
+		return fmt.Sprintf("scheme %q is not allowed: use http, https or a relative link", u.Scheme)
+	case u.Host != "" || strings.HasPrefix(raw, "//"):
+		return "is scheme-relative: write https://"
+	}
+	return ""
+}
+
+// parseReferences decodes and checks the list: only known fields, unique
+// lower-case keys, authors, title, a plausible year, a well-formed arXiv id
+// and DOI, and a url that is http(s) or relative (checkLink).
 func parseReferences(name string, data []byte) ([]Reference, error) {
 	seen := map[string]int{}
 	return decodeList(name, data, "references", func(r *Reference, line int, report func(string, ...any)) bool {
@@ -228,6 +285,14 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 		if r.ArXiv != "" && !arxivID.MatchString(r.ArXiv) {
 			bad("arxiv %q: want an id like 1802.05799", r.ArXiv)
 		}
+		if r.URL != "" {
+			if problem := checkLink(r.URL); problem != "" {
+				bad("url %q %s", r.URL, problem)
+			}
+		}
+		if r.DOI != "" && !doiPattern.MatchString(r.DOI) {
+			bad("doi %q: want an id like 10.1016/j.jpdc.2008.09.002, without https://doi.org/", r.DOI)
+		}
 		if r.Link() == "" {
 			bad("give an arxiv id, a doi or a url")
 		}
@@ -235,8 +300,9 @@ func parseReferences(name string, data []byte) ([]Reference, error) {
 	})
 }
 
-// parseGlossary decodes and checks the glossary: every term defined, no
-// word (term or alias, ignoring case) defined twice; sorted by term.
+// parseGlossary decodes and checks the glossary: only known fields, every
+// term defined, no word (term or alias, ignoring case) defined twice;
+// sorted by term.
 func parseGlossary(name string, data []byte) ([]Term, error) {
 	seen := map[string]int{}
 	terms, err := decodeList(name, data, "terms", func(t *Term, line int, report func(string, ...any)) bool {

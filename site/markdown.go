@@ -23,6 +23,7 @@ type docState struct {
 	source    []byte  // the body
 	lib       Library // references and glossary
 	errs      []error
+	warnings  []string // "file:LINE: message", reported but not fatal
 
 	demos []*demo
 	math  []Math
@@ -35,6 +36,10 @@ type docState struct {
 func (d *docState) line(off int) int {
 	off = min(max(off, 0), len(d.source))
 	return d.firstLine + bytes.Count(d.source[:off], []byte("\n"))
+}
+
+func (d *docState) warnf(line int, format string, args ...any) {
+	d.warnings = append(d.warnings, fmt.Sprintf("%s:%d: %s", d.file, line, fmt.Sprintf(format, args...)))
 }
 
 func (d *docState) errorf(line int, format string, args ...any) {
@@ -54,7 +59,8 @@ func (d *docState) errorf(line int, format string, args ...any) {
 //   - the first use of each glossary term linked to glossary.html;
 //   - ```sim blocks turned into demos with posters.
 //
-// Raw HTML stays disabled: goldmark's default, articles are Markdown only.
+// Raw HTML stays disabled: goldmark's default, articles are Markdown only;
+// rawHTMLWarner tells the author where some was dropped.
 // A fresh instance per document keeps the per-file state in doc.
 func newMarkdown(doc *docState) goldmark.Markdown {
 	return goldmark.New(
@@ -74,6 +80,7 @@ func newMarkdown(doc *docState) goldmark.Markdown {
 			parser.WithASTTransformers(
 				util.Prioritized(&glossaryLinker{doc: doc}, 900),
 				util.Prioritized(&citeNumberer{doc: doc}, 910),
+				util.Prioritized(&rawHTMLWarner{doc: doc}, 920),
 			),
 		),
 		// goldmark's own HTML renderer has priority 1000 and passthrough's

@@ -61,7 +61,13 @@ func (s *fileServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if info.IsDir() {
-		http.Redirect(w, r, path.Base(name)+"/", http.StatusMovedPermanently)
+		// Redirect to the cleaned absolute path: a relative "posters/"
+		// sent for /posters/. would resolve to /posters/posters/.
+		target := name + "/"
+		if r.URL.RawQuery != "" {
+			target += "?" + r.URL.RawQuery
+		}
+		http.Redirect(w, r, target, http.StatusMovedPermanently)
 		return
 	}
 	s.serveFile(w, r, name, info, f)
@@ -71,6 +77,20 @@ func (s *fileServer) serveFile(w http.ResponseWriter, r *http.Request, name stri
 	h := w.Header()
 	ctype, compressible := contentType(name)
 	h.Set("Content-Type", ctype)
+	if strings.HasPrefix(ctype, "text/html") {
+		// The same policy every page declares in its <meta>; the header
+		// also covers pages built before the meta existed.
+		h.Set("Content-Security-Policy", ContentSecurityPolicy)
+	}
+	if strings.Contains(r.Header.Get("Range"), ",") {
+		// Serve several ranges as the whole file: each part of a
+		// multipart/byteranges reply carries its own headers, so
+		// "bytes=0-0,2-2,4-4,…" made about 16 bytes of reply per byte
+		// asked for. Ignoring a Range is allowed (RFC 9110 §14.2); no
+		// client of the site asks for more than one.
+		r = r.Clone(r.Context())
+		r.Header.Del("Range")
+	}
 	h.Set("X-Content-Type-Options", "nosniff")
 	h.Set("Cache-Control", "no-cache") // revalidate: the site changes with every build
 	if !compressible || info.Size() < 1024 {

@@ -5,6 +5,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -99,5 +100,78 @@ func TestFileServerRedirectsDirectoryAndRejectsPost(t *testing.T) {
 	h.ServeHTTP(rec, httptest.NewRequest("POST", "/docs/", nil))
 	if rec.Code != http.StatusMethodNotAllowed {
 		t.Errorf("POST: got %d, want 405", rec.Code)
+	}
+}
+
+func TestFileServerRedirectsToCleanedPath(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"posters/index.html": "x", "docs/a/index.html": "y"})
+	h := FileServer(dir)
+	tests := []struct{ path, wantLocation string }{
+		{"/posters", "/posters/"},
+		{"/posters/.", "/posters/"},
+		{"/posters/./.", "/posters/"},
+		{"/docs/a/..", "/docs/"},
+		{"/docs/a/../a", "/docs/a/"},
+		{"//docs", "/docs/"},
+		{"/docs?x=1", "/docs/?x=1"},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", tt.path, nil))
+		if rec.Code != http.StatusMovedPermanently || rec.Header().Get("Location") != tt.wantLocation {
+			t.Errorf("GET %s: got %d Location %q, want 301 %q", tt.path, rec.Code, rec.Header().Get("Location"), tt.wantLocation)
+		}
+	}
+}
+
+func TestFileServerServesOneRangeAtMost(t *testing.T) {
+	dir := t.TempDir()
+	body := strings.Repeat("0123456789", 100) // 1000 bytes
+	writeFiles(t, dir, map[string]string{"shot.png": body, "page.html": body})
+	h := FileServer(dir)
+	many := "bytes=0-0"
+	for i := 2; i < 1000; i += 2 {
+		many += "," + strconv.Itoa(i) + "-" + strconv.Itoa(i)
+	}
+	tests := []struct {
+		name, path, rangeHeader string
+		wantStatus, wantLen     int
+	}{
+		{"single range", "/shot.png", "bytes=10-19", http.StatusPartialContent, 10},
+		{"two ranges", "/shot.png", "bytes=0-9,20-29", http.StatusOK, 1000},
+		{"500 one-byte ranges", "/shot.png", many, http.StatusOK, 1000},
+		{"ranges of gzipped html", "/page.html", "bytes=0-0,2-2,4-4", http.StatusOK, -1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			req := httptest.NewRequest("GET", tt.path, nil)
+			req.Header.Set("Range", tt.rangeHeader)
+			req.Header.Set("Accept-Encoding", "gzip")
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != tt.wantStatus {
+				t.Fatalf("status: got %d, want %d", rec.Code, tt.wantStatus)
+			}
+			if strings.HasPrefix(rec.Header().Get("Content-Type"), "multipart/") {
+				t.Errorf("Content-Type: got %q, want no multipart reply", rec.Header().Get("Content-Type"))
+			}
+			if got := rec.Body.Len(); got > len(body) || (tt.wantLen >= 0 && got != tt.wantLen) {
+				t.Errorf("body: got %d bytes, want %d (never more than the file's %d)", got, tt.wantLen, len(body))
+			}
+		})
+	}
+}
+
+func TestFileServerSendsCSPOnPages(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{"index.html": "<!doctype html>", "style.css": "body{}"})
+	h := FileServer(dir)
+	for path, want := range map[string]string{"/": ContentSecurityPolicy, "/style.css": ""} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		if got := rec.Header().Get("Content-Security-Policy"); got != want {
+			t.Errorf("GET %s: Content-Security-Policy %q, want %q", path, got, want)
+		}
 	}
 }

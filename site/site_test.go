@@ -166,6 +166,10 @@ func TestSiteErrors(t *testing.T) {
 		{"broken link", "-- a.md --\n---\ntitle: A\n---\n[b](b.html)\n", `a.html: link "b.html": no such file`},
 		{"broken anchor", "-- a.md --\n---\ntitle: A\n---\n[b](#nowhere)\n", `a.html: link "#nowhere": a.html has no id "nowhere"`},
 		{"bad reference", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: Bad Key\n  title: T\n  authors: [A]\n  year: 1800\n", `references.yaml:1: reference "Bad Key": key must be`},
+		{"javascript url", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  url: javascript:alert(1)\n", `references.yaml:1: reference "x": url "javascript:alert(1)" scheme "javascript" is not allowed`},
+		{"data url", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  url: DATA:text/html,hi\n", `url "DATA:text/html,hi" scheme "data" is not allowed`},
+		{"unknown reference field", "-- a.md --\n---\ntitle: A\n---\n-- references.yaml --\n- key: x\n  title: T\n  authors: [A]\n  year: 2020\n  arxiv: \"2001.00001\"\n  titel: typo\n", `references.yaml:6: unknown field "titel" in references (allowed: key, authors,`},
+		{"unknown term field", "-- a.md --\n---\ntitle: A\n---\n-- glossary.yaml --\n- term: ring\n  definiton: d\n", `glossary.yaml:2: unknown field "definiton" in terms (allowed: term, also, definition)`},
 		{"duplicate term", "-- a.md --\n---\ntitle: A\n---\n-- glossary.yaml --\n- term: ring\n  definition: d\n- term: Ring\n  definition: e\n", `glossary.yaml:3: "Ring" is already defined on line 1`},
 	}
 	for _, tt := range tests {
@@ -180,14 +184,15 @@ func TestSiteErrors(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + ContentSecurityPolicy + `">`
 	writeFiles(t, dir, map[string]string{
-		"index.html": `<link rel="stylesheet" href="https://cdn.example/x.css"><script src="//cdn.example/x.js"></script>
+		"index.html": meta + `<link rel="stylesheet" href="https://cdn.example/x.css"><script src="//cdn.example/x.js"></script>
 <a href="https://example.org/paper">fine: a link, not a load</a><a href="a.html#here">ok</a><a href="a.html#gone">bad</a>
 <img src="data:image/png;base64,AAAA"><iframe src="play.html?x=1"></iframe><div style="background:url(http://x/y.png)"></div>`,
-		"a.html":    `<h2 id="here">Here</h2><link rel="stylesheet" href="s.css">`,
+		"a.html":    meta + `<h2 id="here">Here</h2><link rel="stylesheet" href="s.css">`,
 		"s.css":     `@import "https://fonts.example/f.css"; body{background:url(img/missing.png)} .k{background:url("ok.png")}`,
 		"ok.png":    "",
-		"play.html": "",
+		"play.html": meta,
 	})
 	err := Check(dir)
 	if err == nil {
@@ -200,13 +205,14 @@ func TestCheck(t *testing.T) {
 		`index.html: CSS url() "http://x/y.png" loads from outside`,
 		`s.css: CSS @import "https://fonts.example/f.css" loads from outside`,
 		`s.css: link "img/missing.png": no such file`,
+		`index.html: <div style="background:url(http://x/y.png)">: style attributes are blocked`,
 	} {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("Check: missing %q in\n%v", w, err)
 		}
 	}
-	if n := len(strings.Split(err.Error(), "\n")); n != 6 {
-		t.Errorf("Check reported %d problems, want 6:\n%v", n, err)
+	if n := len(strings.Split(err.Error(), "\n")); n != 7 {
+		t.Errorf("Check reported %d problems, want 7:\n%v", n, err)
 	}
 }
 
@@ -272,5 +278,32 @@ func BenchmarkBuildFifteenArticles(b *testing.B) {
 		if _, err := Build(cfg); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+func TestCheckPolicy(t *testing.T) {
+	meta := `<meta http-equiv="Content-Security-Policy" content="` + ContentSecurityPolicy + `">`
+	tests := []struct{ name, page, want string }{
+		{"clean", meta + `<script src="a.js"></script><p class="x">hi</p>`, ""},
+		{"no meta", `<p>hi</p>`, `no <meta http-equiv="Content-Security-Policy">`},
+		{"other policy", `<meta http-equiv="Content-Security-Policy" content="default-src *">`, `Content-Security-Policy "default-src *" is not the site's`},
+		{"meta after a script", `<script src="a.js"></script>` + meta, "the Content-Security-Policy <meta> comes after a <script>"},
+		{"inline script", meta + "<script>\nalert(1)\n</script>", `inline <script> (the Content-Security-Policy allows scripts from files only): "alert(1)"`},
+		{"handler", meta + `<img src="a.js" onerror="alert(1)">`, "<img onerror=…>: event handler attributes are blocked"},
+		{"style attribute", meta + `<span style="height:1em">x</span>`, `<span style="height:1em">: style attributes are blocked`},
+		{"style element", meta + `<style>p{}</style>`, "<style> element"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			writeFiles(t, dir, map[string]string{"p.html": tt.page, "a.js": ""})
+			err := Check(dir)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("Check: got %v, want no problem", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), "p.html: "+tt.want)):
+				t.Errorf("Check: got %v, want it to contain %q", err, tt.want)
+			}
+		})
 	}
 }

@@ -188,8 +188,14 @@ func TestExportWebM(t *testing.T) {
 		t.Errorf("%d clusters in %d bytes; want frames", clusters, len(data))
 	}
 	// The browser decodes its own recording: a frame from the middle must
-	// show the demo, not a blank canvas.
-	frame, err := chromedp.Run(ctx, chromedp.Evaluate[string](`(async () => {
+	// show the demo, not a blank canvas. It does so in a blank tab of its
+	// own: the site's Content-Security-Policy lets no page play a blob:.
+	blank, closeBlank := chromedp.NewContext(ctx)
+	defer closeBlank()
+	if err := chromedp.Do(blank, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+	frame, err := chromedp.Run(blank, chromedp.Evaluate[string](`(async () => {
 		const bin = atob("`+base64.StdEncoding.EncodeToString(data)+`");
 		const bytes = new Uint8Array(bin.length);
 		for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);

@@ -8,7 +8,8 @@ import "syscall/js"
 // single-sampled drawing buffer that is not preserved between frames
 // (antialias and preserveDrawingBuffer false, the caller's other attributes
 // kept), and drops the redundant screen clear from the context it returns
-// (see the package comment) unless the page set
+// (see the package comment) with the page's paraplaySkipScreenClear
+// (site/assets/webgl-tune.js), unless the page set
 // window.paraplayKeepScreenClear, which a browser test does to compare the
 // two. Call it before ebiten.RunGame. It is idempotent.
 func Tune() {
@@ -18,7 +19,10 @@ func Tune() {
 	}
 	orig := proto.Get("getContext")
 	object := js.Global().Get("Object")
-	skip := js.Global().Get("Function").New("gl", skipScreenClear)
+	// The wrapper is JavaScript from the page (site/assets/webgl-tune.js),
+	// not a string compiled here: the site's Content-Security-Policy
+	// forbids eval. A page without it keeps Ebitengine's clear.
+	skip := js.Global().Get("paraplaySkipScreenClear")
 	wrapped := js.FuncOf(func(this js.Value, args []js.Value) any {
 		argv := make([]any, len(args))
 		for i, a := range args {
@@ -39,7 +43,7 @@ func Tune() {
 			}
 		}
 		ctx := orig.Call("apply", this, js.ValueOf(argv))
-		if webgl2 && ctx.Truthy() && !js.Global().Get("paraplayKeepScreenClear").Truthy() {
+		if webgl2 && ctx.Truthy() && skip.Type() == js.TypeFunction && !js.Global().Get("paraplayKeepScreenClear").Truthy() {
 			skip.Invoke(ctx)
 		}
 		return ctx
@@ -47,29 +51,3 @@ func Tune() {
 	proto.Set("getContext", wrapped)
 	proto.Set("__paraplayTuned", true)
 }
-
-// skipScreenClear is the body of a JavaScript function of gl that wraps
-// three of its methods to drop any draw onto the canvas itself (the
-// default framebuffer, bound as null or undefined) made with the copy blend (ONE, ZERO
-// for colour and alpha). Ebitengine draws onto the canvas only twice a
-// frame: the clear, with the copy blend, and the copy of its offscreen
-// image, with source-over, which stays. It is plain JavaScript, not Go
-// callbacks, because it runs on every draw call.
-const skipScreenClear = `
-if (!gl || gl.__paraplaySkipsClear) return;
-gl.__paraplaySkipsClear = true;
-const bind = gl.bindFramebuffer, blend = gl.blendFuncSeparate, draw = gl.drawElements;
-let canvas = true, copy = false;
-gl.bindFramebuffer = function (target, fb) {
-	if (target === gl.FRAMEBUFFER || target === gl.DRAW_FRAMEBUFFER) canvas = fb == null; // Ebitengine passes undefined
-	return bind.call(this, target, fb);
-};
-gl.blendFuncSeparate = function (sr, dr, sa, da) {
-	copy = sr === gl.ONE && dr === gl.ZERO && sa === gl.ONE && da === gl.ZERO;
-	return blend.call(this, sr, dr, sa, da);
-};
-gl.drawElements = function (mode, count, type, offset) {
-	if (canvas && copy) { gl.paraplaySkippedClears = (gl.paraplaySkippedClears || 0) + 1; return; }
-	return draw.call(this, mode, count, type, offset);
-};
-`

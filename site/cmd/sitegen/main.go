@@ -42,5 +42,8 @@ func main() {
 		fmt.Fprintln(os.Stderr, "sitegen: build failed")
 		os.Exit(1)
 	}
+	for _, w := range rep.Warnings {
+		fmt.Fprintln(os.Stderr, "warning:", w)
+	}
 	fmt.Printf("sitegen: wrote %s: %v\n", cfg.OutDir, rep)
 }
