@@ -478,14 +478,15 @@
   function ownQuery() { return location.search.replace(/^\?/, ""); }
   function running(query) { store(RUNNING, query); }
 
-  // teeStderr keeps the last few kB the Go runtime writes (wasm_exec.js
-  // sends them to console.log line by line).
+  // teeStderr keeps the first 16 kB the Go runtime writes to stderr
+  // (wasm_exec.js sends them on to console.log): a fatal error's reason is
+  // its first lines, before a goroutine dump far longer than that.
   function teeStderr() {
     const fs = globalThis.fs;
     if (!fs || typeof fs.writeSync !== "function") return;
     const write = fs.writeSync.bind(fs), dec = new TextDecoder("utf-8");
     fs.writeSync = (fd, buf) => {
-      if (fd === 2) stderr = (stderr + dec.decode(buf)).slice(-4096);
+      if (fd === 2 && stderr.length < 16384) stderr += dec.decode(buf);
       return write(fd, buf);
     };
   }
