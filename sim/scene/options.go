@@ -40,8 +40,9 @@ type Options struct {
 	MinText float64
 }
 
-// MaxMinText bounds MinText: above it even the header would be optional.
-const MaxMinText = 16
+// MaxMinText bounds MinText (4× the largest span label of a 960-px frame
+// on a 2× screen): a larger value would only leave every label out.
+const MaxMinText = 64
 
 // Validate reports sizes that are not finite, negative, or outside
 // [MinSize, MaxSize] (zero is allowed and means the default).
