@@ -6,7 +6,9 @@
 // keeps the address bar in step (history.replaceState), and drives the
 // playback bar, the metrics, the inspector tooltip, the keyboard and the
 // share buttons. URL text is untrusted: it reaches the page only through
-// textContent, .value and attribute escaping, never as markup.
+// textContent, .value and attribute escaping, never as markup. A run that
+// kills the app (out of memory) is remembered for the tab, so a reload
+// offers the defaults rather than crashing again (see "crashes" below).
 "use strict";
 
 (function () {
