@@ -466,7 +466,9 @@
   // crash files it with the runtime's last words, and a page whose address
   // is a filed crash offers the defaults instead of running it again.
 
-  const RUNNING = "paraplay-running", CRASHED = "paraplay-crashed";
+  // Keys are per query: an article's iframes share the tab's storage.
+  const RUNNING = "paraplay-running:", CRASHED = "paraplay-crashed:";
+  let inFlight = null; // the query this page's app is running, if any
   let stderr = ""; // the tail of the Go runtime's output (fatal errors go there)
 
   function store(key, value) {
@@ -478,7 +480,11 @@
     try { return sessionStorage.getItem(key); } catch (e) { return null; }
   }
   function ownQuery() { return location.search.replace(/^\?/, ""); }
-  function running(query) { store(RUNNING, query); }
+  function running(query) {
+    if (inFlight !== null) store(RUNNING + inFlight, null);
+    inFlight = query;
+    if (query !== null) store(RUNNING + query, "1");
+  }
 
   // teeStderr keeps the first 16 kB the Go runtime writes to stderr
   // (wasm_exec.js sends them on to console.log): a fatal error's reason is
@@ -509,7 +515,7 @@
   }
 
   function fileCrash(query, reason) {
-    store(CRASHED, JSON.stringify({ query: query, reason: reason }));
+    store(CRASHED + query, JSON.stringify({ reason: reason }));
   }
 
   // defaultsHref keeps how the page is shown (embed, hide), drops the run.
@@ -530,7 +536,7 @@
       (c.reason ? "The app said: " + c.reason : "The app gave no reason.");
     const defaults = el("a", { href: defaultsHref() }, "Open the default demo");
     const retry = el("button", { type: "button" }, "Run it anyway");
-    retry.addEventListener("click", () => { store(CRASHED, null); location.reload(); });
+    retry.addEventListener("click", () => { store(CRASHED + c.query, null); store(RUNNING + c.query, null); location.reload(); });
     showProblem(title, detail, [defaults, document.createTextNode(" "), retry]);
   }
 
@@ -540,10 +546,10 @@
   function crashedBefore() {
     const own = ownQuery();
     try {
-      const c = JSON.parse(stored(CRASHED) || "null");
-      if (c && c.query === own) return c;
+      const c = JSON.parse(stored(CRASHED + own) || "null");
+      if (c) return { query: own, reason: String(c.reason || "") };
     } catch (e) { /* not ours */ }
-    if (stored(RUNNING) === own) return { query: own, reason: "" };
+    if (stored(RUNNING + own)) return { query: own, reason: "" };
     return null;
   }
 
@@ -654,7 +660,7 @@
       thrown = e;
     }
     exited = true;
-    const query = stored(RUNNING);
+    const query = inFlight;
     running(null);
     const reason = crashReason(stderr) || (thrown ? String(thrown && thrown.message || thrown) : "");
     if (exitCode === 0 && !thrown && !hasWebGL2()) {
