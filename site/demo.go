@@ -20,6 +20,15 @@ import (
 const (
 	posterWidth  = 960
 	posterHeight = 600
+	// figureWidth is the widest an article shows a demo, in CSS px
+	// (style.css: article figure.demo, 75rem).
+	figureWidth = 1200
+	// minTextCSS is the smallest text a reader should meet, in CSS px.
+	minTextCSS = 11.0
+	// posterMinText is the smallest text a poster draws, in its own
+	// pixels: minTextCSS at figureWidth (11 × 960/1200 = 8.8). Labels that
+	// would be smaller (a thin strip row's span labels) are left out.
+	posterMinText = minTextCSS * posterWidth / figureWidth
 )
 
 // Poster is an SVG file written beside the pages.
@@ -61,7 +70,7 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		}
 		t = v.Poster
 	}
-	dl := scene.Build(tl, t, scene.Options{Width: posterWidth, Height: posterHeight})
+	dl := scene.Build(tl, t, scene.Options{Width: posterWidth, Height: posterHeight, MinText: posterMinText})
 	if len(v.Hide) > 0 {
 		kept := dl.Items[:0:0]
 		for _, it := range dl.Items {

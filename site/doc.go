@@ -10,7 +10,9 @@
 // A fenced code block whose language is "sim" holds a scenario in YAML plus
 // optional display options under a view: key (see demoView). At build time
 // the scenario is validated, run with sim/run, and drawn with sim/scene as an
-// SVG poster at one instant, with the run's key numbers as the caption. In
+// SVG poster at one instant, with the run's key numbers as the caption. The
+// figure breaks out of the text column to 75rem (figureWidth), where the
+// poster's smallest text reads at 11 CSS px or more (posterMinText). In
 // the page, demo.js replaces the poster with an iframe of play.html?embed=1&…
 // only when the reader presses play; a figure marked view: {autoplay: true}
 // also starts when it scrolls into view, but only the first such figure and

@@ -38,4 +38,16 @@
 //
 // Bad parameters never give a blank canvas: every problem is drawn over the
 // canvas on its own line, and a panic in the simulator is shown the same way.
+// A compare query (a=, b=) that reaches the app is a side of compare mode
+// that is itself a comparison; it is refused the same way
+// (playground.NestedCompare), so compare mode is one level deep. An
+// embedded demo (embed=1) leaves out labels under 11 CSS px
+// (scene.Options.MinText), as its poster does.
+//
+// What the app cannot catch is a fatal error of the Go runtime, such as
+// running out of memory: the app ends. play.js keeps the query of the run
+// in progress in sessionStorage, files it with the runtime's first line of
+// stderr when the app ends, and shows which run stopped the demo and why,
+// with a link to the defaults; a reload of that address offers the same
+// instead of running it, and crashing, again.
 package main

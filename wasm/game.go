@@ -259,10 +259,7 @@ func (g *game) Layout(ow, oh int) (int, int) {
 // the bounds above (keeping the stage's aspect ratio).
 func (g *game) LayoutF(ow, oh float64) (float64, float64) {
 	if ow > 0 && oh > 0 {
-		scale := 1.0
-		if m := ebiten.Monitor(); m != nil {
-			scale = max(m.DeviceScaleFactor(), 1)
-		}
+		scale := deviceScale()
 		w, h := math.Round(ow*scale), math.Round(oh*scale)
 		if k := min(1, maxHeight/h, maxWidth/w); k < 1 {
 			w, h = math.Round(w*k), math.Round(h*k)

@@ -5,6 +5,8 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/hajimehoshi/ebiten/v2"
+
 	"paraplay/sim/scene"
 )
 
@@ -18,6 +20,11 @@ func (g *game) sceneOptions(ss *session, w, h float64) scene.Options {
 		return opt
 	}
 	opt.Present = ss.view.Present
+	if ss.view.Embed {
+		// An article's demo leaves out the labels a reader could not read,
+		// as its poster does (site/demo.go's posterMinText).
+		opt.MinText = min(embedMinText*deviceScale(), scene.MaxMinText)
+	}
 	switch {
 	case ss.view.Theme == "dark":
 		opt.Theme = scene.ThemeDark
@@ -26,6 +33,18 @@ func (g *game) sceneOptions(ss *session, w, h float64) scene.Options {
 		opt.Theme = scene.ThemeDark
 	}
 	return opt
+}
+
+// embedMinText is the smallest label an embedded demo draws, in CSS px.
+const embedMinText = 11
+
+// deviceScale is the screen's device pixels per CSS pixel (at least 1),
+// which the canvas is drawn in (game.LayoutF).
+func deviceScale() float64 {
+	if m := ebiten.Monitor(); m != nil {
+		return max(m.DeviceScaleFactor(), 1)
+	}
+	return 1
 }
 
 // pageTheme reads the page's colour scheme, at most twice a second: the

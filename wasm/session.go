@@ -69,6 +69,10 @@ func newSession(q url.Values, qerr error) *session {
 	switch err := errors.Join(serr, verr); {
 	case qerr != nil:
 		ss.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
+	case playground.IsCompare(q):
+		// play.js runs the app only for one run; a= or b= here is a side
+		// of compare mode that is itself a compare query.
+		ss.fail("Compare mode does not nest", playground.NestedCompare(q))
 	case err != nil:
 		ss.fail("This demo's parameters are not valid", err)
 	case playground.IsLongRun(s):

@@ -30,7 +30,7 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	// The builder lives in f: the looks take it through a function
 	// value, which would move a local one to the heap every frame.
 	b := &f.bld
-	*b = builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f}
+	*b = builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f, minText: opt.MinText}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()
@@ -96,6 +96,8 @@ type builder struct {
 	f     *Frames
 	items []Item
 	live  []int32 // the transfers in flight at the frame's instant, ascending
+	// minText is Options.MinText: optional labels smaller are left out.
+	minText float64
 }
 
 func (b *builder) list() DrawList {

@@ -42,12 +42,26 @@ type Options struct {
 	// View is the part of the frame to draw (ViewAll, the zero value,
 	// draws everything); the part is laid out to fill the canvas.
 	View View
+	// MinText is the smallest text to draw, in logical pixels, 0..MaxMinText
+	// (0 draws every label): an optional label that would come out smaller
+	// — a span's label in a strip row too thin for it — is left out. An
+	// article's poster sets it so that, at the width the page shows the
+	// poster, no text is below the site's 11 CSS px.
+	MinText float64
 }
+
+// MaxMinText bounds MinText (4× the largest span label of a 960-px frame
+// on a 2× screen): a larger value would only leave every label out.
+const MaxMinText = 64
 
 // Validate reports sizes that are not finite, negative, or outside
 // [MinSize, MaxSize] (zero is allowed and means the default).
 func (o Options) Validate() error {
-	return errors.Join(checkSize("width", o.Width), checkSize("height", o.Height), o.Theme.validate(), o.View.validate())
+	var minText error
+	if !(o.MinText >= 0 && o.MinText <= MaxMinText) {
+		minText = fmt.Errorf("scene: min text is %v; want 0..%d pixels", o.MinText, MaxMinText)
+	}
+	return errors.Join(checkSize("width", o.Width), checkSize("height", o.Height), o.Theme.validate(), o.View.validate(), minText)
 }
 
 func checkSize(name string, v float64) error {

@@ -192,10 +192,11 @@ func (b *builder) spans(tl *timeline.Timeline, g stripLayout) {
 const minLabelWidth = 14
 
 // spanLabel writes label centred in the span rect at x, y, w×h when the
-// rect is at least minLabelWidth wide and the text fits.
+// rect is at least minLabelWidth wide, the text fits, and it is at least
+// 6 px (and Options.MinText) high.
 func (b *builder) spanLabel(id, label string, x, y, w, h float64, fill Color) {
 	size := min(10*b.fs, h*0.85)
-	if label == "" || w < minLabelWidth || size < 6 || textWidth(label, size) > w-2 {
+	if label == "" || w < minLabelWidth || size < max(6, b.minText) || textWidth(label, size) > w-2 {
 		return
 	}
 	b.text(id+"/label", x+w/2, y+h/2+size*0.35, label, size, textOn(fill), AnchorMiddle)

@@ -6,7 +6,9 @@
 // keeps the address bar in step (history.replaceState), and drives the
 // playback bar, the metrics, the inspector tooltip, the keyboard and the
 // share buttons. URL text is untrusted: it reaches the page only through
-// textContent, .value and attribute escaping, never as markup.
+// textContent, .value and attribute escaping, never as markup. A run that
+// kills the app (out of memory) is remembered for the tab, so a reload
+// offers the defaults rather than crashing again (see "crashes" below).
 "use strict";
 
 (function () {
@@ -20,11 +22,18 @@
 
   // showProblem replaces the loading message with an error box (textContent
   // only: messages may echo parts of the URL).
-  function showProblem(title, detail) {
+  function showProblem(title, detail, actions) {
     loading.hidden = true;
     problem.hidden = false;
     problem.querySelector("strong").textContent = title;
     problem.querySelector("span").textContent = detail || "";
+    const old = problem.querySelector(".actions");
+    if (old) old.remove();
+    if (actions && actions.length) {
+      const p = el("p", { class: "actions" });
+      p.append(...actions);
+      problem.append(p);
+    }
     status.hidden = false;
   }
 
@@ -62,7 +71,15 @@
 
   // run asks the app for a new run and shows its result.
   function run(query) {
-    const r = app.run(query);
+    running(query);
+    let r;
+    try {
+      r = app.run(query);
+    } catch (e) {
+      r = null; // the app died in this run; start() reports it
+    }
+    if (!r) return null;
+    running(null);
     setAddress(r.query);
     show(r);
     return r;
@@ -441,6 +458,101 @@
     }
   }
 
+  // --- crashes -----------------------------------------------------------------
+  // A run can kill the app: the Go runtime's "out of memory" is a fatal
+  // error, not a panic the app could turn into a message, and reloading the
+  // same address would run it, and crash, again. So the query of the run in
+  // progress is kept in sessionStorage until the app comes back from it; a
+  // crash files it with the runtime's last words, and a page whose address
+  // is a filed crash offers the defaults instead of running it again.
+
+  // Keys are per query: an article's iframes share the tab's storage.
+  const RUNNING = "paraplay-running:", CRASHED = "paraplay-crashed:";
+  let inFlight = null; // the query this page's app is running, if any
+  let stderr = ""; // the tail of the Go runtime's output (fatal errors go there)
+
+  function store(key, value) {
+    try {
+      if (value === null) sessionStorage.removeItem(key); else sessionStorage.setItem(key, value);
+    } catch (e) { /* storage off: a crash is then reported but not remembered */ }
+  }
+  function stored(key) {
+    try { return sessionStorage.getItem(key); } catch (e) { return null; }
+  }
+  function ownQuery() { return location.search.replace(/^\?/, ""); }
+  function running(query) {
+    if (inFlight !== null) store(RUNNING + inFlight, null);
+    inFlight = query;
+    if (query !== null) store(RUNNING + query, "1");
+  }
+
+  // teeStderr keeps the first 16 kB the Go runtime writes to stderr
+  // (wasm_exec.js sends them on to console.log): a fatal error's reason is
+  // its first lines, before a goroutine dump far longer than that.
+  function teeStderr() {
+    const fs = globalThis.fs;
+    if (!fs || typeof fs.writeSync !== "function") return;
+    const write = fs.writeSync.bind(fs), dec = new TextDecoder("utf-8");
+    fs.writeSync = (fd, buf) => {
+      if (fd === 2 && stderr.length < 16384) stderr += dec.decode(buf);
+      return write(fd, buf);
+    };
+  }
+
+  // crashReason is what the runtime said: its out-of-memory line, else its
+  // fatal error or panic line.
+  function crashReason(text) {
+    const lines = text.split("\n").map((l) => l.trim()).filter(Boolean);
+    return lines.find((l) => /out of memory/.test(l)) || lines.find((l) => /^(fatal error|panic):/.test(l)) || "";
+  }
+
+  // settings lists the scenario parameters a query sets: what made the run
+  // large is among them.
+  function settings(query) {
+    const out = [];
+    for (const [k, v] of new URLSearchParams(query)) if (!VIEW.includes(k) && k !== "present" && k !== "theme" && k !== "plan") out.push(k + "=" + v);
+    return out.length ? out.join(", ") : "the defaults";
+  }
+
+  function fileCrash(query, reason) {
+    store(CRASHED + query, JSON.stringify({ reason: reason }));
+  }
+
+  // defaultsHref keeps how the page is shown (embed, hide), drops the run.
+  function defaultsHref() {
+    const q = new URLSearchParams(), cur = new URLSearchParams(location.search);
+    for (const p of ["embed", "hide", "theme"]) if (cur.has(p)) q.set(p, cur.get(p));
+    return "play.html" + (q.toString() ? "?" + q : "");
+  }
+
+  // showCrash says which run stopped the app and why, with a link to the
+  // defaults and a button to try the run again. Everything is text.
+  function showCrash(c, again) {
+    const oom = /out of memory/.test(c.reason);
+    const title = (again ? "Last time, this run stopped the demo" : "This run stopped the demo") +
+      (oom ? ": it needs more memory than the browser gives a page." : ".");
+    const detail = "The scenario sets " + settings(c.query) + ". " +
+      (oom ? "Make it smaller (fewer GPUs, iterations, microbatches or chunks; or fidelity=analytic) or run it with the paraplay CLI. " : "") +
+      (c.reason ? "The app said: " + c.reason : "The app gave no reason.");
+    const defaults = el("a", { href: defaultsHref() }, "Open the default demo");
+    const retry = el("button", { type: "button" }, "Run it anyway");
+    retry.addEventListener("click", () => { store(CRASHED + c.query, null); store(RUNNING + c.query, null); location.reload(); });
+    showProblem(title, detail, [defaults, document.createTextNode(" "), retry]);
+  }
+
+  // crashedBefore is the crash filed for this address, if any: a filed
+  // crash, or a run still marked in progress (the tab died before the page
+  // could file it).
+  function crashedBefore() {
+    const own = ownQuery();
+    try {
+      const c = JSON.parse(stored(CRASHED + own) || "null");
+      if (c) return { query: own, reason: String(c.reason || "") };
+    } catch (e) { /* not ours */ }
+    if (stored(RUNNING + own)) return { query: own, reason: "" };
+    return null;
+  }
+
   // --- start -------------------------------------------------------------------
 
   async function instantiate(go) {
@@ -469,6 +581,8 @@
     const p = window.paraplay;
     if (exited) return; // the app stopped (no WebGL2, a crash): its functions are gone
     if (!p || !p.current || !(p.frames > 0 || p.state === "error")) { requestAnimationFrame(started); return; }
+    // The first run is done (or refused): it did not crash the app.
+    running(null);
     // The playback bar and the keys work at once; the rest waits.
     app = p;
     wire();
@@ -503,8 +617,18 @@
 
   async function start() {
     const q = new URLSearchParams(location.search);
-    if (q.has("a") || q.has("b")) {
+    // An embedded page (a side of compare mode) never compares: it runs
+    // its query, and the app refuses a= and b= over the canvas, so a
+    // nested link starts two apps, not 2^depth.
+    const embedded = ["1", "true", "yes", "on", ""].includes(q.get("embed"));
+    if ((q.has("a") || q.has("b")) && !embedded) {
       compareMode(q);
+      return;
+    }
+    const before = crashedBefore();
+    if (before) {
+      applyView({ embed: embedded, hide: (q.get("hide") || "").split(",") });
+      showCrash(before, true);
       return;
     }
     // Apply embed/hide before the wasm loads, so the layout does not jump.
@@ -514,6 +638,9 @@
       return;
     }
     const go = new Go();
+    let exitCode = 0;
+    go.exit = (code) => { exitCode = code; };
+    teeStderr();
     let result;
     try {
       result = await instantiate(go);
@@ -522,22 +649,32 @@
       return;
     }
     requestAnimationFrame(started);
+    running(ownQuery());
     // WebGL2 is checked only when the app has stopped: a test context up
     // front cost 60 ms of a software-rendered start, and the app makes its
     // own context at once anyway.
+    let thrown = null;
     try {
       await go.run(result.instance);
-      exited = true;
-      if (!hasWebGL2()) {
-        showProblem("This demo needs WebGL2, which this browser does not provide.",
-          "Try a current Firefox, Chrome, Edge or Safari, or turn on hardware acceleration.");
-      } else {
-        showProblem("The demo stopped.", "Reload the page to start it again.");
-      }
     } catch (e) {
-      exited = true;
-      showProblem("The demo crashed.", String(e && e.message || e));
+      thrown = e;
     }
+    exited = true;
+    const query = inFlight;
+    running(null);
+    const reason = crashReason(stderr) || (thrown ? String(thrown && thrown.message || thrown) : "");
+    if (exitCode === 0 && !thrown && !hasWebGL2()) {
+      showProblem("This demo needs WebGL2, which this browser does not provide.",
+        "Try a current Firefox, Chrome, Edge or Safari, or turn on hardware acceleration.");
+      return;
+    }
+    // The run in progress when the app died is the one to blame; with none
+    // in progress it died drawing the address's run.
+    const c = { query: query !== null ? query : ownQuery(), reason: reason };
+    fileCrash(c.query, c.reason);
+    // The address names the run that crashed, so a reload finds it filed.
+    if (c.query !== ownQuery()) setAddress(c.query);
+    showCrash(c, false);
   }
 
   start();

@@ -63,6 +63,10 @@ func TestSitePlannerArticle(t *testing.T) {
 	if err := chromedp.Do(ctx, chromedp.Sleep(2*time.Second)); err != nil {
 		t.Fatal(err)
 	}
-	assertDrawn(t, screenshot(t, ctx, "paraplay-planner-demo2-searching.png"), 20)
+	// A sparse scatter on white covers most of a full-width figure (which
+	// fills the viewport), so only the colours say it is drawn.
+	if n, share := colours(screenshot(t, ctx, "paraplay-planner-demo2-searching.png")); n < 20 {
+		t.Errorf("the searching planner looks blank: %d distinct colours (want ≥ 20), most common covers %.1f%%", n, 100*share)
+	}
 	noConsoleErrors(t, con)
 }

@@ -1,0 +1,125 @@
+//go:build browser
+
+package browsertest
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// minPosterText is the smallest text a reader should meet on a poster, in
+// CSS px (site/demo.go's minTextCSS).
+const minPosterText = 11
+
+// posterText measures every poster of the page: for each, the smallest
+// font size in its SVG times the scale the page shows it at (object-fit:
+// contain of the SVG's own size into the img's box), and the kind of
+// picture it is, from its items' IDs.
+const posterText = `Promise.all([...document.querySelectorAll("figure.demo img.poster")].map(async (img) => {
+  const svg = new DOMParser().parseFromString(await (await fetch(img.src)).text(), "image/svg+xml").documentElement;
+  const w = +svg.getAttribute("width"), h = +svg.getAttribute("height"), r = img.getBoundingClientRect();
+  const scale = Math.min(r.width / w, r.height / h);
+  let min = Infinity, id = "";
+  for (const t of svg.querySelectorAll("text")) {
+    const s = +t.getAttribute("font-size");
+    if (s < min) { min = s; id = t.getAttribute("data-id") || ""; }
+  }
+  const has = (p) => !!svg.querySelector('[data-id^="' + p + '"]');
+  const kind = has("plan") ? "plan scatter" : has("mem") ? "training" : has("switch") ? "topology" :
+    has("async") ? "async" : has("rlhf") ? "rlhf" : has("xfer") ? "ring" : "other";
+  return { poster: img.getAttribute("src"), kind: kind, css: min * scale, id: id, width: r.width };
+}))`
+
+type posterMeasure struct {
+	Poster string  `json:"poster"`
+	Kind   string  `json:"kind"`
+	CSS    float64 `json:"css"`
+	ID     string  `json:"id"`
+	Width  float64 `json:"width"`
+}
+
+// articles lists the index's articles, by file name.
+func articles(t *testing.T, ctx context.Context, base string) []string {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/index.html")); err != nil {
+		t.Fatal(err)
+	}
+	pages := eval[[]string](t, ctx, `[...document.querySelectorAll("ol.articles li > a")].map(a => a.getAttribute("href"))`)
+	if len(pages) < 10 {
+		t.Fatalf("the index lists %d articles", len(pages))
+	}
+	return pages
+}
+
+// TestArticlePosters opens every article at 1280 px and at 390 px (a
+// phone), saves a screenshot of each whole page for a person to look at,
+// and at 1280 px measures every poster's smallest text as shown: it must
+// be at least 11 CSS px on every poster, so on one of each kind of
+// picture (ring, topology, training, async, RLHF, plan scatter).
+func TestArticlePosters(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	pages := articles(t, ctx, base)
+	kinds := map[string]posterMeasure{}
+	for _, width := range []int64{1280, 390} {
+		if err := chromedp.Do(ctx, chromedp.EmulateViewport(width, 800)); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range pages {
+			if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+p)); err != nil {
+				t.Fatal(err)
+			}
+			waitFor(t, ctx, p+"'s posters", `[...document.querySelectorAll("figure.demo img.poster")].every(i => i.complete && i.naturalWidth > 0)`)
+			shot(t, ctx, fmt.Sprintf("paraplay-article-%s-%d.jpg", strings.TrimSuffix(p, ".html"), width))
+			if width != 1280 {
+				continue
+			}
+			measured, err := chromedp.Run(ctx, chromedp.Evaluate[[]posterMeasure](posterText, chromedp.EvalAwaitPromise))
+			if err != nil {
+				t.Fatalf("%s: measuring the posters: %v", p, err)
+			}
+			for _, m := range measured {
+				if m.CSS < minPosterText {
+					t.Errorf("%s: %s (%s) shown %.0f px wide: its smallest text %q is %.1f CSS px, want ≥ %d", p, m.Poster, m.Kind, m.Width, m.ID, m.CSS, minPosterText)
+				}
+				if k, ok := kinds[m.Kind]; !ok || m.CSS < k.CSS {
+					kinds[m.Kind] = m
+				}
+			}
+		}
+	}
+	names := make([]string, 0, len(kinds))
+	for k := range kinds {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		m := kinds[k]
+		t.Logf("%-12s smallest text %.2f CSS px (%s, %q, shown %.0f px wide)", k, m.CSS, m.Poster, m.ID, m.Width)
+	}
+	for _, k := range []string{"ring", "topology", "training", "plan scatter"} {
+		if _, ok := kinds[k]; !ok {
+			t.Errorf("no article poster of kind %s was measured", k)
+		}
+	}
+	noConsoleErrors(t, con)
+}
+
+// shot saves a JPEG of the whole page as os.TempDir()/name.
+func shot(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	buf, err := chromedp.Run(ctx, chromedp.FullScreenshot(70))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	if err := os.WriteFile(filepath.Join(os.TempDir(), name), buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
