@@ -130,3 +130,37 @@ func shot(t *testing.T, ctx context.Context, name string) {
 		t.Fatal(err)
 	}
 }
+
+// TestArticleFirstFrames starts one demo of each kind of picture in its
+// article at 1280 px and reads the live frame's smallest text
+// (window.paraplay.minText, device pixels) as CSS px: at least 11, as on
+// the posters.
+func TestArticleFirstFrames(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	for _, d := range []struct {
+		page string
+		n    int
+		kind string
+	}{
+		{"failures.html", 1, "faults"}, {"pipeline.html", 1, "pipeline"}, {"pipeline.html", 7, "training"},
+		{"collectives.html", 2, "topology"}, {"collectives.html", 1, "ring"}, {"rlhf.html", 2, "rlhf"},
+	} {
+		if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+d.page)); err != nil {
+			t.Fatal(err)
+		}
+		demo := fmt.Sprintf("#demo-%d", d.n)
+		waitFor(t, ctx, d.page+"'s play buttons", `!!document.querySelector("`+demo+` button.play:not([hidden])")`)
+		eval[bool](t, ctx, `(document.querySelector("`+demo+`").scrollIntoView({block: "center"}), document.querySelector("`+demo+` button.play").click(), true)`)
+		app := `document.querySelector("` + demo + ` iframe").contentWindow`
+		waitFor(t, ctx, d.page+" demo's first frame", `(() => { try { const p = `+app+`.paraplay; return !!(p && p.frames > 1 && p.minText > 0); } catch (e) { return false; } })()`)
+		css := eval[float64](t, ctx, app+`.paraplay.minText / `+app+`.devicePixelRatio`)
+		width := eval[float64](t, ctx, `document.querySelector("`+demo+` iframe").getBoundingClientRect().width`)
+		t.Logf("%s demo %d (%s), %.0f px wide: smallest text %.2f CSS px", d.page, d.n, d.kind, width, css)
+		if css < minPosterText {
+			t.Errorf("%s demo %d (%s): the live frame's smallest text is %.2f CSS px, want ≥ %d", d.page, d.n, d.kind, css, minPosterText)
+		}
+		shot(t, ctx, fmt.Sprintf("paraplay-first-frame-%s-%d.jpg", strings.TrimSuffix(d.page, ".html"), d.n))
+	}
+	noConsoleErrors(t, con)
+}
