@@ -174,6 +174,7 @@ func (b *bridge) publish(g *game) {
 	o.Set("canvasHeight", g.height)
 	o.Set("drawMs", g.fps.drawMs)
 	o.Set("repainted", g.repainted) // share of the canvas the last frame repainted
+	o.Set("minText", g.minText)     // the frame's smallest text, device pixels
 	g.fullRedraw = o.Get("fullRedraw").Truthy()
 	switch {
 	case g.cur == nil:

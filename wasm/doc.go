@@ -27,7 +27,8 @@
 //
 // window.paraplay holds, updated every frame: frames, fps, simTime and end
 // (ns), speed, loop, state ("loading", "playing", "paused", "error"),
-// error, hover (the ID under the pointer) and hoverText (scene.Describe).
+// error, hover (the ID under the pointer), hoverText (scene.Describe) and
+// minText (the frame's smallest text, in device pixels).
 // Its functions: run(query) re-simulates and returns {ok, query (canonical),
 // title, describe, error, errorTitle, errorParams, embed, hide, controls,
 // metrics}; current() returns the same for the run shown; trace() the

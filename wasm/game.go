@@ -52,9 +52,12 @@ type game struct {
 	builtAt units.Time
 	// builtOpt are the options dl was built with (theme, presenter mode).
 	builtOpt scene.Options
-	theme    pageTheme
-	built    bool
-	fontErr  error
+	// minText is dl's smallest text in device pixels (the bridge's
+	// minText), 0 when it has none.
+	minText float64
+	theme   pageTheme
+	built   bool
+	fontErr error
 
 	// damage tracks what changed since the last frame drawn from dl: the
 	// canvas keeps its pixels (SetScreenClearedEveryFrame(false)), so only
@@ -178,6 +181,7 @@ func (g *game) rebuild() {
 		return
 	}
 	g.builtAt, g.built, g.builtOpt = g.clock.T, true, opt
+	g.minText = smallestText(&g.dl)
 }
 
 // Draw replays the draw list: background, then shapes and labels in

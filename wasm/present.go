@@ -35,6 +35,18 @@ func (g *game) sceneOptions(ss *session, w, h float64) scene.Options {
 	return opt
 }
 
+// smallestText is the size of dl's smallest text item, 0 when it has none:
+// the browser tests read it to check an embedded demo's first frame.
+func smallestText(dl *scene.DrawList) float64 {
+	m := 0.0
+	for i := range dl.Items {
+		if it := &dl.Items[i]; it.Shape == scene.Text && (m == 0 || it.Size < m) {
+			m = it.Size
+		}
+	}
+	return m
+}
+
 // embedMinText is the smallest label an embedded demo draws, in CSS px.
 const embedMinText = 11
 
