@@ -1,0 +1,55 @@
+package inference
+
+import (
+	"fmt"
+
+	"paraplay/sim/budget"
+	"paraplay/sim/scenario"
+)
+
+// Work bounds a serving run. Its steps are S = output × microbatches ×
+// dp (a prefill and output−1 decodes of each microbatch on each replica).
+// With a pipeline of pp stages of tp GPUs, each step puts on every stage a
+// compute op (a compute span per GPU, a communication span with tp > 1,
+// a host span when host time is synchronous: h ≤ 3 spans), sends tp
+// messages to the next stage, samples (tp spans on the GPU, or one on a
+// CPU lane after a copy) and sends the token to stage 0's tp ranks:
+//
+//	spans     ≤ S·(h·pp·tp + sample)
+//	transfers ≤ S·((pp−1)·tp + copy + tp)
+//
+// With shared weights (one GPU a replica, layer by layer) the stages are
+// the model's L layers, each borrowing at most one layer by message:
+// spans ≤ S·(3L + 2), transfers ≤ S·(2L + 2).
+func (Strategy) Work(s scenario.Scenario) budget.Work {
+	in, p := SettingsOf(&s), s.Parallel
+	steps := float64(max(in.Output, 1) * max(MicrobatchCount(&s), 1) * max(p.DP, 1))
+	pp, tp := float64(max(p.PP, 1)), float64(max(p.TP, 1))
+	why := fmt.Sprintf("%d inference.output × %d microbatches × %d replicas", in.Output, MicrobatchCount(&s), p.DP)
+	fix := "lower inference.output or inference.microbatches"
+	perStage := 1.0 // a compute span on each GPU, a communication span with tp > 1, a host span
+	if tp > 1 {
+		perStage++
+	}
+	if in.HostTime > 0 && !in.AsyncHost {
+		perStage++
+	}
+	sample, copies := 0.0, 0.0 // sampling spans, and the logits' copy to a CPU lane
+	switch {
+	case in.Sampling == SampleCPU:
+		sample, copies = 1, 1
+	case in.SampleTime > 0:
+		sample = tp
+	}
+	sp, tr := steps*(perStage*pp*tp+sample), steps*((pp-1)*tp+copies+tp)
+	if in.SharedWeights != SharedNone {
+		layers := 1.0
+		if m, err := s.Model.Resolve(); err == nil {
+			layers = float64(m.Layers)
+		}
+		sp, tr = steps*(3*layers+2), steps*(2*layers+2)
+	}
+	spans := budget.Count{N: sp, Why: why + " × stages", Field: "inference.output", Fix: fix}
+	transfers := budget.Count{N: tr, Why: why + " × stages", Field: "inference.output", Fix: fix}
+	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, GPUs: p.DP*p.PP*p.TP + p.DP})
+}
