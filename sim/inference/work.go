@@ -16,7 +16,7 @@ import (
 // CPU lane after a copy) and sends the token to stage 0's tp ranks:
 //
 //	spans     ≤ S·(h·pp·tp + sample)
-//	transfers ≤ S·((pp−1)·tp + copy + tp)
+//	transfers ≤ S·((pp−1)·tp + copy + tp)   (tp − 1 tokens on one stage)
 //
 // With shared weights (one GPU a replica, layer by layer) the stages are
 // the model's L layers, each borrowing at most one layer by message:
@@ -41,7 +41,11 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	case in.SampleTime > 0:
 		sample = tp
 	}
-	sp, tr := steps*(perStage*pp*tp+sample), steps*((pp-1)*tp+copies+tp)
+	tokens := tp // the token to stage 0's ranks, but not to the GPU that sampled it
+	if pp == 1 && copies == 0 {
+		tokens = tp - 1
+	}
+	sp, tr := steps*(perStage*pp*tp+sample), steps*((pp-1)*tp+copies+tokens)
 	if in.SharedWeights != SharedNone {
 		layers := 1.0
 		if m, err := s.Model.Resolve(); err == nil {
@@ -51,5 +55,7 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	}
 	spans := budget.Count{N: sp, Why: why + " × stages", Field: "inference.output", Fix: fix}
 	transfers := budget.Count{N: tr, Why: why + " × stages", Field: "inference.output", Fix: fix}
-	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, GPUs: p.DP*p.PP*p.TP + p.DP})
+	// Each op keeps its metadata and its GPUs' KV-cache points: two ops'
+	// worth of memory a span.
+	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
 }

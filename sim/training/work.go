@@ -136,6 +136,11 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 		closedForms = dp*(pp*v)*2*m + pp*v*tp*buckets + pp*2*m*v*mp
 	}
 	groupOps := g / mp * (ops + buckets*v + 1)
+	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
+		// ZeRO-3's prefetches: a join per replica and gather, holding a
+		// copy of its op's predecessors.
+		closedForms += 4 * pp * 2 * m * v * mp * dp
+	}
 	ev := budget.Count{N: 4 * (groupOps + closedForms + tr.N + k*g*v*buckets), Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
