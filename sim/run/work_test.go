@@ -153,7 +153,9 @@ func randomScenario(rng *rand.Rand, s scenario.Scenario) scenario.Scenario {
 			s.Link.Bandwidth = units.Bandwidth(pick(1, 10, 100, 1000)) * units.GBps
 			s.Compute.Jitter = float64(pick(0, 1, 5)) / 10
 		case 12:
-			splitlearn.Edit(&s, func(y *splitlearn.Settings) { y.Clients, y.Hops, y.LocalSteps = pick(1, 2, 4, 16), pick(1, 2, 3), pick(1, 2, 4) })
+			splitlearn.Edit(&s, func(y *splitlearn.Settings) {
+				y.Clients, y.Hops, y.LocalSteps = pick(1, 2, 4, 16), pick(1, 2, 3), pick(1, 2, 4)
+			})
 			inference.Edit(&s, func(y *inference.Settings) { y.Output, y.Requests = pick(1, 4, 16, 64), pick(1, 2, 8, 32) })
 		case 13:
 			rlhf.Edit(&s, func(y *rlhf.Settings) { y.Prompts = pick(64, 256, 1024) })
