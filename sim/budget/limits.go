@@ -80,31 +80,54 @@ func (l Limits) Check(w Work) error {
 	return nil
 }
 
-// Short writes a count to two significant digits with k, M, G or T:
-// "1.7 M", "200 k".
+// Short writes a count with k, M, G or T to two or three significant
+// digits: "1.7 M", "523 k", "200 k"; beyond T, in powers of ten.
 func Short(v float64) string {
+	if v >= 1e15 {
+		return strconv.FormatFloat(v, 'e', 1, 64)
+	}
 	for _, u := range []struct {
 		div  float64
 		name string
 	}{{1e12, " T"}, {1e9, " G"}, {1e6, " M"}, {1e3, " k"}} {
 		if v >= u.div {
-			return strconv.FormatFloat(v/u.div, 'g', 2, 64) + u.name
+			return digits(v/u.div) + u.name
 		}
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64)
 }
 
-// Size writes bytes to two significant digits in KiB, MiB, GiB or TiB.
+// Size writes bytes in KiB, MiB, GiB or TiB to two or three significant
+// digits: "1.5 GiB", "384 MiB".
 func Size(v float64) string {
 	for _, u := range []struct {
 		div  float64
 		name string
 	}{{float64(units.TiB), " TiB"}, {float64(units.GiB), " GiB"}, {float64(units.MiB), " MiB"}, {float64(units.KiB), " KiB"}} {
 		if v >= u.div {
-			return strconv.FormatFloat(v/u.div, 'g', 2, 64) + u.name
+			if x := v / u.div; x < 1e4 || u.div == float64(units.TiB) {
+				return digits(x) + u.name
+			}
 		}
 	}
 	return strconv.FormatFloat(v, 'f', 0, 64) + " B"
+}
+
+// digits writes x ≥ 1 without an exponent: whole from 100, one decimal
+// from 10, two below, trailing zeros dropped.
+func digits(x float64) string {
+	prec := 2
+	switch {
+	case x >= 100:
+		prec = 0
+	case x >= 10:
+		prec = 1
+	}
+	out := strconv.FormatFloat(x, 'f', prec, 64)
+	if strings.Contains(out, ".") {
+		out = strings.TrimRight(strings.TrimRight(out, "0"), ".")
+	}
+	return out
 }
 
 // Parse reads a budget as the command line's --budget gives it: "cli"

@@ -40,7 +40,7 @@ func LongWork(s scenario.Scenario, duration units.Time) budget.Work {
 		return budget.Work{Refused: err}
 	}
 	tau := s.Recovery.CheckpointInterval
-	tauWhy := "recovery.checkpoint_interval " + fault.Human(tau)
+	tauWhy := "recovery.checkpoint_interval " + tau.String()
 	if tau <= 0 {
 		tau = 1
 		if est, err := NewEstimator().Quick(one); err == nil {
@@ -54,10 +54,10 @@ func LongWork(s scenario.Scenario, duration units.Time) budget.Work {
 	failures := mu + 6*math.Sqrt(mu) + 10
 	ckpts := float64(duration)/float64(tau) + 1
 	phases := 2*ckpts + 6*failures
-	c := budget.Count{N: phases, Why: fmt.Sprintf("2 × failures.duration %s ÷ %s = %.2g phases", fault.Human(duration), tauWhy, 2*ckpts),
+	c := budget.Count{N: phases, Why: fmt.Sprintf("2 phases × (failures.duration %s ÷ %s)", fault.Human(duration), tauWhy),
 		Field: "recovery.checkpoint_interval", Fix: "raise recovery.checkpoint_interval or shorten failures.duration"}
 	if 6*failures > 2*ckpts {
-		c.Why = fmt.Sprintf("6 × (%g failures.rate_per_node_day × %g nodes × %.3g days = %.2g failures)", s.Failures.RatePerNodeDay, nodes, days, mu)
+		c.Why = fmt.Sprintf("6 phases × (%g failures.rate_per_node_day × %g nodes × %.3g days = %.2g failures)", s.Failures.RatePerNodeDay, nodes, days, mu)
 		c.Field, c.Fix = "failures.rate_per_node_day", "lower failures.rate_per_node_day, use fewer nodes or shorten failures.duration"
 	}
 	down := min(nodes, s.Failures.RatePerNodeDay*nodes*s.Failures.RepairTime.Seconds()/86400+1)

@@ -127,9 +127,12 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 		case real && dp > 1 && p.ZeRO == 3:
 			zero = pp * 2 * m * v * mp * dp * (dp - 1)
 		}
+		fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
+		if s.Fidelity == "auto" {
+			fix = "use fidelity: analytic, or lower parallel.microbatches"
+		}
 		tr = budget.Count{N: p2p + grad + zero, Field: "fidelity",
-			Why: fmt.Sprintf("%g GPUs, dp %g, %g parallel.microbatches, every message (fidelity: %s)", g, dp, m, s.Fidelity),
-			Fix: "use fidelity: analytic (or auto), or lower parallel.microbatches"}
+			Why: fmt.Sprintf("%g GPUs, dp %g, %g parallel.microbatches, every message (fidelity: %s)", g, dp, m, s.Fidelity), Fix: fix}
 	}
 	closedForms := 0.0
 	if fid == analytic {
