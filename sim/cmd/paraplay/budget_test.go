@@ -29,6 +29,7 @@ func TestAuditInputsRefusedByName(t *testing.T) {
 		{"failures-4096-gpus.yaml", "failures.rate_per_node_day", "failures.rate_per_node_day"},
 		{"iterations64-mb4096.yaml", "parallel.microbatches", "fidelity"},
 		{"efficiency-1e-300.yaml", "training.efficiency", "training.efficiency"},
+		{"inference-efficiency-1e-300.yaml", "training.efficiency", "training.efficiency"},
 		{"largest-shape.yaml", "model", "model"},
 		{"checkpoint-1us.yaml", "recovery.checkpoint_interval", "recovery.checkpoint_interval"},
 	} {
