@@ -71,6 +71,10 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	if err != nil {
 		return budget.Work{}, &scenario.FieldError{Field: "parallel.schedule", Msg: err.Error()}
 	}
+	if !s.Model.IsSynthetic() && s.Cluster.GPU == "" {
+		// Simulate would say so after building the run: say it before.
+		return budget.Work{}, &scenario.FieldError{Field: "cluster.gpu", Msg: "is empty; a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)"}
+	}
 	if err := clockFits(s); err != nil {
 		return budget.Work{}, err
 	}
@@ -156,6 +160,10 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 // their offsets add up without overflow.
 const maxIteration = float64(1<<63-1) / 16 / 1e9
 
+// maxBytes is the most bytes a memory counter may reach: a sixteenth of
+// units.Bytes' range (512 PiB), for the same reason.
+const maxBytes = float64(1<<63-1) / 16
+
 // clockFits refuses a scenario whose costs would overflow the clock once
 // they become times: the compute of one replica's iteration, all its ops
 // one after another on its tp·cp GPUs,
@@ -163,6 +171,8 @@ const maxIteration = float64(1<<63-1) / 16 / 1e9
 //	FLOPs(m · micro_batch_size sequences) / (tp·cp · peak · efficiency)
 //
 // bounds the critical path's compute; it must stay under maxIteration.
+// Likewise a GPU's activations, at most every microbatch's on every layer,
+// must stay under maxBytes.
 func clockFits(s scenario.Scenario) error {
 	if s.Model.IsSynthetic() || s.Cluster.GPU == "" {
 		return nil
@@ -186,6 +196,16 @@ func clockFits(s scenario.Scenario) error {
 	f := workload.IterationFLOPs(mdl, p.Microbatches*p.MicroBatchSize, workload.Recompute(p.Recompute))
 	flops := f.Forward + f.BackwardInput + f.BackwardWeight + f.Recompute
 	secs := flops / (float64(p.TP*p.CP) * peak * eff)
+	if mdl.ValidateSplit(p.TP, p.CP) == nil {
+		// Activations are counted in units.Bytes: all microbatches' on
+		// every layer must fit in a sixteenth of its range.
+		act := workload.ActivationBytesPerLayerCP(mdl, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, workload.Recompute(p.Recompute)) *
+			float64(mdl.Layers) * float64(p.Microbatches)
+		if act > maxBytes {
+			return &scenario.FieldError{Field: "model", Msg: fmt.Sprintf("one GPU's activations could reach %.2g bytes (%d layers × %d parallel.microbatches); the byte counters hold %.2g: use a smaller model shape, a shorter model.seq_len or fewer parallel.microbatches",
+				act, mdl.Layers, p.Microbatches, maxBytes)}
+		}
+	}
 	if secs <= maxIteration && !math.IsNaN(secs) {
 		return nil
 	}
