@@ -87,16 +87,7 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	real, fid := !s.Model.IsSynthetic(), fidelityOf(s)
 	buckets := 1.0
 	if real && fid != ideal && dp*cp > 1 {
-		if mdl, err := s.Model.Resolve(); err == nil {
-			// The largest stage's gradient: its share of the layers, with
-			// the embedding or the head.
-			layers := math.Ceil(float64(mdl.Layers) / (pp * v))
-			perLayer := float64(mdl.Hidden) * float64(mdl.Hidden) * 16
-			grads := 2 * (layers*perLayer + float64(mdl.Vocab)*float64(mdl.Hidden)) / tp
-			buckets = min(max(math.Ceil(grads/ddpBucket)+1, 1), 8)
-		} else {
-			buckets = 8
-		}
+		buckets = bucketBound(s, pp*v)
 	}
 	c := 1.0
 	if p.TP*p.CP*p.EP > 1 {
@@ -112,31 +103,7 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	var tr budget.Count
 	mp := tp * cp
 	if fid == detailed {
-		var p2p float64
-		if pp*v > 1 && real {
-			p2p = g / pp * (pp*v - 1) * 2 * m
-		}
-		op := "all_reduce"
-		if p.ZeRO >= 1 {
-			op = "reduce_scatter"
-		}
-		grad := 0.0
-		if real && dp*cp > 1 {
-			grad = pp * v * tp * buckets * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
-		}
-		zero := 0.0
-		switch {
-		case real && dp > 1 && (p.ZeRO == 1 || p.ZeRO == 2):
-			zero = pp * mp * dp * (dp - 1)
-		case real && dp > 1 && p.ZeRO == 3:
-			zero = pp * 2 * m * v * mp * dp * (dp - 1)
-		}
-		fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
-		if s.Fidelity == "auto" {
-			fix = "use fidelity: analytic, or lower parallel.microbatches"
-		}
-		tr = budget.Count{N: p2p + grad + zero, Field: "fidelity",
-			Why: fmt.Sprintf("%g GPUs, dp %g, %g parallel.microbatches, every message (fidelity: %s)", g, dp, m, s.Fidelity), Fix: fix}
+		tr = detailedTransfers(s, v, m, buckets)
 	}
 	closedForms := 0.0
 	if fid == analytic {
@@ -153,6 +120,53 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
 	return budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs()}), nil
+}
+
+// bucketBound bounds the gradient buckets of the largest of stages model
+// stages: its share of the layers (≈ 16·h² parameters each) with the
+// embedding or the head, in bf16, one bucket per 25 MB, plus one.
+func bucketBound(s scenario.Scenario, stages float64) float64 {
+	mdl, err := s.Model.Resolve()
+	if err != nil {
+		return 8
+	}
+	layers := math.Ceil(float64(mdl.Layers) / stages)
+	perLayer := float64(mdl.Hidden) * float64(mdl.Hidden) * 16
+	grads := 2 * (layers*perLayer + float64(mdl.Vocab)*float64(mdl.Hidden)) / float64(s.Parallel.TP)
+	return min(max(math.Ceil(grads/ddpBucket)+1, 1), 8)
+}
+
+// detailedTransfers bounds the messages of a detailed iteration of s with
+// v chunks, m microbatches and b buckets (the formula of Work).
+func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
+	p := s.Parallel
+	g, dp, pp, tp, cp := float64(s.NumGPUs()), float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
+	real, mp := !s.Model.IsSynthetic(), tp*cp
+	var p2p float64
+	if pp*v > 1 && real {
+		p2p = g / pp * (pp*v - 1) * 2 * m
+	}
+	op := "all_reduce"
+	if p.ZeRO >= 1 {
+		op = "reduce_scatter"
+	}
+	grad := 0.0
+	if real && dp*cp > 1 {
+		grad = pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+	}
+	zero := 0.0
+	switch {
+	case real && dp > 1 && (p.ZeRO == 1 || p.ZeRO == 2):
+		zero = pp * mp * dp * (dp - 1)
+	case real && dp > 1 && p.ZeRO == 3:
+		zero = pp * 2 * m * v * mp * dp * (dp - 1)
+	}
+	fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
+	if s.Fidelity == "auto" {
+		fix = "use fidelity: analytic, or lower parallel.microbatches"
+	}
+	return budget.Count{N: p2p + grad + zero, Field: "fidelity",
+		Why: fmt.Sprintf("%g GPUs, dp %g, %g parallel.microbatches, every message (fidelity: %s)", g, dp, m, s.Fidelity), Fix: fix}
 }
 
 // maxIteration is the longest iteration the clock may hold: a sixteenth
