@@ -82,6 +82,9 @@ func TestBudgetFlag(t *testing.T) {
 		{[]string{"run", ring, "--budget", "gpus=4"}, exitUsage, `unknown key "gpus"`},
 		{[]string{"run", ring, "--budget", "events=-1"}, exitUsage, "want a count > 0"},
 		{[]string{"run", "testdata/audit/checkpoint-1us.yaml", "--duration", "100000d"}, exitUsage, "--duration is 100000d; allowed up to 365d"},
+		{[]string{"collective", "--algo", "ring", "--nodes", "512", "--gpus-per-node", "8", "--gpu", "h100-sxm", "--size", "1G", "--fidelity", "detailed"},
+			exitUsage, "--fidelity: 4096 GPUs (ring all-reduce) = 33.5 M transfers; the command line allows 10 M"},
+		{[]string{"plan", "--model", "llama3-8b", "--gpus", "65536", "--global-batch", "65536"}, exitUsage, "--gpus: is 65536; allowed 1..8192"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(c.args, &out, &errOut)
