@@ -23,9 +23,9 @@ const (
 // by the estimator's Work, when recovery.checkpoint_interval is 0), λ
 // failures per node-day on N nodes over D days, the failures are at most
 // μ + 6√μ + 10 with μ = λ·N·D (a Poisson count beyond that is below
-// 10⁻⁹), and
+// 10⁻⁹), and with C the checkpoint's cost
 //
-//	phases ≤ 2·(D/τ + 1) + 6·failures
+//	phases ≤ 2·(D/(τ + C) + 1) + 6·failures
 //
 // (a train and a checkpoint phase per interval; per failure a detection,
 // a restart or reconfiguration, a repair's reconfiguration and the split
@@ -52,9 +52,10 @@ func LongWork(s scenario.Scenario, duration units.Time) budget.Work {
 	days := duration.Seconds() / 86400
 	mu := s.Failures.RatePerNodeDay * nodes * days
 	failures := mu + 6*math.Sqrt(mu) + 10
-	ckpts := float64(duration)/float64(tau) + 1
+	// A cycle is τ of training, then the checkpoint's write of C.
+	ckpts := float64(duration)/float64(tau+s.Recovery.CheckpointCost) + 1
 	phases := 2*ckpts + 6*failures
-	c := budget.Count{N: phases, Why: fmt.Sprintf("2 phases × (failures.duration %s ÷ %s)", fault.Human(duration), tauWhy),
+	c := budget.Count{N: phases, Why: fmt.Sprintf("2 phases × (failures.duration %s ÷ (%s + recovery.checkpoint_cost %v))", fault.Human(duration), tauWhy, s.Recovery.CheckpointCost),
 		Field: "recovery.checkpoint_interval", Fix: "raise recovery.checkpoint_interval or shorten failures.duration"}
 	if 6*failures > 2*ckpts {
 		c.Why = fmt.Sprintf("6 phases × (%g failures.rate_per_node_day × %g nodes × %.3g days = %.2g failures)", s.Failures.RatePerNodeDay, nodes, days, mu)

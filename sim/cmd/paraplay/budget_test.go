@@ -107,3 +107,27 @@ func TestBrowserBudgetIsSmaller(t *testing.T) {
 		t.Errorf("the browser: got %v", err)
 	}
 }
+
+// TestMicrosecondCheckpointsWithACost: with the default 30 s checkpoint
+// cost, a checkpoint every microsecond for a year is 2.1 M phases: the
+// command line replays it (in seconds), the browser refuses it by name.
+func TestMicrosecondCheckpointsWithACost(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a year of 1 M checkpoints")
+	}
+	data, err := os.ReadFile("testdata/audit/checkpoint-1us.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(t.TempDir(), "costly.yaml")
+	if err := os.WriteFile(file, bytes.ReplaceAll(data, []byte("checkpoint_cost: 0s"), []byte("checkpoint_cost: 30s")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errOut bytes.Buffer
+	if code := Main([]string{"run", file, "--json"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if err := browserCheck(t, file); err == nil || !strings.HasPrefix(err.Error(), "recovery.checkpoint_interval: ") {
+		t.Errorf("the browser: %v, want a refusal of recovery.checkpoint_interval", err)
+	}
+}
