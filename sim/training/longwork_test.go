@@ -23,7 +23,10 @@ func TestLongWorkBoundsThePhases(t *testing.T) {
 		{"week", func(*scenario.Scenario) {}, 7 * fault.Day},
 		{"5 failures a node-day", func(s *scenario.Scenario) { s.Failures.RatePerNodeDay = 5 }, 7 * fault.Day},
 		{"checkpoint every minute", func(s *scenario.Scenario) { s.Recovery.CheckpointInterval = 60 * units.Second }, 7 * fault.Day},
-		{"checkpoint-restart", func(s *scenario.Scenario) { s.Recovery.Policy = scenario.PolicyCheckpointRestart; s.Failures.RatePerNodeDay = 2 }, 30 * fault.Day},
+		{"checkpoint-restart", func(s *scenario.Scenario) {
+			s.Recovery.Policy = scenario.PolicyCheckpointRestart
+			s.Failures.RatePerNodeDay = 2
+		}, 30 * fault.Day},
 		{"every iteration", func(s *scenario.Scenario) { s.Recovery.CheckpointInterval = 0 }, fault.Day},
 		{"replan, no failures", func(s *scenario.Scenario) { s.Recovery.Policy = scenario.PolicyReplan; s.Failures.RatePerNodeDay = 0 }, 7 * fault.Day},
 	} {
