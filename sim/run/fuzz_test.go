@@ -14,7 +14,7 @@ import (
 )
 
 // fuzzBudget keeps each fuzzed run small enough for thousands a second.
-var fuzzBudget = budget.Limits{Who: "the fuzz target allows", Events: 50e3, Transfers: 5e3, Spans: 5e3,
+var fuzzBudget = budget.Limits{Who: "the fuzz target allows", Events: 30e3, Transfers: 3e3, Spans: 3e3,
 	TraceBytes: 1e9, Memory: 64 << 20}
 
 // bytesOf reads the fuzzer's bytes as choices, zero when they run out.
