@@ -34,3 +34,21 @@ func TestBudgetRefusesByName(t *testing.T) {
 		t.Errorf("the default scenario: %v", err)
 	}
 }
+
+// TestPresetsFitTheBudget: every lesson button's scenario passes the
+// browser's budget.
+func TestPresetsFitTheBudget(t *testing.T) {
+	for _, p := range Presets {
+		q, err := url.ParseQuery(p.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := scenario.FromQuery(q)
+		if err != nil {
+			continue // the presets' own test reports it
+		}
+		if err := CheckBudget(s); err != nil {
+			t.Errorf("%s: %v", p.Label, err)
+		}
+	}
+}
