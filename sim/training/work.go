@@ -30,7 +30,8 @@ import (
 //
 // ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
 // reduce-scatter (n(n−1)). Engine events: 4 per group op (G/(tp·cp) of
-// them per span of a GPU), per closed form and per transfer. An imperfect
+// them per span of a GPU) and per closed form, budget.EventsPerItem per
+// transfer. An imperfect
 // run (several iterations, faults, stragglers, variable lengths) plays up
 // to I·(1 + stops) iterations, at most 4·MaxIterations, and as many
 // predictions again.
@@ -115,7 +116,7 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 		// copy of its op's predecessors.
 		closedForms += 4 * pp * 2 * m * v * mp * dp
 	}
-	ev := budget.Count{N: 4 * (groupOps + closedForms + tr.N + k*g*v*buckets), Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	ev := budget.Count{N: 4*(groupOps+closedForms+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
