@@ -9,9 +9,9 @@
 // knows how to bound, spans and transfers, through Of, which derives
 // events, trace bytes and memory from them with the constants measured
 // here. Every count carries the fields behind it (Count.Why) and what to
-// change (Count.Fix), so that a refusal reads like "512 GPUs × 64
-// collective.chunks × 2·511 steps = 16.7 M transfers; the browser allows
-// 200 k: lower collective.chunks or use fidelity: analytic".
+// change (Count.Fix), so that a refusal reads like "collective.chunks:
+// 512 GPUs × 64 collective.chunks (ring all-reduce) = 33.5 M transfers;
+// the browser allows 200 k: lower collective.chunks or use fewer GPUs".
 //
 // The bounds are tested against the real counts of every testdata
 // scenario and of a thousand random ones (sim/run's work test): bound ≥

@@ -36,9 +36,9 @@ var Browser = Limits{Who: "the browser allows", Events: 2e6, Transfers: 200e3, S
 	TraceBytes: math.Inf(1), Memory: 384 * float64(units.MiB)}
 
 // Check refuses work over the limits, with a *scenario.FieldError naming
-// the field that drives it: "collective.chunks: 512 GPUs × 64 chunks … =
-// 1.7 M transfers; the browser allows 200 k: lower collective.chunks or use
-// fidelity: analytic". The first kind over its limit is reported, in the
+// the field that drives it: "collective.chunks: 512 GPUs × 64
+// collective.chunks (ring all-reduce) = 33.5 M transfers; the browser
+// allows 200 k: lower collective.chunks or use fewer GPUs". The first kind over its limit is reported, in the
 // order transfers, spans, events, memory, trace.
 func (l Limits) Check(w Work) error {
 	if w.Refused != nil {
@@ -64,13 +64,17 @@ func (l Limits) Check(w Work) error {
 		if field == "" {
 			field = "scenario"
 		}
+		unit := k.unit
+		if k.c.Unit != "" {
+			unit = k.c.Unit
+		}
 		show := Short
 		if k.bytes {
 			show = Size
 		}
-		msg := fmt.Sprintf("%s = %s %s; %s %s", k.c.Why, show(k.c.N), k.unit, l.Who, show(k.limit))
+		msg := fmt.Sprintf("%s = %s %s; %s %s", k.c.Why, show(k.c.N), unit, l.Who, show(k.limit))
 		if k.c.Why == "" {
-			msg = fmt.Sprintf("%s %s; %s %s", show(k.c.N), k.unit, l.Who, show(k.limit))
+			msg = fmt.Sprintf("%s %s; %s %s", show(k.c.N), unit, l.Who, show(k.limit))
 		}
 		if k.c.Fix != "" {
 			msg += ": " + k.c.Fix

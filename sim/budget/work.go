@@ -17,6 +17,9 @@ type Count struct {
 	// Fix says what to change to lower N: "lower collective.chunks or use
 	// fidelity: analytic".
 	Fix string
+	// Unit, when set, names what is counted in a refusal instead of the
+	// kind's own word ("phases" of a long run, counted as spans).
+	Unit string
 }
 
 // Plus is c with d's bound added; the explanation stays with the larger.

@@ -3,9 +3,9 @@ package training
 import (
 	"fmt"
 	"math"
+	"strconv"
 
 	"paraplay/sim/budget"
-	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
 )
@@ -16,6 +16,9 @@ const (
 	phaseBytes = 2 * 72
 	hitBytes   = 2 * 64
 )
+
+// days writes a long time in days: "365d", "7d", "0.5d".
+func days(t units.Time) string { return strconv.FormatFloat(t.Seconds()/86400, 'g', 4, 64) + "d" }
 
 // LongWork bounds a long run of s over duration of wall time (NewLong and
 // fault.Run): one analytic iteration (iterationWork), then the replay's
@@ -49,16 +52,15 @@ func LongWork(s scenario.Scenario, duration units.Time) budget.Work {
 		tauWhy = "an iteration of at least " + tau.String() + " (recovery.checkpoint_interval 0: every iteration)"
 	}
 	nodes := float64(max(s.Cluster.Nodes, 1))
-	days := duration.Seconds() / 86400
-	mu := s.Failures.RatePerNodeDay * nodes * days
+	mu := s.Failures.RatePerNodeDay * nodes * duration.Seconds() / 86400
 	failures := mu + 6*math.Sqrt(mu) + 10
 	// A cycle is τ of training, then the checkpoint's write of C.
 	ckpts := float64(duration)/float64(tau+s.Recovery.CheckpointCost) + 1
 	phases := 2*ckpts + 6*failures
-	c := budget.Count{N: phases, Why: fmt.Sprintf("2 phases × (failures.duration %s ÷ (%s + recovery.checkpoint_cost %v))", fault.Human(duration), tauWhy, s.Recovery.CheckpointCost),
-		Field: "recovery.checkpoint_interval", Fix: "raise recovery.checkpoint_interval or shorten failures.duration"}
+	c := budget.Count{N: phases, Why: fmt.Sprintf("2 × (failures.duration %s ÷ (%s + recovery.checkpoint_cost %v))", days(duration), tauWhy, s.Recovery.CheckpointCost),
+		Field: "recovery.checkpoint_interval", Fix: "raise recovery.checkpoint_interval or shorten failures.duration", Unit: "phases of the replay"}
 	if 6*failures > 2*ckpts {
-		c.Why = fmt.Sprintf("6 phases × (%g failures.rate_per_node_day × %g nodes × %.3g days = %.2g failures)", s.Failures.RatePerNodeDay, nodes, days, mu)
+		c.Why = fmt.Sprintf("6 × (%g failures.rate_per_node_day × %g nodes × %s = %.2g failures)", s.Failures.RatePerNodeDay, nodes, days(duration), mu)
 		c.Field, c.Fix = "failures.rate_per_node_day", "lower failures.rate_per_node_day, use fewer nodes or shorten failures.duration"
 	}
 	down := min(nodes, s.Failures.RatePerNodeDay*nodes*s.Failures.RepairTime.Seconds()/86400+1)
