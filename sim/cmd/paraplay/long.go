@@ -39,9 +39,9 @@ func days(t units.Time) string {
 	return strconv.FormatFloat(t.Seconds()/86400, 'g', 6, 64) + "d"
 }
 
-// checkLong validates s and holds its long run of duration (when known)
-// to the budget: the one analytic iteration and the replay's phases
-// (training.LongWork).
+// checkLong validates s and holds its long run of duration (0 when
+// --iterations sets it) to the budget: the one analytic iteration and the
+// replay's phases (training.LongWork).
 func checkLong(s scenario.Scenario, duration units.Time, limits budget.Limits) error {
 	if duration > 0 {
 		s.Failures.Duration = duration
@@ -49,9 +49,11 @@ func checkLong(s scenario.Scenario, duration units.Time, limits budget.Limits) e
 	if err := s.Validate(); err != nil {
 		return err
 	}
-	if s.Strategy != training.Name || duration == 0 {
+	if s.Strategy != training.Name {
 		return nil // NewLong says what is missing
 	}
+	// With --iterations the duration is not known yet: this bounds the
+	// one analytic iteration, and the caller the replay once it is.
 	return limits.Check(training.LongWork(s, duration))
 }
 
