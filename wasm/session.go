@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall/js"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/fault"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
@@ -66,7 +67,12 @@ func newSession(q url.Values, qerr error) *session {
 		}
 		return controls, metrics
 	})
-	switch err := errors.Join(serr, verr); {
+	err := errors.Join(serr, verr)
+	var tooLarge error // the browser's budget, checked before anything runs
+	if qerr == nil && err == nil {
+		tooLarge = playground.CheckBudget(s)
+	}
+	switch {
 	case qerr != nil:
 		ss.fail("This demo's address is malformed", &scenario.FieldError{Field: "URL", Msg: qerr.Error()})
 	case playground.IsCompare(q):
@@ -75,6 +81,8 @@ func newSession(q url.Values, qerr error) *session {
 		ss.fail("Compare mode does not nest", playground.NestedCompare(q))
 	case err != nil:
 		ss.fail("This demo's parameters are not valid", err)
+	case tooLarge != nil:
+		ss.fail(playground.TooLarge, tooLarge)
 	case playground.IsLongRun(s):
 		rep, err := simulateLong(s)
 		if err != nil {
@@ -119,7 +127,7 @@ func simulate(s scenario.Scenario) (tl *timeline.Timeline, err error) {
 			tl, err = nil, fmt.Errorf("the simulator crashed: %v", r)
 		}
 	}()
-	tl, err = run.Simulate(s)
+	tl, err = run.SimulateWithin(s, budget.Browser)
 	if err == nil && tl == nil {
 		err = fmt.Errorf("the simulator returned no timeline")
 	}

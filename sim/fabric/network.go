@@ -255,6 +255,11 @@ func (n *Network) arm(m *Message) {
 		return
 	default:
 		eta = m.since + units.Round(m.remaining/m.rate)
+		if eta <= m.Start {
+			// A message of bytes takes time: on a path of no latency, a
+			// small one on a 100 TB/s link rounded to an empty interval.
+			eta = m.Start + 1
+		}
 	}
 	m.armedAt = eta
 	n.eng.Schedule(eta, m)

@@ -1,6 +1,7 @@
 // Package run is the registry of strategies and the entry point of a
-// run: Simulate validates a scenario and hands it to its strategy, which
-// returns the timeline. registry.go lists the built-in strategies, one
+// run: Simulate validates a scenario, holds its strategy's bound on the
+// work (Work, Check) to a budget (package budget), and hands it to its
+// strategy, which returns the timeline. registry.go lists the built-in strategies, one
 // package each, behind the seam of package strategy:
 //
 //	data-parallel     package dataparallel
@@ -18,6 +19,7 @@
 // plays it with package taskgraph; RLHF's steps are priced analytically.
 // The tests here run every strategy through Simulate: the golden
 // timelines of every scenario under sim/scenario/testdata, the
-// scenario → summary cases under testdata/summary, and local SGD against
-// data parallelism.
+// scenario → summary cases under testdata/summary, local SGD against
+// data parallelism, every strategy's work bound against its real counts
+// (work_test.go), and FuzzSimulate.
 package run

@@ -3,20 +3,48 @@ package run
 import (
 	"fmt"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
 
-// Simulate runs the scenario and returns its timeline: it validates s,
-// then hands it to its strategy (Lookup). The result passes
-// timeline.Validate.
+// Simulate runs the scenario under the command line's default budget
+// (budget.CLI) and returns its timeline: SimulateWithin.
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
-	if err := s.Validate(); err != nil {
+	return SimulateWithin(s, budget.CLI)
+}
+
+// SimulateWithin runs the scenario and returns its timeline: it validates
+// s and holds its work to the budget l (Check), then hands it to its
+// strategy (Lookup). The result passes timeline.Validate.
+func SimulateWithin(s scenario.Scenario, l budget.Limits) (*timeline.Timeline, error) {
+	if err := Check(s, l); err != nil {
 		return nil, err
+	}
+	st, _ := Lookup(s.Strategy) // Check refuses a strategy no one registered
+	return st.Simulate(s)
+}
+
+// Check validates s and refuses it when its strategy's bound on the work
+// (Work) is over the budget l: a *scenario.FieldError that names the
+// fields driving the work and what to change. It runs nothing.
+func Check(s scenario.Scenario, l budget.Limits) error {
+	w, err := Work(s)
+	if err != nil {
+		return err
+	}
+	return l.Check(w)
+}
+
+// Work validates s and returns its strategy's bound on what simulating it
+// costs (strategy.Strategy's Work).
+func Work(s scenario.Scenario) (budget.Work, error) {
+	if err := s.Validate(); err != nil {
+		return budget.Work{}, err
 	}
 	st, ok := Lookup(s.Strategy)
 	if !ok { // Validate refuses a strategy no one registered
-		return nil, fmt.Errorf("strategy: %q is not registered", s.Strategy)
+		return budget.Work{}, fmt.Errorf("strategy: %q is not registered", s.Strategy)
 	}
-	return st.Simulate(s)
+	return st.Work(s), nil
 }

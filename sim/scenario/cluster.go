@@ -59,6 +59,17 @@ func (s *Scenario) validateCollective(keys Keys, bad Reporter) {
 		bad("collective.op", "is %q; data parallelism sums gradients with %s", c.Op, keys.Op)
 	case !slices.Contains(algos, c.Algorithm):
 		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(algos, ", "))
+	default:
+		// The algorithm must fit the GPUs (halving_doubling on a power of
+		// two, sendrecv on two), or the run fails after validation.
+		n, per := s.NumGPUs(), s.Cluster.GPUsPerNode
+		if per <= 0 {
+			per = n
+		}
+		cfg := collective.Config{Ranks: n, Nodes: n / max(per, 1), PerNode: per, Chunks: c.Chunks}
+		if _, err := collective.Resolve(c.Op, c.Algorithm, cfg, collective.DefaultAlpha, collective.DefaultBandwidth); err != nil && n >= MinGPUs {
+			bad("collective.algorithm", "%s", strings.TrimPrefix(err.Error(), "collective: "))
+		}
 	}
 	if c.Size < 1 || c.Size > MaxBuffer {
 		bad("collective.size", "is %v; allowed 1B..%v", c.Size, MaxBuffer)

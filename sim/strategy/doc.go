@@ -9,6 +9,8 @@
 //
 //   - its scenario half, scenario.Kind: the sections and shared keys it
 //     reads, how to check them, how to name a run;
+//   - Work: the bound on what Simulate costs, from the scenario's fields,
+//     checked against a budget before anything runs (package budget);
 //   - Simulate: a checked scenario in, a timeline out (an event-driven
 //     strategy plays a task graph on package taskgraph; an analytic one,
 //     such as rlhf, says in its doc why it needs no events);

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/collective"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
@@ -66,6 +67,14 @@ func (relay) Title(s *scenario.Scenario) string {
 func (relay) Describe(s *scenario.Scenario) string {
 	r := scenario.Get[settings](s, "relay")
 	return fmt.Sprintf("%d laps of a %v token", r.Laps, r.Payload)
+}
+
+// Work bounds the relay: a span and a message per GPU and lap.
+func (relay) Work(s scenario.Scenario) budget.Work {
+	r := scenario.Get[settings](&s, "relay")
+	n := float64(r.Laps * s.NumGPUs())
+	c := budget.Count{N: n, Why: "relay.laps × GPUs", Field: "relay.laps", Fix: "lower relay.laps"}
+	return budget.Of(budget.Items{Spans: c, Transfers: c, GPUs: s.NumGPUs()})
 }
 
 // Simulate lays the laps out as a task graph on a ring of ideal links.

@@ -1,6 +1,7 @@
 package strategy
 
 import (
+	"paraplay/sim/budget"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
@@ -15,6 +16,12 @@ type Strategy interface {
 	// this one, and returns its timeline; the timeline passes
 	// timeline.Validate.
 	Simulate(s scenario.Scenario) (*timeline.Timeline, error)
+	// Work bounds what Simulate(s) costs (events, transfers, spans, trace
+	// bytes, memory), from the fields of s alone and quickly: the budget
+	// is checked at validation, before anything runs (run.Check). Its
+	// formulas are documented in the strategy's package, and each count
+	// names the fields behind it (package budget).
+	Work(s scenario.Scenario) budget.Work
 	// Captioner writes the captions of the site's demos; the browser
 	// build leaves it out (see captioner).
 	Captioner

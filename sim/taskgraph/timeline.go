@@ -32,6 +32,7 @@ func NewTimeline(t *topo.Topology, title string) *timeline.Timeline {
 func (g *Graph) Run() (*timeline.Timeline, error) {
 	tl := g.out
 	tl.End = g.execute()
+	tl.Events = g.eng.Fired()
 	if g.failed != nil {
 		return nil, g.failed
 	}

@@ -57,6 +57,10 @@ type Timeline struct {
 	// keyed by a name that prefixes their errors and keys their reports
 	// in Summary.Extra.
 	Extra map[string]Record `json:"extra,omitempty"`
+	// Events counts the events the simulator's engine fired to make the
+	// run (0 for an analytic one): what the work budget (package budget)
+	// bounds, so not part of the record people read.
+	Events uint64 `json:"-"`
 }
 
 // Memory is one GPU's memory over the run: model states that stay for the

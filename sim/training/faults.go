@@ -316,6 +316,7 @@ func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
 	if d.out == nil {
 		d.start(tl)
 	}
+	d.out.Events += tl.Events // predictions' too: the work budget counts every event fired
 	d.lastImbalance = tr.imbalance()
 	return tl, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
 	"paraplay/sim/nccltest"
@@ -207,6 +208,22 @@ func parseNCCLSize(s string) (units.Bytes, error) {
 	return b, nil
 }
 
+// checkBudget refuses a detailed collective whose messages (bounded by
+// collective.Messages) are over the command line's budget, before it is
+// built: 4,096 GPUs of a detailed ring ran out of memory.
+func (f *collectiveFlags) checkBudget(n int, cfg collective.Config) error {
+	if f.fidelity == taskgraph.Analytic || f.fidelity == taskgraph.Auto && n > taskgraph.AutoDetailedRanks {
+		return nil
+	}
+	msgs := budget.Count{N: collective.Messages(f.op, f.algo, cfg), Why: fmt.Sprintf("%d GPUs (%s %s)", n, f.algo, collective.Label(f.op)),
+		Field: "--fidelity", Fix: "use --fidelity analytic, fewer GPUs or fewer --chunks"}
+	l := budget.CLI
+	if f.trace == "" {
+		l.TraceBytes = math.Inf(1) // no trace is written
+	}
+	return l.Check(budget.Of(budget.Items{Transfers: msgs, GPUs: n}))
+}
+
 // result is one line of the table, with the JSON field names the issue asks for.
 type result struct {
 	Bytes     int64   `json:"bytes"`
@@ -224,6 +241,10 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 	var results []result
 	for i, s := range sizes {
 		cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: s, Root: f.root, Chunks: f.chunks}
+		if err := f.checkBudget(n, cfg); err != nil {
+			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
+			return exitUsage
+		}
 		m, tl, err := nccltest.MeasureCollective(built.Topology, f.op, f.algo, cfg, f.fidelity)
 		if err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
 	"paraplay/sim/training"
@@ -32,6 +34,29 @@ func (l *longFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&l.sweep, "sweep-checkpoint", false, "with a long run: goodput against the checkpoint interval")
 }
 
+// days writes a long time in days: "365d", "100000d".
+func days(t units.Time) string {
+	return strconv.FormatFloat(t.Seconds()/86400, 'g', 6, 64) + "d"
+}
+
+// checkLong validates s and holds its long run of duration (0 when
+// --iterations sets it) to the budget: the one analytic iteration and the
+// replay's phases (training.LongWork).
+func checkLong(s scenario.Scenario, duration units.Time, limits budget.Limits) error {
+	if duration > 0 {
+		s.Failures.Duration = duration
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	if s.Strategy != training.Name {
+		return nil // NewLong says what is missing
+	}
+	// With --iterations the duration is not known yet: this bounds the
+	// one analytic iteration, and the caller the replay once it is.
+	return limits.Check(training.LongWork(s, duration))
+}
+
 // set reports whether the command line asks for a long run.
 func (l longFlags) set() bool { return l.duration > 0 || l.iterations != 0 || l.sweep }
 
@@ -52,9 +77,13 @@ type longOutput struct {
 	SweepBaseline string        `json:"sweep_expected,omitempty"`
 }
 
-func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, stdout, stderr io.Writer) int {
+func longCommand(file string, s scenario.Scenario, f longFlags, limits budget.Limits, asJSON bool, stdout, stderr io.Writer) int {
 	if f.iterations < 0 {
 		fmt.Fprintf(stderr, "paraplay run: --iterations is %d; want > 0\n", f.iterations)
+		return exitUsage
+	}
+	if f.duration > scenario.MaxRepairTime {
+		fmt.Fprintf(stderr, "paraplay run: --duration is %s; allowed up to %s (the cap of failures.duration)\n", days(f.duration), days(scenario.MaxRepairTime))
 		return exitUsage
 	}
 	if f.duration == 0 && f.iterations == 0 {
@@ -68,10 +97,28 @@ func longCommand(file string, s scenario.Scenario, f longFlags, asJSON bool, std
 		fmt.Fprintf(stderr, "paraplay: %s: a long run needs a training scenario (model, parallel, cluster); this one is %s\n", file, s.Strategy)
 		return exitUsage
 	}
+	if err := checkLong(s, f.duration, limits); err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", file, indent(err))
+		return exitUsage
+	}
 	l, err := training.NewLong(s, f.duration, f.iterations)
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: %v\n", file, err)
 		return exitCode(err)
+	}
+	if f.iterations > 0 {
+		// The wall time is known once the iteration is: bound the replay of
+		// twice the work (a run that loses half its time to failures).
+		work := float64(f.iterations) * float64(l.Summary.Iteration)
+		if work > float64(scenario.MaxRepairTime) {
+			fmt.Fprintf(stderr, "paraplay run: --iterations %d of %v is %s of work; at most %s (the cap of failures.duration)\n",
+				f.iterations, l.Summary.Iteration, days(units.Time(work)), days(scenario.MaxRepairTime))
+			return exitUsage
+		}
+		if err := limits.Check(training.LongWork(s, units.Time(2*work))); err != nil {
+			fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", file, indent(err))
+			return exitUsage
+		}
 	}
 	rep, err := l.Run()
 	if err != nil {

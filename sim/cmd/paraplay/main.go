@@ -6,8 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/training"
@@ -16,8 +18,8 @@ import (
 const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 
 Usage:
-  paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json]
-  paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json]
+  paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json] [--budget B]
+  paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json] [--budget B]
                                a long run: failures, recovery and goodput (analytic)
   paraplay presets [--json]    the GPU and link presets, with their sources
   paraplay plan --model M --gpus N --global-batch B [flags]
@@ -35,6 +37,11 @@ Usage:
   --duration D     a long run of D of wall time (e.g. 24h, 30d); see failures.* and recovery.*
   --iterations N   a long run until N iterations of useful work are done
   --sweep-checkpoint  with a long run: goodput against the checkpoint interval, around Young's optimum
+  --budget B       the work a run may ask for, checked before it runs (over it: refused, exit 2):
+                   cli (the default: 10M transfers, 12M spans, 60M events, 1.5GiB of memory, 4GB of trace),
+                   browser (the web app's: 200k transfers, 500k spans, 2M events, 384MiB), or changes
+                   to the default, e.g. --budget memory=4GiB,spans=50M (keys: events, transfers,
+                   spans, memory, trace)
 
 Exit status (every command): 0 done; 2 invalid input (an unknown command or
 flag, a bad flag value, a scenario file that cannot be read, a scenario field
@@ -96,6 +103,7 @@ type runFlags struct {
 	fidelity string
 	trace    string
 	timeline string
+	budget   string
 }
 
 // parseInterleaved lets flags come before or after the file name.
@@ -123,6 +131,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.fidelity, "fidelity", "", "detailed, analytic or auto (default: the scenario's fidelity)")
 	fs.StringVar(&f.trace, "trace", "", "write a Chrome trace to this file")
 	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
+	fs.StringVar(&f.budget, "budget", "cli", "the work budget: cli, browser, or key=value,… (events, transfers, spans, memory, trace)")
 	f.long.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
@@ -134,6 +143,14 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if len(pos) != 1 {
 		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file, got %d\n\n%s", len(pos), usage)
 		return exitUsage
+	}
+	limits, err := budget.Parse(f.budget)
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay run: %v\n", err)
+		return exitUsage
+	}
+	if f.trace == "" {
+		limits.TraceBytes = math.Inf(1) // no trace is written
 	}
 	data, err := os.ReadFile(pos[0])
 	if err != nil {
@@ -153,9 +170,13 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "paraplay run: --fidelity detailed: a long run simulates its iteration analytically\n")
 			return exitUsage
 		}
-		return longCommand(pos[0], s, f.long, f.json, stdout, stderr)
+		return longCommand(pos[0], s, f.long, limits, f.json, stdout, stderr)
 	}
-	tl, err := run.Simulate(s)
+	if err := run.Check(s, limits); err != nil {
+		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
+		return exitUsage
+	}
+	tl, err := run.SimulateWithin(s, limits)
 	if err != nil {
 		if code := exitCode(err); code == exitUsage {
 			fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))

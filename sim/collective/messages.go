@@ -1,0 +1,80 @@
+package collective
+
+import (
+	"math/bits"
+)
+
+// Messages is an upper bound on the transfers of the schedule New builds
+// for op and algo with cfg, from closed forms (no schedule is built: the
+// work budget asks it of collectives too large to build). With n ranks, k
+// chunks (cfg.Chunks, 0 read as 1), L = ⌈log2 n⌉:
+//
+//	all_reduce/ring                 2(n−1)·n·k      (2(n−1) steps of n messages, each cut in k)
+//	all_reduce/tree                 4(n−1)·k        (two trees of n−1 edges, up and down, k pieces each)
+//	all_reduce/halving_doubling     2n·L
+//	all_reduce/recursive_doubling   p·log2 p + 2(n−p)  (p the largest power of two ≤ n: MPICH's fold)
+//	all_reduce/hierarchical         2n·(g + N − 2)  (g ranks a node, N nodes: two intra-node rings, one per rail)
+//	all_reduce/ps                   2·workers·servers
+//	reduce_scatter/ring, all_gather/ring, all_to_all/pairwise   n(n−1)
+//	broadcast/binomial, reduce/binomial   n−1
+//	broadcast/chain                 (n−1)·k
+//	sendrecv/direct                 1
+//	barrier/dissemination           n·L
+//
+// "auto" is resolved as New resolves it (cfg.Alpha and cfg.Bandwidth, or
+// their defaults); an algorithm that does not fit is bounded by the
+// largest of its op's. The collective tests compare each with the
+// schedules' lengths.
+func Messages(op, algo string, cfg Config) float64 {
+	n, k := float64(cfg.ranks()), float64(cfg.chunks())
+	if n < 2 {
+		return 0
+	}
+	l := float64(bits.Len(uint(cfg.ranks() - 1)))
+	if algo == "auto" {
+		alpha, bw := cfg.Alpha, cfg.Bandwidth
+		if alpha == 0 {
+			alpha = DefaultAlpha
+		}
+		if bw == 0 {
+			bw = DefaultBandwidth
+		}
+		if a, err := Resolve(op, algo, cfg, alpha, bw); err == nil {
+			algo = a
+		}
+	}
+	switch op + "/" + algo {
+	case "all_reduce/ring":
+		return 2 * (n - 1) * n * k
+	case "all_reduce/tree":
+		return 4 * (n - 1) * k
+	case "all_reduce/halving_doubling":
+		return 2 * n * l
+	case "all_reduce/recursive_doubling":
+		p := float64(uint(1) << (bits.Len(uint(cfg.ranks())) - 1))
+		return p*float64(bits.Len(uint(p))-1) + 2*(n-p)
+	case "all_reduce/hierarchical":
+		nodes, per := cfg.twoLevel()
+		return 2 * n * float64(per+nodes-2)
+	case "all_reduce/ps":
+		s := float64(cfg.servers())
+		return 2 * (n - s) * s
+	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
+		return n * (n - 1)
+	case "broadcast/binomial", "reduce/binomial":
+		return n - 1
+	case "broadcast/chain":
+		return (n - 1) * k
+	case "sendrecv/direct":
+		return 1
+	case "barrier/dissemination":
+		return n * l
+	}
+	most := 0.0
+	for _, a := range Algorithms(op) {
+		if a != "auto" && a != algo {
+			most = max(most, Messages(op, a, cfg))
+		}
+	}
+	return most
+}

@@ -1,0 +1,112 @@
+package inference
+
+import (
+	"fmt"
+	"math"
+
+	"paraplay/sim/budget"
+	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+// Work bounds a serving run. Its steps are S = output × microbatches ×
+// dp (a prefill and output−1 decodes of each microbatch on each replica).
+// With a pipeline of pp stages of tp GPUs, each step puts on every stage a
+// compute op (a compute span per GPU, a communication span with tp > 1,
+// a host span when host time is synchronous: h ≤ 3 spans), sends tp
+// messages to the next stage, samples (tp spans on the GPU, or one on a
+// CPU lane after a copy) and sends the token to stage 0's tp ranks:
+//
+//	spans     ≤ S·(h·pp·tp + sample)
+//	transfers ≤ S·((pp−1)·tp + copy + tp)   (tp − 1 tokens on one stage)
+//
+// With shared weights (one GPU a replica, layer by layer) the stages are
+// the model's L layers, each borrowing at most one layer by message:
+// spans ≤ S·(3L + 2), transfers ≤ S·(2L + 2). A scenario whose costs
+// would overflow the clock is refused (clockFits).
+func (Strategy) Work(s scenario.Scenario) budget.Work {
+	if err := clockFits(s); err != nil {
+		return budget.Work{Refused: err}
+	}
+	in, p := SettingsOf(&s), s.Parallel
+	steps := float64(max(in.Output, 1) * max(MicrobatchCount(&s), 1) * max(p.DP, 1))
+	pp, tp := float64(max(p.PP, 1)), float64(max(p.TP, 1))
+	why := fmt.Sprintf("%d inference.output × %d microbatches × %d replicas", in.Output, MicrobatchCount(&s), p.DP)
+	fix := "lower inference.output or inference.microbatches"
+	perStage := 1.0 // a compute span on each GPU, a communication span with tp > 1, a host span
+	if tp > 1 {
+		perStage++
+	}
+	if in.HostTime > 0 && !in.AsyncHost {
+		perStage++
+	}
+	sample, copies := 0.0, 0.0 // sampling spans, and the logits' copy to a CPU lane
+	switch {
+	case in.Sampling == SampleCPU:
+		sample, copies = 1, 1
+	case in.SampleTime > 0:
+		sample = tp
+	}
+	tokens := tp // the token to stage 0's ranks, but not to the GPU that sampled it
+	if pp == 1 && copies == 0 {
+		tokens = tp - 1
+	}
+	sp, tr := steps*(perStage*pp*tp+sample), steps*((pp-1)*tp+copies+tokens)
+	if in.SharedWeights != SharedNone {
+		layers := 1.0
+		if m, err := s.Model.Resolve(); err == nil {
+			layers = float64(m.Layers)
+		}
+		sp, tr = steps*(3*layers+2), steps*(2*layers+2)
+	}
+	spans := budget.Count{N: sp, Why: why + " × stages", Field: "inference.output", Fix: fix}
+	transfers := budget.Count{N: tr, Why: why + " × stages", Field: "inference.output", Fix: fix}
+	// Each op keeps its metadata and its GPUs' KV-cache points: two ops'
+	// worth of memory a span.
+	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
+}
+
+// maxServe is the longest serving run the clock may hold: a sixteenth of
+// units.MaxTime (about 18 years), so sums of op times cannot overflow.
+const maxServe = float64(units.MaxTime) / 16
+
+// clockFits refuses a scenario whose op costs would overflow the clock
+// once they become times: the whole model on one GPU (tp 1, every layer),
+// a replica's prefill and output decodes of all its requests, each
+// microbatch priced at the full batch,
+//
+//	microbatches · (prefill(requests, prompt) + output · decode(requests, prompt + output))
+//
+// bounds a replica's serial work, and must stay under maxServe. Costs are
+// compared in floating point, before Round saturates them.
+func clockFits(s scenario.Scenario) error {
+	m, err := s.Model.Resolve()
+	if err != nil {
+		return nil // Check reports it
+	}
+	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	if err != nil {
+		return nil
+	}
+	in := SettingsOf(&s)
+	st := Stage{Model: m, Layers: m.Layers, First: true, Last: true, TP: 1, GPU: gpu, Efficiency: s.Training.Efficiency}
+	eff := st.Efficiency
+	if eff == 0 {
+		eff = gpu.Efficiency
+	}
+	secs := func(c Cost) float64 {
+		return max(float64(c.Bytes)/float64(gpu.HBMBandwidth), c.FLOPs/(gpu.PeakFLOPS*eff))
+	}
+	pre := st.Prefill(in.Requests, in.Prompt)
+	dec := st.Decode(in.Requests, in.Prompt+in.Output)
+	total := float64(max(MicrobatchCount(&s), 1)) * (secs(pre) + float64(in.Output)*secs(dec)) * 1e9
+	if total <= maxServe && !math.IsNaN(total) {
+		return nil
+	}
+	msg := fmt.Sprintf("serving would take up to %.2g s on a replica (efficiency %g); the clock holds %.2g s (18 years)", total/1e9, eff, maxServe/1e9)
+	if s.Training.Efficiency > 0 && s.Training.Efficiency < 0.01 {
+		return &scenario.FieldError{Field: "training.efficiency", Msg: fmt.Sprintf("is %g: %s; raise training.efficiency", s.Training.Efficiency, msg)}
+	}
+	return &scenario.FieldError{Field: "model", Msg: msg + "; use a smaller model, fewer inference.requests or a shorter inference.prompt"}
+}

@@ -1,0 +1,43 @@
+package nccltest
+
+import (
+	"fmt"
+
+	"paraplay/sim/budget"
+	"paraplay/sim/collective"
+	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
+)
+
+// Work bounds a lone collective: no spans, and the transfers of its
+// schedule, collective.Messages (e.g. 2(n−1)·n·k for a ring all-reduce of
+// n GPUs and k chunks); events and memory follow from them (budget.Of).
+func (Strategy) Work(s scenario.Scenario) budget.Work {
+	return budget.Of(budget.Items{Transfers: Transfers(s), GPUs: s.NumGPUs()})
+}
+
+// Transfers bounds the messages of the scenario's collective, with the
+// fields that drive it: "512 GPUs × 64 collective.chunks (ring
+// all-reduce: 2(n−1)·n·k)". "auto" is resolved on the topology's
+// bottleneck, as Schedule resolves it.
+func Transfers(s scenario.Scenario) budget.Count {
+	n := s.NumGPUs()
+	per := s.Cluster.GPUsPerNode
+	if per == 0 {
+		per = n
+	}
+	cfg := collective.Config{Ranks: n, Nodes: n / max(per, 1), PerNode: per, Bytes: s.Collective.Size, Chunks: s.Collective.Chunks}
+	if s.Collective.Algorithm == "auto" {
+		if t, err := Topology(s); err == nil {
+			cfg.Alpha, cfg.Bandwidth, _ = bottleneck(t, taskgraph.Identity(n))
+		}
+	}
+	c := budget.Count{N: collective.Messages(s.Collective.Op, s.Collective.Algorithm, cfg), Field: "gpus",
+		Why: fmt.Sprintf("%d GPUs (%s %s)", n, s.Collective.Algorithm, collective.Label(s.Collective.Op)),
+		Fix: "use fewer GPUs"}
+	if k := max(s.Collective.Chunks, 1); k > 1 {
+		c.Why = fmt.Sprintf("%d GPUs × %d collective.chunks (%s %s)", n, k, s.Collective.Algorithm, collective.Label(s.Collective.Op))
+		c.Field, c.Fix = "collective.chunks", "lower collective.chunks or use fewer GPUs"
+	}
+	return c
+}

@@ -1,0 +1,233 @@
+package training
+
+import (
+	"fmt"
+	"math"
+
+	"paraplay/sim/budget"
+	"paraplay/sim/collective"
+	"paraplay/sim/hw"
+	"paraplay/sim/pipeline"
+	"paraplay/sim/scenario"
+	"paraplay/sim/workload"
+)
+
+// Work bounds a training run (Simulate; a long run is LongWork's). One iteration on G GPUs of a plan
+// dp·pp·(tp·cp) whose pipeline schedule gives a device O ops (F, B and W
+// of m microbatches on its v chunks: 2mv, or 3mv for split backward), its
+// last backward of each chunk cut into b ≤ 8 gradient buckets (one per 25
+// MB of a stage's bf16 gradient), lays out:
+//
+//	spans  ≤ G·(c·(O + (b−1)·v) + 1 + k·v·b)
+//
+// with c = 2 when ops carry blocking tp/cp/ep communication (a second
+// span), 1 for the optimizer step, k = 1 when compression adds a span per
+// collective. Detailed fidelity sends every message:
+//
+//	transfers ≤ (G/pp)·(pp·v − 1)·2m·[pp·v > 1]               pipeline sends
+//	          + pp·v·tp·b·ring(dp·cp)                          gradient sums
+//	          + pp·(tp·cp)·dp(dp−1)   (ZeRO-1/2)  or  pp·2mv·(tp·cp)·dp(dp−1)  (ZeRO-3)
+//
+// ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
+// reduce-scatter (n(n−1)). Engine events: 4 per group op (G/(tp·cp) of
+// them per span of a GPU) and per closed form, budget.EventsPerItem per
+// transfer. An imperfect
+// run (several iterations, faults, stragglers, variable lengths) plays up
+// to I·(1 + stops) iterations, at most 4·MaxIterations, and as many
+// predictions again.
+func (Strategy) Work(s scenario.Scenario) budget.Work {
+	w, err := iterationWork(s)
+	if err != nil {
+		return budget.Work{Refused: err}
+	}
+	if !imperfect(s) {
+		return w
+	}
+	it := float64(max(s.Iterations, 1))
+	stops := 0.0
+	for _, f := range s.Faults {
+		if f.Kind == scenario.FailStop || f.Kind == scenario.Preempt {
+			stops++
+		}
+	}
+	plays := min(it*(1+stops), 4*scenario.MaxIterations+1)
+	predictions := stops + 1
+	if s.Data.SeqDist != "" && s.Data.SeqDist != "fixed" {
+		predictions = plays
+	}
+	why := fmt.Sprintf("%g iterations", it)
+	out := budget.Work{Spans: w.Spans.Times(plays, why), Transfers: w.Transfers.Times(plays, why),
+		Events: w.Events.Times(plays+predictions, why), TraceBytes: w.TraceBytes.Times(plays, why),
+		Memory: w.Memory.Times(plays+predictions, why)}
+	// The joined timeline's fault states: a few per fault and GPU.
+	out.Spans.N += 4 * float64(len(s.Faults)) * float64(s.NumGPUs())
+	return out
+}
+
+// iterationWork bounds one iteration of s (see Work) and refuses one whose
+// costs would overflow the clock.
+func iterationWork(s scenario.Scenario) (budget.Work, error) {
+	p := s.Parallel
+	sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg())
+	if err != nil {
+		return budget.Work{}, &scenario.FieldError{Field: "parallel.schedule", Msg: err.Error()}
+	}
+	if !s.Model.IsSynthetic() && s.Cluster.GPU == "" {
+		// Simulate would say so after building the run: say it before.
+		return budget.Work{}, &scenario.FieldError{Field: "cluster.gpu", Msg: "is empty; a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)"}
+	}
+	if err := clockFits(s); err != nil {
+		return budget.Work{}, err
+	}
+	g, dp, pp, tp, cp := float64(s.NumGPUs()), float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
+	m, v := float64(p.Microbatches), float64(sch.Chunks)
+	ops := 0.0
+	for _, order := range sch.Order {
+		ops = max(ops, float64(len(order)))
+	}
+	real, fid := !s.Model.IsSynthetic(), fidelityOf(s)
+	buckets := 1.0
+	if real && fid != ideal && dp*cp > 1 {
+		buckets = bucketBound(s, pp*v)
+	}
+	c := 1.0
+	if p.TP*p.CP*p.EP > 1 {
+		c = 2
+	}
+	k := 0.0
+	if s.Compression.Enabled() {
+		k = 1
+	}
+	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets)
+	spans := budget.Count{N: spansN, Why: fmt.Sprintf("%g GPUs × %g ops (%g parallel.microbatches × %g chunks)", g, ops, m, v),
+		Field: "parallel.microbatches", Fix: "lower parallel.microbatches or use fewer GPUs"}
+	var tr budget.Count
+	mp := tp * cp
+	if fid == detailed {
+		tr = detailedTransfers(s, v, m, buckets)
+	}
+	closedForms := 0.0
+	if fid == analytic {
+		closedForms = dp*(pp*v)*2*m + pp*v*tp*buckets + pp*2*m*v*mp
+	}
+	groupOps := g / mp * (ops + buckets*v + 1)
+	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
+		// ZeRO-3's prefetches: a join per replica and gather, holding a
+		// copy of its op's predecessors.
+		closedForms += 4 * pp * 2 * m * v * mp * dp
+	}
+	ev := budget.Count{N: 4*(groupOps+closedForms+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	if tr.N > groupOps+closedForms {
+		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
+	}
+	return budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs()}), nil
+}
+
+// bucketBound bounds the gradient buckets of the largest of stages model
+// stages: its share of the layers (≈ 16·h² parameters each) with the
+// embedding or the head, in bf16, one bucket per 25 MB, plus one.
+func bucketBound(s scenario.Scenario, stages float64) float64 {
+	mdl, err := s.Model.Resolve()
+	if err != nil {
+		return 8
+	}
+	layers := math.Ceil(float64(mdl.Layers) / stages)
+	perLayer := float64(mdl.Hidden) * float64(mdl.Hidden) * 16
+	grads := 2 * (layers*perLayer + float64(mdl.Vocab)*float64(mdl.Hidden)) / float64(s.Parallel.TP)
+	return min(max(math.Ceil(grads/ddpBucket)+1, 1), 8)
+}
+
+// detailedTransfers bounds the messages of a detailed iteration of s with
+// v chunks, m microbatches and b buckets (the formula of Work).
+func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
+	p := s.Parallel
+	g, dp, pp, tp, cp := float64(s.NumGPUs()), float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
+	real, mp := !s.Model.IsSynthetic(), tp*cp
+	var p2p float64
+	if pp*v > 1 && real {
+		p2p = g / pp * (pp*v - 1) * 2 * m
+	}
+	op := "all_reduce"
+	if p.ZeRO >= 1 {
+		op = "reduce_scatter"
+	}
+	grad := 0.0
+	if real && dp*cp > 1 {
+		grad = pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+	}
+	zero := 0.0
+	switch {
+	case real && dp > 1 && (p.ZeRO == 1 || p.ZeRO == 2):
+		zero = pp * mp * dp * (dp - 1)
+	case real && dp > 1 && p.ZeRO == 3:
+		zero = pp * 2 * m * v * mp * dp * (dp - 1)
+	}
+	fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
+	if s.Fidelity == "auto" {
+		fix = "use fidelity: analytic, or lower parallel.microbatches"
+	}
+	return budget.Count{N: p2p + grad + zero, Field: "fidelity",
+		Why: fmt.Sprintf("%g GPUs, dp %g, %g parallel.microbatches, every message (fidelity: %s)", g, dp, m, s.Fidelity), Fix: fix}
+}
+
+// maxIteration is the longest iteration the clock may hold: a sixteenth
+// of units.MaxTime (about 18 years), so that the iterations of a run and
+// their offsets add up without overflow.
+const maxIteration = float64(1<<63-1) / 16 / 1e9
+
+// maxBytes is the most bytes a memory counter may reach: a sixteenth of
+// units.Bytes' range (512 PiB), for the same reason.
+const maxBytes = float64(1<<63-1) / 16
+
+// clockFits refuses a scenario whose costs would overflow the clock once
+// they become times: the compute of one replica's iteration, all its ops
+// one after another on its tp·cp GPUs,
+//
+//	FLOPs(m · micro_batch_size sequences) / (tp·cp · peak · efficiency)
+//
+// bounds the critical path's compute; it must stay under maxIteration.
+// Likewise a GPU's activations, at most every microbatch's on every layer,
+// must stay under maxBytes.
+func clockFits(s scenario.Scenario) error {
+	if s.Model.IsSynthetic() || s.Cluster.GPU == "" {
+		return nil
+	}
+	mdl, err := s.Model.Resolve()
+	if err != nil {
+		return nil // Validate reports it
+	}
+	peak, eff := math.Inf(1), s.Training.Efficiency
+	for _, name := range append([]string{s.Cluster.GPU}, s.Cluster.NodeGPUs...) {
+		gpu, err := hw.LookupGPU(name)
+		if err != nil {
+			return nil
+		}
+		peak = min(peak, gpu.PeakFLOPS)
+		if s.Training.Efficiency == 0 {
+			eff = gpu.Efficiency
+		}
+	}
+	p := s.Parallel
+	f := workload.IterationFLOPs(mdl, p.Microbatches*p.MicroBatchSize, workload.Recompute(p.Recompute))
+	flops := f.Forward + f.BackwardInput + f.BackwardWeight + f.Recompute
+	secs := flops / (float64(p.TP*p.CP) * peak * eff)
+	if mdl.ValidateSplit(p.TP, p.CP) == nil {
+		// Activations are counted in units.Bytes: all microbatches' on
+		// every layer must fit in a sixteenth of its range.
+		act := workload.ActivationBytesPerLayerCP(mdl, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, workload.Recompute(p.Recompute)) *
+			float64(mdl.Layers) * float64(p.Microbatches)
+		if act > maxBytes {
+			return &scenario.FieldError{Field: "model", Msg: fmt.Sprintf("one GPU's activations could reach %.2g bytes (%d layers × %d parallel.microbatches); the byte counters hold %.2g: use a smaller model shape, a shorter model.seq_len or fewer parallel.microbatches",
+				act, mdl.Layers, p.Microbatches, maxBytes)}
+		}
+	}
+	if secs <= maxIteration && !math.IsNaN(secs) {
+		return nil
+	}
+	msg := fmt.Sprintf("one replica's iteration would compute for %.2g s (%.3g FLOPs at %.3g FLOP/s × efficiency %g on tp·cp %d GPUs); the clock holds %.2g s (18 years)",
+		secs, flops, peak, eff, p.TP*p.CP, maxIteration)
+	if s.Training.Efficiency > 0 && s.Training.Efficiency < 0.01 {
+		return &scenario.FieldError{Field: "training.efficiency", Msg: "is " + fmt.Sprint(s.Training.Efficiency) + ": " + msg + "; raise training.efficiency"}
+	}
+	return &scenario.FieldError{Field: "model", Msg: msg + "; use a smaller model shape, fewer parallel.microbatches or more tp"}
+}
