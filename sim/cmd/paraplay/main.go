@@ -12,6 +12,7 @@ import (
 	"paraplay/sim/budget"
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
 	"paraplay/sim/training"
 )
 
@@ -185,7 +186,17 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay: %s: %v\n", pos[0], err)
 		return exitError
 	}
+	if err := writeRun(f, tl, stdout); err != nil {
+		fmt.Fprintf(stderr, "paraplay: %v\n", err)
+		return exitError
+	}
+	return 0
+}
+
+// writeRun prints the run's summary and writes the files the flags ask for.
+func writeRun(f runFlags, tl *timeline.Timeline, stdout io.Writer) error {
 	sum := tl.Summarize()
+	var err error
 	if f.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -199,11 +210,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err == nil && f.timeline != "" {
 		err = writeFile(f.timeline, tl.WriteJSON)
 	}
-	if err != nil {
-		fmt.Fprintf(stderr, "paraplay: %v\n", err)
-		return exitError
-	}
-	return 0
+	return err
 }
 
 // overrideFidelity sets the scenario's fidelity from --fidelity and
