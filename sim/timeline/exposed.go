@@ -75,12 +75,19 @@ func (tl *Timeline) communicationWaits() []deviceWaits {
 	for g := range out {
 		out[g].byKind = map[string]float64{}
 	}
+	// Spans in order of start are unioned as they go by (busy.go): a copy
+	// of every span costs hundreds of MB on the largest runs.
+	inOrder := tl.spansInOrder()
 	for _, sp := range tl.Spans {
 		if !tl.isGPU(sp.GPU) {
 			continue
 		}
 		d := &out[sp.GPU]
-		d.stream = append(d.stream, span{sp.Start, sp.End})
+		if inOrder {
+			d.stream = appendMerged(d.stream, span{sp.Start, sp.End})
+		} else {
+			d.stream = append(d.stream, span{sp.Start, sp.End})
+		}
 		if k := blockingKind(sp.Kind); k != "" {
 			d.blocking += sp.End - sp.Start
 			d.byKind[k] += float64(sp.End - sp.Start)
@@ -88,7 +95,9 @@ func (tl *Timeline) communicationWaits() []deviceWaits {
 	}
 	comm := tl.commByDevice()
 	for g := range out {
-		out[g].stream = union(out[g].stream)
+		if !inOrder {
+			out[g].stream = union(out[g].stream)
+		}
 		out[g].sweep(comm[g])
 	}
 	return out

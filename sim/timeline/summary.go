@@ -118,23 +118,20 @@ type GPUSummary struct {
 // record's report (Record.Report).
 func (tl *Timeline) Summarize() Summary {
 	s := Summary{Title: tl.Title, Fidelity: tl.Fidelity, Iteration: tl.End}
-	compute, comm, allComm := tl.busyIntervals()
+	compute, comm, busy, allComm := tl.gpuTimes()
 	var total units.Time
 	for i, g := range tl.GPUs {
-		c := length(union(compute[i]))
-		busy := length(union(append(append([]span{}, compute[i]...), comm[i]...)))
-		gs := GPUSummary{Rank: g.ID, Name: g.Name, Compute: c, Communication: length(union(comm[i]))}
+		gs := GPUSummary{Rank: g.ID, Name: g.Name, Compute: compute[i], Communication: comm[i]}
 		if tl.End > 0 {
-			gs.Busy = float64(busy) / float64(tl.End)
+			gs.Busy = float64(busy[i]) / float64(tl.End)
 		}
 		s.GPUs = append(s.GPUs, gs)
-		total += c
+		total += compute[i]
 	}
 	if len(tl.GPUs) > 0 {
 		s.Compute = total / units.Time(len(tl.GPUs))
 	}
-	commU := union(allComm)
-	s.Communication = length(commU)
+	s.Communication = allComm
 	waits := tl.communicationWaits()
 	s.ExposedCommunication = tl.meanExposed(waits)
 	s.IterationSeconds = tl.End.Seconds()
@@ -152,6 +149,23 @@ func (tl *Timeline) Summarize() Summary {
 	}
 	tl.reportRecords(&s)
 	return s
+}
+
+// gpuTimes is, by GPU, the time it computed, communicated and did either
+// (the lengths of the unions of busyIntervals' lists), and the time any
+// communication was in flight. It merges as the spans go by (busyTimes)
+// when their order allows, else unions busyIntervals' copies.
+func (tl *Timeline) gpuTimes() (compute, comm, busy []units.Time, all units.Time) {
+	if compute, comm, busy, all, ok := tl.busyTimes(); ok {
+		return compute, comm, busy, all
+	}
+	c, m, allComm := tl.busyIntervals()
+	compute, comm, busy = make([]units.Time, len(tl.GPUs)), make([]units.Time, len(tl.GPUs)), make([]units.Time, len(tl.GPUs))
+	for i := range tl.GPUs {
+		compute[i], comm[i] = length(union(c[i])), length(union(m[i]))
+		busy[i] = length(union(append(append([]span{}, c[i]...), m[i]...)))
+	}
+	return compute, comm, busy, length(union(allComm))
 }
 
 // busyIntervals is, by GPU, the intervals it computed and communicated
