@@ -142,6 +142,25 @@ func (tl *Timeline) busyTimes() (compute, comm, busy []units.Time, all units.Tim
 // false when one of them ends before it starts (merging needs none).
 func (tl *Timeline) otherComm() (byGPU [][]span, all []span, ok bool) {
 	byGPU = make([][]span, len(tl.GPUs))
+	all = tl.addOtherComm(byGPU, nil)
+	for _, iv := range all {
+		if iv.end < iv.start {
+			return nil, nil, false
+		}
+	}
+	byStart := func(a, b span) int { return cmp.Compare(a.start, b.start) }
+	for _, l := range byGPU {
+		slices.SortFunc(l, byStart)
+	}
+	slices.SortFunc(all, byStart)
+	return byGPU, all, true
+}
+
+// addOtherComm appends to byGPU, for each GPU, the messages it sends or
+// receives and the analytic collectives it takes part in, and returns all
+// with each of them appended once. An analytic collective has no transfers:
+// it keeps all its GPUs busy communicating from its start to its end.
+func (tl *Timeline) addOtherComm(byGPU [][]span, all []span) []span {
 	detailed := make([]bool, len(tl.Collectives))
 	for _, x := range tl.Transfers {
 		if !tl.isGPU(x.Src) || !tl.isGPU(x.Dst) {
@@ -167,15 +186,5 @@ func (tl *Timeline) otherComm() (byGPU [][]span, all []span, ok bool) {
 		}
 		all = append(all, iv)
 	}
-	for _, iv := range all {
-		if iv.end < iv.start {
-			return nil, nil, false
-		}
-	}
-	byStart := func(a, b span) int { return cmp.Compare(a.start, b.start) }
-	for _, l := range byGPU {
-		slices.SortFunc(l, byStart)
-	}
-	slices.SortFunc(all, byStart)
-	return byGPU, all, true
+	return all
 }

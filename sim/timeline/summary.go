@@ -186,33 +186,7 @@ func (tl *Timeline) busyIntervals() (compute, comm [][]span, allComm []span) {
 		}
 		compute[sp.GPU] = append(compute[sp.GPU], iv)
 	}
-	detailed := make([]bool, len(tl.Collectives))
-	for _, x := range tl.Transfers {
-		if !tl.isGPU(x.Src) || !tl.isGPU(x.Dst) {
-			continue
-		}
-		iv := span{x.Start, x.End}
-		comm[x.Src] = append(comm[x.Src], iv)
-		comm[x.Dst] = append(comm[x.Dst], iv)
-		allComm = append(allComm, iv)
-		if x.Collective >= 0 && x.Collective < len(detailed) {
-			detailed[x.Collective] = true
-		}
-	}
-	// An analytic collective has no transfers: it keeps all its GPUs busy
-	// communicating from its start to its end.
-	for i, c := range tl.Collectives {
-		if detailed[i] || c.End <= c.Start {
-			continue
-		}
-		iv := span{c.Start, c.End}
-		for _, g := range c.GPUs {
-			if tl.isGPU(g) {
-				comm[g] = append(comm[g], iv)
-			}
-		}
-		allComm = append(allComm, iv)
-	}
+	allComm = tl.addOtherComm(comm, allComm)
 	return compute, comm, allComm
 }
 
