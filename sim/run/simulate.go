@@ -5,6 +5,7 @@ import (
 
 	"paraplay/sim/budget"
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
 )
 
@@ -23,6 +24,36 @@ func SimulateWithin(s scenario.Scenario, l budget.Limits) (*timeline.Timeline, e
 	}
 	st, _ := Lookup(s.Strategy) // Check refuses a strategy no one registered
 	return st.Simulate(s)
+}
+
+// SimulateMirroredWithin is SimulateWithin for a caller that reads the
+// timeline only through its summary and writers (Summarize,
+// WriteChromeTrace, WriteJSON; AllSpans for the spans): a strategy that
+// can mirror identical replicas (strategy.Mirroring) leaves the timeline
+// mirrored, which those list in full.
+func SimulateMirroredWithin(s scenario.Scenario, l budget.Limits) (*timeline.Timeline, error) {
+	if err := CheckMirrored(s, l); err != nil {
+		return nil, err
+	}
+	st, _ := Lookup(s.Strategy) // CheckMirrored refuses a strategy no one registered
+	if m, ok := st.(strategy.Mirroring); ok {
+		return m.SimulateMirrored(s)
+	}
+	return st.Simulate(s)
+}
+
+// CheckMirrored is Check for SimulateMirroredWithin: a strategy that
+// mirrors is held to its MirroredWork.
+func CheckMirrored(s scenario.Scenario, l budget.Limits) error {
+	st, ok := Lookup(s.Strategy)
+	m, mirroring := st.(strategy.Mirroring)
+	if !ok || !mirroring {
+		return Check(s, l)
+	}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	return l.Check(m.MirroredWork(s))
 }
 
 // Check validates s and refuses it when its strategy's bound on the work

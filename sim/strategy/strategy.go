@@ -33,3 +33,15 @@ type Strategy interface {
 type DemoDescriber interface {
 	DescribeDemo(s *scenario.Scenario) string
 }
+
+// Mirroring is a Strategy that can leave a run mirrored
+// (timeline.Timeline.Mirrors: some GPUs repeat others' spans, recorded
+// once) for a caller that reads the timeline only through its summary
+// and writers, which list every span: the command line's run, whose
+// largest runs then need a fraction of the memory.
+type Mirroring interface {
+	SimulateMirrored(s scenario.Scenario) (*timeline.Timeline, error)
+	// MirroredWork bounds what SimulateMirrored(s) costs, as Work does
+	// Simulate's.
+	MirroredWork(s scenario.Scenario) budget.Work
+}

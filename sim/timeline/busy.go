@@ -61,8 +61,7 @@ func appendMerged(s []span, iv span) []span {
 // each ending no earlier than it starts: what merging as they go by needs.
 func (tl *Timeline) spansInOrder() bool {
 	prev := units.Time(math.MinInt64)
-	for i := range tl.Spans {
-		s := &tl.Spans[i]
+	for s := range tl.AllSpans() {
 		if !tl.isGPU(s.GPU) {
 			continue
 		}
@@ -107,8 +106,7 @@ func (tl *Timeline) busyTimes() (compute, comm, busy []units.Time, all units.Tim
 			b.busy.add(ex[b.next])
 		}
 	}
-	for i := range tl.Spans {
-		sp := &tl.Spans[i]
+	for sp := range tl.AllSpans() {
 		if !tl.isGPU(sp.GPU) {
 			continue
 		}

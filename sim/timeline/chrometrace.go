@@ -88,7 +88,7 @@ func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 			Ts: s.Start.Microseconds(), Dur: (s.End - s.Start).Microseconds(), Args: args})
 	}
 	args := make([]traceArg, 0, 7) // reused: the writer encodes an event before the next is made
-	for _, s := range tl.Spans {
+	for s := range tl.AllSpans() {
 		ev(traceEvent{
 			Name: s.Label, Cat: string(s.Kind), Ph: "X", Pid: s.GPU, Tid: computeThread,
 			Ts: s.Start.Microseconds(), Dur: (s.End - s.Start).Microseconds(),

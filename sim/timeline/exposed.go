@@ -78,7 +78,7 @@ func (tl *Timeline) communicationWaits() []deviceWaits {
 	// Spans in order of start are unioned as they go by (busy.go): a copy
 	// of every span costs hundreds of MB on the largest runs.
 	inOrder := tl.spansInOrder()
-	for _, sp := range tl.Spans {
+	for sp := range tl.AllSpans() {
 		if !tl.isGPU(sp.GPU) {
 			continue
 		}

@@ -5,7 +5,9 @@ import (
 	"encoding"
 	"encoding/json"
 	"io"
+	"iter"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,7 +19,7 @@ import (
 // before writing a byte.
 func (tl *Timeline) WriteJSON(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
-	if err := writeFields(bw, reflect.ValueOf(tl).Elem()); err != nil {
+	if err := writeFields(bw, reflect.ValueOf(tl).Elem(), tl); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -31,7 +33,7 @@ var (
 // writeFields writes struct v as the file's top-level object: each field
 // as encoding/json names and omits it (the json tag's name and
 // omitempty), a list one element at a time.
-func writeFields(w *bufio.Writer, v reflect.Value) error {
+func writeFields(w *bufio.Writer, v reflect.Value, tl *Timeline) error {
 	w.WriteString("{")
 	first := true
 	for i := range v.NumField() {
@@ -58,7 +60,12 @@ func writeFields(w *bufio.Writer, v reflect.Value) error {
 		w.WriteString("\n ")
 		w.Write(key)
 		w.WriteString(": ")
-		if err := writeValue(w, fv); err != nil {
+		if f.Name == "Spans" && tl.Mirrors != nil {
+			err = writeSpans(w, tl.AllSpans()) // a mirrored run's file lists every span
+		} else {
+			err = writeValue(w, fv)
+		}
+		if err != nil {
 			return err
 		}
 	}
@@ -74,7 +81,7 @@ func writeFields(w *bufio.Writer, v reflect.Value) error {
 func writeValue(w *bufio.Writer, v reflect.Value) error {
 	t := v.Type()
 	if spans, ok := v.Interface().([]Span); ok && len(spans) > 0 {
-		return writeSpans(w, spans)
+		return writeSpans(w, slices.Values(spans))
 	}
 	if t.Kind() != reflect.Slice || v.IsNil() || v.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
 		t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
@@ -126,12 +133,14 @@ func emptyJSON(v reflect.Value) bool {
 // writeSpans writes the spans, the longest list of a large run, by hand in
 // the bytes json.MarshalIndent gives each (reflection would cost ten times
 // as long); TestStreamedJSONOfEveryScenario holds the two equal.
-func writeSpans(w *bufio.Writer, spans []Span) error {
+func writeSpans(w *bufio.Writer, spans iter.Seq[Span]) error {
 	q := &traceWriter{quoted: map[string][]byte{}} // for its cache of quoted strings
 	b := make([]byte, 0, 256)
-	for i, sp := range spans {
+	first := true
+	for sp := range spans {
 		b = b[:0]
-		if i == 0 {
+		if first {
+			first = false
 			b = append(b, "[\n  {"...)
 		} else {
 			b = append(b, ",\n  {"...)

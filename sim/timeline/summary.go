@@ -174,7 +174,7 @@ func (tl *Timeline) gpuTimes() (compute, comm, busy []units.Time, all units.Time
 func (tl *Timeline) busyIntervals() (compute, comm [][]span, allComm []span) {
 	compute = make([][]span, len(tl.GPUs))
 	comm = make([][]span, len(tl.GPUs))
-	for _, sp := range tl.Spans {
+	for sp := range tl.AllSpans() {
 		if !tl.isGPU(sp.GPU) {
 			continue
 		}

@@ -20,8 +20,15 @@ type Timeline struct {
 	Switches []Switch `json:"switches,omitempty"`
 	// Links lists the directed links, indexed by link id.
 	Links []Link `json:"links"`
-	// Spans are the compute operations, sorted by start time then GPU.
+	// Spans are the compute operations, sorted by start time then GPU. In
+	// a mirrored timeline (Mirrors) only the simulated GPUs' spans are
+	// here: read every span with AllSpans.
 	Spans []Span `json:"spans"`
+	// Mirrors, when not nil, says that only some GPUs were simulated and
+	// that GPU g repeats the spans of GPU Mirrors[g] (itself when it was
+	// simulated): see mirrors.go. The JSON and Chrome trace list every
+	// span, so files never carry it.
+	Mirrors []int `json:"-"`
 	// Transfers are the messages, sorted by start time; messages that start
 	// at the same instant keep the order in which the simulator sent them.
 	Transfers []Transfer `json:"transfers"`

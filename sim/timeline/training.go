@@ -71,7 +71,7 @@ func (tl *Timeline) BubbleFraction() float64 {
 
 // pipelined reports whether some span runs a pipeline stage other than 0.
 func (tl *Timeline) pipelined() bool {
-	for i := range tl.Spans {
+	for i := range tl.Spans { // mirrors run the same stages
 		if tl.Spans[i].Stage > 0 {
 			return true
 		}
@@ -86,7 +86,7 @@ func (tl *Timeline) bubble(waits []deviceWaits) float64 {
 		seen       bool
 	}
 	w := make([]window, len(tl.GPUs))
-	for _, sp := range tl.Spans {
+	for sp := range tl.AllSpans() {
 		if sp.Kind == Optimizer || !tl.isGPU(sp.GPU) {
 			continue
 		}

@@ -14,7 +14,9 @@ import (
 //   - spans lie on existing GPUs within [0, End] with positive length, come
 //     sorted by start then GPU, and no GPU's compute stream is
 //     double-booked; every backward span of a microbatch starts after the
-//     last forward of that microbatch on its GPU ended;
+//     last forward of that microbatch on its GPU ended; in a mirrored
+//     timeline, only simulated GPUs have spans and each GPU mirrors a
+//     simulated one;
 //   - transfers run between two GPUs along a path of links, within [0, End]
 //     with positive length and size, belong to an existing collective (or
 //     none), and their rates carry exactly their bytes; no link carries
@@ -35,6 +37,7 @@ func (tl *Timeline) Validate() error {
 	errs := tl.checkVertices()
 	last, spanErrs := tl.checkSpans()
 	errs = append(errs, spanErrs...)
+	errs = append(errs, tl.checkMirrors()...)
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
 		if err := tl.checkTransfer(x); err != nil {

@@ -1,6 +1,8 @@
 package training
 
 import (
+	"slices"
+
 	"paraplay/sim/collective"
 	"paraplay/sim/compression"
 	"paraplay/sim/pipeline"
@@ -24,7 +26,7 @@ func (tr *iteration) dataParallel() error {
 		}
 		var opt []int
 		for r := 0; r < pl.DP; r++ {
-			if tr.alive(r) {
+			if tr.simulated(r) {
 				opt = append(opt, tr.optimizer(r, d, done[r]))
 			}
 		}
@@ -64,7 +66,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 			}
 			for cp := 0; cp < pl.CP; cp++ {
 				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
-				ready = append(ready, tr.ids[r][k][last.Kind][last.Microbatch])
+				ready = append(ready, tr.ids[tr.source(r)][k][last.Kind][last.Microbatch])
 				replica = append(replica, r)
 			}
 		}
@@ -82,7 +84,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 			}
 			if nb > 1 {
 				for i, r := range replica {
-					ready[i] = tr.buckets[r][k][j]
+					ready[i] = tr.buckets[tr.source(r)][k][j]
 				}
 			}
 			rd, bytes := tr.compress(gpus, ready, bytes)
@@ -178,6 +180,9 @@ func (tr *iteration) zero3Gather(d int, o, prev pipeline.Op) error {
 				continue
 			}
 			gpus = append(gpus, tr.mpGroup[r][d][j])
+			if !tr.simulated(r) {
+				continue // a mirror: replica 0's ops wait for the gather
+			}
 			// Depend on what the previous op waited for, not on
 			// the op itself: the gather runs while it computes.
 			ready = append(ready, tr.firsts[r][kp][prev.Kind][prev.Microbatch])
@@ -222,6 +227,9 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		secs, err := collective.Time(string(op), "ring", cfg, alpha, bw)
 		if err != nil {
 			return nil, err
+		}
+		if tr.mirrored {
+			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
 		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: "ring", Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)

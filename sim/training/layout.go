@@ -17,6 +17,9 @@ type layout struct {
 	// mpGroup[r][d] lists the GPUs of replica r's pipeline device d (see
 	// groups; nil until then).
 	mpGroup [][][]int
+	// mirrored: only replica 0 is simulated, the others repeat it
+	// (mirror.go).
+	mirrored bool
 }
 
 func newLayout(plan parallel.Plan, sch pipeline.Schedule) layout {

@@ -41,7 +41,7 @@ func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long,
 	if err := healthy.Validate(); err != nil {
 		return nil, err
 	}
-	tl, err := Simulate(healthy)
+	tl, err := SimulateMirrored(healthy) // read only through its summary and AllSpans
 	if err != nil {
 		return nil, err
 	}
@@ -94,7 +94,7 @@ func oneIteration(s scenario.Scenario) scenario.Scenario {
 func jobOf(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) fault.Job {
 	nodes := max(1, s.Cluster.Nodes)
 	var fwd, all units.Time
-	for _, sp := range tl.Spans {
+	for sp := range tl.AllSpans() {
 		if sp.Kind.IsCommunication() || sp.Kind == timeline.Optimizer {
 			continue
 		}
@@ -156,7 +156,7 @@ func (r replanner) speed(lost int) (float64, error) {
 		if !ok {
 			continue
 		}
-		tl, err := Simulate(t)
+		tl, err := SimulateMirrored(t)
 		if err != nil {
 			return 0, fmt.Errorf("replan on %d GPUs: %w", t.NumGPUs(), err)
 		}

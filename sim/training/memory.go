@@ -26,8 +26,9 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 		}
 	}
 	tl.Training = info
+	twin := tr.twinOf() // a mirror's activations are its twin's
 	for gpu := range tr.topo.GPUs {
-		act := tr.g.ActivationsOf(gpu)
+		act := tr.g.ActivationsOf(twin[gpu])
 		m := timeline.Memory{GPU: gpu, Activations: act.Points, PeakInFlight: act.PeakInFlight}
 		if tr.real {
 			m.Capacity = tr.gpuOf[gpu].HBM

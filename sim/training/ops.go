@@ -59,7 +59,7 @@ func (tr *iteration) pipelineOps() {
 		}
 	}
 	for r := range tr.ids {
-		if !tr.alive(r) {
+		if !tr.simulated(r) {
 			continue
 		}
 		for d, order := range sch.Order {
@@ -141,6 +141,9 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 func (tr *iteration) dependencies() {
 	sch := tr.sch
 	for r := range tr.ids {
+		if !tr.simulated(r) {
+			continue
+		}
 		for k := 0; k < tr.stages; k++ {
 			for mb := 0; mb < sch.Microbatches; mb++ {
 				// An op's first piece waits for its inputs; its last piece

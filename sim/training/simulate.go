@@ -20,6 +20,22 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if imperfect(s) {
 		return simulateIterations(s)
 	}
+	tl, err := SimulateMirrored(s)
+	if err == nil {
+		tl.Expand()
+	}
+	return tl, err
+}
+
+// SimulateMirrored is Simulate, leaving a run whose data-parallel replicas
+// cannot differ mirrored (mirror.go): only one replica's spans are
+// recorded, and the timeline's AllSpans lists them all. A caller that
+// reads the run only through the timeline's summary and writers (the
+// CLI's run) needs 1/dp of the memory.
+func SimulateMirrored(s scenario.Scenario) (*timeline.Timeline, error) {
+	if imperfect(s) {
+		return simulateIterations(s)
+	}
 	_, tl, err := play(s, nil, jitterSource{})
 	return tl, err
 }
@@ -36,6 +52,9 @@ type iteration struct {
 	conditions
 	g   *taskgraph.Graph
 	p2p taskgraph.Channel // the pipeline's point-to-point messages
+	// sends bounds the Collectives that record the pipeline's messages
+	// (analytic fidelity), which a mirrored run copies to its mirrors.
+	sends [2]int
 	opTable
 }
 
@@ -89,7 +108,7 @@ func play(s scenario.Scenario, it *iterState, jitter jitterSource) (*iteration, 
 	if err := tr.build(); err != nil {
 		return nil, nil, err
 	}
-	tl, err := tr.g.Finish("training")
+	tl, err := tr.g.Play("training", func() { tr.mirror(tr.g.Timeline(), tr.sends[0], tr.sends[1]) })
 	if err != nil {
 		return nil, nil, err
 	}
@@ -166,6 +185,7 @@ func (tr *iteration) build() error {
 	if err := tr.price(); err != nil {
 		return err
 	}
+	tr.mirrored = tr.mirrorable()
 	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	tr.g.Timeline().Fidelity = recordedFidelity(tr.s)
 	tr.g.TrackMemory()
@@ -175,6 +195,8 @@ func (tr *iteration) build() error {
 		tr.g.ScaleCompute(tr.scaleCompute)
 	}
 	tr.pipelineOps()
+	tr.sends[0] = len(tr.g.Timeline().Collectives)
 	tr.dependencies()
+	tr.sends[1] = len(tr.g.Timeline().Collectives)
 	return tr.dataParallel()
 }

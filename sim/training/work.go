@@ -106,17 +106,25 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	if fid == detailed {
 		tr = detailedTransfers(s, v, m, buckets)
 	}
-	closedForms := 0.0
-	if fid == analytic {
-		closedForms = dp*(pp*v)*2*m + pp*v*tp*buckets + pp*2*m*v*mp
+	// A mirrored run (mirror.go) simulates one replica: sim = 1/dp of
+	// the replicas' ops, while every pipeline message is still recorded.
+	sim := 1.0
+	if mirrored(s) {
+		sim = 1 / dp
 	}
-	groupOps := g / mp * (ops + buckets*v + 1)
+	sends, closedForms := 0.0, 0.0
+	if fid == analytic {
+		sends = dp * (pp * v) * 2 * m
+		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
+	}
+	groupOps := g / mp * (ops + buckets*v + 1) * sim
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
 		// ZeRO-3's prefetches: a join per replica and gather, holding a
 		// copy of its op's predecessors.
-		closedForms += 4 * pp * 2 * m * v * mp * dp
+		closedForms += 4 * pp * 2 * m * v * mp * dp * sim
 	}
-	ev := budget.Count{N: 4*(groupOps+closedForms+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	ev := budget.Count{N: 4*(groupOps+closedForms+sends*sim+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	closedForms += sends
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}

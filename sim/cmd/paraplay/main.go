@@ -173,11 +173,11 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return longCommand(pos[0], s, f.long, limits, f.json, stdout, stderr)
 	}
-	if err := run.Check(s, limits); err != nil {
+	if err := run.CheckMirrored(s, limits); err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
 	}
-	tl, err := run.SimulateWithin(s, limits)
+	tl, err := run.SimulateMirroredWithin(s, limits) // writeRun reads it through its summary and writers
 	if err != nil {
 		if code := exitCode(err); code == exitUsage {
 			fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
