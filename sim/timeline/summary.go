@@ -50,7 +50,8 @@ type Summary struct {
 	// it. An idle instant with several kinds in flight is shared equally
 	// among them.
 	ExposedBy map[string]float64 `json:"exposed_comm_s,omitempty"`
-	// Schedule is the pipeline schedule of a training run.
+	// Schedule is the pipeline schedule of a training run with a
+	// pipeline (more than one stage).
 	Schedule string `json:"schedule,omitempty"`
 	// Warnings repeats the plan's warnings.
 	Warnings []string `json:"warnings,omitempty"`

@@ -13,7 +13,10 @@ func (tl *Timeline) summarizeTraining(s *Summary, waits []deviceWaits) {
 		return
 	}
 	tr := tl.Training
-	s.Schedule, s.Warnings = tr.Schedule, tr.Warnings
+	s.Warnings = tr.Warnings
+	if tl.pipelined() { // without a pipeline there is no schedule to name, nor a bubble
+		s.Schedule = tr.Schedule
+	}
 	if secs := tl.End.Seconds(); secs > 0 {
 		s.TokensPerSecond = tr.Tokens / secs
 		if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
