@@ -140,9 +140,16 @@ func servingCaption(in *timeline.Inference) string {
 	case "ship":
 		text += itoa(in.Replicas) + " GPUs share the layers, shipping activations"
 	default:
-		text += itoa(in.Stages) + "-stage pipeline"
-		if in.Replicas > 1 {
-			text += " × " + itoa(in.Replicas) + " replicas"
+		switch {
+		case in.Stages > 1:
+			text += itoa(in.Stages) + "-stage pipeline"
+			if in.Replicas > 1 {
+				text += " × " + itoa(in.Replicas) + " replicas"
+			}
+		case in.Replicas > 1:
+			text += itoa(in.Replicas) + " replicas of one GPU"
+		default:
+			text += "one GPU"
 		}
 	}
 	if in.Sampling == "cpu" {
