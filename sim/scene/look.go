@@ -87,8 +87,13 @@ var collectiveLook = look{
 func everyGPURows(tl *timeline.Timeline) stripRows { return chooseRows(tl, false) }
 
 // collectiveEntries is the legend of a collective: the GPU states and the
-// chunks' phases.
-func collectiveEntries(*Frames) []legendEntry { return slices.Clone(legendEntries[:]) }
+// chunks' phases (none when no chunk moves, as on one GPU).
+func collectiveEntries(f *Frames) []legendEntry {
+	if len(f.tl.Transfers) == 0 {
+		return slices.Clone(legendEntries[:len(legendEntries)-2])
+	}
+	return slices.Clone(legendEntries[:])
+}
 
 // collectiveCaption names the collective step in flight.
 func collectiveCaption(f *Frames, t units.Time, live []int32) string {
