@@ -225,6 +225,9 @@ func (s *Scenario) Validate() error {
 	}
 	if s.Fidelity != "auto" && s.Fidelity != "detailed" && s.Fidelity != "analytic" {
 		bad("fidelity", "%q is not known; allowed: auto, detailed, analytic", s.Fidelity)
+	} else if known {
+		// The other strategies have one way to run: the key would be ignored.
+		s.exclusive("fidelity", s.Fidelity != "auto", "is chosen only in %s runs; a %s run has one way to run (drop the key or set it to auto)", bad)
 	}
 	if known {
 		kind.Check(s, bad)

@@ -30,7 +30,7 @@ func (Strategy) Name() string { return Name }
 func (Strategy) Keys() scenario.Keys {
 	return scenario.Keys{
 		Uses: []string{"model", "parallel", "training", "cluster.node_gpus", "data", "faults", "straggler",
-			"recovery", "failures", "compression"},
+			"recovery", "failures", "compression", "fidelity"},
 		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
 			"iterations", "cluster.node_gpus"},
 		MinGPUs: 1,
