@@ -123,9 +123,9 @@ func listText(key string, n *yaml.Node) (string, error) {
 				kv = append(kv, k.Value+"="+v.Value)
 			}
 			items = append(items, strings.Join(kv, ","))
-		case "cluster.node_gpus":
+		case "cluster.node_gpus", "parallel.layers_per_stage":
 			if item.Kind != yaml.ScalarNode || strings.Contains(item.Value, ",") {
-				return "", fail(item.Line, fmt.Sprintf("node_gpus[%d]: want a GPU preset name", i))
+				return "", fail(item.Line, fmt.Sprintf("%s[%d]: want one value", key[strings.LastIndex(key, ".")+1:], i))
 			}
 			items = append(items, item.Value)
 		default:

@@ -81,6 +81,15 @@ type Parallel struct {
 	// of the GPUs that run each stage, as HAPT and HARP do on mixed
 	// clusters).
 	Partition string `yaml:"partition" json:"partition"`
+	// LayersPerStage, when set, is the number of layers of each model
+	// stage (pp·v of them, in model order; the first also holds the
+	// embedding, the last the output head), e.g. Llama 3 405B's
+	// 7,8*14,7 (Dubey et al. 2024, §3.3.2). Empty: the equal split.
+	LayersPerStage []int `yaml:"layers_per_stage" json:"layers_per_stage,omitempty"`
+	// FirstLastFewer gives the first and last model stages this many
+	// fewer layers than the others, for the embedding and the output head
+	// they also hold (Llama 3 used 1); 0: the equal split.
+	FirstLastFewer int `yaml:"first_last_fewer" json:"first_last_fewer,omitempty"`
 }
 
 // Plan is the plan's layout as package parallel takes it.

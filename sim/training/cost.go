@@ -109,19 +109,13 @@ func (c *costs) synthetic(syn scenario.Synthetic, chunks int) {
 	c.p2pBytes = 0
 }
 
-// splitLayers deals the model's layers out to the stages, the first ones
-// taking one more when they do not divide evenly.
+// splitLayers deals the model's layers out to the stages (stageLayers).
 func (c *costs) splitLayers() error {
-	m, stages := c.model, len(c.layers)
-	if m.Layers < stages {
-		return fmt.Errorf("parallel.pp: %d model stages (pp·v) for %d layers; each stage needs a layer", stages, m.Layers)
+	layers, err := stageLayers(c.par, c.model.Layers, len(c.layers))
+	if err != nil {
+		return err
 	}
-	for k := range c.layers {
-		c.layers[k] = m.Layers / stages
-		if k < m.Layers%stages {
-			c.layers[k]++
-		}
-	}
+	copy(c.layers, layers)
 	return nil
 }
 

@@ -51,6 +51,11 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		}
 	}
 	checkPlan(p, bad)
+	stages := 0
+	if sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err == nil {
+		stages = sch.ModelStages()
+	}
+	checkLayerSplit(s, stages, bad)
 	checkExperts(s, bad)
 	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
 		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)

@@ -3,6 +3,7 @@ package training
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"paraplay/sim/budget"
 	"paraplay/sim/collective"
@@ -140,6 +141,9 @@ func bucketBound(s scenario.Scenario, stages float64) float64 {
 		return 8
 	}
 	layers := math.Ceil(float64(mdl.Layers) / stages)
+	if split, err := stageLayers(s.Parallel, mdl.Layers, int(stages)); err == nil {
+		layers = float64(slices.Max(split)) // an uneven split's largest stage
+	}
 	perLayer := float64(mdl.Hidden) * float64(mdl.Hidden) * 16
 	grads := 2 * (layers*perLayer + float64(mdl.Vocab)*float64(mdl.Hidden)) / float64(s.Parallel.TP)
 	return min(max(math.Ceil(grads/ddpBucket)+1, 1), 8)
