@@ -80,6 +80,7 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 				p.DP, p.TP, p.PP, p.CP, p.EP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, z
 				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
 				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
+				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
 				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
 			}
 		}
