@@ -51,11 +51,13 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		}
 	}
 	checkPlan(p, bad)
-	stages := 0
-	if sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err == nil {
-		stages = sch.ModelStages()
+	if len(p.LayersPerStage) > 0 || p.FirstLastFewer != 0 {
+		stages := 0 // the schedule's model stages, when it builds
+		if sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err == nil {
+			stages = sch.ModelStages()
+		}
+		checkLayerSplit(s, stages, bad)
 	}
-	checkLayerSplit(s, stages, bad)
 	checkExperts(s, bad)
 	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
 		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
