@@ -1,0 +1,120 @@
+package gemm
+
+import (
+	"flag"
+	"math"
+	"strings"
+	"testing"
+
+	"paraplay/sim/hw"
+)
+
+// fitGPUs names the GPUs whose fitted parameters TestFit searches again:
+//
+//	go test ./sim/gemm/ -run TestFit -fit h100-sxm,b200,mi300x -v
+//
+// It prints the parameters that minimise the mean |log(model/measured)|
+// over the GPU's measured shapes; Catalog holds what it printed.
+var fitGPUs = flag.String("fit", "", "comma-separated GPUs whose GEMM parameters to refit against testdata")
+
+// fitCeilings also refits the ceilings of the dtypes named (e.g. "tf32").
+var fitCeilings = flag.String("fitceil", "tf32", "comma-separated dtypes whose ceilings the fit may change")
+
+func TestFit(t *testing.T) {
+	if *fitGPUs == "" {
+		t.Skip("no -fit")
+	}
+	ms := measured(t)
+	for _, name := range strings.Split(*fitGPUs, ",") {
+		g, err := hw.LookupGPU(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mine []Measurement
+		for _, x := range ms {
+			if x.GPU == name && !(name == "h100-sxm" && x.DType == FP8) {
+				mine = append(mine, x)
+			}
+		}
+		p = fit(t, g, p, mine)
+		m, _ := build(g, p)
+		t.Logf("%s: Balance %.4g TileOverhead %.4g Launch %.4g HBMEfficiency %.4g Ceiling %v",
+			name, p.Balance, p.TileOverhead, p.Launch, p.HBMEfficiency, p.Ceiling)
+		for _, d := range []DType{BF16, TF32, FP8} {
+			t.Logf("  %s: %v", d, stats(t, m, mine, func(x Measurement) bool { return x.DType == d }))
+		}
+	}
+}
+
+// fit is a coordinate search in log space: each free parameter is scaled
+// up and down by a step while that lowers the loss, and the step shrinks
+// when no parameter moves.
+func fit(t *testing.T, g hw.GPU, p Params, ms []Measurement) Params {
+	free := []*float64{&p.TileOverhead, &p.Launch, &p.HBMEfficiency}
+	for _, d := range []DType{BF16, TF32, FP8} {
+		free = append(free, &p.Balance[d])
+	}
+	for _, name := range strings.Split(*fitCeilings, ",") {
+		if name == "" {
+			continue
+		}
+		d, err := ParseDType(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		free = append(free, &p.Ceiling[d])
+	}
+	// Two stages: the mean |log error| (smooth, so the search finds the
+	// basin), then the acceptance metric itself, median plus 90th
+	// percentile of |error|, per dtype and summed so that no dtype is
+	// traded for another.
+	acceptance := false
+	loss := func() float64 {
+		m, err := build(g, p)
+		if err != nil {
+			return math.Inf(1)
+		}
+		var sum float64
+		if !acceptance {
+			for _, x := range ms {
+				tm, _ := m.Time(x.Shape, x.DType)
+				sum += math.Abs(math.Log(x.Shape.FLOPs() / tm / x.FLOPS))
+			}
+			return sum / float64(len(ms))
+		}
+		for _, d := range []DType{BF16, TF32, FP8} {
+			st := stats(t, m, ms, func(x Measurement) bool { return x.DType == d })
+			sum += st.median + st.p90
+		}
+		return sum
+	}
+	var best float64
+	for _, stage := range []bool{false, true} {
+		acceptance = stage
+		best = loss()
+		for step := 0.5; step > 1e-4; {
+			moved := false
+			for _, v := range free {
+				for _, f := range []float64{1 + step, 1 / (1 + step)} {
+					old := *v
+					*v = old * f
+					if l := loss(); l < best {
+						best, moved = l, true
+					} else {
+						*v = old
+					}
+				}
+			}
+			if !moved {
+				step /= 2
+			}
+		}
+	}
+	t.Logf("%s: sum over dtypes of median + p90 |error| %.4f", g.Name, best)
+	p.Balance[FP16] = p.Balance[BF16]
+	return p
+}
