@@ -25,12 +25,9 @@ const maxDim = 1 << 24
 
 // Validate names the first dimension outside [1, 2^24].
 func (s Shape) Validate() error {
-	for _, d := range []struct {
-		name string
-		v    int
-	}{{"batch", s.Batch}, {"m", s.M}, {"n", s.N}, {"k", s.K}} {
-		if d.v < 1 || d.v > maxDim {
-			return fmt.Errorf("gemm: shape %s = %d: want 1 to %d", d.name, d.v, maxDim)
+	for i, v := range [4]int{s.Batch, s.M, s.N, s.K} {
+		if v < 1 || v > maxDim {
+			return fmt.Errorf("gemm: shape %s = %d: want 1 to %d", [4]string{"batch", "m", "n", "k"}[i], v, maxDim)
 		}
 	}
 	return nil
@@ -68,14 +65,16 @@ const minSplitK = 128
 // holds only numbers, so its methods are cheap, safe for concurrent use,
 // and give the same answer for the same arguments.
 type Model struct {
-	gpu     string
-	sms     float64
-	peak    [numDTypes]float64 // dense FLOP/s per dtype, 0 where unsupported
-	perSM   [numDTypes]float64 // ceiling FLOP/s per SM
-	balance [numDTypes]float64 // tile reuse at which the ceiling is reached
-	perTile float64            // s per tile
-	launch  float64            // s per GEMM
-	hbm     float64            // achievable HBM bytes/s
+	gpu   string
+	sms   float64
+	peak  [numDTypes]float64 // dense FLOP/s per dtype, 0 where unsupported
+	perSM [numDTypes]float64 // ceiling FLOP/s per SM
+	// perK is, per dtype and tile, the seconds an SM takes per unit of K
+	// on that tile: 2·tm·tn / r.
+	perK    [numDTypes][len(tiles)]float64
+	perTile float64 // s per tile
+	launch  float64 // s per GEMM
+	hbm     float64 // achievable HBM bytes/s
 }
 
 // For returns the model of g, from g's datasheet figures and the GEMM
@@ -104,7 +103,14 @@ func build(g hw.GPU, p Params) (*Model, error) {
 		m.peak[d] = g.PeakFLOPS * p.Rate[d]
 		m.perSM[d] = m.peak[d] * p.Ceiling[d] / m.sms
 	}
-	m.balance = p.Balance
+	for d := DType(0); d < numDTypes; d++ {
+		for i, t := range tiles {
+			tm, tn := float64(t.tm), float64(t.tn)
+			if r := m.perSM[d] * min(1, tm*tn/(tm+tn)/p.Balance[d]); r > 0 {
+				m.perK[d][i] = 2 * tm * tn / r
+			}
+		}
+	}
 	return m, nil
 }
 
@@ -135,26 +141,29 @@ func (m *Model) Time(s Shape, d DType) (float64, error) {
 	return m.launch + m.body(s, d), nil
 }
 
-// body is Time without the launch and the checks.
+// body is Time without the launch and the checks: the formula of Time,
+// with each tile's rate precomputed in perK.
 func (m *Model) body(s Shape, d DType) float64 {
 	b, mm, n, k := float64(s.Batch), float64(s.M), float64(s.N), float64(s.K)
-	base := s.Bytes(d)
+	memory := s.Bytes(d) / m.hbm
+	partials := 2 * 4 * b * mm * n / m.hbm // split-K's fp32 partial sums, per slice
 	best := math.Inf(1)
-	for _, t := range tiles {
-		tm, tn := float64(t.tm), float64(t.tn)
-		rate := m.perSM[d] * math.Min(1, tm*tn/(tm+tn)/m.balance[d])
-		blocks := b * math.Ceil(mm/tm) * math.Ceil(n/tn)
-		for _, sp := range splits {
-			if sp > 1 && k/float64(sp) < minSplitK {
+	for i, t := range tiles {
+		blocks := b * math.Ceil(mm/float64(t.tm)) * math.Ceil(n/float64(t.tn))
+		for j, sp := range splits {
+			fs := float64(sp)
+			if j > 0 && k < minSplitK*fs {
 				break
 			}
-			waves := math.Ceil(blocks * float64(sp) / m.sms)
-			compute := waves * (2*tm*tn*math.Ceil(k/float64(sp))/rate + m.perTile)
-			bytes := base
-			if sp > 1 {
-				bytes += 2 * 4 * b * mm * n * float64(sp)
+			compute := math.Ceil(blocks*fs/m.sms) * (m.perK[d][i]*math.Ceil(k/fs) + m.perTile)
+			t := memory
+			if j > 0 {
+				t += partials * fs
 			}
-			if t := math.Max(compute, bytes/m.hbm); t < best {
+			if compute > t {
+				t = compute
+			}
+			if t < best {
 				best = t
 			}
 		}
