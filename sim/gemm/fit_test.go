@@ -18,6 +18,10 @@ import (
 var fitGPUs = flag.String("fit", "", "comma-separated GPUs whose GEMM parameters to refit against testdata")
 
 // fitCeilings also refits the ceilings of the dtypes named (e.g. "tf32").
+// fitHoldout fits on the batch-1 shapes only and reports the error on the
+// batch-2 and batch-4 shapes it did not see.
+var fitHoldout = flag.Bool("holdout", false, "fit on b = 1 only, report b > 1")
+
 var fitCeilings = flag.String("fitceil", "tf32", "comma-separated dtypes whose ceilings the fit may change")
 
 func TestFit(t *testing.T) {
@@ -36,7 +40,7 @@ func TestFit(t *testing.T) {
 		}
 		var mine []Measurement
 		for _, x := range ms {
-			if x.GPU == name && !(name == "h100-sxm" && x.DType == FP8) {
+			if x.GPU == name && !(name == "h100-sxm" && x.DType == FP8) && !(*fitHoldout && x.Shape.Batch > 1) {
 				mine = append(mine, x)
 			}
 		}
@@ -46,6 +50,11 @@ func TestFit(t *testing.T) {
 			name, p.Balance, p.TileOverhead, p.Launch, p.HBMEfficiency, p.Ceiling)
 		for _, d := range []DType{BF16, TF32, FP8} {
 			t.Logf("  %s: %v", d, stats(t, m, mine, func(x Measurement) bool { return x.DType == d }))
+			if *fitHoldout {
+				t.Logf("  %s held out (b > 1): %v", d, stats(t, m, ms, func(x Measurement) bool {
+					return x.GPU == name && x.DType == d && x.Shape.Batch > 1
+				}))
+			}
 		}
 	}
 }
