@@ -1,77 +1,37 @@
 package gemm
 
 import (
-	"fmt"
 	"math"
-	"os"
 	"slices"
 	"testing"
 
 	"paraplay/sim/hw"
 )
 
-// measured reads testdata/xla_matmul.txt once per test.
+// measured is the published table, through the parser.
 func measured(t testing.TB) []Measurement {
 	t.Helper()
-	data, err := os.ReadFile("testdata/xla_matmul.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ms, err := ParseMeasurements(data)
+	ms, err := Published()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ms
 }
 
-// errorStats are the |relative error| of modelled FLOP/s against measured
-// FLOP/s, (model − measured) / measured, over a set of measurements.
-type errorStats struct {
-	n                      int
-	median, p90, max, bias float64
-}
-
-func (e errorStats) String() string {
-	return fmt.Sprintf("n=%d median %.1f%% p90 %.1f%% max %.1f%% mean signed %+.1f%%",
-		e.n, 100*e.median, 100*e.p90, 100*e.max, 100*e.bias)
-}
-
-// stats prices every measurement of ms that keep accepts with m.
-func stats(t testing.TB, m *Model, ms []Measurement, keep func(Measurement) bool) errorStats {
+// stats compares m with the measurements of ms that keep accepts.
+func stats(t testing.TB, m *Model, ms []Measurement, keep func(Measurement) bool) Errors {
 	t.Helper()
-	var abs []float64
-	var sum float64
+	var some []Measurement
 	for _, x := range ms {
-		if !keep(x) {
-			continue
+		if keep(x) {
+			some = append(some, x)
 		}
-		tm, err := m.Time(x.Shape, x.DType)
-		if err != nil {
-			t.Fatal(err)
-		}
-		e := x.Shape.FLOPs()/tm/x.FLOPS - 1
-		abs = append(abs, math.Abs(e))
-		sum += e
 	}
-	if len(abs) == 0 {
-		return errorStats{}
+	e, err := Compare(m, some)
+	if err != nil {
+		t.Fatal(err)
 	}
-	slices.Sort(abs)
-	return errorStats{
-		n: len(abs), median: quantile(abs, 0.5), p90: quantile(abs, 0.9),
-		max: abs[len(abs)-1], bias: sum / float64(len(abs)),
-	}
-}
-
-// quantile of sorted xs, linear between order statistics.
-func quantile(xs []float64, q float64) float64 {
-	pos := q * float64(len(xs)-1)
-	i := int(pos)
-	if i+1 >= len(xs) {
-		return xs[len(xs)-1]
-	}
-	f := pos - float64(i)
-	return xs[i]*(1-f) + xs[i+1]*f
+	return e
 }
 
 func model(t testing.TB, name string) *Model {
@@ -117,23 +77,23 @@ func TestAgainstMeasuredTable(t *testing.T) {
 			keep := func(x Measurement) bool { return x.GPU == c.gpu && x.DType == d }
 			st := stats(t, m, ms, keep)
 			t.Logf("%s %s: %v", c.gpu, d, st)
-			if st.n != 375 {
-				t.Errorf("%s %s: %d measured shapes, want 375", c.gpu, d, st.n)
+			if st.N != 375 {
+				t.Errorf("%s %s: %d measured shapes, want 375", c.gpu, d, st.N)
 			}
 			for _, x := range ms {
 				if keep(x) {
 					all = append(all, x)
 				}
 			}
-			if c.asserted && (st.median > 0.10 || st.p90 > 0.20) {
-				t.Errorf("%s %s: median |error| %.1f%% (want ≤ 10%%), p90 %.1f%% (want ≤ 20%%)", c.gpu, d, 100*st.median, 100*st.p90)
+			if c.asserted && (st.Median > 0.10 || st.P90 > 0.20) {
+				t.Errorf("%s %s: median |error| %.1f%% (want ≤ 10%%), p90 %.1f%% (want ≤ 20%%)", c.gpu, d, 100*st.Median, 100*st.P90)
 			}
 		}
 		if c.asserted {
 			st := stats(t, m, all, func(Measurement) bool { return true })
 			t.Logf("%s all asserted dtypes: %v", c.gpu, st)
-			if st.median > 0.10 || st.p90 > 0.20 {
-				t.Errorf("%s: median |error| %.1f%%, p90 %.1f%% over %d points", c.gpu, 100*st.median, 100*st.p90, st.n)
+			if st.Median > 0.10 || st.P90 > 0.20 {
+				t.Errorf("%s: median |error| %.1f%%, p90 %.1f%% over %d points", c.gpu, 100*st.Median, 100*st.P90, st.N)
 			}
 		}
 	}

@@ -97,7 +97,7 @@ func fit(t *testing.T, g hw.GPU, p Params, ms []Measurement) Params {
 		}
 		for _, d := range []DType{BF16, TF32, FP8} {
 			st := stats(t, m, ms, func(x Measurement) bool { return x.DType == d })
-			sum += st.median + st.p90
+			sum += st.Median + st.P90
 		}
 		return sum
 	}
