@@ -189,6 +189,11 @@ func (m *Model) Peak(d DType) float64 {
 	return m.peak[d]
 }
 
+// Launch is the fixed time Time includes for every GEMM (Params.Launch):
+// the table the model was fitted to timed each GEMM with it. A caller that
+// adds a per-kernel launch overhead of its own should not add it twice.
+func (m *Model) Launch() float64 { return m.launch }
+
 // Ceiling is the largest FLOP/s the model can reach in d: the maximum
 // achievable matmul FLOP/s of Params.Ceiling.
 func (m *Model) Ceiling(d DType) float64 {
