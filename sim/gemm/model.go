@@ -119,15 +119,16 @@ func build(g hw.GPU, p Params) (*Model, error) {
 //	t = launch + min over tiles (tm, tn) and splits s of
 //	    max( waves·(2·tm·tn·⌈K/s⌉ / r + tile overhead),  bytes / (HBM bandwidth·η) )
 //	waves = ⌈Batch·⌈M/tm⌉·⌈N/tn⌉·s / SMs⌉
-//	r = min(ceiling / SMs, feed · 2·tm·tn / ((tm+tn)·element bytes))
+//	r = (ceiling / SMs) · min(1, (tm·tn/(tm+tn)) / balance)
 //
 // The wave count is tile and wave quantization: a partial tile costs a
 // whole one and a partial wave a whole wave. r is the SM's rate on that
 // tile: the GPU's maximum achievable FLOP/s shared by its SMs, unless the
-// tile's arithmetic intensity (FLOPs per operand byte of one K step) times
-// the bytes an SM can be fed per second is lower. The bytes term is the
-// roofline's memory bound (split-K adds its fp32 partial sums, written and
-// read once). The parameters are in Params.
+// tile reuses each operand element it loads (tm·tn/(tm+tn) times per K
+// step) too little for its operands to arrive in time. The bytes term is
+// the roofline's memory bound (split-K adds its fp32 partial sums, written
+// and read once). The parameters are in Params; t includes launch (see
+// Launch).
 func (m *Model) Time(s Shape, d DType) (float64, error) {
 	if err := s.Validate(); err != nil {
 		return 0, err
