@@ -16,7 +16,7 @@
 //	r       = (ceiling / SMs) · min(1, (tm·tn/(tm+tn)) / balance)
 //	memory  = (Batch·(M·K + K·N)·in + Batch·M·N·out [+ 8·Batch·M·N·s if s > 1]) / (HBM bandwidth · η)
 //
-// The ceilings are tile quantization (a partial tile costs a whole one) and
+// The ⌈·⌉ are tile quantization (a partial tile costs a whole one) and
 // wave quantization (a partial wave of SMs costs a whole wave): a GEMM of
 // 133 tiles on a 132-SM H100 would take twice as long as one of 132, but
 // for the smaller tiles and finer K splits the library then turns to, which
