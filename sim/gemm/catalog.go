@@ -1,0 +1,103 @@
+package gemm
+
+// Where the ceilings come from. MAMF is the "Maximum Achievable Matmul
+// FLOPS comparison table" of Stas Bekman's ml-engineering book
+// (stas00/ml-engineering, compute/accelerator/README.md): the best mean
+// rate mamf-finder.py found over a brute-force search of shapes, with
+// PyTorch, per accelerator. Its figures are quoted in each entry.
+const (
+	mamfSource = "Ceilings: ml-engineering (stas00/ml-engineering, compute/accelerator/README.md), Maximum Achievable Matmul FLOPS table"
+
+	fitH100 = "Fitted (go test ./sim/gemm -run TestFit -fit h100-sxm -v) to the 375 bf16 and 375 tf32 shapes of the openxla/xla sm_90 table (testdata/xla_matmul.txt); the fp8 column is not fitted (TestH100FP8ColumnExceedsPeak), so Balance[fp8] is bf16's, UNCONFIRMED."
+	fitB200 = "Fitted (go test ./sim/gemm -run TestFit -fit b200 -v) to the 375 bf16, tf32 and fp8 shapes of the openxla/xla sm_100 table (testdata/xla_matmul.txt)."
+	fitMI   = "Fitted (go test ./sim/gemm -run TestFit -fit mi300x -fitceil tf32,fp8 -v) to the 375 bf16, tf32 and fp8 shapes of the ROCm/xla gfx942 table (testdata/xla_matmul.txt), whose own repeats disagree by a p90 of 31% in bf16 (TestTableSelfConsistency)."
+
+	// Borrowed: GPUs without a measured table take the fitted shape
+	// parameters of the measured GPU of their family.
+	borrowHopper = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's (same Hopper SM)."
+	borrowOlder  = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's, borrowed across architectures (no table for this GPU was found)."
+)
+
+// Fitted shape parameters of the H100 SXM, shared by the Hopper parts and
+// borrowed by the older NVIDIA GPUs.
+var (
+	h100Balance = [numDTypes]float64{BF16: 43.5, FP16: 43.5, TF32: 83.7, FP8: 43.5}
+)
+
+const (
+	h100TileOverhead = 0.93e-6
+	h100Launch       = 4.72e-6
+	h100HBM          = 0.704
+)
+
+// Catalog returns the GEMM parameters of every GPU in the hw catalog, a
+// fresh slice on every call, sorted by GPU name.
+func Catalog() []Params {
+	hopper := func(name string, sms int, ceiling [numDTypes]float64, source, basis string) Params {
+		return Params{
+			GPU: name, SMs: sms, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch,
+			HBMEfficiency: h100HBM, Source: source, Basis: basis,
+		}
+	}
+	older := func(name string, sms int, rate, ceiling [numDTypes]float64, source, basis string) Params {
+		p := hopper(name, sms, ceiling, source, basis)
+		p.Rate = rate
+		return p
+	}
+	// H100 SXM: the MAMF of bf16 and fp8, tf32's ceiling fitted.
+	h100Ceiling := [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1402.6 / 1979}
+	a100Ceiling := [numDTypes]float64{BF16: 271.2 / 312, FP16: 271.2 / 312, TF32: 271.2 / 312}
+	ampere := [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5}
+	fp16Only := [numDTypes]float64{FP16: 1}
+	return []Params{
+		older("a10g", 80, ampere, [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8},
+			"UNVERIFIED: 80 SMs as third-party listings give for the AWS-only A10G (no NVIDIA datasheet); TF32 at half the bf16 rate as on every Ampere part, not a vendor figure",
+			"ASSUMPTION: ceilings 0.8 of peak, a guess (no MAMF measurement). "+borrowOlder),
+		older("a100-sxm-40gb", 108, ampere, a100Ceiling,
+			"NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
+			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (measured on the 80GB part; fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+borrowOlder),
+		older("a100-sxm-80gb", 108, ampere, a100Ceiling,
+			"NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
+			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+borrowOlder),
+		{
+			GPU: "b200", SMs: 148,
+			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500},
+			Balance: [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}, TileOverhead: 1.18e-6, Launch: 5.12e-6, HBMEfficiency: 0.715,
+			Source: "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
+			Basis:  mamfSource + ": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. " + fitB200,
+		},
+		hopper("h100-pcie", 114, h100Ceiling,
+			"NVIDIA H100 Tensor Core GPU Architecture whitepaper: 114 SMs on H100 PCIe. H100 datasheet, PCIe column, dense: TF32 378, BF16/FP16 756, FP8 1,513 TFLOPS",
+			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the PCIe part. "+borrowHopper),
+		{
+			GPU: "h100-sxm", SMs: 132,
+			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: h100Ceiling, Balance: h100Balance,
+			TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+			Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 132 SMs on H100 SXM5. H100 datasheet, SXM column, dense (half the sparsity figures): TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
+			Basis:  mamfSource + ": H100 SXM bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOP/s; tf32's ceiling fitted. " + fitH100,
+		},
+		hopper("h20", 78, h100Ceiling,
+			"UNVERIFIED: 78 SMs as third-party listings report for the China-market H20 (no NVIDIA datasheet); TF32 and FP8 at half and twice the bf16 rate as on every Hopper part",
+			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H20. "+borrowHopper),
+		hopper("h200", 132, [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979},
+			"NVIDIA H200 datasheet: the H100 SXM's GH100 with 132 SMs; dense TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
+			mamfSource+": H200 SXM fp8 1453.4 of 1979 TFLOP/s; bf16 noted there as the same as H100 SXM's 794.5; tf32 the h100-sxm fit's, UNCONFIRMED. "+borrowHopper),
+		{
+			GPU: "mi300x", SMs: 304,
+			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70},
+			Balance: [numDTypes]float64{BF16: 29.6, FP16: 29.6, TF32: 32.0, FP8: 135.5}, TileOverhead: 0.87e-6, Launch: 8.63e-6, HBMEfficiency: 0.98,
+			Source: "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
+			Basis:  mamfSource + ": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). " + fitMI,
+		},
+		older("t4", 40, fp16Only, [numDTypes]float64{FP16: 0.6},
+			"NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
+			"ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). "+borrowOlder),
+		older("v100-sxm", 80, fp16Only, [numDTypes]float64{FP16: 0.8},
+			"NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
+			"ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). "+borrowOlder),
+	}
+}

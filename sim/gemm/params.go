@@ -1,0 +1,103 @@
+package gemm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// Params are one GPU's GEMM parameters, beside the peak FLOP/s and HBM
+// bandwidth its hw.GPU entry carries. Nothing in them names a model, a
+// paper's run or a shape: with the GPU's datasheet they fix the time of
+// every (shape, dtype).
+type Params struct {
+	// GPU is the hw catalog name the parameters belong to.
+	GPU string
+	// SMs is the number of streaming multiprocessors (compute units on
+	// AMD): the width of one wave of output tiles.
+	SMs int
+	// Rate is each dtype's dense tensor-core peak over hw.GPU.PeakFLOPS
+	// (0: no tensor cores for that dtype), from the datasheet in Source.
+	Rate [numDTypes]float64
+	// Ceiling is each dtype's maximum achievable matmul FLOP/s as a fraction
+	// of its dense peak, in (0, 1] where Rate is positive: the best rate a
+	// large, well-shaped GEMM sustains. Basis says where each comes from.
+	Ceiling [numDTypes]float64
+	// Balance is, per dtype, the tile's operand reuse tm·tn/(tm+tn) (its
+	// multiply-adds per element loaded, per K step) at which a tile
+	// reaches the ceiling; below it the SM waits on operands (its feed
+	// from L2 and shared memory), and runs at reuse/Balance of the
+	// ceiling. Fitted.
+	Balance [numDTypes]float64
+	// TileOverhead is the time an SM spends per output tile beyond its
+	// multiply-adds (pipeline fill, epilogue, writing the tile), in seconds.
+	// Fitted.
+	TileOverhead float64
+	// Launch is the fixed time of one GEMM however small (kernel launch and
+	// the ramp of its first wave), in seconds. Fitted.
+	Launch float64
+	// HBMEfficiency is the fraction of the datasheet HBM bandwidth a
+	// memory-bound GEMM streams at, in (0, 1]. Fitted.
+	HBMEfficiency float64
+	// Source cites the SM count and the dtype rates.
+	Source string
+	// Basis says where each ceiling comes from and how the fitted
+	// parameters were fitted, or that they were not (UNCONFIRMED).
+	Basis string
+}
+
+// Validate reports every problem with p at once, joined.
+func (p Params) Validate() error {
+	var errs []error
+	bad := func(format string, a ...any) {
+		errs = append(errs, fmt.Errorf("gemm: params %s: "+format, append([]any{p.GPU}, a...)...))
+	}
+	if p.GPU == "" {
+		bad("gpu name is empty")
+	}
+	if p.SMs < 1 || p.SMs > 10000 {
+		bad("sms %d: want 1 to 10000", p.SMs)
+	}
+	if p.Rate[BF16] <= 0 && p.Rate[FP16] <= 0 {
+		bad("rate: bf16 or fp16 must be positive")
+	}
+	for d := DType(0); d < numDTypes; d++ {
+		r, c := p.Rate[d], p.Ceiling[d]
+		if !(r >= 0 && r <= 8) {
+			bad("rate[%s] %v: want 0 to 8", d, r)
+		}
+		if r > 0 && !(c > 0 && c <= 1) {
+			bad("ceiling[%s] %v: want (0, 1]", d, c)
+		}
+		if b := p.Balance[d]; r > 0 && !(b > 0 && b < 1e4) {
+			bad("balance[%s] %v: want (0, 10000)", d, b)
+		}
+	}
+	if !(p.TileOverhead >= 0 && p.TileOverhead < 1e-3) {
+		bad("tile overhead %v s: want [0, 1 ms)", p.TileOverhead)
+	}
+	if !(p.Launch >= 0 && p.Launch < 1e-3) {
+		bad("launch %v s: want [0, 1 ms)", p.Launch)
+	}
+	if !(p.HBMEfficiency > 0 && p.HBMEfficiency <= 1) {
+		bad("hbm efficiency %v: want (0, 1]", p.HBMEfficiency)
+	}
+	if p.Source == "" || p.Basis == "" {
+		bad("source and basis must be given")
+	}
+	return errors.Join(errs...)
+}
+
+// Lookup returns the parameters catalogued for the GPU called name; the
+// error of an unknown name lists the known ones.
+func Lookup(name string) (Params, error) {
+	all := Catalog()
+	names := make([]string, len(all))
+	for i, p := range all {
+		if p.GPU == name {
+			return p, nil
+		}
+		names[i] = p.GPU
+	}
+	return Params{}, fmt.Errorf("gemm: no GEMM parameters for gpu %q (known: %s)", name, strings.Join(names, ", "))
+}
