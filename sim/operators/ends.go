@@ -66,7 +66,7 @@ func Head(c Config) (List, error) {
 	if c.SequenceParallel && c.TP > 1 {
 		regather = sh.tokens * sh.h * sh.act
 	}
-	v := float64(c.Model.Vocab) / sh.t
+	v := float64(PaddedVocab(c.Model.Vocab, c.TP)) / sh.t
 	bs = append(bs, linear("head.logits", sh, sh.tokens, sh.h, v, sh.local*sh.h*sh.act, regather))
 	n := sh.tokens * v
 	cast := pointwise("head.logits_fp32", KindElementwise, Forward, dt, n, 0, n*sh.act, n*FP32.Bytes())
@@ -80,6 +80,19 @@ func Head(c Config) (List, error) {
 		}
 	}
 	return assemble(withoutRecompute(c), bs), nil
+}
+
+// VocabMultiple is Megatron-LM's default make-vocab-size-divisible-by:
+// the vocabulary is padded to a multiple of it times t, so that each
+// tensor-parallel GPU holds an equal, GEMM-friendly slice.
+const VocabMultiple = 128
+
+// PaddedVocab is vocab padded as Megatron-LM pads it for tensor
+// parallelism tp: the next multiple of VocabMultiple·tp (Llama 3's 128,256
+// becomes 129,024 at tp 8; Megatron's 51,200 is already a multiple).
+func PaddedVocab(vocab, tp int) int {
+	m := VocabMultiple * tp
+	return (vocab + m - 1) / m * m
 }
 
 // withoutRecompute is c with recomputation off, for the ops outside the
