@@ -34,8 +34,9 @@ func flashFLOPs(a Attention) float64 {
 // by the output projection, which reads the same tensor; under FP8 the
 // projection keeps an FP8 copy, so the kernel keeps its 16-bit O as well.
 // Its backward pass recomputes the scores: five matmuls for the forward's
-// two, 2.5× the FLOPs, of which 2× are model FLOPs (Dao 2023, §3.1.2;
-// flash-attention's benchmarks count 2.5×).
+// two, 2.5× the FLOPs (the count of flash-attention's benchmark script),
+// of which 2× are model FLOPs. With dropout the kernel regenerates its
+// mask from the random generator's state, so dropout keeps no bytes.
 func flashBlocks(c Config, sh shape) []block {
 	var blocks []block
 	kvLocal := sh.tokens * sh.kvHeads * sh.d * sh.act

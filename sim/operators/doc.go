@@ -38,7 +38,9 @@
 // kernel that keeps no s×s tensor: it saves Q, K, V, its output and the
 // fp32 logsumexp per query row and head, and its backward pass recomputes
 // the scores, which makes it 2.5× the forward FLOPs (five matmuls for
-// two), as flash-attention's own benchmark counts them. Under a causal mask
+// two), as flash-attention's own benchmark script counts them
+// (Dao-AILab/flash-attention, benchmarks/benchmark_flash_attention.py,
+// read through the search tool). Under a causal mask
 // it skips the masked half: forward FLOPs 2·b·s²·h/t instead of 4·b·s²·h/t.
 //
 // # Recomputation
@@ -54,8 +56,13 @@
 // bf16 and fp16 keep activations in 2 bytes. fp8 runs the layer's linear
 // GEMMs in FP8 (1-byte inputs, 16-bit outputs) and keeps their saved inputs
 // in FP8, while the embedding, output head, norms and attention stay in
-// 16 bits, as the DeepSeek-V3 report (DeepSeek-AI 2024, §3.3) describes
-// its FP8 framework.
+// 16 bits. That is the DeepSeek-V3 report's FP8 framework (DeepSeek-AI
+// 2024, §3.3: GEMMs in FP8; embedding, output head, gating, normalisation
+// and attention kept in higher precision; cached activations compressed to
+// lower precision), read through copies of its text found with the search
+// tool, not the PDF itself. The casts to FP8 are taken as fused into the
+// kernels that produce the GEMM inputs (norm, activation), and the FP8
+// copies of weights and their scaling factors are model state, not here.
 //
 // # Pricing
 //

@@ -48,6 +48,13 @@ func stageMemory(t testing.TB, c Config, dp int) []float64 {
 		layers[i] = 8
 	}
 	layers[0], layers[p-1] = 7, 7
+	return pipelineMemory(t, c, dp, layers)
+}
+
+// pipelineMemory is each stage's model states and activations for the
+// given layers per stage under 1F1B.
+func pipelineMemory(t testing.TB, c Config, dp int, layers []int) []float64 {
+	p := len(layers)
 	layer, embed, head := mustLayer(t, c), mustList(t, Embedding, c), mustHead(t, c)
 	out := make([]float64, p)
 	for i, n := range layers {
@@ -141,4 +148,19 @@ func TestLog405BBreakdown(t *testing.T) {
 	t.Logf("405B flash layer: %.1f MiB saved + %.2f MiB stats per microbatch; stage 1: %.3g params, states %.1f GiB (DP 64), activations 15×8 layers %.1f GiB",
 		layer.SavedBytes/float64(units.MiB), layer.SavedStats/float64(units.MiB), params,
 		ModelStateBytes(params, 64)/gib, 120*layer.Saved()/gib)
+}
+
+// TestLlama8BFits: the playground's llama3-8b at dp 2 × tp 4 × pp 2, 8K,
+// which the Korthikanti-formula memory reported as 111 GiB (issue 20), fits
+// with flash attention, with or without sequence parallelism.
+func TestLlama8BFits(t *testing.T) {
+	for _, sp := range []bool{false, true} {
+		c := Config{Model: model(t, "llama3-8b"), MicroBatch: 1, TP: 4, SequenceParallel: sp, CP: 1,
+			Attention: Flash, Causal: true, Precision: BF16, Recompute: workload.RecomputeNone}
+		stage, mem := maxStage(pipelineMemory(t, c, 2, []int{16, 16}))
+		t.Logf("llama3-8b dp 2 × tp 4 × pp 2, sp=%v: %.1f GiB on stage %d", sp, mem/float64(units.GiB), stage)
+		if mem >= 40*float64(units.GiB) {
+			t.Errorf("sp=%v: %.1f GiB, want well under 80 GiB", sp, mem/float64(units.GiB))
+		}
+	}
 }
