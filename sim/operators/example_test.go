@@ -25,7 +25,7 @@ func ExampleLayer() {
 	eager, _ := operators.Layer(c)
 
 	gpu, _ := hw.LookupGPU("h100-sxm")
-	pricer, _ := operators.NewPricer(operators.FromGPU(gpu, func(operators.Op) float64 { return 0.6 }))
+	pricer, _ := operators.NewPricer(operators.FromGPU(gpu, func(operators.Shape) float64 { return 0.6 }))
 	forward, _ := pricer.Total(flash.InPhase(operators.Forward))
 	mib := float64(units.MiB)
 	fmt.Printf("flash keeps %.0f MiB, eager %.0f MiB\n", flash.Totals().Saved()/mib, eager.Totals().Saved()/mib)

@@ -20,10 +20,28 @@ import (
 // magnitude, not a calibration.
 const DefaultLaunchOverhead = 3 * units.Microsecond
 
+// Shape is what an efficiency may depend on: the kind of kernel, its
+// input format and its dimensions. It carries no name, model or phase, so
+// that an efficiency cannot be tuned per model or per paper, and so that
+// prices can be cached by shape.
+type Shape struct {
+	// Kind is KindGEMM or KindAttention.
+	Kind Kind
+	// DType is the inputs' format.
+	DType DType
+	// GEMM is the shape of a GEMM, zero for attention.
+	GEMM GEMM
+	// Attention is the shape of an attention kernel, zero for a GEMM.
+	Attention Attention
+}
+
+// ShapeOf is op's Shape.
+func ShapeOf(op Op) Shape { return Shape{op.Kind, op.DType, op.GEMM, op.Attention} }
+
 // Efficiency is the fraction of the tensor cores' peak that a GEMM or
-// attention op reaches, in (0, 1]: a function of the op's shape and dtype
-// only (Op.GEMM, Op.Attention, Op.DType), for the GPU it was made for.
-type Efficiency func(Op) float64
+// attention kernel of the given shape reaches, in (0, 1], on the GPU it
+// was made for.
+type Efficiency func(Shape) float64
 
 // Roofline is what pricing needs to know of a GPU.
 type Roofline struct {
@@ -72,10 +90,7 @@ func (r Roofline) Validate() error {
 
 // priceKey is everything an op's price depends on.
 type priceKey struct {
-	kind  Kind
-	dtype DType
-	gemm  GEMM
-	attn  Attention
+	shape Shape
 	flops float64
 	bytes float64
 }
@@ -108,7 +123,7 @@ func (p *Pricer) Time(op Op) (units.Time, error) {
 	if op.Kind == KindCollective {
 		return 0, fmt.Errorf("operators: %s is a collective; price it with sim/collective", op.Name)
 	}
-	key := priceKey{op.Kind, op.DType, op.GEMM, op.Attention, op.FLOPs, op.Bytes()}
+	key := priceKey{ShapeOf(op), op.FLOPs, op.Bytes()}
 	if t, ok := p.cache[key]; ok {
 		return t, nil
 	}
@@ -138,7 +153,7 @@ func (p *Pricer) computeSeconds(op Op) (float64, error) {
 	}
 	eff := 1.0
 	if p.r.Efficiency != nil {
-		eff = p.r.Efficiency(op)
+		eff = p.r.Efficiency(ShapeOf(op))
 	}
 	if !(eff > 0 && eff <= 1) {
 		return 0, fmt.Errorf("operators: efficiency %v for %s, want in (0, 1]", eff, op.Name)
@@ -165,3 +180,31 @@ func (p *Pricer) Total(l List) (units.Time, error) {
 
 // Shapes is how many distinct shapes p has priced.
 func (p *Pricer) Shapes() int { return len(p.cache) }
+
+// PhaseTimes are a list's compute times by phase: the T_F, T_B and T_W a
+// pipeline schedule takes, the recomputation that precedes B, and the
+// optimizer step.
+type PhaseTimes struct {
+	// Forward, Recompute, BackwardInput, BackwardWeight and Step are the
+	// summed times of the ops of each phase.
+	Forward, Recompute, BackwardInput, BackwardWeight, Step units.Time
+}
+
+// ByPhase prices l's compute ops and sums them by phase; collectives are
+// skipped, as in Total.
+func (p *Pricer) ByPhase(l List) (PhaseTimes, error) {
+	var pt PhaseTimes
+	slot := map[Phase]*units.Time{Forward: &pt.Forward, Recompute: &pt.Recompute,
+		BackwardInput: &pt.BackwardInput, BackwardWeight: &pt.BackwardWeight, Step: &pt.Step}
+	for _, op := range l {
+		if op.Kind == KindCollective {
+			continue
+		}
+		t, err := p.Time(op)
+		if err != nil {
+			return PhaseTimes{}, err
+		}
+		*slot[op.Phase] += t
+	}
+	return pt, nil
+}

@@ -15,7 +15,7 @@ func h100(t testing.TB, eff float64) Roofline {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return FromGPU(g, func(Op) float64 { return eff })
+	return FromGPU(g, func(Shape) float64 { return eff })
 }
 
 func mustPricer(t testing.TB, r Roofline) *Pricer {
@@ -48,14 +48,14 @@ func TestRooflineTime(t *testing.T) {
 }
 
 // TestEfficiencySeesShapeOnly: the pricer hands the efficiency function
-// the op, whose shape and dtype it may read; a shape-dependent function
-// changes GEMM times and nothing else.
+// each GEMM's Shape (no name, no model), and a shape-dependent efficiency
+// scales GEMM times by its ratio.
 func TestEfficiencySeesShapeOnly(t *testing.T) {
 	var seen []GEMM
 	r := h100(t, 1)
-	r.Efficiency = func(o Op) float64 {
-		seen = append(seen, o.GEMM)
-		if o.GEMM.M < 1024 {
+	r.Efficiency = func(s Shape) float64 {
+		seen = append(seen, s.GEMM)
+		if s.GEMM.M < 1024 {
 			return 0.25
 		}
 		return 0.75
@@ -78,7 +78,7 @@ func TestEfficiencySeesShapeOnly(t *testing.T) {
 func TestPricerCaches(t *testing.T) {
 	calls := 0
 	r := h100(t, 1)
-	r.Efficiency = func(Op) float64 { calls++; return 0.6 }
+	r.Efficiency = func(Shape) float64 { calls++; return 0.6 }
 	p := mustPricer(t, r)
 	layer := mustLayer(t, llama405B(t, Flash))
 	first, err := p.Total(layer)
