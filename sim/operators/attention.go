@@ -70,7 +70,9 @@ func flashBlocks(c Config, sh shape) []block {
 // keeps Q and K, the fused scale-mask-softmax keeps its output, dropout
 // its 1-byte mask and P·V the dropout output and V; the s×s tensors are
 // 5·a·s²·b bytes per layer (over t), all of which selective recomputation
-// drops. The backward pass is two batched GEMMs per forward GEMM.
+// drops. The backward pass is two batched GEMMs per forward GEMM. Under
+// GQA the key/value heads are first repeated to one per query head, as
+// Megatron-Core's unfused path does.
 func eagerBlocks(c Config, sh shape) []block {
 	dt := c.activationDType()
 	s, d := int(c.Model.SeqLen), int(sh.d)
@@ -78,6 +80,17 @@ func eagerBlocks(c Config, sh shape) []block {
 	scores := sh.b * sh.heads * sh.s * sh.s
 	q := sh.tokens * sh.heads * sh.d * sh.act
 	kv := sh.tokens * sh.kvHeads * sh.d * sh.act
+	var blocks []block
+	repeated := 0.0 // what the repeated copies add over K or V itself; selective recomputation drops it
+	if sh.kvHeads < sh.heads {
+		// Megatron-Core's unfused attention repeats each key/value head
+		// for its group of query heads (repeat_interleave) before the
+		// batched GEMMs, which then keep the repeated copies.
+		blocks = append(blocks, block{core: true,
+			fwd: pointwise("attn.repeat_kv", KindElementwise, Forward, dt, 2*q/sh.act, 0, 2*kv, 2*q),
+			bwd: []Op{pointwise("attn.repeat_kv.grad", KindReduction, BackwardInput, dt, 2*q/sh.act, addFLOPs, 2*q, 2*kv)}})
+		repeated, kv = q-kv, q
+	}
 
 	qk := gemm("attn.scores", Forward, dt, GEMM{M: s, N: s, K: d, Batch: batch}, sh.act)
 	qk.ReadBytes, qk.SavedBytes = q+kv, q+kv // a group's heads share one K
@@ -88,10 +101,9 @@ func eagerBlocks(c Config, sh shape) []block {
 	soft := pointwise("attn.softmax", KindReduction, Forward, dt, scores, softmaxFLOPs, scores*sh.act, scores*sh.act)
 	soft.SavedBytes = scores * sh.act
 	softBwd := pointwise("attn.softmax.grad", KindReduction, BackwardInput, dt, scores, softmaxFLOPs-1, 2*scores*sh.act, scores*sh.act)
-	blocks := []block{
-		{fwd: qk, bwd: qkBwd, core: true},
-		{fwd: soft, bwd: []Op{softBwd}, core: true, drop: soft.SavedBytes},
-	}
+	blocks = append(blocks,
+		block{fwd: qk, bwd: qkBwd, core: true, drop: repeated},
+		block{fwd: soft, bwd: []Op{softBwd}, core: true, drop: soft.SavedBytes})
 	pv := gemm("attn.context", Forward, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act)
 	pv.ReadBytes, pv.SavedBytes = scores*sh.act+kv, kv
 	if c.Dropout {
@@ -105,5 +117,5 @@ func eagerBlocks(c Config, sh shape) []block {
 		gemm("attn.context.grad_p", BackwardInput, dt, GEMM{M: s, N: s, K: d, Batch: batch}, sh.act),
 		gemm("attn.context.grad_v", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
 	}
-	return append(blocks, block{fwd: pv, bwd: pvBwd, core: true, drop: pv.SavedBytes - kv})
+	return append(blocks, block{fwd: pv, bwd: pvBwd, core: true, drop: pv.SavedBytes - kv + repeated})
 }

@@ -3,6 +3,8 @@ package operators
 import (
 	"errors"
 	"fmt"
+
+	"paraplay/sim/workload"
 )
 
 // Embedding is the input embedding on a first pipeline stage for one
@@ -98,7 +100,7 @@ func PaddedVocab(vocab, tp int) int {
 // withoutRecompute is c with recomputation off, for the ops outside the
 // layers, which Megatron-LM's recomputation does not touch.
 func withoutRecompute(c Config) Config {
-	c.Recompute = "none"
+	c.Recompute = workload.RecomputeNone
 	return c
 }
 

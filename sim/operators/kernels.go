@@ -1,5 +1,7 @@
 package operators
 
+import "paraplay/sim/workload"
+
 // The constructors of single ops. FLOP counts of non-matmul kernels are
 // per element and approximate (a LayerNorm is about 7 operations per
 // element: mean, variance, normalise, scale, shift); these kernels are
@@ -82,7 +84,7 @@ func linear(name string, sh shape, m, k, n float64, saved, regather float64) blo
 func norm(name string, c Config, sh shape) block {
 	per := float64(layerNormFLOPs)
 	stats := 2 * FP32.Bytes()
-	if c.Model.Norm == "rmsnorm" {
+	if c.Model.Norm == workload.NormRMS {
 		per, stats = rmsNormFLOPs, FP32.Bytes()
 	}
 	n := sh.local * sh.h

@@ -57,12 +57,13 @@ func TestBackwardSplit(t *testing.T) {
 
 // TestSelectiveRecompute: selective recomputation of flash drops only the
 // logsumexp and re-runs the kernel; of eager, it drops the s×s tensors and
-// re-runs the four core kernels, as Korthikanti et al. describe.
+// re-runs the core kernels (with GQA's head repeat), as Korthikanti et al.
+// describe.
 func TestSelectiveRecompute(t *testing.T) {
 	for _, tc := range []struct {
 		attention string
 		kernels   int
-	}{{Flash, 1}, {Eager, 4}} {
+	}{{Flash, 1}, {Eager, 5}} {
 		c := llama405B(t, tc.attention)
 		c.Dropout = true
 		none := mustLayer(t, c).Totals()
@@ -79,8 +80,9 @@ func TestSelectiveRecompute(t *testing.T) {
 		}
 		sh := shapeOf(c)
 		scores := 5 * sh.b * sh.heads * sh.s * sh.s
-		if tc.attention == Eager && none.SavedBytes-sel.SavedBytes != scores {
-			t.Errorf("eager: selective drops %.0f bytes, want 5as²b/t = %.0f", none.SavedBytes-sel.SavedBytes, scores)
+		repeated := 2 * sh.tokens * (sh.heads - sh.kvHeads) * sh.d * sh.act // GQA's repeated K and V
+		if tc.attention == Eager && none.SavedBytes-sel.SavedBytes != scores+repeated {
+			t.Errorf("eager: selective drops %.0f bytes, want 5as²b/t + the repeated K and V = %.0f", none.SavedBytes-sel.SavedBytes, scores+repeated)
 		}
 	}
 }
