@@ -1,0 +1,121 @@
+package operators
+
+// attentionBlocks is the attention core between the QKV projection and
+// the output projection: flash or eager.
+func attentionBlocks(c Config, sh shape) []block {
+	if c.Attention == Flash {
+		return flashBlocks(c, sh)
+	}
+	return eagerBlocks(c, sh)
+}
+
+// flashShape is the fused kernel's shape on this GPU.
+func flashShape(c Config, sh shape) Attention {
+	return Attention{
+		Batch: c.MicroBatch, Heads: int(sh.heads), KVHeads: int(sh.kvHeads),
+		QueryLen: c.Model.SeqLen / c.CP, KeyLen: c.Model.SeqLen, HeadDim: int(sh.d), Causal: c.Causal,
+	}
+}
+
+// flashFLOPs is the fused kernel's forward FLOPs: QKᵀ and P·V, 2·2·b·a·
+// s_q·s_k·d, halved under a causal mask because the kernel skips the
+// masked blocks (the count flash-attention's benchmark uses).
+func flashFLOPs(a Attention) float64 {
+	f := 4 * float64(a.Batch) * float64(a.Heads) * float64(a.QueryLen) * float64(a.KeyLen) * float64(a.HeadDim)
+	if a.Causal {
+		f /= 2
+	}
+	return f
+}
+
+// flashBlocks is FlashAttention: under context parallelism a ring
+// exchange of key/value chunks first, then one kernel that keeps Q, K, V
+// and the fp32 logsumexp of each query row and head. The output O is kept
+// by the output projection, which reads the same tensor; under FP8 the
+// projection keeps an FP8 copy, so the kernel keeps its 16-bit O as well.
+// Its backward pass recomputes the scores: five matmuls for the forward's
+// two, 2.5× the FLOPs (the count of flash-attention's benchmark script),
+// of which 2× are model FLOPs. With dropout the kernel regenerates its
+// mask from the random generator's state, so dropout keeps no bytes.
+func flashBlocks(c Config, sh shape) []block {
+	var blocks []block
+	kvLocal := sh.tokens * sh.kvHeads * sh.d * sh.act
+	if c.CP > 1 {
+		// Each GPU passes its K and V chunk around the ring c−1 times
+		// forward, and K, V with their gradients backward (Liu et al. 2023).
+		ring := (sh.c - 1) * 2 * kvLocal
+		blocks = append(blocks, block{core: true,
+			fwd: collective("attn.cp_ring", Forward, "send_recv", "cp", ring),
+			bwd: []Op{collective("attn.cp_ring.grad", BackwardInput, "send_recv", "cp", 2*ring)}})
+	}
+	a := flashShape(c, sh)
+	q := sh.tokens * sh.heads * sh.d * sh.act
+	kvAll := sh.b * sh.s * sh.kvHeads * sh.d * sh.act // every key reaches the GPU
+	lse := sh.b * sh.heads * (sh.s / sh.c) * FP32.Bytes()
+	fl := flashFLOPs(a)
+	f := Op{Name: "attn.flash", Kind: KindAttention, Phase: Forward, DType: c.activationDType(), Attention: a,
+		FLOPs: fl, ModelFLOPs: fl, ReadBytes: q + 2*kvAll, WriteBytes: q + lse,
+		SavedBytes: q + 2*kvLocal, SavedStats: lse}
+	drop := 0.0
+	if c.Precision == FP8 {
+		f.SavedBytes += q
+		drop = q
+	}
+	bwd := Op{Name: "attn.flash.grad", Kind: KindAttention, Phase: BackwardInput, DType: c.activationDType(), Attention: a,
+		FLOPs: 2.5 * fl, ModelFLOPs: 2 * fl, ReadBytes: 3*q + 2*kvAll + lse, WriteBytes: q + 2*kvLocal}
+	return append(blocks, block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop})
+}
+
+// eagerBlocks is Korthikanti et al. 2022's attention core (§4.1): QKᵀ
+// keeps Q and K, the fused scale-mask-softmax keeps its output, dropout
+// its 1-byte mask and P·V the dropout output and V; the s×s tensors are
+// 5·a·s²·b bytes per layer (over t), all of which selective recomputation
+// drops. The backward pass is two batched GEMMs per forward GEMM. Under
+// GQA the key/value heads are first repeated to one per query head, as
+// Megatron-Core's unfused path does.
+func eagerBlocks(c Config, sh shape) []block {
+	dt := c.activationDType()
+	s, d := int(c.Model.SeqLen), int(sh.d)
+	batch := c.MicroBatch * int(sh.heads)
+	scores := sh.b * sh.heads * sh.s * sh.s
+	q := sh.tokens * sh.heads * sh.d * sh.act
+	kv := sh.tokens * sh.kvHeads * sh.d * sh.act
+	var blocks []block
+	repeated := 0.0 // what the repeated copies add over K or V itself; selective recomputation drops it
+	if sh.kvHeads < sh.heads {
+		// Megatron-Core's unfused attention repeats each key/value head
+		// for its group of query heads (repeat_interleave) before the
+		// batched GEMMs, which then keep the repeated copies.
+		blocks = append(blocks, block{core: true,
+			fwd: pointwise("attn.repeat_kv", KindElementwise, Forward, dt, 2*q/sh.act, 0, 2*kv, 2*q),
+			bwd: []Op{pointwise("attn.repeat_kv.grad", KindReduction, BackwardInput, dt, 2*q/sh.act, addFLOPs, 2*q, 2*kv)}})
+		repeated, kv = q-kv, q
+	}
+
+	qk := gemm("attn.scores", Forward, dt, GEMM{M: s, N: s, K: d, Batch: batch}, sh.act)
+	qk.ReadBytes, qk.SavedBytes = q+kv, q+kv // a group's heads share one K
+	qkBwd := []Op{
+		gemm("attn.scores.grad_q", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
+		gemm("attn.scores.grad_k", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
+	}
+	soft := pointwise("attn.softmax", KindReduction, Forward, dt, scores, softmaxFLOPs, scores*sh.act, scores*sh.act)
+	soft.SavedBytes = scores * sh.act
+	softBwd := pointwise("attn.softmax.grad", KindReduction, BackwardInput, dt, scores, softmaxFLOPs-1, 2*scores*sh.act, scores*sh.act)
+	blocks = append(blocks,
+		block{fwd: qk, bwd: qkBwd, core: true, drop: repeated},
+		block{fwd: soft, bwd: []Op{softBwd}, core: true, drop: soft.SavedBytes})
+	pv := gemm("attn.context", Forward, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act)
+	pv.ReadBytes, pv.SavedBytes = scores*sh.act+kv, kv
+	if c.Dropout {
+		drop := pointwise("attn.dropout", KindElementwise, Forward, dt, scores, dropoutFLOPs, scores*sh.act, scores*sh.act+scores)
+		drop.SavedBytes = scores
+		dropBwd := pointwise("attn.dropout.grad", KindElementwise, BackwardInput, dt, scores, dropoutFLOPs, scores*sh.act+scores, scores*sh.act)
+		blocks = append(blocks, block{fwd: drop, bwd: []Op{dropBwd}, core: true, drop: scores})
+		pv.SavedBytes += scores * sh.act // the dropout output; without dropout P·V reuses the softmax's
+	}
+	pvBwd := []Op{
+		gemm("attn.context.grad_p", BackwardInput, dt, GEMM{M: s, N: s, K: d, Batch: batch}, sh.act),
+		gemm("attn.context.grad_v", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
+	}
+	return append(blocks, block{fwd: pv, bwd: pvBwd, core: true, drop: pv.SavedBytes - kv + repeated})
+}

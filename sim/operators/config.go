@@ -1,0 +1,125 @@
+package operators
+
+import (
+	"errors"
+	"fmt"
+
+	"paraplay/sim/workload"
+)
+
+// Attention implementations.
+const (
+	// Flash is a fused attention kernel that keeps no s×s tensor (Dao et
+	// al. 2022, FlashAttention; Dao 2023, FlashAttention-2; Shah et al.
+	// 2024, FlashAttention-3).
+	Flash = "flash"
+	// Eager is attention as separate kernels that materialise the scores,
+	// the layer Korthikanti et al. 2022 account for.
+	Eager = "eager"
+)
+
+// Config is one GPU's share of a layer: the model, the microbatch and the
+// parallel split, the attention kernel, the precision and the
+// recomputation policy. The YAML-style names in errors are the ones
+// sim/training's scenario uses.
+type Config struct {
+	// Model is the transformer's shapes (dense models only: experts are
+	// the MoE issue's).
+	Model workload.Model
+	// MicroBatch is b, the sequences per microbatch, at least 1.
+	MicroBatch int
+	// TP is the tensor-parallel degree t, at least 1, dividing heads,
+	// kv_heads and the MLP width.
+	TP int
+	// SequenceParallel shards norms, dropouts and residuals along the
+	// sequence over the tensor-parallel group (Korthikanti et al. 2022).
+	SequenceParallel bool
+	// CP is the context-parallel degree c, at least 1, dividing seq_len.
+	CP int
+	// Attention is Flash or Eager.
+	Attention string
+	// Causal says whether attention is masked causally (decoder
+	// training); only flash skips the masked half.
+	Causal bool
+	// Precision is BF16, FP16 or FP8 (the layer's linear GEMMs in FP8,
+	// the rest in BF16).
+	Precision DType
+	// Recompute is the activation-recomputation policy.
+	Recompute workload.Recompute
+	// Dropout says whether the layer has dropout after attention scores,
+	// the output projection and the MLP (GPT: yes; Llama: no).
+	Dropout bool
+}
+
+// Validate reports every problem with c at once, joined, each naming the
+// field and the range it must be in.
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("operators: "+format, args...)) }
+	if err := c.Model.Validate(); err != nil {
+		errs = append(errs, err)
+	}
+	if c.Model.IsMoE() {
+		bad("model %s has %d experts: the op list covers dense layers only (experts come with the MoE issue)", c.Model.Name, c.Model.Experts)
+	}
+	if c.MicroBatch < 1 {
+		bad("micro_batch_size = %d, want at least 1", c.MicroBatch)
+	}
+	if c.TP < 1 || c.CP < 1 {
+		bad("parallel.tp = %d and parallel.cp = %d, want at least 1", c.TP, c.CP)
+	} else if err := c.Model.ValidateSplit(c.TP, c.CP); err != nil {
+		errs = append(errs, err)
+	} else if c.SequenceParallel && (c.Model.SeqLen/c.CP)%c.TP != 0 {
+		bad("sequence parallelism needs seq_len/cp = %d divisible by parallel.tp = %d", c.Model.SeqLen/c.CP, c.TP)
+	}
+	switch c.Attention {
+	case Flash:
+	case Eager:
+		if c.CP > 1 {
+			bad("model.attention %q with parallel.cp = %d: context parallelism runs ring attention, which needs %q", Eager, c.CP, Flash)
+		}
+	default:
+		bad("model.attention %q, want %q or %q", c.Attention, Flash, Eager)
+	}
+	if c.Precision != BF16 && c.Precision != FP16 && c.Precision != FP8 {
+		bad("training.precision %q, want bf16, fp16 or fp8", c.Precision)
+	}
+	if !c.Recompute.Valid() {
+		bad("training.recompute %q, want none, selective or full", c.Recompute)
+	}
+	return errors.Join(errs...)
+}
+
+// shape is a Config's sizes on one GPU, in float64 for the counts.
+type shape struct {
+	b, s, h, heads, kvHeads, d, f float64
+	t, c                          float64
+	tokens                        float64 // b·s/c: the tokens a GEMM sees
+	local                         float64 // tokens/t with SP, else tokens: what norms and residuals see
+	act                           float64 // bytes of a 16-bit activation
+	linear                        DType   // the dtype of the layer's linear GEMMs
+}
+
+func shapeOf(c Config) shape {
+	m := c.Model
+	sh := shape{
+		b: float64(c.MicroBatch), s: float64(m.SeqLen), h: float64(m.Hidden),
+		heads: float64(m.Heads / c.TP), kvHeads: float64(m.KVHeadCount() / c.TP),
+		d: float64(m.HeadDim()), f: float64(m.FFNWidth() / c.TP),
+		t: float64(c.TP), c: float64(c.CP), act: 2, linear: c.Precision,
+	}
+	sh.tokens = sh.b * sh.s / sh.c
+	sh.local = sh.tokens
+	if c.SequenceParallel {
+		sh.local = sh.tokens / sh.t
+	}
+	return sh
+}
+
+// activationDType is the 16-bit format of everything but FP8 GEMMs.
+func (c Config) activationDType() DType {
+	if c.Precision == FP16 {
+		return FP16
+	}
+	return BF16
+}
