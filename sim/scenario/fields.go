@@ -76,6 +76,7 @@ var headFields = []Field{
 	intField("model.ffn_hidden", "ffn_hidden", func(s *Scenario) *int { return &s.Model.FFNHidden }),
 	intField("model.vocab", "vocab", func(s *Scenario) *int { return &s.Model.Vocab }),
 	intField("model.seq_len", "seq_len", func(s *Scenario) *int { return &s.Model.SeqLen }),
+	stringField("model.attention", "attention", "flash (the default) or eager", func(s *Scenario) *string { return &s.Model.Attention }),
 	timeField("model.synthetic.forward", "tf", func(s *Scenario) *units.Time { return &s.Model.Synthetic.Forward }),
 	timeField("model.synthetic.backward_input", "tb", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardInput }),
 	timeField("model.synthetic.backward_weight", "tw", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardWeight }),

@@ -32,7 +32,15 @@ type Model struct {
 	// Synthetic, when its Forward is set, replaces the model by fixed op
 	// times per microbatch per pipeline stage: the pipeline lessons.
 	Synthetic Synthetic `yaml:"synthetic" json:"synthetic"`
+	// Attention is the attention kernel: "flash" (the default, also
+	// when empty: FlashAttention keeps no s×s tensor for the backward
+	// pass) or "eager" (Korthikanti et al. 2022's layer, which keeps the
+	// softmax and its dropout).
+	Attention string `yaml:"attention" json:"attention,omitempty"`
 }
+
+// Eager reports whether the model runs eager attention (Model.Attention).
+func (m Model) Eager() bool { return m.Attention == "eager" }
 
 // Synthetic gives a pipeline stage's op times directly.
 type Synthetic struct {

@@ -6,6 +6,7 @@ import (
 	"paraplay/sim/collective"
 	"paraplay/sim/compression"
 	"paraplay/sim/hw"
+	"paraplay/sim/operators"
 	"paraplay/sim/parallel"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
@@ -82,7 +83,11 @@ func (tr *iteration) price() error {
 	// Compressed activations shrink the pipeline messages and the tensor-,
 	// context- and expert-parallel exchanges alike (package compression).
 	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
-	c.stageCosts(tpAR, cpStep, epA2A)
+	act, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
+	if err != nil {
+		return err
+	}
+	c.stageCosts(tpAR, cpStep, epA2A, act)
 	return nil
 }
 
@@ -128,11 +133,10 @@ func (c *costs) boundaryElements() float64 {
 
 // stageCosts prices every stage's ops from its FLOPs and its layers' TP
 // all-reduces, ring-attention steps and MoE all-to-alls.
-func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time) {
+func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 	m, p := c.model, c.par
 	b, t, cp := p.MicroBatchSize, p.TP, p.CP
 	r := workload.Recompute(p.Recompute)
-	perLayerAct := workload.ActivationBytesPerLayerCP(m, b, t, cp, p.SequenceParallel, r)
 	layer := workload.LayerFLOPs(m, b, t, cp, r)
 	attn := workload.OpTime(layer.Attention.Forward, c.gpu, c.eff)
 	last := len(c.layers) - 1
@@ -156,7 +160,13 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time) {
 		fwd += 2 * l * epA2A
 		bwd += 2 * l * epA2A
 		c.commTime[0][k], c.commTime[1][k] = fwd, bwd
-		c.actBytes[k] = perLayerAct * float64(c.layers[k])
+		c.actBytes[k] = act.perLayer * float64(c.layers[k])
+		if k == 0 {
+			c.actBytes[k] += act.first
+		}
+		if k == last {
+			c.actBytes[k] += act.last
+		}
 	}
 	switch {
 	case p.TP > 1:

@@ -54,18 +54,25 @@ func (tr *iteration) mirrorable() bool {
 // mirrored reports whether Simulate mirrors the replicas of s (for its
 // Work): it lays out the groups and prices of the iteration to ask.
 func mirrored(s scenario.Scenario) bool {
+	m, _ := mirrorCheck(s)
+	return m
+}
+
+// mirrorCheck is mirrored, and whether asking built the iteration's
+// topology (a second one, for the work bound).
+func mirrorCheck(s scenario.Scenario) (mirrored, built bool) {
 	if imperfect(s) || s.Parallel.DP == 1 || fidelityOf(s) == detailed || s.Compression.Enabled() {
-		return false
+		return false, false
 	}
 	tr, err := newIteration(s, nil)
 	if err != nil {
-		return false
+		return false, true
 	}
 	tr.groups()
 	if tr.price() != nil {
-		return false
+		return false, true
 	}
-	return tr.mirrorable()
+	return tr.mirrorable(), true
 }
 
 // simulated reports whether replica r's ops are in the graph: it runs, and

@@ -84,6 +84,9 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 1..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
+	if m.Attention != "" && m.Attention != "flash" && m.Attention != "eager" {
+		bad("model.attention", "%q is not known; allowed: flash, eager", m.Attention)
+	}
 	if m.IsSynthetic() {
 		if m.Preset != "" {
 			bad("model.synthetic", "is set with model.preset %q; a model is one or the other", m.Preset)

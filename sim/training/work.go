@@ -109,9 +109,13 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	}
 	// A mirrored run (mirror.go) simulates one replica: sim = 1/dp of
 	// the replicas' ops, while every pipeline message is still recorded.
-	sim := 1.0
-	if mirrored(s) {
+	sim, graphs := 1.0, 1.0
+	mirror, built := mirrorCheck(s)
+	if mirror {
 		sim = 1 / dp
+	}
+	if built {
+		graphs = 2 // the check built the run's topology once more
 	}
 	sends, closedForms := 0.0, 0.0
 	if fid == analytic {
@@ -129,8 +133,17 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
-	return budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs()}), nil
+	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Graphs: graphs})
+	if real && !s.Model.Eager() {
+		w.Memory.N += opListBytes
+	}
+	return w, nil
 }
+
+// opListBytes bounds what building the operator lists of FlashAttention's
+// activations allocates (activations.go: a layer, the embedding and the
+// head; measured at 46 KB for gpt3-1.3b).
+const opListBytes = 64 << 10
 
 // bucketBound bounds the gradient buckets of the largest of stages model
 // stages: its share of the layers (≈ 16·h² parameters each) with the

@@ -1,0 +1,62 @@
+package training
+
+import (
+	"paraplay/sim/operators"
+	"paraplay/sim/workload"
+)
+
+// activations works out the activation memory one microbatch leaves on a GPU:
+// per layer, and on top of its layers on the first model stage (the
+// embedding's) and the last (the output head's and the loss's).
+//
+// Eager attention is Korthikanti et al. 2022's accounting, exactly
+// (workload.ActivationBytesPerLayerCP; the paper leaves out the embedding
+// and the head). FlashAttention, the default, is what each kernel of the
+// layer's operator list keeps for its backward pass (package operators:
+// no s×s tensor, the fp32 logsumexp and norm statistics, GQA's smaller
+// K and V, SwiGLU's three matrices), with the embedding's dropout mask and
+// the head's fp32 softmax for the cross-entropy. A mixture-of-experts
+// model, which the operator list does not cover yet, keeps Korthikanti's
+// layer without its s×s terms (the selective-recomputation row: what
+// flash attention does not keep).
+func (c *costs) activations(eager bool, precision operators.DType) (activations, error) {
+	m, p := c.model, c.par
+	r := workload.Recompute(p.Recompute)
+	if eager {
+		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)}, nil
+	}
+	if m.IsMoE() {
+		if r == workload.RecomputeNone {
+			r = workload.RecomputeSelective
+		}
+		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)}, nil
+	}
+	cfg := operators.Config{Model: m, MicroBatch: p.MicroBatchSize, TP: p.TP, SequenceParallel: p.SequenceParallel, CP: p.CP,
+		Attention: operators.Flash, Causal: true, Precision: precision, Recompute: r,
+		// Megatron trains GPT with dropout; Llama trains without (Touvron
+		// et al. 2023; Dubey et al. 2024).
+		Dropout: m.FFN == "gelu"}
+	saved := func(build func(operators.Config) (operators.List, error)) (float64, error) {
+		l, err := build(cfg)
+		if err != nil {
+			return 0, err
+		}
+		return l.Totals().Saved(), nil
+	}
+	var a activations
+	var err error
+	if a.perLayer, err = saved(operators.Layer); err != nil {
+		return a, err
+	}
+	if a.first, err = saved(operators.Embedding); err != nil {
+		return a, err
+	}
+	a.last, err = saved(operators.Head)
+	return a, err
+}
+
+// activations is what one microbatch leaves on a GPU for its backward
+// pass: per layer, and on the first and last model stages on top.
+type activations struct {
+	perLayer, first, last float64
+}
