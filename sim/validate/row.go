@@ -27,7 +27,7 @@ type Row struct {
 	Config map[string]string `yaml:"config" json:"config"`
 	// Published is the figure the source reports.
 	Published Figure `yaml:"published" json:"published"`
-	// Compare is how the simulated figure is judged: "relative" (the
+	// Compare is how the simulated figure is judged: "relative" (empty, the
 	// default: |simulated/published − 1| ≤ Tolerance) or "at_most" (the
 	// simulated figure is itself an error statistic and must not pass the
 	// published bound; Tolerance is then 0).
@@ -120,7 +120,7 @@ func (r Row) Validate() error {
 		bad("published.value", "is %v; want a finite number > 0", v)
 	}
 	switch r.Compare {
-	case Relative:
+	case Relative, "":
 		if !(r.Tolerance > 0 && r.Tolerance <= 1) {
 			bad("tolerance", "is %v; want 0 < tolerance ≤ 1 (a relative error)", r.Tolerance)
 		}

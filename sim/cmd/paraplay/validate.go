@@ -48,9 +48,14 @@ func validateCommand(args []string, stdout, stderr io.Writer) int {
 			return exitUsage
 		}
 	}
-	rep := validate.Run(rows, validate.Kinds())
+	return report(validate.Run(rows, validate.Kinds()), *asJSON, stdout, stderr)
+}
+
+// report writes rep and returns the exit status: exitError when a row
+// fails or is broken.
+func report(rep validate.Report, asJSON bool, stdout, stderr io.Writer) int {
 	write := rep.WriteText
-	if *asJSON {
+	if asJSON {
 		write = rep.WriteJSON
 	}
 	if err := write(stdout); err != nil {
