@@ -3,7 +3,7 @@
 #
 #   ./build.sh build   build the wasm app and render the site into site/public
 #   ./build.sh serve   build, then serve site/public on http://127.0.0.1:${PORT:-8080}
-#   ./build.sh test    gofmt, go vet, go test, wasm + site build, browser tests
+#   ./build.sh test    gofmt, go vet, go test, paraplay validate, wasm + site build, browser tests
 #                      (their full log: build/browser-test.log)
 #   ./build.sh bench   the benchmarks (not part of test: they take a while)
 #   ./build.sh clean   remove build output
@@ -97,6 +97,8 @@ test_all() {
 	done
 	say "go test"
 	go test -count=1 ./...
+	say "validation gallery (paraplay validate: enforced rows must hold their tolerance)"
+	go run ./sim/cmd/paraplay validate
 	say "sim builds for GOOS=js GOARCH=wasm"
 	GOOS=js GOARCH=wasm go build ./sim/...
 	build

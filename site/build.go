@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/validate"
 )
 
 // Config says where Build reads and writes.
@@ -33,6 +34,11 @@ type Config struct {
 	// and fonts are copied to OutDir/katex. Empty leaves formulas as plain
 	// TeX (PlainMath), which tests use to run without node.
 	KaTeXDir string
+	// Gallery is the validation gallery's report (validate.Run over
+	// validate.Rows), which the page "How close is ParaPlay?" shows;
+	// sitegen runs it. Nil lists the rows with their published figures
+	// only, marked as not run, which keeps tests that build the site fast.
+	Gallery *validate.Report
 }
 
 // Report is what a build produced.
@@ -57,7 +63,7 @@ func (r Report) counts() string {
 }
 
 // Build renders every Markdown file of cfg.DocsDir and the site's own pages
-// (index, references, glossary, playground) into cfg.OutDir, writes the
+// (index, references, glossary, playground, the validation gallery) into cfg.OutDir, writes the
 // posters and stylesheets, copies cfg.StaticDir beside them, and finally
 // checks the result: every link and anchor inside the site must resolve and
 // no page may load anything from outside it. If any article has a problem,
@@ -84,6 +90,9 @@ func Build(cfg Config) (Report, error) {
 	s := newSite(docs, lib)
 	s.KaTeX = cfg.KaTeXDir != ""
 	s.mathCSS = mathCSS
+	if s.Gallery, err = newGalleryView(cfg.Gallery); err != nil {
+		return rep, err
+	}
 	hero, err := newDemo("index", 1, scenario.Default(), demoView{Speed: 1, Autoplay: true})
 	if err != nil {
 		return rep, fmt.Errorf("index hero demo: %w", err)
@@ -198,6 +207,8 @@ type site struct {
 	// Excluded are the surveyed papers no article covers, with the reason.
 	Excluded []citedRef
 	Terms    []usedTerm
+	// Gallery is the validation gallery's page (gallery.go).
+	Gallery *galleryView
 	// KaTeX is true when formulas were typeset with KaTeX, whose
 	// stylesheet pages with math then load.
 	KaTeX bool
@@ -347,6 +358,8 @@ func (s *site) write(cfg Config, hero *demo) error {
 		"references.html": {Kind: "references", Title: "References", Summary: "Every paper the articles draw on, and where they cite it."},
 		"glossary.html":   {Kind: "glossary", Title: "Glossary", Summary: "The words the articles use, each in a sentence or two."},
 		"playground.html": {Kind: "playground", Title: "Playground", Summary: "Set up your own run and watch it in the simulator."},
+		galleryPage: {Kind: "validation", Title: "How close is ParaPlay?",
+			Summary: "Published measurements of real clusters beside the simulator's figures for the same configurations, with the error of each."},
 	}
 	for _, a := range append(append([]*Article(nil), s.Articles...), s.Pages...) {
 		pages[a.Slug+".html"] = page{Kind: a.Kind, Title: a.Title, Summary: a.Summary, Article: a}
@@ -399,7 +412,7 @@ func copyKaTeX(out, katexDir string) error {
 }
 
 func (s *site) report(hero *demo) Report {
-	r := Report{Articles: len(s.Articles), Pages: len(s.Articles) + len(s.Pages) + 4, References: len(s.Refs), Demos: 1, Posters: 1}
+	r := Report{Articles: len(s.Articles), Pages: len(s.Articles) + len(s.Pages) + 5, References: len(s.Refs), Demos: 1, Posters: 1}
 	for _, a := range append(append([]*Article(nil), s.Articles...), s.Pages...) {
 		r.Demos += len(a.Posters)
 		r.Posters += len(a.Posters)

@@ -123,7 +123,7 @@ func TestSmallSite(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.Articles != 3 || rep.Pages != 8 || rep.Demos != 2 || rep.References != 3 || rep.Cited != 2 || rep.Formulas != 1 {
+	if rep.Articles != 3 || rep.Pages != 9 || rep.Demos != 2 || rep.References != 3 || rep.Cited != 2 || rep.Formulas != 1 {
 		t.Errorf("report: got %+v", rep)
 	}
 	assertFile(t, out, "index.html",

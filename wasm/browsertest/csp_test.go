@@ -59,6 +59,9 @@ func TestSiteCSP(t *testing.T) {
 			waitFor(t, ctx, "the demo to draw", `(() => { const f = document.querySelector("#demo-2 iframe"); try { return f.contentWindow.paraplay.frames > 0; } catch (e) { return false; } })()`)
 			waitFor(t, ctx, "the formulas' fonts", `document.fonts.status === "loaded"`)
 		}},
+		{"validation.html", func() {
+			waitFor(t, ctx, "the gallery's badges", `document.querySelectorAll("table.gallery .badge").length > 10`)
+		}},
 		{"play.html", func() {
 			waitFor(t, ctx, "the first frame", `window.paraplay && window.paraplay.frames > 0`)
 			waitFor(t, ctx, "the form", `document.documentElement.dataset.app === "started"`)

@@ -28,6 +28,8 @@ Usage:
   paraplay collective [flags]  a simulated nccl-tests run (paraplay collective -h for flags)
   paraplay export FILE|--url URL --format gif|png|svg --out OUT [flags]
                                a picture or GIF for slides (paraplay export -h for flags)
+  paraplay validate [--json]   the validation gallery: published measurements against the
+                               simulator; exits 1 if an enforced row is outside its tolerance
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -92,6 +94,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return exportCommand(args[1:], stdout, stderr)
 	case "plan":
 		return planCommand(args[1:], stdout, stderr)
+	case "validate":
+		return validateCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

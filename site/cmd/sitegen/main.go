@@ -1,6 +1,7 @@
 // Command sitegen builds ParaPlay's static site: it renders the articles in
 // -docs, writes them, the index, references, glossary and playground pages,
-// the demos' posters and the stylesheets into -out, typesets the math with
+// the demos' posters, the validation gallery (its simulations run here)
+// and the stylesheets into -out, typesets the math with
 // the KaTeX package in -katex, copies -static beside them, checks every
 // link and that nothing loads from outside the site, and prints a report.
 // Run it from the repository root:
@@ -16,6 +17,7 @@ import (
 	"fmt"
 	"os"
 
+	"paraplay/sim/validate"
 	"paraplay/site"
 )
 
@@ -36,6 +38,15 @@ func main() {
 			os.Exit(1)
 		}
 	}
+	// The gallery's simulations run here, once, rather than in site.Build,
+	// whose tests build the site many times.
+	rows, err := validate.Rows()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sitegen:", err)
+		os.Exit(1)
+	}
+	gallery := validate.Run(rows, validate.Kinds())
+	cfg.Gallery = &gallery
 	rep, err := site.Build(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
