@@ -46,7 +46,7 @@ func TestValidateCommand(t *testing.T) {
 		t.Fatalf("exit %d, want 0\n%s%s", code, out.String(), errOut.String())
 	}
 	for _, want := range []string{"megatron-2021-1.7b", "137 TFLOP/s per GPU", "nccl-tests-8xh100-ring", "370 GB/s busbw",
-		"✓ holds", "… pending", "gemm-h100-bf16-median (pending)", "3 rows:"} {
+		"✓ holds", "gemm-h100-bf16-median", "10 % median |error| (at most)", "3 rows: 3 hold"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("output lacks %q:\n%s", want, out.String())
 		}
