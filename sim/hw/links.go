@@ -71,6 +71,12 @@ func nvLinks() []Link {
 				"(The default NVLS algorithm reports ~480 GB/s busbw, which is not wire bandwidth.)",
 		},
 		{
+			Name: "nvlink4-h800", Kind: KindNVLink, DisplayName: "NVLink 4, 8 links via NVSwitch (H800 SXM)",
+			LineRate: 8 * 25 * units.GBps, Achievable: 0.8, AchievableBasis: nccl80,
+			Latency: 1900 * units.Nanosecond, LatencyBasis: nvlinkAlpha,
+			Source: "UNVERIFIED against a vendor datasheet: H800 SXM NVLink 400 GB/s both directions as secondary sources state it (philisun.com, aiwiki.ai/wiki/nvidia_h800); taken as 8 NVLink 4 links × 25 GB/s per direction × 2 directions",
+		},
+		{
 			Name: "nvlink5", Kind: KindNVLink, DisplayName: "NVLink 5 via NVLink Switch (B200)",
 			LineRate: 18 * 50 * units.GBps, Achievable: 0.8, AchievableBasis: nccl80,
 			Latency: 1900 * units.Nanosecond, LatencyBasis: nvlinkAlpha + " (taken from NVLink 4; not measured on NVLink 5)",
