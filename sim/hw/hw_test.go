@@ -205,3 +205,11 @@ func TestValidateRejects(t *testing.T) {
 func near(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Abs(want)
 }
+
+// TestLookupAllocatesNothing: runs look presets up per node, so a found
+// preset costs no allocation.
+func TestLookupAllocatesNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _, _ = LookupGPU("mi325x"); _, _ = LookupLink("ib-ndr") }); n != 0 {
+		t.Errorf("a lookup allocates %v times, want 0", n)
+	}
+}
