@@ -135,7 +135,7 @@ func newerGPUs() []GPU {
 	return []GPU{
 		{
 			// DeepSeek-V3 was trained on 2,048 of these (DeepSeek-AI 2024,
-			// §3.1): an H100 whose NVLink is cut from 18 links to 8.
+			// §3.1): an H100 whose NVLink is cut to 400 GB/s.
 			Name: "h800", Vendor: "NVIDIA", DisplayName: "NVIDIA H800 SXM5 80GB",
 			PeakFLOPS: 989.4e12, Precision: "bf16", PeakFP8: 1978.9e12,
 			HBM: 80 * units.GiB, HBMBandwidth: 3350 * units.GBps,
@@ -151,7 +151,7 @@ func newerGPUs() []GPU {
 			HBM: 186 * units.GiB, HBMBandwidth: 8000 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effGB200,
 			Link: "nvlink5", GPUsPerNode: 72, Server: "NVIDIA GB200 NVL72 (36 Grace CPUs, 72 Blackwell GPUs in one NVLink 5 domain of 130 TB/s)",
-			Source: "NVIDIA GB200 NVL72 specifications (rack of 72 GPUs): FP16/BF16 Tensor Core 360 PFLOPS and FP8/FP6 720 PFLOPS with sparsity, i.e. 2.5 and 5 PFLOPS dense per GPU; up to 13.4 TB HBM3e (186 GB per GPU) at 576 TB/s (8 TB/s per GPU); NVLink 5 at 1.8 TB/s per GPU. Confirmed in secondary sources only: DaewooKim/AI-Systems' NVL roadmap (GB200 NVL72 dense FP16 180P, FP8 360P, HBM 576 TB/s), MLCommons inference results v6.1 Crusoe GB200-NVL72 system file (186 GB HBM3e per GPU); verda.com lists GB200 FP8 as 4.5 PFLOPS dense, which disagrees",
+			Source: "NVIDIA GB200 NVL72 specifications (rack of 72 GPUs): FP16/BF16 Tensor Core 360 PFLOPS and FP8/FP6 720 PFLOPS with sparsity, i.e. 2.5 and 5 PFLOPS dense per GPU; up to 13.4 TB HBM3e (186 GB per GPU) at 576 TB/s (8 TB/s per GPU); NVLink 5 at 1.8 TB/s per GPU. Confirmed in secondary sources only: DaewooKim/AI-Systems' NVL roadmap (GB200 NVL72 dense FP16 180P, FP8 360P, HBM 576 TB/s), MLCommons inference results v6.1 Crusoe GB200-NVL72 system file (186 GB HBM3e per GPU); NVIDIA's page itself was not in the search corpus, and verda.com lists GB200 FP8 as 4.5 PFLOPS dense, which disagrees",
 		},
 		{
 			Name: "mi325x", Vendor: "AMD", DisplayName: "AMD Instinct MI325X",
