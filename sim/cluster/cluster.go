@@ -13,6 +13,9 @@ import (
 const (
 	MaxGPUs  = 65536
 	MaxNodes = 8192
+	// MaxPerNode is the largest server: a GB200 NVL72 rack, whose 72
+	// GPUs share one NVLink domain.
+	MaxPerNode = 72
 )
 
 // Spec describes a cluster. Zero fields take the defaults of the GPU preset.
@@ -83,8 +86,8 @@ func Build(s Spec) (*Built, error) {
 	if s.Nodes < 1 || s.Nodes > MaxNodes {
 		errs = append(errs, fmt.Errorf("nodes: is %d; allowed 1..%d", s.Nodes, MaxNodes))
 	}
-	if s.PerNode < 1 || s.PerNode > 64 {
-		errs = append(errs, fmt.Errorf("gpus-per-node: is %d; allowed 1..64", s.PerNode))
+	if s.PerNode < 1 || s.PerNode > MaxPerNode {
+		errs = append(errs, fmt.Errorf("gpus-per-node: is %d; allowed 1..%d", s.PerNode, MaxPerNode))
 	}
 	if s.Nodes*s.PerNode > MaxGPUs {
 		errs = append(errs, fmt.Errorf("nodes × gpus-per-node = %d; at most %d GPUs allowed", s.Nodes*s.PerNode, MaxGPUs))

@@ -72,3 +72,14 @@ func TestBuildErrorsNameTheField(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildGB200Rack: a GB200 NVL72's 72 GPUs are one server on NVLink 5.
+func TestBuildGB200Rack(t *testing.T) {
+	b, err := Build(Spec{GPU: "gb200"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Spec.PerNode != 72 || len(b.Topology.GPUs) != 72 || b.Spec.Intra != "nvlink5" {
+		t.Errorf("gb200 server: %d per node, %d GPUs, intra %s; want 72, 72, nvlink5", b.Spec.PerNode, len(b.Topology.GPUs), b.Spec.Intra)
+	}
+}

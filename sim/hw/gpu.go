@@ -25,6 +25,11 @@ type GPU struct {
 	// Precision is the number format of PeakFLOPS: "bf16", or "fp16" for
 	// GPUs whose tensor cores have no bf16 (V100, T4).
 	Precision string `json:"precision"`
+	// PeakFP8 is the peak DENSE FP8 tensor-core throughput in FLOP/s
+	// (E4M3/E5M2 inputs, higher-precision accumulation), again without
+	// the 2:4 sparsity doubling; 0 for a GPU without FP8 tensor cores
+	// (V100, T4, A100, A10G). Source gives its datasheet figure.
+	PeakFP8 float64 `json:"peak_fp8_flops,omitempty"`
 	// HBM is the device memory capacity (HBM, or GDDR6 on T4 and A10G).
 	HBM units.Bytes `json:"hbm_bytes"`
 	// HBMBandwidth is the peak device memory bandwidth.
@@ -66,6 +71,44 @@ func (g GPU) ComputeTime(flops float64, efficiency float64) units.Time {
 	return units.Round(flops / (g.PeakFLOPS * efficiency))
 }
 
+// HasFP8 reports whether the GPU has FP8 tensor cores (PeakFP8 > 0).
+func (g GPU) HasFP8() bool { return g.PeakFP8 > 0 }
+
+// Precisions lists the training precisions the GPU's tensor cores run:
+// bf16 and fp16 everywhere (a GPU without bf16 still runs fp16, and the
+// simulator prices both at PeakFLOPS), then fp8 where PeakFP8 > 0.
+func (g GPU) Precisions() []string {
+	if g.HasFP8() {
+		return []string{"bf16", "fp16", "fp8"}
+	}
+	return []string{"bf16", "fp16"}
+}
+
+// MixedComputeTime is how long the GPU takes for flops FLOPs at PeakFLOPS
+// and fp8Flops more at PeakFP8, both at the same fraction of peak (0
+// means g.Efficiency): flops / (PeakFLOPS × e) + fp8Flops / (PeakFP8 ×
+// e), rounded once by units.Round. With fp8Flops = 0 it equals
+// ComputeTime. It panics, as ComputeTime does, on bad input, and on
+// fp8Flops > 0 for a GPU without FP8: scenarios refuse fp8 there.
+func (g GPU) MixedComputeTime(flops, fp8Flops, efficiency float64) units.Time {
+	if fp8Flops == 0 {
+		return g.ComputeTime(flops, efficiency)
+	}
+	if !g.HasFP8() {
+		panic(fmt.Sprintf("hw: %s has no FP8 tensor cores for %v FP8 FLOPs", g.Name, fp8Flops))
+	}
+	if efficiency == 0 {
+		efficiency = g.Efficiency
+	}
+	if !(fp8Flops >= 0) || math.IsInf(fp8Flops, 0) || !(flops >= 0) || math.IsInf(flops, 0) {
+		panic(fmt.Sprintf("hw: %s: FLOP counts %v and %v must be finite and non-negative", g.Name, flops, fp8Flops))
+	}
+	if !fraction(efficiency) {
+		panic(fmt.Sprintf("hw: %s: efficiency %v must be in (0, 1]", g.Name, efficiency))
+	}
+	return units.Round(flops/(g.PeakFLOPS*efficiency) + fp8Flops/(g.PeakFP8*efficiency))
+}
+
 // Validate reports every problem with g at once, joined. It checks that Link
 // is a well-formed name, not that it is in this catalog, so that callers can
 // describe GPUs on links of their own.
@@ -87,6 +130,9 @@ func (g GPU) Validate() error {
 	}
 	if !positive(g.PeakFLOPS) {
 		errs = append(errs, fmt.Errorf("gpu %s: peak %v FLOP/s must be positive", g.Name, g.PeakFLOPS))
+	}
+	if g.PeakFP8 != 0 && !(positive(g.PeakFP8) && g.PeakFP8 >= g.PeakFLOPS) {
+		errs = append(errs, fmt.Errorf("gpu %s: FP8 peak %v FLOP/s must be 0 (no FP8) or at least the %v of PeakFLOPS", g.Name, g.PeakFP8, g.PeakFLOPS))
 	}
 	if g.HBM <= 0 {
 		errs = append(errs, fmt.Errorf("gpu %s: memory %v must be positive", g.Name, g.HBM))

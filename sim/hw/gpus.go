@@ -17,10 +17,16 @@ const (
 	effH100      = "ASSUMPTION. Dubey et al. 2024 (Llama 3), Table 4: 38–43% BF16 MFU end to end on 8,192–16,384 H100s, including communication and bubbles ParaPlay models separately; 0.5 for compute alone."
 	effHopperKin = "ASSUMPTION. Same Hopper tensor cores as h100-sxm; the same 0.5 is taken, not measured."
 	effB200      = "ASSUMPTION, not measured. No published B200 MFU checked; taken equal to Hopper's 0.5."
+	effH800      = "ASSUMPTION. The H100's compute (same GH100 tensor cores and clocks); the same 0.5 is taken, not measured."
+	effGB200     = "ASSUMPTION, not measured. Same Blackwell tensor cores as b200; taken equal to its 0.5."
 	effMI300X    = "ASSUMPTION, not measured. Set lower than NVIDIA's because public reports show MI300X GEMMs reaching a smaller fraction of their larger peak; no figure verified."
 	effT4        = "ASSUMPTION, not measured. The 70 W T4 throttles under sustained tensor load; 0.3 is a guess."
+	effMI325X    = "ASSUMPTION, not measured. MI300X's compute dies; taken equal to its 0.35."
 	effA10G      = "ASSUMPTION, not measured. A guess for a 24 GB PCIe card on small-model training."
 )
+
+// fp8SeenHopper says how the H100 datasheet's FP8 rows were confirmed.
+const fp8SeenHopper = "FP8 rows confirmed in secondary copies of the datasheet only (hpctech.co.jp's transcript: FP8 3,958*/3,026* TFLOPS, '* with sparsity'; glennklockwood.com's H100 table: FP8 matrix 1,978.9, sparse 3,957.8); the datasheet itself was not in the search corpus"
 
 // GPUs returns the accelerator catalog sorted by name. Every call builds a
 // fresh slice, so the caller may change it freely.
@@ -52,43 +58,43 @@ func GPUs() []GPU {
 		},
 		{
 			Name: "h100-sxm", Vendor: "NVIDIA", DisplayName: "NVIDIA H100 SXM5 80GB",
-			PeakFLOPS: 989.4e12, Precision: "bf16",
+			PeakFLOPS: 989.4e12, Precision: "bf16", PeakFP8: 1978.9e12,
 			HBM: 80 * units.GiB, HBMBandwidth: 3350 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effH100,
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX H100 (4 NVSwitches)",
-			Source: "NVIDIA H100 Tensor Core GPU Datasheet, H100 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), 80GB HBM3, 3.35 TB/s",
+			Source: "NVIDIA H100 Tensor Core GPU Datasheet, H100 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), FP8 Tensor Core 3,958 TFLOPS with sparsity (1,979 dense; 1,978.9 in the H100 white paper's dense table), 80GB HBM3, 3.35 TB/s. " + fp8SeenHopper,
 		},
 		{
 			Name: "h100-pcie", Vendor: "NVIDIA", DisplayName: "NVIDIA H100 PCIe 80GB",
-			PeakFLOPS: 756e12, Precision: "bf16",
+			PeakFLOPS: 756e12, Precision: "bf16", PeakFP8: 1513e12,
 			HBM: 80 * units.GiB, HBMBandwidth: 2000 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effHopperKin,
 			Link: "pcie5", GPUsPerNode: 8, Server: "8-GPU PCIe Gen5 server (optional NVLink bridges between pairs not modelled)",
-			Source: "NVIDIA H100 Tensor Core GPU Datasheet, H100 PCIe column: BF16 Tensor Core 1,513 TFLOPS with sparsity (756 dense), 80GB HBM2e, 2 TB/s",
+			Source: "NVIDIA H100 Tensor Core GPU Datasheet, H100 PCIe column: BF16 Tensor Core 1,513 TFLOPS with sparsity (756 dense), FP8 Tensor Core 3,026 TFLOPS with sparsity (1,513 dense), 80GB HBM2e, 2 TB/s. " + fp8SeenHopper,
 		},
 		{
 			Name: "h200", Vendor: "NVIDIA", DisplayName: "NVIDIA H200 SXM 141GB",
-			PeakFLOPS: 989.4e12, Precision: "bf16",
+			PeakFLOPS: 989.4e12, Precision: "bf16", PeakFP8: 1978.9e12,
 			HBM: 141 * units.GiB, HBMBandwidth: 4800 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effHopperKin,
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA HGX H200 (4 NVSwitches)",
-			Source: "NVIDIA H200 Tensor Core GPU Datasheet, H200 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), 141GB HBM3e, 4.8 TB/s",
+			Source: "NVIDIA H200 Tensor Core GPU Datasheet, H200 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), FP8 Tensor Core 3,958 TFLOPS with sparsity (1,979 dense), 141GB HBM3e, 4.8 TB/s. FP8 figure seen in secondary copies only (e.g. ai-hpc.github.io's 8x H200 page: FP8 ~3,958 TFLOPS per GPU); the datasheet itself was not in the search corpus",
 		},
 		{
 			Name: "b200", Vendor: "NVIDIA", DisplayName: "NVIDIA B200 (HGX/DGX B200)",
-			PeakFLOPS: 2.25e15, Precision: "bf16",
+			PeakFLOPS: 2.25e15, Precision: "bf16", PeakFP8: 4.5e15,
 			HBM: 180 * units.GiB, HBMBandwidth: 8000 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effB200,
 			Link: "nvlink5", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX B200 (NVLink 5 switch)",
-			Source: "NVIDIA HGX B200 specifications (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS with sparsity, i.e. 2.25 PFLOPS dense per GPU; NVIDIA DGX B200 Datasheet: 1,440 GB total GPU memory (180 GB per GPU), 64 TB/s HBM3e (8 TB/s per GPU)",
+			Source: "NVIDIA HGX B200 specifications (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS with sparsity, i.e. 2.25 PFLOPS dense per GPU; FP8 Tensor Core 72 PFLOPS with sparsity, i.e. 4.5 PFLOPS dense per GPU; NVIDIA DGX B200 Datasheet: 1,440 GB total GPU memory (180 GB per GPU), 64 TB/s HBM3e (8 TB/s per GPU), '72 petaFLOPS training' (FP8 with sparsity, 8 GPUs). FP8 figures confirmed in secondary copies only (a transcript of the DGX B200 specifications in eawlot3000/reading; verda.com's per-GPU table: B200 FP8 4.5 PFLOPS dense)",
 		},
 		{
 			Name: "mi300x", Vendor: "AMD", DisplayName: "AMD Instinct MI300X",
-			PeakFLOPS: 1307.4e12, Precision: "bf16",
+			PeakFLOPS: 1307.4e12, Precision: "bf16", PeakFP8: 2614.9e12,
 			HBM: 192 * units.GiB, HBMBandwidth: 5300 * units.GBps,
 			Efficiency: 0.35, EfficiencyBasis: effMI300X,
 			Link: "infinity-fabric", GPUsPerNode: 8, Server: "AMD Instinct MI300X Platform (8 OAM GPUs, fully connected Infinity Fabric)",
-			Source: "AMD Instinct MI300X Accelerator Data Sheet: peak BF16 1,307.4 TFLOPS dense (2,614.9 with sparsity), 192 GB HBM3, 5.3 TB/s",
+			Source: "AMD Instinct MI300X Accelerator Data Sheet: peak BF16 1,307.4 TFLOPS dense (2,614.9 with sparsity), peak FP8 2,614.9 TFLOPS dense (5,229.8 with sparsity), 192 GB HBM3, 5.3 TB/s. FP8 figure seen in secondary sources only (e.g. ScalarLM's MI300X GEMM note: FP8 2.6 PFLOP/s); the data sheet was not in the search corpus",
 		},
 		{
 			Name: "t4", Vendor: "NVIDIA", DisplayName: "NVIDIA T4 16GB",
@@ -111,13 +117,49 @@ func GPUs() []GPU {
 			// al. 2025) puts on rollout generation: 4.0 TB/s of HBM, about a
 			// sixth of the H100's tensor throughput.
 			Name: "h20", Vendor: "NVIDIA", DisplayName: "NVIDIA H20 96GB",
-			PeakFLOPS: 148e12, Precision: "bf16",
+			PeakFLOPS: 148e12, Precision: "bf16", PeakFP8: 296e12,
 			HBM: 96 * units.GiB, HBMBandwidth: 4000 * units.GBps,
 			Efficiency: 0.5, EfficiencyBasis: effHopperKin,
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA HGX H20 (8 GPUs, NVLink 4)",
-			Source: "UNVERIFIED: NVIDIA publishes no H20 datasheet (a China-market Hopper). 148 TFLOPS dense FP16/BF16, 96 GB HBM3 at 4.0 TB/s and NVLink 900 GB/s as third-party spec listings report them (e.g. willitrunai.com/gpus/h20-96gb), not a vendor figure",
+			Source: "UNVERIFIED: NVIDIA publishes no H20 datasheet (a China-market Hopper). 148 TFLOPS dense FP16/BF16, 296 TFLOPS dense FP8, 96 GB HBM3 at 4.0 TB/s and NVLink 900 GB/s as third-party spec listings report them (e.g. willitrunai.com/gpus/h20-96gb; FP8 296 as the INT8 rate of a spec table found by search, taken at Hopper's FP8 = INT8 = 2 × BF16), not a vendor figure",
 		},
 	}
+	gpus = append(gpus, newerGPUs()...)
 	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
 	return gpus
+}
+
+// newerGPUs are the presets added with FP8 training: the export-market
+// H800, one GPU of a GB200 NVL72 rack and the MI325X.
+func newerGPUs() []GPU {
+	return []GPU{
+		{
+			// DeepSeek-V3 was trained on 2,048 of these (DeepSeek-AI 2024,
+			// §3.1): an H100 whose NVLink is cut to 400 GB/s.
+			Name: "h800", Vendor: "NVIDIA", DisplayName: "NVIDIA H800 SXM5 80GB",
+			PeakFLOPS: 989.4e12, Precision: "bf16", PeakFP8: 1978.9e12,
+			HBM: 80 * units.GiB, HBMBandwidth: 3350 * units.GBps,
+			Efficiency: 0.5, EfficiencyBasis: effH800,
+			Link: "nvlink4-h800", GPUsPerNode: 8, Server: "NVIDIA HGX H800 (8 GPUs, NVSwitch, 400 GB/s NVLink)",
+			Source: "UNVERIFIED against a vendor datasheet: NVIDIA publishes no H800 SXM5 datasheet found by search. The H100 SXM's compute (BF16 989 and FP8 1,979 TFLOPS dense, 80 GB HBM3 at 3.35 TB/s) with NVLink cut to 400 GB/s, as secondary sources state it (philisun.com and aiwiki.ai/wiki/nvidia_h800: same GH100 die, NVLink 400 GB/s bidirectional against the H100's 900, FP64 cut)",
+		},
+		{
+			// One of the 72 Blackwell GPUs of an NVL72 rack, whose single
+			// NVLink domain plays the part of the usual server.
+			Name: "gb200", Vendor: "NVIDIA", DisplayName: "NVIDIA GB200 NVL72 (one Blackwell GPU)",
+			PeakFLOPS: 2.5e15, Precision: "bf16", PeakFP8: 5e15,
+			HBM: 186 * units.GiB, HBMBandwidth: 8000 * units.GBps,
+			Efficiency: 0.5, EfficiencyBasis: effGB200,
+			Link: "nvlink5", GPUsPerNode: 72, Server: "NVIDIA GB200 NVL72 (36 Grace CPUs, 72 Blackwell GPUs in one NVLink 5 domain of 130 TB/s)",
+			Source: "NVIDIA GB200 NVL72 specifications (rack of 72 GPUs): FP16/BF16 Tensor Core 360 PFLOPS and FP8/FP6 720 PFLOPS with sparsity, i.e. 2.5 and 5 PFLOPS dense per GPU; up to 13.4 TB HBM3e (186 GB per GPU) at 576 TB/s (8 TB/s per GPU); NVLink 5 at 1.8 TB/s per GPU. Confirmed in secondary sources only: DaewooKim/AI-Systems' NVL roadmap (GB200 NVL72 dense FP16 180P, FP8 360P, HBM 576 TB/s), MLCommons inference results v6.1 Crusoe GB200-NVL72 system file (186 GB HBM3e per GPU); NVIDIA's page itself was not in the search corpus, and verda.com lists GB200 FP8 as 4.5 PFLOPS dense, which disagrees",
+		},
+		{
+			Name: "mi325x", Vendor: "AMD", DisplayName: "AMD Instinct MI325X",
+			PeakFLOPS: 1307.4e12, Precision: "bf16", PeakFP8: 2614.9e12,
+			HBM: 256 * units.GiB, HBMBandwidth: 6000 * units.GBps,
+			Efficiency: 0.35, EfficiencyBasis: effMI325X,
+			Link: "infinity-fabric", GPUsPerNode: 8, Server: "AMD Instinct MI325X Platform (8 OAM GPUs, fully connected Infinity Fabric)",
+			Source: "AMD Instinct MI325X specifications: MI300X's CDNA 3 compute (peak BF16 1,307.4 and FP8 2,614.9 TFLOPS dense, 5,229.8 FP8 with sparsity), 256 GB HBM3E at 6 TB/s. Confirmed in secondary sources only (awesomeagents.ai/hardware/amd-mi325x; slicast.com's launch report: 256 GB HBM3E, 6 TB/s, 2.6 PFLOPS FP8, 1.3 PFLOPS FP16); AMD's data sheet was not in the search corpus",
+		},
+	}
 }

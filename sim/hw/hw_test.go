@@ -45,12 +45,12 @@ func TestNamesSortedUniqueWellFormed(t *testing.T) {
 }
 
 func TestRequiredPresetsExist(t *testing.T) {
-	for _, name := range []string{"v100-sxm", "a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "mi300x", "t4", "a10g", "h20"} {
+	for _, name := range []string{"v100-sxm", "a100-sxm-40gb", "a100-sxm-80gb", "h100-sxm", "h100-pcie", "h200", "b200", "mi300x", "t4", "a10g", "h20", "h800", "gb200", "mi325x"} {
 		if _, err := LookupGPU(name); err != nil {
 			t.Error(err)
 		}
 	}
-	for _, name := range []string{"nvlink2", "nvlink3", "nvlink4", "nvlink5", "pcie3", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "roce-400g", "eth-10g", "eth-100g", "wan-100m", "wan-1g", "wan-10g"} {
+	for _, name := range []string{"nvlink2", "nvlink3", "nvlink4", "nvlink4-h800", "nvlink5", "pcie3", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "roce-400g", "eth-10g", "eth-100g", "wan-100m", "wan-1g", "wan-10g"} {
 		if _, err := LookupLink(name); err != nil {
 			t.Error(err)
 		}
@@ -69,6 +69,7 @@ func TestVendorTotals(t *testing.T) {
 		{"nvlink3", 2, 600 * units.GBps},
 		{"nvlink4", 2, 900 * units.GBps},
 		{"nvlink5", 2, 1800 * units.GBps},
+		{"nvlink4-h800", 2, 400 * units.GBps},
 		{"ib-hdr", 1, 25 * units.GBps},
 		{"ib-ndr", 1, 50 * units.GBps},
 		{"ib-ndr", 1, 400 * units.Gbps},
@@ -168,6 +169,8 @@ func TestValidateRejects(t *testing.T) {
 		{func(g *GPU) { g.Efficiency = 1.2 }, "efficiency"},
 		{func(g *GPU) { g.Source = "" }, "source is empty"},
 		{func(g *GPU) { g.Precision = "fp8" }, "precision"},
+		{func(g *GPU) { g.PeakFP8 = g.PeakFLOPS / 2 }, "FP8 peak"},
+		{func(g *GPU) { g.PeakFP8 = math.NaN() }, "FP8 peak"},
 		{func(g *GPU) { g.GPUsPerNode = 0 }, "GPUs per node"},
 		{func(g *GPU) { g.Link = "" }, "link"},
 	}
@@ -201,4 +204,12 @@ func TestValidateRejects(t *testing.T) {
 
 func near(got, want, rel float64) bool {
 	return math.Abs(got-want) <= rel*math.Abs(want)
+}
+
+// TestLookupAllocatesNothing: runs look presets up per node, so a found
+// preset costs no allocation.
+func TestLookupAllocatesNothing(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _, _ = LookupGPU("mi325x"); _, _ = LookupLink("ib-ndr") }); n != 0 {
+		t.Errorf("a lookup allocates %v times, want 0", n)
+	}
 }

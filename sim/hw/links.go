@@ -71,6 +71,13 @@ func nvLinks() []Link {
 				"(The default NVLS algorithm reports ~480 GB/s busbw, which is not wire bandwidth.)",
 		},
 		{
+			Name: "nvlink4-h800", Kind: KindNVLink, DisplayName: "NVLink 4 at 400 GB/s via NVSwitch (H800 SXM)",
+			LineRate: 8 * 25 * units.GBps, Achievable: 0.8,
+			AchievableBasis: nccl80 + " Consistent with DeepSeek-V3 technical report (arXiv 2412.19437) §3.2.2 on its H800 nodes: 'NVLink offers a bandwidth of 160 GB/s', 0.8 of 200 GB/s (quote confirmed in an arXiv HTML copy by exact-string search); not an nccl-tests measurement.",
+			Latency:         1900 * units.Nanosecond, LatencyBasis: nvlinkAlpha,
+			Source: "UNVERIFIED against a vendor datasheet: H800 SXM NVLink 400 GB/s both directions as secondary sources state it (philisun.com, aiwiki.ai/wiki/nvidia_h800), i.e. 200 GB/s per direction, written here as 8 links × 25 GB/s; how NVIDIA cut the 18 links of the H100 (fewer links or slower ones) is not confirmed and does not change the rate",
+		},
+		{
 			Name: "nvlink5", Kind: KindNVLink, DisplayName: "NVLink 5 via NVLink Switch (B200)",
 			LineRate: 18 * 50 * units.GBps, Achievable: 0.8, AchievableBasis: nccl80,
 			Latency: 1900 * units.Nanosecond, LatencyBasis: nvlinkAlpha + " (taken from NVLink 4; not measured on NVLink 5)",

@@ -5,16 +5,25 @@ import (
 	"strings"
 )
 
+// gpuCatalog and linkCatalog are the catalogs built once, for lookups:
+// runs look presets up per node and per path, and a lookup that copies
+// one entry out allocates nothing. Nothing writes to them after init.
+var (
+	gpuCatalog  = GPUs()
+	linkCatalog = Links()
+)
+
 // LookupGPU returns the catalog entry called name. The error of an unknown
 // name lists the known ones, so a typo in a scenario is easy to fix.
 func LookupGPU(name string) (GPU, error) {
-	all := GPUs()
-	names := make([]string, len(all))
-	for i, g := range all {
+	for _, g := range gpuCatalog {
 		if g.Name == name {
 			return g, nil
 		}
-		names[i] = g.Name
+	}
+	var names []string
+	for _, g := range gpuCatalog {
+		names = append(names, g.Name)
 	}
 	return GPU{}, fmt.Errorf("hw: unknown GPU %q (known: %s)", name, strings.Join(names, ", "))
 }
@@ -22,13 +31,14 @@ func LookupGPU(name string) (GPU, error) {
 // LookupLink returns the catalog entry called name; the error of an unknown
 // name lists the known ones.
 func LookupLink(name string) (Link, error) {
-	all := Links()
-	names := make([]string, len(all))
-	for i, l := range all {
+	for _, l := range linkCatalog {
 		if l.Name == name {
 			return l, nil
 		}
-		names[i] = l.Name
+	}
+	var names []string
+	for _, l := range linkCatalog {
+		names = append(names, l.Name)
 	}
 	return Link{}, fmt.Errorf("hw: unknown link %q (known: %s)", name, strings.Join(names, ", "))
 }

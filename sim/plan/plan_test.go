@@ -44,7 +44,7 @@ func TestConfigValidate(t *testing.T) {
 		{"no gpus per node", func(c *Config) { c.Cluster.GPUsPerNode = 0 }, "cluster.gpus_per_node"},
 		{"unknown model", func(c *Config) { c.Model.Preset = "gpt-9" }, "model"},
 		{"synthetic", func(c *Config) { c.Model = scenario.Model{Synthetic: scenario.Synthetic{Forward: units.Millisecond}} }, "model.synthetic"},
-		{"bad precision", func(c *Config) { c.Training.Precision = "fp8" }, "training.precision"},
+		{"bad precision", func(c *Config) { c.Training.Precision = "fp4" }, "training.precision"},
 	} {
 		cfg := small()
 		c.edit(&cfg)

@@ -97,7 +97,7 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { s.Parallel.Recompute = v; return nil }},
 	{"parallel.order", "order", "dimensions innermost first, e.g. tp,cp,pp,dp", func(s *Scenario) string { return s.Parallel.Order },
 		func(s *Scenario, v string) error { s.Parallel.Order = v; return nil }},
-	{"training.precision", "precision", "bf16 or fp16", func(s *Scenario) string { return s.Training.Precision },
+	{"training.precision", "precision", "bf16, fp16 or fp8", func(s *Scenario) string { return s.Training.Precision },
 		func(s *Scenario, v string) error { s.Training.Precision = v; return nil }},
 	{"training.optimizer", "optimizer", "adam", func(s *Scenario) string { return s.Training.Optimizer },
 		func(s *Scenario, v string) error { s.Training.Optimizer = v; return nil }},

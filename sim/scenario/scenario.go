@@ -43,7 +43,7 @@ const AlgorithmRing = "ring"
 // collectives above run.AutoDetailedRanks.
 const (
 	MaxNodes   = 8192
-	MaxPerNode = 64
+	MaxPerNode = 72 // a GB200 NVL72 rack's NVLink domain
 	MaxChunks  = 64
 )
 

@@ -195,7 +195,7 @@ func TestTrainingPlanErrors(t *testing.T) {
 		{"parallel: {dp: 2, tp: 8, recompute: most}\n", "parallel.recompute"},
 		{"parallel: {dp: 2, tp: 8, schedule: zigzag}\n", "parallel.schedule"},
 		{"parallel: {dp: 2, tp: 8, microbatches: 0}\n", "parallel.microbatches"},
-		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp8}\n", "training.precision"},
+		{"parallel: {dp: 2, tp: 8}\ntraining: {precision: fp4}\n", "training.precision"},
 		{"parallel: {dp: 2, tp: 8, ep: 2}\n", "parallel.ep: is 2 but model llama3-8b has no experts (a dense model); allowed 1"},
 	}
 	for _, tc := range tests {

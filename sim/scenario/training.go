@@ -113,7 +113,10 @@ func (p Parallel) Plan() parallel.Plan {
 
 // Training holds how the model is optimised.
 type Training struct {
-	// Precision is the number format of weights and activations: bf16 or fp16.
+	// Precision is the number format of the forward and backward
+	// compute: bf16 or fp16, or fp8 (the linear layers' GEMMs in FP8 on
+	// GPUs with FP8 tensor cores, the rest in bf16; master weights and
+	// optimizer states stay as in mixed precision).
 	Precision string `yaml:"precision" json:"precision"`
 	// Optimizer is adam (mixed precision, 12 bytes of state per
 	// parameter as in ZeRO's K = 12).

@@ -58,6 +58,8 @@ func TestCaptionSimulatedOnly(t *testing.T) {
 	for _, text := range []string{"{} tokens/s", "MFU {}", "bubble {}", "peak memory per GPU stage 0 {}, stage 1 {}"} {
 		strategytest.Figure(t, parts, text)
 	}
+	parts, _, _ = strategytest.Caption(t, Strategy{}, "model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 1, tp: 8, microbatches: 2}\ntraining: {precision: fp8}")
+	strategytest.Figure(t, parts, "MFU {} of the bf16 peak (fp8 GEMMs)")
 	parts, _, _ = strategytest.Caption(t, Strategy{}, "model: {preset: llama3-70b}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8, microbatches: 1}")
 	if oom := strategytest.Figure(t, parts, "OOM on {} of {} GPUs"); oom.Values[0].V != 8 || oom.Values[1].V != 8 {
 		t.Errorf("OOM on %v of %v GPUs, want 8 of 8", oom.Values[0].V, oom.Values[1].V)

@@ -25,10 +25,9 @@ const bytesPerElement = 2
 // and there is nothing to send between stages or to sum across replicas.
 type costs struct {
 	model workload.Model
-	real  bool    // a real model (else synthetic op times)
-	gpu   hw.GPU  // the reference GPU, cluster.gpu
-	eff   float64 // its fraction of peak
-	par   scenario.Parallel
+	real  bool // a real model (else synthetic op times)
+	pricing
+	par scenario.Parallel
 	// layers[k] is the number of layers of model stage k; opTime[kind][k]
 	// its F, B and W compute, commTime its blocking TP/CP/EP
 	// communication in F and B, of kind commKind.
@@ -41,8 +40,37 @@ type costs struct {
 	seqCost  map[[2]int][5]units.Time
 }
 
+// pricing turns FLOPs into time on the reference GPU.
+type pricing struct {
+	gpu hw.GPU  // the reference GPU, cluster.gpu
+	eff float64 // its fraction of peak
+	// fp8 runs the linear layers' GEMMs at the GPU's FP8 peak
+	// (training.precision: fp8).
+	fp8 bool
+}
+
+// time is the compute time of an op of total FLOPs of which linear are
+// the transformer layers' linear GEMMs (workload.LayerOps.Linear). In
+// bf16 or fp16 every FLOP goes at PeakFLOPS × eff. In fp8 the linear
+// FLOPs go at PeakFP8 × eff and the rest (attention core, output head,
+// MoE router) stays at the bf16 peak, as in Transformer Engine's
+// fp8_autocast, which puts te.Linear's forward, dgrad and wgrad GEMMs in
+// FP8 and leaves the attention core and the norms to bf16, and the
+// DeepSeek-V3 report (arXiv 2412.19437, §3.3.1), which runs the three
+// GEMMs of every linear in FP8 and keeps the embedding, output head, MoE
+// gating, norms and attention in BF16 or FP32. The efficiency fraction
+// is the preset's (or training.efficiency) at both peaks until a GEMM
+// efficiency model by shape and dtype is wired in; whether FP8 GEMMs
+// reach the same fraction of their peak as bf16 ones is not modelled.
+func (p pricing) time(total, linear float64) units.Time {
+	if !p.fp8 {
+		return p.gpu.ComputeTime(total, p.eff)
+	}
+	return p.gpu.MixedComputeTime(max(0, total-linear), linear, p.eff)
+}
+
 func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
-	c := costs{gpu: gpu, par: s.Parallel, real: !s.Model.IsSynthetic()}
+	c := costs{pricing: pricing{gpu: gpu, fp8: s.Training.Precision == "fp8"}, par: s.Parallel, real: !s.Model.IsSynthetic()}
 	if !c.real {
 		return c, nil
 	}
@@ -142,9 +170,10 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 	last := len(c.layers) - 1
 	for k := range c.layers {
 		f := workload.StageFLOPs(m, c.layers[k], k == 0, k == last, b, t, cp, r)
-		c.opTime[pipeline.F][k] = workload.OpTime(f.Forward, c.gpu, c.eff)
-		c.opTime[pipeline.B][k] = workload.OpTime(f.BackwardInput+f.Recompute, c.gpu, c.eff)
-		c.opTime[pipeline.W][k] = workload.OpTime(f.BackwardWeight, c.gpu, c.eff)
+		lin := workload.StageLinearFLOPs(m, c.layers[k], b, t, cp, r)
+		c.opTime[pipeline.F][k] = c.time(f.Forward, lin.Forward)
+		c.opTime[pipeline.B][k] = c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute)
+		c.opTime[pipeline.W][k] = c.time(f.BackwardWeight, lin.BackwardWeight)
 		l := units.Time(c.layers[k])
 		// Megatron: two all-reduces (or reduce-scatter + all-gather with
 		// sequence parallelism, the same bytes) per layer in each pass.
@@ -251,12 +280,14 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 	p := c.par
 	m := c.model
 	m.SeqLen = seq
-	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, workload.Recompute(p.Recompute))
+	r := workload.Recompute(p.Recompute)
+	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, r)
+	lin := workload.StageLinearFLOPs(m, c.layers[k], p.MicroBatchSize, p.TP, p.CP, r)
 	ratio := float64(seq) / float64(c.model.SeqLen)
 	t := [5]units.Time{
-		workload.OpTime(f.Forward, c.gpu, c.eff),
-		workload.OpTime(f.BackwardInput+f.Recompute, c.gpu, c.eff),
-		workload.OpTime(f.BackwardWeight, c.gpu, c.eff),
+		c.time(f.Forward, lin.Forward),
+		c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute),
+		c.time(f.BackwardWeight, lin.BackwardWeight),
 		units.Round(c.commTime[0][k].Seconds() * ratio),
 		units.Round(c.commTime[1][k].Seconds() * ratio),
 	}

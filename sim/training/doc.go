@@ -26,6 +26,24 @@
 //     Adam's two moments and the gradient, write them back and the bf16
 //     copy; an estimate, not a measurement).
 //
+// Precision (training.precision): bf16 and fp16 price every FLOP at the
+// GPU's PeakFLOPS. fp8 prices the transformer layers' linear GEMMs (QKV,
+// output projection, MLP: forward, dgrad and wgrad, and their recompute)
+// at its PeakFP8 and the rest (the attention core, the MoE router, the
+// output head) at PeakFLOPS, both at the same efficiency fraction, as
+// Transformer Engine's fp8_autocast does for te.Linear and as the
+// DeepSeek-V3 report (§3.3.1) keeps the embedding, output head, MoE
+// gating, norms and attention in BF16 or FP32 (cost.go, pricing.time).
+// Memory does not change with fp8: master weights, gradients and Adam's
+// states are ZeRO's 16 bytes per parameter of mixed precision, and the
+// activations are the bf16 ones. Not modelled: the FP8 copies of the
+// weights, the activations that FP8 recipes save for the linear layers'
+// backward in FP8 (half the bytes of those tensors; DeepSeek-V3 §3.3.3),
+// the scaling factors (one per tensor with delayed or current scaling;
+// one per 1×128 activation tile and 128×128 weight block in DeepSeek-V3's
+// recipe), the quantize/transpose kernels, and FP8 communication. MFU
+// stays relative to the bf16 peak in fp8 runs.
+//
 // The files follow the concepts: layout.go says where the work runs (the
 // parallel plan, the pipeline schedule, the model-parallel groups),
 // cost.go what each op costs (a real model's FLOPs on the GPU, or

@@ -18,6 +18,7 @@ var estimateCases = []string{
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=4&tp=2&pp=2&microbatches=4&schedule=interleaved&virtual_stages=2&zero=1",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=zb-h1&zero=2&recompute=full",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=zb-v&zero=3",
+	"model=llama3-8b&gpu=h800&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=1f1b&recompute=full&precision=fp8",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&cp=2&pp=2&microbatches=4&schedule=interleaved&virtual_stages=4&micro_batch_size=2",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=4&dp=1&tp=8&pp=1&microbatches=4&schedule=1f1b",
 	"model=mixtral-8x7b&seq_len=4096&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=4&ep=4&tp=2&pp=2&microbatches=4&schedule=1f1b&zero=1",

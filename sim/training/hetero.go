@@ -62,6 +62,9 @@ func (tr *iteration) gpuTypes() error {
 
 // rate is the FLOP/s a GPU of preset h reaches: its peak × the scenario's
 // efficiency, or its own assumed efficiency when the scenario sets none.
+// It is the bf16 peak in fp8 runs too: every preset with FP8 runs it at
+// twice its bf16 rate (hw's TestDatasheetPeaks), so the ratio of two
+// GPUs' speeds is the same in either precision.
 func (tr *iteration) rate(h hw.GPU) float64 {
 	eff := tr.s.Training.Efficiency
 	if eff == 0 {

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
@@ -59,14 +60,39 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
-	if t := s.Training; t.Precision != "bf16" && t.Precision != "fp16" {
-		bad("training.precision", "%q is not known; allowed: bf16, fp16", t.Precision)
-	}
+	checkPrecision(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
 	}
 	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
 		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+// checkPrecision checks training.precision: bf16 and fp16 run on every
+// GPU, fp8 only where every GPU of the cluster (cluster.gpu and each
+// node of cluster.node_gpus) has FP8 tensor cores (hw.GPU.PeakFP8 > 0).
+func checkPrecision(s *scenario.Scenario, bad scenario.Reporter) {
+	p := s.Training.Precision
+	if p != "bf16" && p != "fp16" && p != "fp8" {
+		bad("training.precision", "%q is not known; allowed: bf16, fp16, fp8 (fp8 on GPUs with FP8 tensor cores)", p)
+		return
+	}
+	if p != "fp8" {
+		return
+	}
+	where := "cluster.gpu"
+	for i, name := range append([]string{s.Cluster.GPU}, s.Cluster.NodeGPUs...) {
+		if i > 0 {
+			where = fmt.Sprintf("cluster.node_gpus (node %d)", i-1)
+		}
+		g, err := hw.LookupGPU(name)
+		if err != nil || g.HasFP8() {
+			continue // an unknown or empty name is cluster's to report
+		}
+		bad("training.precision", "is fp8, but %s is %s (%s), which has no FP8 tensor cores; allowed on it: %s",
+			where, g.Name, g.DisplayName, strings.Join(g.Precisions(), ", "))
+		return
 	}
 }
 

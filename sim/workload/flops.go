@@ -89,6 +89,17 @@ func (l LayerOps) Total() OpFLOPs {
 	return l.QKV.Plus(l.Attention).Plus(l.Projection).Plus(l.MLP).Plus(l.Router)
 }
 
+// Linear is the part of the layer spent in its linear layers' GEMMs —
+// the QKV and output projections and the MLP, forward, dgrad (B) and
+// wgrad (W), and their recompute — which FP8 training runs in FP8: the
+// layers Transformer Engine's te.Linear replaces and fp8_autocast puts
+// in FP8. Left out, as the FP8 recipe of the DeepSeek-V3 report (§3.3.1)
+// keeps them in BF16 or FP32: the attention core (QKᵀ and softmax·V, the
+// "attention operators") and the MoE router (the "gating modules").
+func (l LayerOps) Linear() OpFLOPs {
+	return l.QKV.Plus(l.Projection).Plus(l.MLP)
+}
+
 // LayerFLOPs is one layer's work on one GPU for a microbatch of b
 // sequences, under tensor parallelism t and context parallelism c, with
 // recomputation policy r.
@@ -174,6 +185,14 @@ func StageFLOPs(m Model, layers int, first, last bool, b, t, c int, r Recompute)
 		total = total.Plus(HeadFLOPs(m, b, t, c))
 	}
 	return total
+}
+
+// StageLinearFLOPs is the part of StageFLOPs(m, layers, …) spent in the
+// layers' linear GEMMs (LayerOps.Linear), which FP8 training runs in FP8;
+// the embedding and the output head are not in it (DeepSeek-V3 §3.3.1
+// keeps both in higher precision).
+func StageLinearFLOPs(m Model, layers, b, t, c int, r Recompute) OpFLOPs {
+	return LayerFLOPs(m, b, t, c, r).Linear().Times(float64(layers))
 }
 
 // IterationFLOPs is the whole model's work for a global batch of batch

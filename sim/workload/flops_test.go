@@ -177,3 +177,29 @@ func TestFLOPsPanicsOnBadSplit(t *testing.T) {
 		}()
 	}
 }
+
+// TestLinearFLOPsAreTheH2Term: the linear GEMMs of a GPT layer (QKV,
+// projection, a 4h GeLU MLP) are the "1" of Narayanan et al.'s
+// 72·B·s·l·h²·(1 + s/(6h) + V/(12lh)): 72·B·s·l·h² for forward and
+// backward; the attention core (the s/(6h) term) and the head (the V
+// term) are not in them. The MoE router is not either.
+func TestLinearFLOPsAreTheH2Term(t *testing.T) {
+	const b = 2
+	got := StageLinearFLOPs(tiny, tiny.Layers, b, 1, 1, RecomputeNone)
+	B, s, l, h := float64(b), float64(tiny.SeqLen), float64(tiny.Layers), float64(tiny.Hidden)
+	if want := 72 * B * s * l * h * h; got.Model() != want {
+		t.Errorf("linear FLOPs %v, want 72·B·s·l·h² = %v", got.Model(), want)
+	}
+	if got.Forward != got.BackwardInput || got.Forward != got.BackwardWeight {
+		t.Errorf("linear F, B, W = %v, %v, %v; want equal (dgrad and wgrad cost a forward each)", got.Forward, got.BackwardInput, got.BackwardWeight)
+	}
+	full := StageLinearFLOPs(tiny, 1, b, 1, 1, RecomputeFull)
+	if full.Recompute != full.Forward {
+		t.Errorf("full recompute reruns %v of the linear forward %v", full.Recompute, full.Forward)
+	}
+	moe := Model{Name: "moe", Layers: 1, Hidden: 64, Heads: 4, FFN: FFNSwiGLU, FFNHidden: 128, Experts: 8, TopK: 2, Vocab: 1000, SeqLen: 128}
+	ops := LayerFLOPs(moe, 1, 1, 1, RecomputeNone)
+	if got, want := ops.Linear(), ops.QKV.Plus(ops.Projection).Plus(ops.MLP); got != want || ops.Router.Forward == 0 {
+		t.Errorf("MoE linear %+v, want QKV + projection + experts %+v without the router %+v", got, want, ops.Router)
+	}
+}

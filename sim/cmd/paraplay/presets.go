@@ -89,11 +89,16 @@ func writePresetsJSON(w io.Writer) error {
 func writePresetsText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "Accelerators")
-	fmt.Fprintln(tw, "NAME\tVENDOR\tPEAK TFLOP/s\tPREC\tHBM GiB\tHBM TB/s\tEFFICIENCY*\tLINK\tPER NODE")
+	fmt.Fprintln(tw, "NAME\tVENDOR\tPEAK TFLOP/s\tPREC\tFP8 TFLOP/s\tHBM GiB\tHBM TB/s\tEFFICIENCY*\tLINK\tPER NODE")
 	for _, g := range hw.GPUs() {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%d\n", g.Name, g.Vendor, num(g.PeakFLOPS/1e12), g.Precision,
+		fp8 := "-"
+		if g.HasFP8() {
+			fp8 = num(g.PeakFP8 / 1e12)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%.2f\t%s\t%d\n", g.Name, g.Vendor, num(g.PeakFLOPS/1e12), g.Precision, fp8,
 			num(float64(g.HBM)/(1<<30)), num(float64(g.HBMBandwidth)/1e12), g.Efficiency, g.Link, g.GPUsPerNode)
 	}
+	fmt.Fprintln(tw, "Peaks are dense (no 2:4 sparsity); FP8 (- = none) is what training.precision: fp8 runs the linear layers at.")
 	fmt.Fprintln(tw, "* assumed fraction of peak for large transformer matmuls; set your own in the scenario.")
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Client devices (split.device; fp32)")

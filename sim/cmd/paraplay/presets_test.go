@@ -40,10 +40,15 @@ func TestPresetsTextRow(t *testing.T) {
 	var out bytes.Buffer
 	Main([]string{"presets"}, &out, &bytes.Buffer{})
 	want := map[string]string{
-		"h100-sxm": "h100-sxm NVIDIA 989.4 bf16 80 3.35 0.50 nvlink4 8",
-		"nvlink4":  "nvlink4 nvlink 450 82% 369 1.9µs",
-		"ib-ndr":   "ib-ndr infiniband 50 90% 45 4µs",
-		"wan-1g":   "wan-1g wan 0.125 80% 0.1 30ms",
+		"h100-sxm":      "h100-sxm NVIDIA 989.4 bf16 1978.9 80 3.35 0.50 nvlink4 8",
+		"a100-sxm-80gb": "a100-sxm-80gb NVIDIA 312 bf16 - 80 2.04 0.50 nvlink3 8",
+		"h800":          "h800 NVIDIA 989.4 bf16 1978.9 80 3.35 0.50 nvlink4-h800 8",
+		"gb200":         "gb200 NVIDIA 2500 bf16 5000 186 8 0.50 nvlink5 72",
+		"mi325x":        "mi325x AMD 1307.4 bf16 2614.9 256 6 0.35 infinity-fabric 8",
+		"nvlink4-h800":  "nvlink4-h800 nvlink 200 80% 160 1.9µs",
+		"nvlink4":       "nvlink4 nvlink 450 82% 369 1.9µs",
+		"ib-ndr":        "ib-ndr infiniband 50 90% 45 4µs",
+		"wan-1g":        "wan-1g wan 0.125 80% 0.1 30ms",
 	}
 	for _, line := range strings.Split(out.String(), "\n") {
 		f := strings.Fields(line)
