@@ -1,5 +1,10 @@
 package gemm
 
+import (
+	"slices"
+	"strings"
+)
+
 // Where the ceilings come from. MAMF is the "Maximum Achievable Matmul
 // FLOPS comparison table" of Stas Bekman's ml-engineering book
 // (stas00/ml-engineering, compute/accelerator/README.md): the best mean
@@ -50,7 +55,23 @@ func Catalog() []Params {
 	a100Ceiling := [numDTypes]float64{BF16: 271.2 / 312, FP16: 271.2 / 312, TF32: 271.2 / 312}
 	ampere := [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5}
 	fp16Only := [numDTypes]float64{FP16: 1}
-	return []Params{
+	// blackwell is a Blackwell GPU without a table of its own: the b200
+	// fit's parameters.
+	blackwell := func(name, source, basis string) Params {
+		return Params{GPU: name, SMs: 148, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500},
+			Balance: [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}, TileOverhead: 1.18e-6, Launch: 5.12e-6, HBMEfficiency: 0.715,
+			Source: source, Basis: basis}
+	}
+	// cdna3 is an MI300-series GPU without a table of its own: the
+	// mi300x fit's parameters.
+	cdna3 := func(name, source, basis string) Params {
+		return Params{GPU: name, SMs: 304, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
+			Ceiling: [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70},
+			Balance: [numDTypes]float64{BF16: 29.6, FP16: 29.6, TF32: 32.0, FP8: 135.5}, TileOverhead: 0.87e-6, Launch: 8.63e-6, HBMEfficiency: 0.98,
+			Source: source, Basis: basis}
+	}
+	out := []Params{
 		older("a10g", 80, ampere, [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8},
 			"UNVERIFIED: 80 SMs as third-party listings give for the AWS-only A10G (no NVIDIA datasheet); TF32 at half the bf16 rate as on every Ampere part, not a vendor figure",
 			"ASSUMPTION: ceilings 0.8 of peak, a guess (no MAMF measurement). "+borrowOlder),
@@ -60,6 +81,8 @@ func Catalog() []Params {
 		older("a100-sxm-80gb", 108, ampere, a100Ceiling,
 			"NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
 			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+borrowOlder),
+		blackwell("gb200", "UNVERIFIED SM count: the B200's 148 (the GB200's Blackwell GPU is the same die, clocked higher; no NVIDIA datasheet prints the count). NVIDIA GB200 NVL72 specifications (72 GPUs, sparse): FP16/BF16 360, FP8 720 PFLOPS, i.e. 2.5 and 5 PFLOPS dense per GPU",
+			"UNCONFIRMED by any table: every parameter is the b200 fit's, ceilings as fractions of the GB200's own peaks. "+fitB200),
 		{
 			GPU: "b200", SMs: 148,
 			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
@@ -79,6 +102,9 @@ func Catalog() []Params {
 			Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 132 SMs on H100 SXM5. H100 datasheet, SXM column, dense (half the sparsity figures): TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
 			Basis:  mamfSource + ": H100 SXM bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOP/s; tf32's ceiling fitted. " + fitH100,
 		},
+		hopper("h800", 132, h100Ceiling,
+			"UNVERIFIED: the H800 SXM is the H100 SXM's GH100 (132 SMs) with NVLink cut to 400 GB/s, as third-party listings say (NVIDIA publishes no H800 datasheet); dense BF16 989.4, FP8 1,979 TFLOPS as the H100's",
+			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H800. "+borrowHopper),
 		hopper("h20", 78, h100Ceiling,
 			"UNVERIFIED: 78 SMs as third-party listings report for the China-market H20 (no NVIDIA datasheet); TF32 and FP8 at half and twice the bf16 rate as on every Hopper part",
 			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H20. "+borrowHopper),
@@ -93,6 +119,8 @@ func Catalog() []Params {
 			Source: "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
 			Basis:  mamfSource + ": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). " + fitMI,
 		},
+		cdna3("mi325x", "AMD Instinct MI325X: the MI300X's 304 CDNA 3 compute units with 256 GB of HBM3E; dense BF16 1,307.4, FP8 2,614.9 TFLOPS as the MI300X's",
+			"UNCONFIRMED by any table: every parameter is the mi300x fit's. "+fitMI),
 		older("t4", 40, fp16Only, [numDTypes]float64{FP16: 0.6},
 			"NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
 			"ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). "+borrowOlder),
@@ -100,4 +128,6 @@ func Catalog() []Params {
 			"NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
 			"ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). "+borrowOlder),
 	}
+	slices.SortFunc(out, func(a, b Params) int { return strings.Compare(a.GPU, b.GPU) })
+	return out
 }

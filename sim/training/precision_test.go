@@ -85,7 +85,7 @@ func pricedStages(t *testing.T, s scenario.Scenario) costs {
 	if err := c.splitLayers(); err != nil {
 		t.Fatal(err)
 	}
-	c.stageCosts(0, 0, 0)
+	c.stageCosts(0, 0, 0, activations{})
 	return c
 }
 
