@@ -86,7 +86,7 @@ func (b *builder) asyncCaptionLine(tl *timeline.Timeline, t units.Time, at map[s
 		}
 		return
 	}
-	text = truncate(text, size, b.vw-24*b.s-b.loadLegendWidth())
+	text = truncate(text, size, b.vw-24*b.s-b.loadLegendRoom())
 	if i, ok := at["caption"]; ok {
 		b.items[i].Text = text
 	} else if text != "" {
