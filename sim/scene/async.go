@@ -111,11 +111,14 @@ func (b *builder) lagBadge(a *timeline.Async, w, g int, r Item, t units.Time) {
 	if w < len(a.Speeds) && a.Speeds[w] != 1 {
 		text = "×" + strconv.FormatFloat(a.Speeds[w], 'g', 3, 64) + " · " + text
 	}
-	size := max(9*b.fs, min(11*b.fs, r.H/4))
+	size := b.size(max(9*b.fs, min(11*b.fs, r.H/4)))
 	bw := textWidth(text, size) + 8*b.s
 	bh := size + 5*b.s
 	x := r.X + r.W - bw + 4*b.s
 	y := r.Y - bh/2
+	if b.compact { // over the box, clear of its name: the text is large for it
+		y = r.Y - bh + 2*b.s
+	}
 	id := "gpu/" + itoa(g) + "/lag"
 	badge := b.rect(id, x, y, bw, bh, fill)
 	badge.Stroke, badge.StrokeWidth = colBoxEdge, max(0.75, b.s)

@@ -53,6 +53,9 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.topology(tl, t, 30*b.fs, bandBottom+2*b.s, acts)
 	} else {
 		ringTop := 40 * b.s
+		if b.compact {
+			ringTop = 50 * b.fs // below the caption line
+		}
 		ring := f.ringOf(ringTop, bandBottom, b.vw, b.s)
 		b.caption(tl, ring, t, ringTop, bandBottom)
 		b.links(tl, ring, t)
