@@ -108,10 +108,18 @@ func (b *builder) lagBadge(a *timeline.Async, w, g int, r Item, t units.Time) {
 	default:
 		text += "/" + itoa(limit)
 	}
-	if w < len(a.Speeds) && a.Speeds[w] != 1 {
-		text = "×" + strconv.FormatFloat(a.Speeds[w], 'g', 3, 64) + " · " + text
-	}
 	size := b.size(max(9*b.fs, min(11*b.fs, r.H/4)))
+	if w < len(a.Speeds) && a.Speeds[w] != 1 {
+		speed := "×" + strconv.FormatFloat(a.Speeds[w], 'g', 3, 64) + " · " + text
+		if !b.compact || textWidth(speed, size) <= r.W {
+			text = speed
+		}
+	}
+	if b.compact && textWidth(text, size) > r.W {
+		// Badges wider than their boxes would cover their neighbours':
+		// the strip still shows who waits.
+		return
+	}
 	bw := textWidth(text, size) + 8*b.s
 	bh := size + 5*b.s
 	x := r.X + r.W - bw + 4*b.s

@@ -48,12 +48,22 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 	}
 	ax.draw(&dl)
 	var best *plan.Plan
+	drawn := map[squareKey]bool{} // a compact frame's squares, by pixel
 	for _, p := range plans {
 		if p.Status == plan.Best {
 			best = p
 		}
 		x, y := ax.at(p)
 		c := familyColor(fams, p.Family)
+		if o.Compact {
+			// Thousands of plans on 340 px: a square the same as one
+			// already on its pixel adds only bytes to the poster.
+			k := squareKey{int(math.Round(x)), int(math.Round(y)), c, p.Result != nil}
+			if drawn[k] {
+				continue
+			}
+			drawn[k] = true
+		}
 		it := Item{ID: "plan/" + strconv.Itoa(p.Index()), Shape: Rect, X: x - 3, Y: y - 3, W: 6, H: 6}
 		if p.Result != nil {
 			it.Fill = c
@@ -85,6 +95,13 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 		legend(&dl, fams, w)
 	}
 	return dl
+}
+
+// squareKey is a plan's square as drawn: its pixel, colour and fill.
+type squareKey struct {
+	x, y   int
+	c      Color
+	filled bool
 }
 
 // planHeader writes the search's counts and its progress bar. The bar sits
