@@ -195,6 +195,16 @@ func (b *builder) header(title string, t, end units.Time) {
 	b.text("header/title", 12*s, 24*fs, truncate(title, titleSize, room), titleSize, colText, AnchorStart).Bold = true
 }
 
+// fitLabel is truncate for a box's label, except that a compact frame
+// leaves out a label cut to under four letters ("act…" tells nothing).
+func (b *builder) fitLabel(s string, size, width float64) string {
+	t := truncate(s, size, width)
+	if b.compact && t != s && utf8.RuneCountInString(t) < 5 {
+		return ""
+	}
+	return t
+}
+
 // clockLabel prints t for the header's clock to four significant digits
 // ("12.25ms", not "12.248082ms"): the clock runs, and digits that change
 // every frame tell a reader nothing. The inspector keeps exact times.

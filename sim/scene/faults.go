@@ -73,7 +73,11 @@ func (b *builder) gpuFaults(tl *timeline.Timeline, t units.Time, cx, cy []float6
 			b.hatch(id, x0, y0, bw, bh, max(4, bw/6))
 			if size := b.size(min(10*b.fs, bh*0.3)); size >= 7 {
 				label := "×" + strconv.FormatFloat(factor, 'g', 3, 64)
-				b.text(id+"/label", x0+bw-2*b.s, y0+bh-3*b.s, label, size, colCross, AnchorEnd).Bold = true
+				y := y0 + bh - 3*b.s
+				if b.compact { // under the box: in it, the large text covers the state
+					y = y0 + bh + size
+				}
+				b.text(id+"/label", x0+bw-2*b.s, y, label, size, colCross, AnchorEnd).Bold = true
 			}
 		default:
 			c, _ := stateTint(st)

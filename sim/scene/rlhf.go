@@ -115,12 +115,12 @@ func (b *builder) rlhfOverlay(t units.Time) {
 		}
 		if j, ok := at["gpu/"+itoa(g)+"/state"]; ok {
 			it := &b.items[j]
-			it.Text, it.Fill = truncate(boxLabel(sp.Label), it.Size, box.W-4), textOn(c)
+			it.Text, it.Fill = b.fitLabel(boxLabel(sp.Label), it.Size, box.W-4), textOn(c)
 		} else if _, named := at["gpu/"+itoa(g)+"/label"]; named {
 			// The box's state line was left out (its label for a kind
 			// it does not know did not fit): write the phase there.
 			nameSize, size := b.size(min(13*b.fs, box.H*0.36)), b.size(min(11*b.fs, box.H*0.3))
-			if text := truncate(boxLabel(sp.Label), size, box.W-4); text != "" && box.H >= nameSize+size+8*b.s {
+			if text := b.fitLabel(boxLabel(sp.Label), size, box.W-4); text != "" && box.H >= nameSize+size+8*b.s {
 				b.text("gpu/"+itoa(g)+"/state", box.X+box.W/2, box.Y+box.H/2-2*b.s+size+4*b.s, text, size, textOn(c), AnchorMiddle)
 			}
 		}
