@@ -52,7 +52,8 @@ type Options struct {
 	// CompactWidth CSS px wide) instead of shrinking the 960-px design into
 	// it: sizes follow the canvas's width over CompactWidth, a training
 	// run's side panel is left out, the legend wraps onto as many rows as
-	// it needs, and no text is smaller than MinText.
+	// it needs, and no text is smaller than MinText. It applies to the
+	// whole frame (ViewAll); a View is cut from the full layout.
 	Compact bool
 }
 
