@@ -66,8 +66,11 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	if o := f.look.overlay; o != nil {
 		o(b, t)
 	}
-	stripTop := bandBottom + 30*b.s
-	if y := b.legend(bandBottom + 18*b.s); b.compact {
+	stripTop, legendY := bandBottom+30*b.s, bandBottom+18*b.s
+	if b.compact {
+		legendY = bandBottom + 24*b.s // clear of the boxes at the band's foot
+	}
+	if y := b.legend(legendY); b.compact {
 		if len(tl.Iterations) > 1 {
 			y += b.size(9*b.fs) + 2*b.s // the iterations' labels sit over the strip
 		}
