@@ -364,12 +364,12 @@ func (s *site) write(cfg Config, hero *demo) error {
 	for _, a := range append(append([]*Article(nil), s.Articles...), s.Pages...) {
 		pages[a.Slug+".html"] = page{Kind: a.Kind, Title: a.Title, Summary: a.Summary, Article: a}
 		for _, p := range a.Posters {
-			if err := os.WriteFile(filepath.Join(out, p.Path), p.SVG, 0o644); err != nil {
+			if err := p.write(out); err != nil {
 				return err
 			}
 		}
 	}
-	if err := os.WriteFile(filepath.Join(out, hero.poster.Path), hero.poster.SVG, 0o644); err != nil {
+	if err := hero.poster.write(out); err != nil {
 		return err
 	}
 	for name, p := range pages {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"html"
 	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -29,6 +31,18 @@ const (
 	// pixels: minTextCSS at figureWidth (11 × 960/1200 = 8.8). Labels that
 	// would be smaller (a thin strip row's span labels) are left out.
 	posterMinText = minTextCSS * posterWidth / figureWidth
+	// A compact poster is the one a narrow column shows (a phone's, below
+	// compactBelow CSS px of viewport: style.css and the <source> of
+	// writeHTML): laid out for scene.CompactWidth px instead of shrinking
+	// the 960-px one by 3 (its smallest text had come out at 3.3 CSS px
+	// on a 390-px phone).
+	compactWidth  = scene.CompactWidth
+	compactHeight = 440
+	compactBelow  = 640
+	// compactMinText is the compact poster's smallest text, in its own
+	// pixels: 11 CSS px when it is shown 312 px wide (a 354-px viewport),
+	// 12.3 on a 390-px phone.
+	compactMinText = 12.0
 )
 
 // Poster is an SVG file written beside the pages.
@@ -37,7 +51,24 @@ type Poster struct {
 	Path string
 	// SVG is the file's content.
 	SVG []byte
+	// Compact is the poster for narrow columns (Path with -compact before
+	// .svg, and its content), or nil.
+	Compact *Poster
 }
+
+// write writes the poster, and its compact one, under the site's root out.
+func (p *Poster) write(out string) error {
+	if err := os.WriteFile(filepath.Join(out, p.Path), p.SVG, 0o644); err != nil {
+		return err
+	}
+	if p.Compact != nil {
+		return p.Compact.write(out)
+	}
+	return nil
+}
+
+// compactPath is where the compact poster of the poster at path goes.
+func compactPath(path string) string { return strings.TrimSuffix(path, ".svg") + "-compact.svg" }
 
 // demo is one ```sim block after it has been validated and run.
 type demo struct {
@@ -70,18 +101,14 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		}
 		t = v.Poster
 	}
-	dl := scene.Build(tl, t, scene.Options{Width: posterWidth, Height: posterHeight, MinText: posterMinText})
-	if len(v.Hide) > 0 {
-		kept := dl.Items[:0:0]
-		for _, it := range dl.Items {
-			if !v.hidden(it.ID) {
-				kept = append(kept, it)
-			}
-		}
-		dl.Items = kept
+	frames := scene.NewFrames(tl)
+	path := fmt.Sprintf("posters/%s-%d.svg", slug, n)
+	full, err := posterSVG(frames, t, v, scene.Options{Width: posterWidth, Height: posterHeight, MinText: posterMinText})
+	if err != nil {
+		return nil, err
 	}
-	var svg bytes.Buffer
-	if err := scene.WriteSVG(&svg, dl); err != nil {
+	compact, err := posterSVG(frames, t, v, scene.Options{Width: compactWidth, Height: compactHeight, MinText: compactMinText, Compact: true})
+	if err != nil {
 		return nil, err
 	}
 	sum := tl.Summarize()
@@ -104,8 +131,28 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		summary:  sum,
 		caption:  caption,
 		parts:    parts,
-		poster:   Poster{Path: fmt.Sprintf("posters/%s-%d.svg", slug, n), SVG: svg.Bytes()},
+		poster:   Poster{Path: path, SVG: full, Compact: &Poster{Path: compactPath(path), SVG: compact}},
 	}, nil
+}
+
+// posterSVG draws the frame at t with opt as SVG, without the items the
+// block's view hides.
+func posterSVG(f *scene.Frames, t units.Time, v demoView, opt scene.Options) ([]byte, error) {
+	dl := f.Build(t, opt)
+	if len(v.Hide) > 0 {
+		kept := dl.Items[:0:0]
+		for _, it := range dl.Items {
+			if !v.hidden(it.ID) {
+				kept = append(kept, it)
+			}
+		}
+		dl.Items = kept
+	}
+	var svg bytes.Buffer
+	if err := scene.WriteSVG(&svg, dl); err != nil {
+		return nil, err
+	}
+	return svg.Bytes(), nil
 }
 
 // posterInstant picks the middle of the first collective, where the links
@@ -176,12 +223,26 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 		placeholder = `<iframe title="Live demo: ` + title + `" allow="fullscreen"></iframe>`
 	}
 	fmt.Fprintf(stringWriter{w}, `<figure class="demo" id="demo-%d" data-src="%s" data-title="Live demo: %s"%s>
-<div class="frame"%s><img class="poster" src="%s" width="%d" height="%d" alt="Poster of the demo at one instant: %s">
+<div class="frame"%s>%s
 <button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button>%s</div>
 %s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a> · <a href="%s" title="iframe code for web pages and reveal.js, a link for Google Slides, a GIF for PowerPoint">embed this</a></figcaption>
 </figure>
-`, n, esc(d.query(true)), title, auto, style, esc(d.poster.Path), posterWidth, posterHeight, title, title, placeholder,
+`, n, esc(d.query(true)), title, auto, style, d.posterHTML(title), title, placeholder,
 		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)), esc(d.embedPage()))
+}
+
+// posterHTML is the figure's poster: a <picture> whose compact poster a
+// narrow viewport shows (compactBelow), or the bare <img> of a demo without
+// one. title is escaped already.
+func (d *demo) posterHTML(title string) string {
+	img := fmt.Sprintf(`<img class="poster" src="%s" width="%d" height="%d" alt="Poster of the demo at one instant: %s">`,
+		html.EscapeString(d.poster.Path), posterWidth, posterHeight, title)
+	c := d.poster.Compact
+	if c == nil {
+		return img
+	}
+	return fmt.Sprintf(`<picture><source media="(max-width: %dpx)" srcset="%s" width="%d" height="%d">%s</picture>`,
+		compactBelow-1, html.EscapeString(c.Path), compactWidth, compactHeight, img)
 }
 
 // embedPage is the address of embed.html for this demo: the snippets that

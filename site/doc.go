@@ -12,7 +12,10 @@
 // the scenario is validated, run with sim/run, and drawn with sim/scene as an
 // SVG poster at one instant, with the run's key numbers as the caption. The
 // figure breaks out of the text column to 75rem (figureWidth), where the
-// poster's smallest text reads at 11 CSS px or more (posterMinText). In
+// poster's smallest text reads at 11 CSS px or more (posterMinText). A
+// viewport narrower than 640 px (a phone) shows instead, through the
+// figure's <picture>, a compact poster laid out for its column
+// (scene.Options.Compact, 340×440, text at least 12 px). In
 // the page, demo.js replaces the poster with an iframe of play.html?embed=1&…
 // only when the reader presses play; a figure marked view: {autoplay: true}
 // also starts when it scrolls into view, but only the first such figure and

@@ -33,16 +33,21 @@ func newPlanDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, er
 	// The scatter in enumeration order, as the page draws it.
 	byIndex := slices.Clone(r.Plans)
 	slices.SortFunc(byIndex, func(a, b *plan.Plan) int { return cmp.Compare(a.Index(), b.Index()) })
+	var svg, compact bytes.Buffer
 	dl := scene.PlanScatter(byIndex, r.Progress, scene.Options{Width: posterWidth, Height: posterHeight})
-	var svg bytes.Buffer
 	if err := scene.WriteSVG(&svg, dl); err != nil {
 		return nil, err
 	}
+	dl = scene.PlanScatter(byIndex, r.Progress, scene.Options{Width: compactWidth, Height: compactHeight, MinText: compactMinText, Compact: true})
+	if err := scene.WriteSVG(&compact, dl); err != nil {
+		return nil, err
+	}
+	path := fmt.Sprintf("posters/%s-%d.svg", slug, n)
 	return &demo{
 		scenario: s,
 		view:     v,
 		caption:  planCaption(s, r),
-		poster:   Poster{Path: fmt.Sprintf("posters/%s-%d.svg", slug, n), SVG: svg.Bytes()},
+		poster:   Poster{Path: path, SVG: svg.Bytes(), Compact: &Poster{Path: compactPath(path), SVG: compact.Bytes()}},
 	}, nil
 }
 

@@ -30,3 +30,22 @@ func TestPosterScale(t *testing.T) {
 		t.Error("style.css no longer keeps a demo's caption at the column's measure")
 	}
 }
+
+// TestCompactPosterScale keeps the compact poster in step with style.css:
+// the stylesheet gives the frame the compact poster's shape below the
+// viewport width the <source> switches at, and at the narrowest viewport
+// that switch is meant for (a 354-px one, whose figure is 40 px less and
+// whose poster 2 px less again) compactMinText still shows at 11 CSS px.
+func TestCompactPosterScale(t *testing.T) {
+	css, err := assets.ReadFile("assets/style.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rule := fmt.Sprintf("@media (max-width: %dpx) {\n  figure.demo .frame { height: calc((100cqw - 2px) * %d / %d + 2px + 36.4px); }", compactBelow-1, compactHeight, compactWidth)
+	if !strings.Contains(string(css), rule) {
+		t.Errorf("style.css has no rule\n%s\nfor the compact poster's frame", rule)
+	}
+	if got := compactMinText * (354 - 40 - 2) / compactWidth; got < minTextCSS-0.05 {
+		t.Errorf("compactMinText %v at a 354-px viewport shows at %.2f CSS px, want ≥ %v", compactMinText, got, minTextCSS)
+	}
+}

@@ -43,7 +43,9 @@
 // that is itself a comparison; it is refused the same way
 // (playground.NestedCompare), so compare mode is one level deep. An
 // embedded demo (embed=1) leaves out labels under 11 CSS px
-// (scene.Options.MinText), as its poster does.
+// (scene.Options.MinText), as its poster does; one in a column under 600
+// CSS px (a phone's) is laid out compact (scene.Options.Compact), as the
+// compact poster the page shows there.
 //
 // What the app cannot catch is a fatal error of the Go runtime, such as
 // running out of memory: the app ends. play.js keeps the query of the run

@@ -116,7 +116,7 @@ func (pt *planTab) update(g *game) bool {
 	}
 	resized := pt.dl.Width != g.width || pt.dl.Height != g.height
 	if pt.shown && (resized || pt.built.IsZero() || time.Since(pt.built) > rebuildEvery && !pt.final) {
-		pt.dl = scene.PlanScatter(pt.search.Plans(), pt.search.Progress(), scene.Options{Width: g.width, Height: g.height})
+		pt.dl = scene.PlanScatter(pt.search.Plans(), pt.search.Progress(), g.planOptions())
 		pt.built, pt.final = start, pt.search.Done()
 	}
 	if pt.shown {
@@ -196,4 +196,11 @@ func (pt *planTab) draw(g *game, screen *ebiten.Image) bool {
 	g.batch.addItems(screen, g.fonts, pt.dl.Items)
 	g.batch.flush(screen)
 	return true
+}
+
+// planOptions are the options the plan scatter is drawn with: compact in
+// an embedded demo as narrow as a phone's column, as its poster is.
+func (g *game) planOptions() scene.Options {
+	embed := g.cur != nil && g.cur.view.Embed
+	return scene.Options{Width: g.width, Height: g.height, Compact: embed && compactCanvas(g.width)}
 }

@@ -24,6 +24,12 @@ func (g *game) sceneOptions(ss *session, w, h float64) scene.Options {
 		// An article's demo leaves out the labels a reader could not read,
 		// as its poster does (site/demo.go's posterMinText).
 		opt.MinText = min(embedMinText*deviceScale(), scene.MaxMinText)
+		if compactCanvas(w) {
+			// In a phone's column the frame is the compact poster's
+			// (site/demo.go: compactMinText, 12 px at 340).
+			opt.Compact = true
+			opt.MinText = min(max(opt.MinText, compactText*w/scene.CompactWidth), scene.MaxMinText)
+		}
 	}
 	switch {
 	case ss.view.Theme == "dark":
@@ -49,6 +55,20 @@ func smallestText(dl *scene.DrawList) float64 {
 
 // embedMinText is the smallest label an embedded demo draws, in CSS px.
 const embedMinText = 11
+
+// An embedded demo narrower than compactBelowCSS CSS px is laid out compact
+// (scene.Options.Compact), its smallest text compactText px per
+// scene.CompactWidth of width: the page shows the compact poster below a
+// 640-px viewport (site/demo.go: compactBelow), whose article figure is
+// the viewport less 40 px.
+const (
+	compactBelowCSS = 600
+	compactText     = 12
+)
+
+// compactCanvas reports whether a canvas w device pixels wide is laid out
+// compact.
+func compactCanvas(w float64) bool { return w < compactBelowCSS*deviceScale() }
 
 // deviceScale is the screen's device pixels per CSS pixel (at least 1),
 // which the canvas is drawn in (game.LayoutF).

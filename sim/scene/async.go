@@ -86,7 +86,7 @@ func (b *builder) asyncCaptionLine(tl *timeline.Timeline, t units.Time, at map[s
 		}
 		return
 	}
-	text = truncate(text, size, b.vw-24*b.s-b.loadLegendWidth())
+	text = truncate(text, size, b.vw-24*b.s-b.loadLegendRoom())
 	if i, ok := at["caption"]; ok {
 		b.items[i].Text = text
 	} else if text != "" {
@@ -108,14 +108,25 @@ func (b *builder) lagBadge(a *timeline.Async, w, g int, r Item, t units.Time) {
 	default:
 		text += "/" + itoa(limit)
 	}
+	size := b.size(max(9*b.fs, min(11*b.fs, r.H/4)))
 	if w < len(a.Speeds) && a.Speeds[w] != 1 {
-		text = "×" + strconv.FormatFloat(a.Speeds[w], 'g', 3, 64) + " · " + text
+		speed := "×" + strconv.FormatFloat(a.Speeds[w], 'g', 3, 64) + " · " + text
+		if !b.compact || textWidth(speed, size) <= r.W {
+			text = speed
+		}
 	}
-	size := max(9*b.fs, min(11*b.fs, r.H/4))
+	if b.compact && textWidth(text, size) > r.W {
+		// Badges wider than their boxes would cover their neighbours':
+		// the strip still shows who waits.
+		return
+	}
 	bw := textWidth(text, size) + 8*b.s
 	bh := size + 5*b.s
 	x := r.X + r.W - bw + 4*b.s
 	y := r.Y - bh/2
+	if b.compact { // over the box, clear of its name: the text is large for it
+		y = r.Y - bh + 2*b.s
+	}
 	id := "gpu/" + itoa(g) + "/lag"
 	badge := b.rect(id, x, y, bw, bh, fill)
 	badge.Stroke, badge.StrokeWidth = colBoxEdge, max(0.75, b.s)

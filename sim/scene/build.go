@@ -26,11 +26,11 @@ func Build(tl *timeline.Timeline, t units.Time, opt Options) DrawList {
 func (f *Frames) build(t units.Time, opt Options) DrawList {
 	tl := f.tl
 	w, h := opt.size()
-	s := min(w/DefaultWidth, h/DefaultHeight)
+	s, fs := scales(w, h, opt)
 	// The builder lives in f: the looks take it through a function
 	// value, which would move a local one to the heap every frame.
 	b := &f.bld
-	*b = builder{w: w, h: h, s: s, fs: max(s, 0.7) * opt.textScale(), vw: w, f: f, minText: opt.MinText}
+	*b = builder{w: w, h: h, s: s, fs: fs, vw: w, f: f, minText: opt.MinText, compact: opt.Compact}
 	if tl == nil || len(tl.GPUs) == 0 {
 		b.empty(tl)
 		return b.list()
@@ -39,7 +39,10 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	b.items = f.items(estimateItems(f, w))
 	b.header(tl.Title, t, tl.End)
 	bandBottom := 0.58 * h
-	if f.training {
+	if b.compact {
+		bandBottom = 0.5 * h
+	}
+	if f.training && !b.compact {
 		b.vw = w - b.panelWidth()
 		b.panel(t, 30*b.fs, bandBottom)
 	}
@@ -50,6 +53,9 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 		b.topology(tl, t, 30*b.fs, bandBottom+2*b.s, acts)
 	} else {
 		ringTop := 40 * b.s
+		if b.compact {
+			ringTop = 50 * b.fs // below the caption line
+		}
 		ring := f.ringOf(ringTop, bandBottom, b.vw, b.s)
 		b.caption(tl, ring, t, ringTop, bandBottom)
 		b.links(tl, ring, t)
@@ -60,10 +66,31 @@ func (f *Frames) build(t units.Time, opt Options) DrawList {
 	if o := f.look.overlay; o != nil {
 		o(b, t)
 	}
-	b.legend(bandBottom + 18*b.s)
-	b.strip(tl, t, bandBottom+30*b.s)
+	stripTop, legendY := bandBottom+30*b.s, bandBottom+18*b.s
+	if b.compact {
+		legendY = bandBottom + 24*b.s // clear of the boxes at the band's foot
+	}
+	if y := b.legend(legendY); b.compact {
+		if len(tl.Iterations) > 1 {
+			y += b.size(9*b.fs) + 2*b.s // the iterations' labels sit over the strip
+		}
+		stripTop = max(stripTop, y+10*b.fs)
+	}
+	b.strip(tl, t, stripTop)
 	b.overlays(t)
 	return b.list()
+}
+
+// scales are a frame's scale of fixed sizes (s) and of text (fs) from the
+// 960×600 design: text shrinks less than the rest, so that small canvases
+// stay legible, and a compact frame sizes both from its width (Compact).
+func scales(w, h float64, opt Options) (s, fs float64) {
+	if opt.Compact {
+		k := w / CompactWidth
+		return k * compactGeometry, k * opt.textScale()
+	}
+	s = min(w/DefaultWidth, h/DefaultHeight)
+	return s, max(s, 0.7) * opt.textScale()
 }
 
 // estimateItems sizes the item slice once, so appends rarely grow it. The
@@ -96,8 +123,10 @@ type builder struct {
 	f     *Frames
 	items []Item
 	live  []int32 // the transfers in flight at the frame's instant, ascending
-	// minText is Options.MinText: optional labels smaller are left out.
+	// minText is Options.MinText: optional labels smaller are left out,
+	// and in a compact frame no text is smaller.
 	minText float64
+	compact bool // Options.Compact
 }
 
 func (b *builder) list() DrawList {
@@ -114,8 +143,26 @@ func (b *builder) line(id string, x, y, x2, y2 float64, c Color, width float64) 
 }
 
 func (b *builder) text(id string, x, y float64, s string, size float64, c Color, a Anchor) *Item {
-	b.items = append(b.items, Item{ID: id, Shape: Text, X: x, Y: y, Text: s, Size: size, Fill: c, Anchor: a})
+	b.items = append(b.items, Item{ID: id, Shape: Text, X: x, Y: y, Text: s, Size: b.size(size), Fill: c, Anchor: a})
 	return &b.items[len(b.items)-1]
+}
+
+// wide is textWidth for a layout that must not overflow: in a compact
+// frame, whose boxes are tight, with the margin bold text needs.
+func (b *builder) wide(s string, size float64) float64 {
+	if b.compact {
+		return 1.2 * textWidth(s, size)
+	}
+	return textWidth(s, size)
+}
+
+// size is the size text asked for at size is drawn at: in a compact frame
+// at least minText (layouts that fit text into a box ask it first).
+func (b *builder) size(size float64) float64 {
+	if b.compact {
+		return max(size, b.minText)
+	}
+	return size
 }
 
 // textWidth estimates the width of s in a proportional sans-serif face; the
@@ -139,10 +186,26 @@ func truncate(s string, size, width float64) string {
 
 func (b *builder) header(title string, t, end units.Time) {
 	s, fs := b.s, b.fs
-	now := "t = " + clockLabel(t) + " / " + clockLabel(end)
-	b.text("header/time", b.w-12*s, 24*fs, now, 14*fs, colText, AnchorEnd)
-	room := b.w - 36*s - textWidth(now, 14*fs)
-	b.text("header/title", 12*s, 24*fs, truncate(title, 16*fs, room), 16*fs, colText, AnchorStart).Bold = true
+	now, timeSize, titleSize := "t = "+clockLabel(t)+" / "+clockLabel(end), 14*fs, 16*fs
+	if b.compact { // the strip's axis shows the end: the title gets the room
+		now, timeSize, titleSize = "t = "+clockLabel(t), 12*fs, 14*fs
+	}
+	b.text("header/time", b.w-12*s, 24*fs, now, timeSize, colText, AnchorEnd)
+	room := b.w - 36*s - textWidth(now, timeSize)
+	if b.compact { // tight: make room for bold text's width over textWidth's
+		room = (room - 0.15*textWidth(now, timeSize)) / 1.1
+	}
+	b.text("header/title", 12*s, 24*fs, truncate(title, titleSize, room), titleSize, colText, AnchorStart).Bold = true
+}
+
+// fitLabel is truncate for a box's label, except that a compact frame
+// leaves out a label cut to under four letters ("act…" tells nothing).
+func (b *builder) fitLabel(s string, size, width float64) string {
+	t := truncate(s, size, width)
+	if b.compact && t != s && utf8.RuneCountInString(t) < 5 {
+		return ""
+	}
+	return t
 }
 
 // clockLabel prints t for the header's clock to four significant digits
@@ -216,9 +279,11 @@ func kindLabel(k timeline.Kind) string {
 }
 
 // legend draws one row of swatches at baseline y, dropping entries that would
-// run off a narrow canvas. A strip that shows one row per stage says so at
-// the right, and the legend stops short of that note.
-func (b *builder) legend(y float64) {
+// run off a narrow canvas (a compact frame wraps them onto more rows
+// instead), and returns the baseline of its last row. A strip that shows
+// one row per stage says so at the right, and the legend stops short of
+// that note.
+func (b *builder) legend(y float64) float64 {
 	s := b.fs // the swatches keep pace with the text
 	x, size := 12*b.s, 12*s
 	right := b.w - 8*s
@@ -236,8 +301,12 @@ func (b *builder) legend(y float64) {
 	}
 	for _, e := range b.f.legend {
 		next := x + 18*s + textWidth(e.label, size)
+		if next > right && b.compact && x > 12*b.s {
+			x, y, right = 12*b.s, y+size+6*s, b.w-8*s
+			next = x + 18*s + textWidth(e.label, size)
+		}
 		if next > right {
-			return
+			return y
 		}
 		sw := b.rect(e.swatchID, x, y-10*s, 12*s, 12*s, e.fill)
 		if e.border.A != 0 {
@@ -246,6 +315,7 @@ func (b *builder) legend(y float64) {
 		b.text(e.labelID, x+17*s, y, e.label, size, colText, AnchorStart)
 		x = next + 14*s
 	}
+	return y
 }
 
 // empty draws the message shown instead of a run that has no GPUs.

@@ -56,7 +56,9 @@
 // Options pick a View (the whole frame, or only the cluster, the timeline
 // strip or a training run's memory panel, laid out to fill the canvas), a
 // Theme (light, or dark for projectors and dark pages) and presenter mode
-// (Present: larger text, thicker lines). Raster paints a draw list in pure
+// (Present: larger text, thicker lines), and a compact layout for a phone's
+// column (Compact: sizes from a 340-px design, no text under MinText, no
+// side panel, the legend wrapped). Raster paints a draw list in pure
 // Go (x/image/vector, the embedded Go fonts) for PNG frames (WritePNG), and
 // GIFEncoder turns an Animation — size, frames per second, a simulated-time
 // range and a speed on the browser's pace (PlaybackRate) — into an animated

@@ -71,9 +71,13 @@ func (b *builder) gpuFaults(tl *timeline.Timeline, t units.Time, cx, cy []float6
 			}
 		case timeline.StateSlow:
 			b.hatch(id, x0, y0, bw, bh, max(4, bw/6))
-			if size := min(10*b.fs, bh*0.3); size >= 7 {
+			if size := b.size(min(10*b.fs, bh*0.3)); size >= 7 {
 				label := "×" + strconv.FormatFloat(factor, 'g', 3, 64)
-				b.text(id+"/label", x0+bw-2*b.s, y0+bh-3*b.s, label, size, colCross, AnchorEnd).Bold = true
+				y := y0 + bh - 3*b.s
+				if b.compact { // under the box: in it, the large text covers the state
+					y = y0 + bh + size
+				}
+				b.text(id+"/label", x0+bw-2*b.s, y, label, size, colCross, AnchorEnd).Bold = true
 			}
 		default:
 			c, _ := stateTint(st)
@@ -147,7 +151,7 @@ func (b *builder) iterationMarks(tl *timeline.Timeline, g stripLayout) {
 	if len(tl.Iterations) < 2 {
 		return
 	}
-	size := 9 * b.fs
+	size := b.size(9 * b.fs)
 	bottom := g.top + g.rowH*float64(len(b.f.rows.gpus))
 	lastX := -1e9
 	for k, it := range tl.Iterations {

@@ -68,6 +68,7 @@ func (f *Frames) Build(t units.Time, opt Options) DrawList {
 	f.ids.xferLabel.next()
 	layout := func(o Options) DrawList {
 		if o.View != ViewAll {
+			o.Compact = false // a view is a part of the full layout (Options.Compact)
 			return f.buildView(t, o)
 		}
 		return f.build(t, o)

@@ -48,7 +48,24 @@ type Options struct {
 	// article's poster sets it so that, at the width the page shows the
 	// poster, no text is below the site's 11 CSS px.
 	MinText float64
+	// Compact lays the frame out for a narrow column (a phone's, about
+	// CompactWidth CSS px wide) instead of shrinking the 960-px design into
+	// it: sizes follow the canvas's width over CompactWidth, a training
+	// run's side panel is left out, the legend wraps onto as many rows as
+	// it needs, and no text is smaller than MinText. It applies to the
+	// whole frame (ViewAll); a View is cut from the full layout.
+	Compact bool
 }
+
+// CompactWidth is the column width, in logical pixels, a compact frame is
+// designed for: a 390-px phone's column less the page's margins.
+const CompactWidth = 340
+
+// compactGeometry is the scale of a compact frame's fixed sizes (margins,
+// boxes, swatches) per unit of width/CompactWidth: between the 960-px
+// design's (0.35 at 340 px) and its text's (1), so that GPU boxes hold
+// their labels.
+const compactGeometry = 0.6
 
 // MaxMinText bounds MinText (4× the largest span label of a 960-px frame
 // on a 2× screen): a larger value would only leave every label out.

@@ -36,33 +36,34 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
 		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
 	}
-	// The progress bar and the counts.
-	title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
-		len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated)
-	text("plan/title", 16, 24, 15, colText, AnchorStart, title)
-	// The bar sits at the right of the title; on a canvas too narrow for
-	// both (an article's embedded planner), it moves to a row of its own
-	// under the title, above the plot (textWidth estimates the title).
-	barX, barW, barY := w-236, 220.0, 12.0
-	if 16+textWidth(title, 15)+90 > barX {
-		barY = 32
-	}
-	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
-		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
-	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
+	planHeader(&dl, plans, pr, w, o.Compact)
 	if len(plans) == 0 {
 		return dl
 	}
-	ax := newAxes(plans, w, h)
-	ax.draw(&dl)
 	fams := families(plans)
+	ax := newAxes(plans, 70, 60, w-200, h-50)
+	if o.Compact { // the legend goes under the plot, the text is 12 px
+		ax = newAxes(plans, 62, 96, w-30, h-50-compactLegendHeight(fams))
+		ax.size = 12
+	}
+	ax.draw(&dl)
 	var best *plan.Plan
+	drawn := map[squareKey]bool{} // a compact frame's squares, by pixel
 	for _, p := range plans {
 		if p.Status == plan.Best {
 			best = p
 		}
 		x, y := ax.at(p)
 		c := familyColor(fams, p.Family)
+		if o.Compact {
+			// Thousands of plans on 340 px: a square the same as one
+			// already on its pixel adds only bytes to the poster.
+			k := squareKey{int(math.Round(x)), int(math.Round(y)), c, p.Result != nil}
+			if drawn[k] {
+				continue
+			}
+			drawn[k] = true
+		}
 		it := Item{ID: "plan/" + strconv.Itoa(p.Index()), Shape: Rect, X: x - 3, Y: y - 3, W: 6, H: 6}
 		if p.Result != nil {
 			it.Fill = c
@@ -88,8 +89,47 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 			Stroke: colPlayhead, StrokeWidth: 2})
 		text("plan/best", x+10, y+4, 12, colText, AnchorStart, fmt.Sprintf("best: %.3g s", best.Result.Iteration.Seconds()))
 	}
-	legend(&dl, fams, w)
+	if o.Compact {
+		compactLegend(&dl, fams, w, h)
+	} else {
+		legend(&dl, fams, w)
+	}
 	return dl
+}
+
+// squareKey is a plan's square as drawn: its pixel, colour and fill.
+type squareKey struct {
+	x, y   int
+	c      Color
+	filled bool
+}
+
+// planHeader writes the search's counts and its progress bar. The bar sits
+// at the right of the counts; on a canvas too narrow for both (an
+// article's embedded planner), it moves to a row of its own under them,
+// above the plot (textWidth estimates the title), and a compact frame
+// splits the counts over two lines.
+func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, compact bool) {
+	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
+		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
+	}
+	barX, barW, barY := w-236, 220.0, 12.0
+	if compact {
+		text("plan/title", 12, 22, 14, colText, AnchorStart, fmt.Sprintf("%d of %d plans screened", len(plans), pr.Plans))
+		text("plan/counts", 12, 42, 12, colMuted, AnchorStart, fmt.Sprintf("%d OOM · %d ruled out · %d simulated",
+			pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated))
+		barX, barW, barY = 100, w-120, 52
+	} else {
+		title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
+			len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated)
+		text("plan/title", 16, 24, 15, colText, AnchorStart, title)
+		if 16+textWidth(title, 15)+90 > barX {
+			barY = 32
+		}
+	}
+	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
+		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
+	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
 }
 
 // ParetoFront lists the simulated plans that fit and that no other such
@@ -131,6 +171,7 @@ type scatterAxes struct {
 	memMax, hbm    float64 // GiB
 	tMin, tMax     float64 // seconds
 	twins          map[*plan.Plan]*plan.Plan
+	size           float64 // of the axes' text
 }
 
 // twins maps each dominated (ZeRO-1) plan to its ZeRO-2 twin. The search
@@ -172,8 +213,8 @@ func (a scatterAxes) time(p *plan.Plan) float64 {
 // beyond sit on the right edge), time from just below the fastest to 3×
 // it (slower plans sit on the top edge), so the interesting corner fills
 // the plot.
-func newAxes(plans []*plan.Plan, w, h float64) scatterAxes {
-	a := scatterAxes{x0: 70, y0: 60, x1: w - 200, y1: h - 50, twins: twins(plans)}
+func newAxes(plans []*plan.Plan, x0, y0, x1, y1 float64) scatterAxes {
+	a := scatterAxes{x0: x0, y0: y0, x1: x1, y1: y1, twins: twins(plans), size: 11}
 	a.hbm = float64(plans[0].Estimate.Capacity) / float64(units.GiB)
 	a.memMax = 1.5 * a.hbm
 	a.tMin = math.Inf(1)
@@ -212,7 +253,7 @@ func (a scatterAxes) draw(dl *DrawList) {
 		dl.Items = append(dl.Items, Item{ID: id, Shape: Line, X: x1, Y: y1, X2: x2, Y2: y2, Stroke: c, StrokeWidth: width})
 	}
 	text := func(id string, x, y float64, anchor Anchor, s string) {
-		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: 11, Fill: colMuted, Anchor: anchor, Text: s})
+		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: a.size, Fill: colMuted, Anchor: anchor, Text: s})
 	}
 	line("plan/axis/x", a.x0, a.y1, a.x1, a.y1, colAxis, 1)
 	line("plan/axis/y", a.x0, a.y0, a.x0, a.y1, colAxis, 1)
@@ -261,6 +302,29 @@ var familyPalette = [...]Color{
 
 func familyColor(fams []string, f string) Color {
 	return familyPalette[max(0, slices.Index(fams, f))%len(familyPalette)]
+}
+
+// compactLegendHeight is the height the compact legend takes under the
+// plot: the families three to a row, then two rows of what the marks mean.
+func compactLegendHeight(fams []string) float64 {
+	return 18*float64((len(fams)+2)/3) + 8 + 2*17
+}
+
+// compactLegend is legend for a compact frame: under the plot, in two
+// columns (three for the families), with 12-px text.
+func compactLegend(dl *DrawList, fams []string, w, h float64) {
+	col := (w - 24) / 3
+	y := h - compactLegendHeight(fams) + 4
+	for i, f := range fams {
+		x, row := 12+col*float64(i%3), y+18*float64(i/3)
+		dl.Items = append(dl.Items, Item{ID: "plan/legend", Shape: Rect, X: x, Y: row - 9, W: 10, H: 10, Fill: familyPalette[i%len(familyPalette)]},
+			Item{ID: "plan/legend", Shape: Text, X: x + 16, Y: row, Size: 12, Fill: colText, Text: truncate(f, 12, col-20)})
+	}
+	y += 18*float64((len(fams)+2)/3) + 8
+	col = (w - 24) / 2
+	for i, s := range []string{"filled: simulated", "hollow: bound only", "line: Pareto front", "red box: best"} {
+		dl.Items = append(dl.Items, Item{ID: "plan/legend", Shape: Text, X: 12 + col*float64(i%2), Y: y + 17*float64(i/2), Size: 12, Fill: colMuted, Text: s})
+	}
 }
 
 // legend lists the families on the right, and what filled and hollow mean.

@@ -175,7 +175,7 @@ func (b *builder) arrowhead(i int, sg segment, c Color, width float64) {
 // by state, with a name and an activity line when the box is large enough
 // to hold them.
 func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, acts []activity) {
-	nameSize, stateSize := min(13*b.fs, bh*0.36), min(11*b.fs, bh*0.3)
+	nameSize, stateSize := b.size(min(13*b.fs, bh*0.36)), b.size(min(11*b.fs, bh*0.3))
 	twoLines := bh >= nameSize+stateSize+8*b.s
 	for i := range cx {
 		id := b.f.ids.gpu.at(i)
@@ -188,10 +188,10 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 			box.Stroke, box.StrokeWidth = colBoxEdge, min(1, bw/8)
 		}
 		name := b.f.gpuName(i)
-		if b.f.training && textWidth(name, nameSize) > bw-4 {
+		if (b.f.training || b.compact) && b.wide(name, nameSize) > bw-4 {
 			name = b.f.ids.number.at(i) // a narrow box in a training run keeps its number
 		}
-		if nameSize < 7 || textWidth(name, nameSize) > bw-4 {
+		if nameSize < 7 || b.wide(name, nameSize) > bw-4 {
 			continue
 		}
 		nameY := cy[i] + nameSize*0.35

@@ -115,12 +115,12 @@ func (b *builder) rlhfOverlay(t units.Time) {
 		}
 		if j, ok := at["gpu/"+itoa(g)+"/state"]; ok {
 			it := &b.items[j]
-			it.Text, it.Fill = truncate(boxLabel(sp.Label), it.Size, box.W-4), textOn(c)
+			it.Text, it.Fill = b.fitLabel(boxLabel(sp.Label), it.Size, box.W-4), textOn(c)
 		} else if _, named := at["gpu/"+itoa(g)+"/label"]; named {
 			// The box's state line was left out (its label for a kind
 			// it does not know did not fit): write the phase there.
-			nameSize, size := min(13*b.fs, box.H*0.36), min(11*b.fs, box.H*0.3)
-			if text := truncate(boxLabel(sp.Label), size, box.W-4); text != "" && box.H >= nameSize+size+8*b.s {
+			nameSize, size := b.size(min(13*b.fs, box.H*0.36)), b.size(min(11*b.fs, box.H*0.3))
+			if text := b.fitLabel(boxLabel(sp.Label), size, box.W-4); text != "" && box.H >= nameSize+size+8*b.s {
 				b.text("gpu/"+itoa(g)+"/state", box.X+box.W/2, box.Y+box.H/2-2*b.s+size+4*b.s, text, size, textOn(c), AnchorMiddle)
 			}
 		}
@@ -172,7 +172,11 @@ func (b *builder) rlhfCaption(tl *timeline.Timeline, t units.Time, at map[string
 	}
 	text += " · $" + strconv.FormatFloat(r.CostAt(t), 'f', 3, 64) + " so far"
 	size := 13 * b.fs
-	text = truncate(text, size, b.vw-24*b.s)
+	room := b.vw - 24*b.s
+	if r.Placement == "disaggregated" {
+		room -= b.queueMeterWidth(r, t) + 12*b.s
+	}
+	text = truncate(text, size, room*textWidth(text, size)/max(b.wide(text, size), 1))
 	if i, ok := at["caption"]; ok {
 		b.items[i].Text = text
 	} else if text != "" {
@@ -194,15 +198,8 @@ func versionAt(r *timeline.RLHF, t units.Time) (int, bool) {
 // "rollout queue 2/4" and a slot per batch it can hold (up to the deepest
 // it got when unbounded), the first depth of them filled.
 func (b *builder) queueMeter(r *timeline.RLHF, t units.Time) {
-	depth := r.QueueAt(t)
-	slots := r.QueueCapacity
-	capText := itoa(slots)
-	if slots == 0 {
-		slots, capText = max(r.MaxQueue(), 1), "∞"
-	}
-	slots = min(slots, 16)
-	size := 11 * b.fs
-	sw := 12 * b.fs
+	depth, slots, label := b.queueMeterParts(r, t)
+	size, sw := 11*b.fs, 12*b.fs
 	y := 44 * b.fs
 	x := b.vw - 12*b.s - float64(slots)*(sw+2*b.s)
 	for k := range slots {
@@ -213,5 +210,27 @@ func (b *builder) queueMeter(r *timeline.RLHF, t units.Time) {
 		sq := b.rect("rlhf/queue/"+itoa(k), x+float64(k)*(sw+2*b.s), y-sw*0.85, sw, sw*0.85, fill)
 		sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.75, b.s)
 	}
-	b.text("rlhf/queue/label", x-6*b.s, y, "rollout queue "+itoa(depth)+"/"+capText, size, colText, AnchorEnd).Bold = true
+	b.text("rlhf/queue/label", x-6*b.s, y, label, size, colText, AnchorEnd).Bold = true
+}
+
+// queueMeterParts are the queue's depth at t, the slots the meter draws
+// and its label ("queue" alone in a compact frame).
+func (b *builder) queueMeterParts(r *timeline.RLHF, t units.Time) (depth, slots int, label string) {
+	depth, slots = r.QueueAt(t), r.QueueCapacity
+	capText := itoa(slots)
+	if slots == 0 {
+		slots, capText = max(r.MaxQueue(), 1), "∞"
+	}
+	label = "rollout queue "
+	if b.compact {
+		label = "queue "
+	}
+	return depth, min(slots, 16), label + itoa(depth) + "/" + capText
+}
+
+// queueMeterWidth is the width the queue meter takes at the right of the
+// caption line.
+func (b *builder) queueMeterWidth(r *timeline.RLHF, t units.Time) float64 {
+	_, slots, label := b.queueMeterParts(r, t)
+	return float64(slots)*(12*b.fs+2*b.s) + 6*b.s + b.wide(label, b.size(11*b.fs))
 }

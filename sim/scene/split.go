@@ -156,13 +156,17 @@ func (b *builder) badge(at map[string]int, g int, text string) {
 		return
 	}
 	r := b.items[i]
-	size := max(8*b.fs, min(10*b.fs, r.H/4))
+	size := b.size(max(8*b.fs, min(10*b.fs, r.H/4)))
 	bw, bh := textWidth(text, size)+8*b.s, size+5*b.s
 	if bw > r.W*1.2 {
 		return
 	}
 	id := "gpu/" + itoa(g) + "/badge"
-	box := b.rect(id, r.X+r.W-bw+4*b.s, r.Y-bh/2, bw, bh, colLagOK)
+	y := r.Y - bh/2
+	if b.compact { // over the box, clear of its name, as lagBadge does
+		y = r.Y - bh + 2*b.s
+	}
+	box := b.rect(id, r.X+r.W-bw+4*b.s, y, bw, bh, colLagOK)
 	box.Stroke, box.StrokeWidth = colBoxEdge, max(0.75, b.s)
 	b.text(id+"/label", box.X+bw/2, box.Y+bh-3.5*b.s, text, size, colDarkText, AnchorMiddle)
 }

@@ -37,7 +37,7 @@ func (g stripLayout) pixel() units.Time {
 func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	s, rows := b.s, &b.f.rows
 	bottom := b.h - 8*s - 14*b.fs // room for the axis labels
-	g := stripLayout{x0: 72 * s, x1: b.w - 20*s, top: top, end: tl.End}
+	g := stripLayout{x0: b.stripLeft(tl), x1: b.w - 20*s, top: top, end: tl.End}
 	g.rowH = max(0, bottom-top) / float64(len(rows.gpus))
 	// Everything but the playhead is the same at every instant: build it
 	// once per layout and copy it into later frames. On 64 GPUs this is
@@ -60,6 +60,20 @@ func (b *builder) strip(tl *timeline.Timeline, t units.Time, top float64) {
 	}
 	px := g.x(t)
 	b.line("playhead", px, top-4*s, px, bottom+4*s, colPlayhead, 2*s)
+}
+
+// stripLeft is where the strip's rows start, right of their labels: a
+// compact frame makes room for its longest label (at most a quarter of
+// the width), a wide one keeps the design's 72 px.
+func (b *builder) stripLeft(tl *timeline.Timeline) float64 {
+	if !b.compact {
+		return 72 * b.s
+	}
+	widest := 0.0
+	for i := range b.f.rows.gpus {
+		widest = max(widest, textWidth(b.f.rows.rowName(tl, i), b.size(11*b.fs)))
+	}
+	return min(widest+18*b.s, b.w/4)
 }
 
 // stripKey is the layout the strip's items were built for.
@@ -87,13 +101,19 @@ func (b *builder) lanes() (spanTop, spanH, sendTop, sendH float64) {
 // rows shades every other row and labels each row when it is tall enough
 // to hold text. Row items are named by the GPU they show.
 func (b *builder) rows(tl *timeline.Timeline, g stripLayout) {
-	size := min(11*b.fs, g.rowH*0.75)
+	size, every := min(11*b.fs, g.rowH*0.75), 1
+	if b.compact && g.rowH > 0 {
+		// Rows too thin for the smallest text: label every few, so that
+		// the labels do not overlap.
+		size = b.size(size)
+		every = max(1, int(math.Ceil(1.15*size/g.rowH)))
+	}
 	for i, gpu := range b.f.rows.gpus {
 		y := g.top + float64(i)*g.rowH
 		if i%2 == 0 {
 			b.rect("strip/row/"+itoa(gpu), g.x0, y, g.x1-g.x0, g.rowH, colRowShade)
 		}
-		if g.rowH >= 10 {
+		if i%every == 0 && (g.rowH >= 10 || every > 1) {
 			name := truncate(b.f.rows.rowName(tl, i), size, g.x0-12*b.s)
 			b.text("strip/label/"+itoa(gpu), g.x0-6*b.s, y+g.rowH/2+size*0.35, name, size, colText, AnchorEnd)
 		}

@@ -42,7 +42,7 @@ func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
 		return
 	}
 	size := 13 * b.fs
-	room := b.vw - 24*b.s - b.loadLegendWidth()
+	room := b.vw - 24*b.s - b.loadLegendRoom()
 	if text = truncate(text, size, room); text != "" {
 		b.text("caption", 12*b.s, y, text, size, colText, AnchorStart).Bold = true
 	}
@@ -53,6 +53,15 @@ func (b *builder) topoCaption(tl *timeline.Timeline, t units.Time, y float64) {
 func (b *builder) loadLegendWidth() float64 {
 	size := 11 * b.fs
 	return textWidth("link load idle", size) + textWidth("full", size) + float64(len(loadRamp)+1)*12*b.fs + 24*b.s
+}
+
+// loadLegendRoom is the width the load legend takes on the caption line:
+// loadLegendWidth when it is drawn, else 0.
+func (b *builder) loadLegendRoom() float64 {
+	if w := b.loadLegendWidth(); w <= b.vw/2 {
+		return w
+	}
+	return 0
 }
 
 // loadLegend draws "link load idle ▮▮▮▮▮ full" right-aligned at baseline y,
@@ -133,12 +142,12 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
 		}
 		r := L.verts[v]
 		b.rect(b.f.ids.switchID.at(v), r.x0, r.y0, r.w(), r.h(), colSwitch)
-		size := min(11*b.fs, r.h()*0.8)
+		size := b.size(min(11*b.fs, r.h()*0.8))
 		name := sw.Name
 		if name == "" {
 			name = sw.Kind
 		}
-		if size >= 7 && textWidth(name, size) <= r.w()-6*b.s {
+		if size >= 7 && size <= max(r.h(), 11*b.fs) && textWidth(name, size) <= r.w()-6*b.s {
 			b.text(b.f.ids.switchLabel.at(v), r.cx(), r.cy()+size*0.35, name, size, colWhite, AnchorMiddle)
 		}
 	}
