@@ -46,7 +46,7 @@ func simulateTraining(config map[string]string) (float64, error) {
 	if s.Model.IsSynthetic() || m.Layers == 0 {
 		return 0, fmt.Errorf("config.scenario: model: want a real model (a preset), not synthetic op times")
 	}
-	tl, err := run.SimulateWithin(s, limits)
+	tl, err := run.SimulateMirroredWithin(s, limits) // read only through its summary
 	if err != nil {
 		return 0, fmt.Errorf("config.scenario: %w", err)
 	}
