@@ -46,7 +46,7 @@ func TestGalleryPage(t *testing.T) {
 		`<h2 id="group-megatron-lm-2021-table-1-weak-scaling-on-a100s">`,
 		`<a href="#megatron-2021-1.7b">GPT 1.7B: t = 1, p = 1, 32 A100s, batch 512</a>`, `137 TFLOP/s per GPU`, `120`, `-12.4%`, `±8%`, `yes`, `badge-fails`,
 		`<section class="gallery-row" id="megatron-2021-1.7b">`, `<a href="https://arxiv.org/abs/2104.04473">`, `<strong>Confirmed:</strong>`,
-		`model: {preset: megatron-1.7b}`,
+		`model: {preset: megatron-1.7b, attention: eager}`,
 		`badge-off`, `<strong>Why it is not enforced:</strong>`,
 		`<h2 id="group-nccl-tests-all-reduce-perf-bus-bandwidth">`, `370 GB/s busbw`, `369`, `-0.3%`, `badge-holds`,
 		`<a href="https://github.com/NVIDIA/nccl-tests/issues/212">`,
