@@ -4,12 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"os"
 	"runtime"
 	"testing"
 
 	"paraplay/sim/budget"
-	"paraplay/sim/golden"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
@@ -18,15 +16,7 @@ import (
 // testdata scenarios and 300 random ones: the same summary and Chrome
 // trace, byte for byte, and its memory within CheckMirrored's bound.
 func TestMirroredRuns(t *testing.T) {
-	var bases []scenario.Scenario
-	for _, file := range golden.Files(t, "../scenario/testdata/*.yaml") {
-		data, _ := os.ReadFile(file)
-		s, err := scenario.Parse(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bases = append(bases, s)
-	}
+	bases := testdataScenarios(t)
 	cases := append([]scenario.Scenario(nil), bases...)
 	rng := rand.New(rand.NewPCG(20, 2026))
 	small := budget.Limits{Who: "the test allows", Events: 400e3, Transfers: 100e3, Spans: 100e3, TraceBytes: 64e6, Memory: 128 << 20}

@@ -88,15 +88,7 @@ func TestWorkBoundsRandom(t *testing.T) {
 	if testing.Short() {
 		t.Skip("1,000 runs")
 	}
-	var bases []scenario.Scenario
-	for _, file := range golden.Files(t, "../scenario/testdata/*.yaml") {
-		data, _ := os.ReadFile(file)
-		s, err := scenario.Parse(data)
-		if err != nil {
-			t.Fatal(err)
-		}
-		bases = append(bases, s)
-	}
+	bases := testdataScenarios(t)
 	rng := rand.New(rand.NewPCG(19, 2026))
 	small := budget.Limits{Who: "the test allows", Events: 400e3, Transfers: 100e3, Spans: 100e3, TraceBytes: 64e6, Memory: 128 << 20}
 	runs, tries := 0, 0
@@ -114,6 +106,22 @@ func TestWorkBoundsRandom(t *testing.T) {
 		t.Fatalf("only %d valid scenarios in %d draws", runs, tries)
 	}
 	t.Logf("%d scenarios from %d draws", runs, tries)
+}
+
+// testdataScenarios parses every scenario under sim/scenario/testdata:
+// the bases the random tests vary.
+func testdataScenarios(t *testing.T) []scenario.Scenario {
+	t.Helper()
+	var bases []scenario.Scenario
+	for _, file := range golden.Files(t, "../scenario/testdata/*.yaml") {
+		data, _ := os.ReadFile(file)
+		s, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bases = append(bases, s)
+	}
+	return bases
 }
 
 // randomScenario changes a few of base's settings at random.

@@ -38,27 +38,48 @@ func ParseNodeGPUs(text string) ([]string, error) {
 	if text == "" {
 		return nil, nil
 	}
+	rs, err := splitRuns(text, MaxNodes, "nodes")
+	if err != nil {
+		return nil, err
+	}
 	var out []string
+	for _, r := range rs {
+		if r.item == "" {
+			return nil, fmt.Errorf("%q: empty GPU preset", r.text)
+		}
+		for range r.k {
+			out = append(out, r.item)
+		}
+	}
+	return out, nil
+}
+
+// run is one item of a list in which "x*k" repeats x k times.
+type run struct {
+	text, item string // the item as written, and without its *k
+	k          int
+}
+
+// splitRuns splits a comma-separated list of items, each repeated k times
+// when written "item*k", k in 1..max and at most max items in all (what
+// names them in the error).
+func splitRuns(text string, max int, what string) ([]run, error) {
+	var out []run
+	total := 0
 	for _, item := range strings.Split(text, ",") {
 		name, count, rep := strings.Cut(strings.TrimSpace(item), "*")
 		k := 1
 		if rep {
 			n, err := strconv.Atoi(strings.TrimSpace(count))
-			if err != nil || n < 1 || n > MaxNodes {
-				return nil, fmt.Errorf("%q: the count after * must be 1..%d", item, MaxNodes)
+			if err != nil || n < 1 || n > max {
+				return nil, fmt.Errorf("%q: the count after * must be 1..%d", item, max)
 			}
 			k = n
 		}
-		name = strings.TrimSpace(name)
-		if name == "" {
-			return nil, fmt.Errorf("%q: empty GPU preset", item)
+		if total += k; total > max {
+			return nil, fmt.Errorf("more than %d %s", max, what)
 		}
-		if len(out)+k > MaxNodes {
-			return nil, fmt.Errorf("more than %d nodes", MaxNodes)
-		}
-		for range k {
-			out = append(out, name)
-		}
+		out = append(out, run{text: item, item: strings.TrimSpace(name), k: k})
 	}
 	return out, nil
 }

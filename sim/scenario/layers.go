@@ -23,25 +23,17 @@ func ParseLayerCounts(text string) ([]int, error) {
 	if text == "" {
 		return nil, nil
 	}
+	rs, err := splitRuns(text, MaxModelStages, "stages")
+	if err != nil {
+		return nil, err
+	}
 	var out []int
-	for _, item := range strings.Split(text, ",") {
-		count, rep, repeated := strings.Cut(strings.TrimSpace(item), "*")
-		k := 1
-		if repeated {
-			n, err := strconv.Atoi(strings.TrimSpace(rep))
-			if err != nil || n < 1 || n > MaxModelStages {
-				return nil, fmt.Errorf("%q: the count after * must be 1..%d", item, MaxModelStages)
-			}
-			k = n
-		}
-		n, err := strconv.Atoi(strings.TrimSpace(count))
+	for _, r := range rs {
+		n, err := strconv.Atoi(r.item)
 		if err != nil || n < 0 || n > MaxStageLayers {
-			return nil, fmt.Errorf("%q: a stage's layers must be a whole number 0..%d", item, MaxStageLayers)
+			return nil, fmt.Errorf("%q: a stage's layers must be a whole number 0..%d", r.text, MaxStageLayers)
 		}
-		if len(out)+k > MaxModelStages {
-			return nil, fmt.Errorf("more than %d stages", MaxModelStages)
-		}
-		for range k {
+		for range r.k {
 			out = append(out, n)
 		}
 	}
