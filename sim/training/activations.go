@@ -1,6 +1,8 @@
 package training
 
 import (
+	"sync"
+
 	"paraplay/sim/operators"
 	"paraplay/sim/workload"
 )
@@ -36,6 +38,9 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 		// Megatron trains GPT with dropout; Llama trains without (Touvron
 		// et al. 2023; Dubey et al. 2024).
 		Dropout: m.FFN == "gelu"}
+	if a, ok := cachedActivations(cfg); ok {
+		return a, nil
+	}
 	saved := func(build func(operators.Config) (operators.List, error)) (float64, error) {
 		l, err := build(cfg)
 		if err != nil {
@@ -51,8 +56,40 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 	if a.first, err = saved(operators.Embedding); err != nil {
 		return a, err
 	}
-	a.last, err = saved(operators.Head)
-	return a, err
+	if a.last, err = saved(operators.Head); err != nil {
+		return a, err
+	}
+	rememberActivations(cfg, a)
+	return a, nil
+}
+
+// activationCache remembers the operator lists' saved bytes by
+// configuration: the planner screens thousands of plans that share a few
+// dozen, and building a layer's list costs tens of microseconds. The
+// figures are a function of the configuration alone, so the cache changes
+// no result; it is safe for the planner's goroutines and bounded.
+var activationCache = struct {
+	sync.Mutex
+	m map[operators.Config]activations
+}{m: map[operators.Config]activations{}}
+
+// maxCachedActivations bounds activationCache; a full cache starts afresh.
+const maxCachedActivations = 4096
+
+func cachedActivations(cfg operators.Config) (activations, bool) {
+	activationCache.Lock()
+	defer activationCache.Unlock()
+	a, ok := activationCache.m[cfg]
+	return a, ok
+}
+
+func rememberActivations(cfg operators.Config, a activations) {
+	activationCache.Lock()
+	defer activationCache.Unlock()
+	if len(activationCache.m) >= maxCachedActivations {
+		clear(activationCache.m)
+	}
+	activationCache.m[cfg] = a
 }
 
 // activations is what one microbatch leaves on a GPU for its backward
