@@ -11,6 +11,8 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 OUT=site/public
+# The wasm's standing budget: 4 MB gzipped (gzip -9).
+WASM_BUDGET=4000000
 CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 
 say() { printf '\n== %s\n' "$*"; }
@@ -38,7 +40,11 @@ build_wasm() {
 	local size gz
 	size=$(wc -c <"$OUT/paraplay.wasm")
 	gz=$(gzip -9 -c "$OUT/paraplay.wasm" | wc -c)
-	echo "paraplay.wasm: $((size / 1024)) KiB raw, $((gz / 1024)) KiB gzip, built in $((SECONDS - start)) s"
+	echo "paraplay.wasm: $((size / 1024)) KiB raw, $((gz / 1024)) KiB gzip ($gz B of the $WASM_BUDGET B budget), built in $((SECONDS - start)) s"
+	if [ "$gz" -gt "$WASM_BUDGET" ]; then
+		echo "build.sh: paraplay.wasm is $gz B gzipped, over the budget of $WASM_BUDGET B (README, Standards): a feature that breaks a budget pays for itself" >&2
+		exit 1
+	fi
 }
 
 build() {

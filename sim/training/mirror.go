@@ -51,15 +51,9 @@ func (tr *iteration) mirrorable() bool {
 	return true
 }
 
-// mirrored reports whether Simulate mirrors the replicas of s (for its
-// Work): it lays out the groups and prices of the iteration to ask.
-func mirrored(s scenario.Scenario) bool {
-	m, _ := mirrorCheck(s)
-	return m
-}
-
-// mirrorCheck is mirrored, and whether asking built the iteration's
-// topology (a second one, for the work bound).
+// mirrorCheck reports whether Simulate mirrors the replicas of s (for
+// its Work), and whether asking built the iteration's topology (a second
+// one, for the work bound): it lays out the groups and prices to ask.
 func mirrorCheck(s scenario.Scenario) (mirrored, built bool) {
 	if imperfect(s) || s.Parallel.DP == 1 || fidelityOf(s) == detailed || s.Compression.Enabled() {
 		return false, false

@@ -134,7 +134,7 @@ func compare(t *testing.T, what string, write func(*timeline.Timeline, io.Writer
 func BenchmarkMirroredCheck405BOn16384(b *testing.B) {
 	s := strategytest.Load(b, "../run/testdata/scale/llama3-405b-16k.yaml")
 	for b.Loop() {
-		if !mirrored(s) {
+		if m, _ := mirrorCheck(s); !m {
 			b.Fatal("the 405B run is not mirrored")
 		}
 	}

@@ -24,8 +24,14 @@ func (Strategy) SimulateMirrored(s scenario.Scenario) (*timeline.Timeline, error
 // and the writers list every span), but a mirrored run records 1/dp of
 // the spans and memory points (budget.SpanBytes each).
 func (st Strategy) MirroredWork(s scenario.Scenario) budget.Work {
-	w := st.Work(s)
-	if w.Refused == nil && mirrored(s) {
+	if imperfect(s) { // never mirrored
+		return st.Work(s)
+	}
+	w, mirror, err := iterationWorkOf(s)
+	if err != nil {
+		return budget.Work{Refused: err}
+	}
+	if mirror {
 		w.Memory.N -= budget.SpanBytes * w.Spans.N * (1 - 1/float64(s.Parallel.DP))
 	}
 	return w

@@ -68,17 +68,24 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // iterationWork bounds one iteration of s (see Work) and refuses one whose
 // costs would overflow the clock.
 func iterationWork(s scenario.Scenario) (budget.Work, error) {
+	w, _, err := iterationWorkOf(s)
+	return w, err
+}
+
+// iterationWorkOf is iterationWork, and whether Simulate mirrors the
+// replicas of s.
+func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	p := s.Parallel
 	sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg())
 	if err != nil {
-		return budget.Work{}, &scenario.FieldError{Field: "parallel.schedule", Msg: err.Error()}
+		return budget.Work{}, false, &scenario.FieldError{Field: "parallel.schedule", Msg: err.Error()}
 	}
 	if !s.Model.IsSynthetic() && s.Cluster.GPU == "" {
 		// Simulate would say so after building the run: say it before.
-		return budget.Work{}, &scenario.FieldError{Field: "cluster.gpu", Msg: "is empty; a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)"}
+		return budget.Work{}, false, &scenario.FieldError{Field: "cluster.gpu", Msg: "is empty; a real model needs a GPU preset to time its FLOPs (or give model.synthetic op times)"}
 	}
 	if err := clockFits(s); err != nil {
-		return budget.Work{}, err
+		return budget.Work{}, false, err
 	}
 	g, dp, pp, tp, cp := float64(s.NumGPUs()), float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
 	m, v := float64(p.Microbatches), float64(sch.Chunks)
@@ -137,7 +144,7 @@ func iterationWork(s scenario.Scenario) (budget.Work, error) {
 	if real && !s.Model.Eager() {
 		w.Memory.N += opListBytes
 	}
-	return w, nil
+	return w, mirror, nil
 }
 
 // opListBytes bounds what building the operator lists of FlashAttention's
