@@ -55,16 +55,16 @@ func Catalog() []Params {
 	a100Ceiling := [numDTypes]float64{BF16: 271.2 / 312, FP16: 271.2 / 312, TF32: 271.2 / 312}
 	ampere := [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5}
 	fp16Only := [numDTypes]float64{FP16: 1}
-	// blackwell is a Blackwell GPU without a table of its own: the b200
-	// fit's parameters.
+	// blackwell is a Blackwell GPU: the b200 fit's parameters (its own, or
+	// borrowed by a GPU without a table).
 	blackwell := func(name, source, basis string) Params {
 		return Params{GPU: name, SMs: 148, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
 			Ceiling: [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500},
 			Balance: [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}, TileOverhead: 1.18e-6, Launch: 5.12e-6, HBMEfficiency: 0.715,
 			Source: source, Basis: basis}
 	}
-	// cdna3 is an MI300-series GPU without a table of its own: the
-	// mi300x fit's parameters.
+	// cdna3 is an MI300-series GPU: the mi300x fit's parameters (its own,
+	// or borrowed by a GPU without a table).
 	cdna3 := func(name, source, basis string) Params {
 		return Params{GPU: name, SMs: 304, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
 			Ceiling: [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70},
@@ -83,14 +83,8 @@ func Catalog() []Params {
 			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+borrowOlder),
 		blackwell("gb200", "UNVERIFIED SM count: the B200's 148 (the GB200's Blackwell GPU is the same die, clocked higher; no NVIDIA datasheet prints the count). NVIDIA GB200 NVL72 specifications (72 GPUs, sparse): FP16/BF16 360, FP8 720 PFLOPS, i.e. 2.5 and 5 PFLOPS dense per GPU",
 			"UNCONFIRMED by any table: every parameter is the b200 fit's, ceilings as fractions of the GB200's own peaks. "+fitB200),
-		{
-			GPU: "b200", SMs: 148,
-			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500},
-			Balance: [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}, TileOverhead: 1.18e-6, Launch: 5.12e-6, HBMEfficiency: 0.715,
-			Source: "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
-			Basis:  mamfSource + ": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. " + fitB200,
-		},
+		blackwell("b200", "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
+			mamfSource+": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. "+fitB200),
 		hopper("h100-pcie", 114, h100Ceiling,
 			"NVIDIA H100 Tensor Core GPU Architecture whitepaper: 114 SMs on H100 PCIe. H100 datasheet, PCIe column, dense: TF32 378, BF16/FP16 756, FP8 1,513 TFLOPS",
 			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the PCIe part. "+borrowHopper),
@@ -111,14 +105,8 @@ func Catalog() []Params {
 		hopper("h200", 132, [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979},
 			"NVIDIA H200 datasheet: the H100 SXM's GH100 with 132 SMs; dense TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
 			mamfSource+": H200 SXM fp8 1453.4 of 1979 TFLOP/s; bf16 noted there as the same as H100 SXM's 794.5; tf32 the h100-sxm fit's, UNCONFIRMED. "+borrowHopper),
-		{
-			GPU: "mi300x", SMs: 304,
-			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70},
-			Balance: [numDTypes]float64{BF16: 29.6, FP16: 29.6, TF32: 32.0, FP8: 135.5}, TileOverhead: 0.87e-6, Launch: 8.63e-6, HBMEfficiency: 0.98,
-			Source: "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
-			Basis:  mamfSource + ": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). " + fitMI,
-		},
+		cdna3("mi300x", "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
+			mamfSource+": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). "+fitMI),
 		cdna3("mi325x", "AMD Instinct MI325X: the MI300X's 304 CDNA 3 compute units with 256 GB of HBM3E; dense BF16 1,307.4, FP8 2,614.9 TFLOPS as the MI300X's",
 			"UNCONFIRMED by any table: every parameter is the mi300x fit's. "+fitMI),
 		older("t4", 40, fp16Only, [numDTypes]float64{FP16: 0.6},
