@@ -12,11 +12,17 @@ import (
 //go:embed testdata/xla_matmul.txt
 var xlaTable string
 
+// cookbookTable is testdata/cookbook_a100.txt: an A100's measured GEMMs,
+// whose header names its source and what is unconfirmed about it.
+//
+//go:embed testdata/cookbook_a100.txt
+var cookbookTable string
+
 // Published returns the measured GEMM table the model was fitted to and is
 // tested against (testdata/xla_matmul.txt: XLA's H100, B200 and MI300X
-// measurements), freshly parsed.
+// measurements; testdata/cookbook_a100.txt: an A100's), freshly parsed.
 func Published() ([]Measurement, error) {
-	return ParseMeasurements([]byte(xlaTable))
+	return ParseMeasurements([]byte(xlaTable + "\n" + cookbookTable))
 }
 
 // Errors summarises a model against measurements: the relative error of

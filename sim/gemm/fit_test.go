@@ -24,6 +24,10 @@ var fitHoldout = flag.Bool("holdout", false, "fit on b = 1 only, report b > 1")
 
 var fitCeilings = flag.String("fitceil", "tf32", "comma-separated dtypes whose ceilings the fit may change")
 
+// fitFixed holds parameters at their catalogued values: a table of a few
+// large shapes says nothing of the launch or of memory-bound GEMMs.
+var fitFixed = flag.String("fitfixed", "", "comma-separated parameters the fit keeps: launch, hbm")
+
 func TestFit(t *testing.T) {
 	if *fitGPUs == "" {
 		t.Skip("no -fit")
@@ -62,7 +66,13 @@ func TestFit(t *testing.T) {
 // freeParams are the parameters a fit may change: the fitted ones, and
 // the ceilings -fitceil names.
 func freeParams(t testing.TB, p *Params, ceilings string) []*float64 {
-	free := []*float64{&p.TileOverhead, &p.Launch, &p.HBMEfficiency}
+	free := []*float64{&p.TileOverhead}
+	if !strings.Contains(*fitFixed, "launch") {
+		free = append(free, &p.Launch)
+	}
+	if !strings.Contains(*fitFixed, "hbm") {
+		free = append(free, &p.HBMEfficiency)
+	}
 	for _, d := range []DType{BF16, TF32, FP8} {
 		free = append(free, &p.Balance[d])
 	}
