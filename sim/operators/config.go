@@ -49,6 +49,13 @@ type Config struct {
 	// Dropout says whether the layer has dropout after attention scores,
 	// the output projection and the MLP (GPT: yes; Llama: no).
 	Dropout bool
+	// UnfusedGradAccumulation makes each weight-gradient GEMM write a
+	// 16-bit gradient that a separate kernel adds into the fp32 main
+	// gradient, as Megatron-LM's data-parallel hook (main_grad.add_) did
+	// before gradient-accumulation fusion (NVIDIA/Megatron-LM commit
+	// 83b1e42f30, 2022-02-13); false is the fused GEMM, which accumulates
+	// into the fp32 gradient itself.
+	UnfusedGradAccumulation bool
 }
 
 // Validate reports every problem with c at once, joined, each naming the
@@ -98,6 +105,7 @@ type shape struct {
 	local                         float64 // tokens/t with SP, else tokens: what norms and residuals see
 	act                           float64 // bytes of a 16-bit activation
 	linear                        DType   // the dtype of the layer's linear GEMMs
+	unfusedAcc                    bool    // Config.UnfusedGradAccumulation
 }
 
 func shapeOf(c Config) shape {
@@ -107,6 +115,7 @@ func shapeOf(c Config) shape {
 		heads: float64(m.Heads / c.TP), kvHeads: float64(m.KVHeadCount() / c.TP),
 		d: float64(m.HeadDim()), f: float64(m.FFNWidth() / c.TP),
 		t: float64(c.TP), c: float64(c.CP), act: 2, linear: c.Precision,
+		unfusedAcc: c.UnfusedGradAccumulation,
 	}
 	sh.tokens = sh.b * sh.s / sh.c
 	sh.local = sh.tokens

@@ -66,12 +66,21 @@ func linear(name string, sh shape, m, k, n float64, saved, regather float64) blo
 	f := gemm(name, Forward, dt, GEMM{M: int(m), N: int(n), K: int(k), Batch: 1}, sh.act)
 	f.SavedBytes = saved
 	dgrad := gemm(name+".dgrad", BackwardInput, dt, GEMM{M: int(m), N: int(k), K: int(n), Batch: 1}, sh.act)
-	wgrad := gemm(name+".wgrad", BackwardWeight, dt, GEMM{M: int(k), N: int(n), K: int(m), Batch: 1}, FP32.Bytes())
-	wgrad.ReadBytes += k * n * FP32.Bytes()
 	b := block{fwd: f}
 	if regather > 0 {
 		b.bwd = append(b.bwd, collective(name+".regather", BackwardWeight, "all_gather", "tp", regather))
 	}
+	if sh.unfusedAcc {
+		// The GEMM writes a 16-bit dW; the hook reads it and the fp32
+		// main gradient and writes the sum back.
+		wgrad := gemm(name+".wgrad", BackwardWeight, dt, GEMM{M: int(k), N: int(n), K: int(m), Batch: 1}, sh.act)
+		acc := pointwise(name+".grad_accumulate", KindElementwise, BackwardWeight, BF16, k*n, addFLOPs,
+			k*n*(sh.act+FP32.Bytes()), k*n*FP32.Bytes())
+		b.bwd = append(b.bwd, dgrad, wgrad, acc)
+		return b
+	}
+	wgrad := gemm(name+".wgrad", BackwardWeight, dt, GEMM{M: int(k), N: int(n), K: int(m), Batch: 1}, FP32.Bytes())
+	wgrad.ReadBytes += k * n * FP32.Bytes()
 	b.bwd = append(b.bwd, dgrad, wgrad)
 	return b
 }

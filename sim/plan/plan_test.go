@@ -279,7 +279,9 @@ func TestZeRO1TwinOfZeRO2(t *testing.T) {
 }
 
 // TestSequenceParallelDominates checks the rule that fixes sequence
-// parallelism on: the same iteration, less memory.
+// parallelism on: no slower (the same collective bytes, and the norms,
+// dropouts and residual adds run on a 1/t shard of the tokens), less
+// memory.
 func TestSequenceParallelDominates(t *testing.T) {
 	s := small().scenario()
 	s.Parallel.DP, s.Parallel.TP, s.Parallel.PP, s.Parallel.Microbatches = 2, 4, 1, 8
@@ -296,8 +298,8 @@ func TestSequenceParallelDominates(t *testing.T) {
 			peak[i] = max(peak[i], m.Peak)
 		}
 	}
-	if end[0] != end[1] || peak[1] >= peak[0] {
-		t.Errorf("without SP %v, %v; with SP %v, %v; want the same time, less memory with SP", end[0], peak[0], end[1], peak[1])
+	if end[1] > end[0] || peak[1] >= peak[0] {
+		t.Errorf("without SP %v, %v; with SP %v, %v; want no slower, less memory with SP", end[0], peak[0], end[1], peak[1])
 	}
 }
 

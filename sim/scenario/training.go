@@ -79,6 +79,11 @@ type Parallel struct {
 	// SequenceParallel turns TP's all-reduces into reduce-scatter +
 	// all-gather and splits the layer norms' activations (Korthikanti 2022).
 	SequenceParallel bool `yaml:"sequence_parallel" json:"sequence_parallel"`
+	// TPCommOverlap overlaps each tensor-parallel all-gather and
+	// reduce-scatter with the GEMM beside it (Megatron-Core's
+	// tp_comm_overlap through Transformer Engine), off by default as in
+	// Megatron; it needs sequence_parallel.
+	TPCommOverlap bool `yaml:"tp_comm_overlap" json:"tp_comm_overlap,omitempty"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the
@@ -124,6 +129,11 @@ type Training struct {
 	// Efficiency overrides the GPU preset's assumed fraction of peak
 	// FLOP/s, 0 < e ≤ 1 (0 = the preset's).
 	Efficiency float64 `yaml:"efficiency" json:"efficiency"`
+	// GradAccumulation is how weight gradients reach the fp32 main
+	// gradient: fused (the weight-gradient GEMM accumulates into it, the
+	// default, "" alike) or unfused (a separate add kernel per weight per
+	// microbatch, as Megatron-LM before February 2022).
+	GradAccumulation string `yaml:"grad_accumulation" json:"grad_accumulation,omitempty"`
 }
 
 // ChunksArg is the v to pass to pipeline.New: virtual_stages for the

@@ -25,7 +25,9 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 	m, p := c.model, c.par
 	r := workload.Recompute(p.Recompute)
 	if eager {
-		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)}, nil
+		cfg := operators.Config{Model: m, MicroBatch: p.MicroBatchSize, TP: p.TP, SequenceParallel: p.SequenceParallel, CP: p.CP,
+			Attention: operators.Eager, Causal: true, Precision: precision, Recompute: r, Dropout: m.FFN == "gelu", UnfusedGradAccumulation: c.unfusedAcc}
+		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r), cfg: cfg, dense: !m.IsMoE()}, nil
 	}
 	if m.IsMoE() {
 		if r == workload.RecomputeNone {
@@ -37,10 +39,12 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 		Attention: operators.Flash, Causal: true, Precision: precision, Recompute: r,
 		// Megatron trains GPT with dropout; Llama trains without (Touvron
 		// et al. 2023; Dubey et al. 2024).
-		Dropout: m.FFN == "gelu"}
+		Dropout: m.FFN == "gelu", UnfusedGradAccumulation: c.unfusedAcc}
 	if a, ok := cachedActivations(cfg); ok {
 		return a, nil
 	}
+	var a activations
+	a.cfg, a.dense = cfg, true
 	saved := func(build func(operators.Config) (operators.List, error)) (float64, error) {
 		l, err := build(cfg)
 		if err != nil {
@@ -48,7 +52,6 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 		}
 		return l.Totals().Saved(), nil
 	}
-	var a activations
 	var err error
 	if a.perLayer, err = saved(operators.Layer); err != nil {
 		return a, err
@@ -96,4 +99,6 @@ func rememberActivations(cfg operators.Config, a activations) {
 // pass: per layer, and on the first and last model stages on top.
 type activations struct {
 	perLayer, first, last float64
+	cfg                   operators.Config
+	dense                 bool
 }

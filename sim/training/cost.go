@@ -47,6 +47,12 @@ type pricing struct {
 	// fp8 runs the linear layers' GEMMs at the GPU's FP8 peak
 	// (training.precision: fp8).
 	fp8 bool
+	// explicitEff says eff is training.efficiency, which prices every op
+	// by its FLOPs at that fraction instead of by the operator roofline.
+	explicitEff bool
+	// unfusedAcc adds each weight gradient into the fp32 main gradient
+	// with a kernel of its own (training.grad_accumulation: unfused).
+	unfusedAcc bool
 }
 
 // time is the compute time of an op of total FLOPs of which linear are
@@ -85,6 +91,8 @@ func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
 		return c, fmt.Errorf("parallel.tp: %w", err)
 	}
 	c.eff = s.Training.Efficiency
+	c.explicitEff = c.eff != 0
+	c.unfusedAcc = s.Training.GradAccumulation == "unfused"
 	if c.eff == 0 {
 		c.eff = gpu.Efficiency
 	}
@@ -177,7 +185,7 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 		l := units.Time(c.layers[k])
 		// Megatron: two all-reduces (or reduce-scatter + all-gather with
 		// sequence parallelism, the same bytes) per layer in each pass.
-		fwd, bwd := 2*l*tpAR, 2*l*tpAR
+		fwd, bwd := c.overlapTP(2*l*tpAR, 2*l*tpAR, l, lin, act)
 		// Ring attention: c−1 K/V exchanges per layer, hidden behind the
 		// attention compute when it is long enough (Liu et al. 2023).
 		if cp > 1 {
@@ -188,6 +196,12 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 		// expert MLP in each pass (Lepikhin et al. 2020).
 		fwd += 2 * l * epA2A
 		bwd += 2 * l * epA2A
+		if r == workload.RecomputeFull {
+			// Full recomputation re-runs the whole forward before the
+			// backward pass, its collectives included (Korthikanti et al.
+			// 2022, §5: the recomputed forward's all-reduces).
+			bwd += fwd
+		}
 		c.commTime[0][k], c.commTime[1][k] = fwd, bwd
 		c.actBytes[k] = act.perLayer * float64(c.layers[k])
 		if k == 0 {
@@ -197,6 +211,7 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 			c.actBytes[k] += act.last
 		}
 	}
+	c.opTimes(act, c.explicitEff)
 	switch {
 	case p.TP > 1:
 		c.commKind = timeline.TPComm

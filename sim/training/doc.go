@@ -26,13 +26,28 @@
 //     Adam's two moments and the gradient, write them back and the bf16
 //     copy; an estimate, not a measurement).
 //
-// Precision (training.precision): bf16 and fp16 price every FLOP at the
-// GPU's PeakFLOPS. fp8 prices the transformer layers' linear GEMMs (QKV,
-// output projection, MLP: forward, dgrad and wgrad, and their recompute)
-// at its PeakFP8 and the rest (the attention core, the MoE router, the
-// output head) at PeakFLOPS, both at the same efficiency fraction, as
-// Transformer Engine's fp8_autocast does for te.Linear and as the
-// DeepSeek-V3 report (§3.3.1) keeps the embedding, output head, MoE
+// Compute (optime.go): a dense model's F, B and W are its operator lists
+// (package operators: every kernel of a layer, the embedding and the head,
+// with its shape, FLOPs and HBM bytes) priced by a roofline: each GEMM at
+// the time package gemm gives its (batch, m, n, k), dtype and GPU (fitted
+// to measured tables), fused attention at flashEfficiency of the tensor
+// peak, every other kernel by its bytes at the fraction of the HBM
+// bandwidth memory-bound GEMMs were measured to stream at, and each kernel
+// the fitted launch once. An explicit training.efficiency, a mixture of
+// experts (which the lists do not cover yet) and a mixed cluster's other
+// GPU types (scaled by their peaks) keep the older pricing: the layer's
+// FLOPs at a fixed fraction of peak. training.grad_accumulation: unfused
+// adds Megatron-LM's pre-2022 per-microbatch gradient add kernels.
+// parallel.tp_comm_overlap hides each pass's tensor-parallel collectives
+// under its GEMMs (overlapTP); full recomputation re-runs the forward's
+// collectives.
+//
+// Precision (training.precision): bf16 and fp16 run every GEMM in 16 bits.
+// fp8 runs the transformer layers' linear GEMMs (QKV, output projection,
+// MLP: forward, dgrad and wgrad, and their recompute) at its PeakFP8 and
+// the rest (the attention core, the MoE router, the output head) at
+// PeakFLOPS, as Transformer Engine's fp8_autocast does for te.Linear and
+// as the DeepSeek-V3 report (§3.3.1) keeps the embedding, output head, MoE
 // gating, norms and attention in BF16 or FP32 (cost.go, pricing.time).
 // Memory does not change with fp8: master weights, gradients and Adam's
 // states are ZeRO's 16 bytes per parameter of mixed precision, and the

@@ -26,6 +26,8 @@ func smallDP(fidelity string) scenario.Scenario {
 	s.Model = scenario.Model{Layers: 2, Hidden: 512, Heads: 8, Vocab: 1000, SeqLen: 512}
 	s.Cluster = scenario.Cluster{GPU: "h100-sxm", Nodes: 1, GPUsPerNode: 4}
 	s.Parallel.DP, s.Parallel.Microbatches = 4, 2
+	// The closed forms count FLOPs at the preset's fraction of peak.
+	s.Training.Efficiency = 0.5
 	return s
 }
 
@@ -102,6 +104,7 @@ func twoSpeed(partition string) scenario.Scenario {
 	s.Model = scenario.Model{Preset: "llama3-8b", Layers: 16}
 	s.Cluster = scenario.Cluster{GPU: "h100-sxm", Nodes: 2, GPUsPerNode: 1, Network: "ideal", NodeGPUs: []string{"h100-sxm", "a100-sxm-80gb"}}
 	s.Parallel.PP, s.Parallel.Microbatches, s.Parallel.Schedule, s.Parallel.Partition = 2, 8, "gpipe", partition
+	s.Training.Efficiency = 0.5 // the closed forms count FLOPs at the presets' fraction of peak
 	return s
 }
 

@@ -64,6 +64,12 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
 	}
+	if p.TPCommOverlap && (p.TP < 2 || !p.SequenceParallel) {
+		bad("parallel.tp_comm_overlap", "is true with tp %d and sequence_parallel %v; it needs tp ≥ 2 and sequence_parallel: true (the overlap splits sequence parallelism's all-gathers and reduce-scatters)", p.TP, p.SequenceParallel)
+	}
+	if g := s.Training.GradAccumulation; g != "" && g != "fused" && g != "unfused" {
+		bad("training.grad_accumulation", "%q is not known; allowed: fused, unfused", g)
+	}
 	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
 		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
 	}
