@@ -22,11 +22,7 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // bottleneck, as Schedule resolves it.
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
-	per := s.Cluster.GPUsPerNode
-	if per == 0 {
-		per = n
-	}
-	cfg := collective.Config{Ranks: n, Nodes: n / max(per, 1), PerNode: per, Bytes: s.Collective.Size, Chunks: s.Collective.Chunks}
+	cfg := Config(s)
 	if s.Collective.Algorithm == "auto" {
 		if t, err := Topology(s); err == nil {
 			cfg.Alpha, cfg.Bandwidth, _ = bottleneck(t, taskgraph.Identity(n))
