@@ -18,6 +18,9 @@ type channelBuilder struct {
 	dsts         []int
 	rangePool    []Range
 	depPool      []int
+	// rangesLeft and depsLeft bound what the pools must still hand out,
+	// so that a small schedule allocates no more than it uses.
+	rangesLeft, depsLeft int
 }
 
 // channelSlice is one channel's piece a rank sends in a step.
@@ -30,24 +33,29 @@ type channelSlice struct {
 func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int) *channelBuilder {
 	n := nodes * perNode
 	cb := &channelBuilder{sch: sch, n: n, pieces: pieces, channels: channels}
-	msgs := 0 // messages per piece step: one per distinct neighbour of each rank
-	seen := make(map[[2]int]bool)
+	// Members per message of a piece step: one message per distinct
+	// neighbour of each rank.
+	members := make(map[[2]int]int)
 	for c := range channels {
 		o := channelOrder(nodes, perNode, c)
 		p := make([]int, n)
 		for i, r := range o {
 			p[r] = i
-			if e := [2]int{r, o[(i+1)%n]}; !seen[e] {
-				seen[e] = true
-				msgs++
-			}
+			members[[2]int{r, o[(i+1)%n]}]++
 		}
 		cb.order, cb.pos = append(cb.order, o), append(cb.pos, p)
 		cb.recvAt, cb.next = append(cb.recvAt, fill(n*pieces, -1)), append(cb.next, fill(n*pieces, -1))
 	}
+	ranges := 0
+	for _, m := range members {
+		if m > 1 {
+			ranges += m
+		}
+	}
 	rs, ag := ringPhases(sch.Op, n)
 	sch.Steps = (rs + ag) * pieces
-	sch.Transfers = make([]Transfer, 0, sch.Steps*msgs)
+	sch.Transfers = make([]Transfer, 0, sch.Steps*len(members))
+	cb.rangesLeft, cb.depsLeft = sch.Steps*ranges, sch.Steps*n*channels
 	return cb
 }
 
@@ -116,9 +124,9 @@ func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
 	}
 	var rngs []Range
 	if count > 1 {
-		rngs = take(&cb.rangePool, count)[:0]
+		rngs = take(&cb.rangePool, count, &cb.rangesLeft)[:0]
 	}
-	deps := take(&cb.depPool, ndeps)[:0]
+	deps := take(&cb.depPool, ndeps, &cb.depsLeft)[:0]
 	for _, m := range cb.members {
 		if m.dst != dst {
 			continue
@@ -150,12 +158,14 @@ func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
 	cb.sch.Transfers = append(cb.sch.Transfers, t)
 }
 
-// take cuts k elements off a pool grown in blocks, so that millions of
-// short slices cost a few allocations.
-func take[T any](pool *[]T, k int) []T {
+// take cuts k elements off a pool grown in blocks of up to 2¹⁴ (no more
+// than *left, what may still be asked for), so that millions of short
+// slices cost a few allocations.
+func take[T any](pool *[]T, k int, left *int) []T {
 	if len(*pool)+k > cap(*pool) {
-		*pool = make([]T, 0, max(1<<14, k))
+		*pool = make([]T, 0, max(min(1<<14, *left), k))
 	}
+	*left -= k
 	start := len(*pool)
 	*pool = (*pool)[:start+k]
 	return (*pool)[start : start+k : start+k]
