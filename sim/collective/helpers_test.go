@@ -20,14 +20,15 @@ import (
 // they became ready (ties by index), and a transfer waiting for one of its
 // ports keeps its place in the other's queue too.
 func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
-	return executeNodes(s, alpha, bw, 0)
+	return executeNodes(s, Link{alpha, bw}, Link{alpha, bw}, 0)
 }
 
 // executeNodes is execute on ranks that each have two ports when perNode
 // > 0: one into their node's switch, used by messages between ranks of
-// one node (rank r on node r / perNode), and a NIC on the network, used by
-// all others — the model of ChannelRingTime with equal links.
-func executeNodes(s Schedule, alpha units.Time, bw units.Bandwidth, perNode int) float64 {
+// one node (rank r on node r / perNode) at the intra link's α and
+// bandwidth, and a NIC on the network, used by all others at the inter
+// link's — the model of TwoLevelTime.
+func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 	n := len(s.Transfers)
 	port := func(rank, peer int) int {
 		if perNode > 0 && rank/perNode != peer/perNode {
@@ -66,7 +67,11 @@ func executeNodes(s Schedule, alpha units.Time, bw units.Bandwidth, perNode int)
 				continue
 			}
 			outBusy[o], inBusy[in] = true, true
-			arrive := now + alpha.Seconds() + float64(t.Bytes)/float64(bw)
+			l := intra
+			if o%2 == 1 {
+				l = inter
+			}
+			arrive := now + l.Alpha.Seconds() + float64(t.Bytes)/float64(l.Bandwidth)
 			heap.Push(running, readyItem{arrive, it.i})
 			if debugExec {
 				fmt.Printf("t%d %d→%d c%d ready %.4g start %.4g end %.4g\n", it.i, t.Src, t.Dst, t.Chunk, it.at, now, arrive)

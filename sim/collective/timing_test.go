@@ -156,7 +156,7 @@ func TestTimeMatchesExecution(t *testing.T) {
 						}
 						ran := execute(sch, alpha, bw)
 						if cfg.Channels > 1 {
-							ran = executeNodes(sch, alpha, bw, cfg.PerNode)
+							ran = executeNodes(sch, Link{alpha, bw}, Link{alpha, bw}, cfg.PerNode)
 						}
 						if rel := math.Abs(ran-got) / got; rel > 0.005 {
 							t.Errorf("%s: execute = %g s, Time = %g s (%.2f%% apart), want within 0.5%%", name, ran, got, 100*rel)

@@ -82,15 +82,12 @@ func Choose(t *topo.Topology, op string, cfg collective.Config, gpus []int) (Cho
 }
 
 // Predict is the closed-form time of op/algo (not "auto") with cfg on t,
-// rank r on gpus[r]:
-//
-//   - a ring op on channels across nodes: collective.ChannelRingTime on
-//     the path between two GPUs of node 0 (NVLink) and from GPU 0 to the
-//     first GPU of node 1 (its NIC, one rail);
-//   - the hierarchical all-reduce: collective.HierarchicalTime on the same
-//     two paths;
-//   - every other algorithm: collective.Time on the bottleneck path between
-//     neighbouring ranks (topo.Paths.Bottleneck).
+// rank r on gpus[r]: on a cluster of several nodes, collective.TwoLevelTime
+// on the path between two GPUs of node 0 (NVLink) and from GPU 0 to the
+// first GPU of node 1 (its NIC, one rail) where the algorithm has a
+// two-level form (ring on channels, hierarchical, recursive doubling and
+// halving-doubling); otherwise collective.Time on the bottleneck path
+// between neighbouring ranks (topo.Paths.Bottleneck).
 func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int) (float64, error) {
 	alpha, bw, err := bottleneck(t, gpus)
 	if err != nil {
@@ -99,22 +96,19 @@ func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []in
 	if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
 		return 0, err
 	}
-	ring := algo == "ring" && (op == "all_reduce" || op == "reduce_scatter" || op == "all_gather")
-	twoLevel := cfg.Nodes > 1 && cfg.PerNode > 1 && (algo == "hierarchical" || ring && cfg.Channels > 1)
-	if !twoLevel {
-		return collective.Time(op, algo, cfg, alpha, bw)
+	if cfg.Nodes > 1 && cfg.PerNode > 1 && cfg.PerNode < len(gpus) {
+		paths := topo.NewPaths(t)
+		ia, ib, err := paths.Cost(gpus[0], gpus[1])
+		if err != nil {
+			return 0, err
+		}
+		ea, eb, err := paths.Cost(gpus[0], gpus[cfg.PerNode])
+		if err != nil {
+			return 0, err
+		}
+		if secs, ok := collective.TwoLevelTime(op, algo, cfg, collective.Link{Alpha: ia, Bandwidth: ib}, collective.Link{Alpha: ea, Bandwidth: eb}); ok {
+			return secs, nil
+		}
 	}
-	paths := topo.NewPaths(t)
-	ia, ib, err := paths.Cost(gpus[0], gpus[1])
-	if err != nil {
-		return 0, err
-	}
-	ea, eb, err := paths.Cost(gpus[0], gpus[cfg.PerNode])
-	if err != nil {
-		return 0, err
-	}
-	if algo == "hierarchical" {
-		return collective.HierarchicalTime(cfg.Nodes, cfg.PerNode, cfg.Bytes, ia, ib, ea, eb), nil
-	}
-	return collective.ChannelRingTime(op, cfg.Nodes, cfg.PerNode, cfg.Channels, cfg.Chunks, cfg.Bytes, ia, ib, ea, eb), nil
+	return collective.Time(op, algo, cfg, alpha, bw)
 }
