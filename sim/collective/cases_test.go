@@ -36,6 +36,13 @@ func schedules() map[string][]Schedule {
 	for _, c := range [][2]int{{1, 4}, {2, 2}, {2, 3}, {3, 2}, {4, 1}} {
 		out["hierarchical"] = append(out["hierarchical"], must(Hierarchical(c[0], c[1], s)))
 	}
+	for _, c := range [][3]int{{1, 4, 4}, {2, 2, 2}, {2, 4, 4}, {3, 4, 2}, {2, 3, 5}, {4, 1, 3}, {2, 4, 8}} {
+		nodes, per, ch := c[0], c[1], c[2]
+		out["channel_ring"] = append(out["channel_ring"], ChannelRing(OpAllReduce, nodes, per, s, 1, ch))
+		out["channel_ring_pipelined"] = append(out["channel_ring_pipelined"], ChannelRing(OpAllReduce, nodes, per, s, 3, ch))
+		out["channel_reduce_scatter"] = append(out["channel_reduce_scatter"], ChannelRing(OpReduceScatter, nodes, per, s, 1, ch))
+		out["channel_all_gather"] = append(out["channel_all_gather"], ChannelRing(OpAllGather, nodes, per, s, 1, ch))
+	}
 	for _, c := range [][2]int{{3, 1}, {4, 2}, {5, 3}, {4, 4}} {
 		out["ps"] = append(out["ps"], must(ParameterServer(c[0], c[1], s)))
 	}

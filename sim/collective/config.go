@@ -47,6 +47,11 @@ type Config struct {
 	// Chunks is the number of pipeline pieces (ring, tree: per half;
 	// chain: of the whole buffer); 0 means 1, no pipelining.
 	Chunks int
+	// Channels is the number of parallel rings a ring all_reduce,
+	// reduce_scatter or all_gather runs on (NCCL's nChannels;
+	// ChannelRing), 1..MaxChannels; 0 means 1. The callers that know the
+	// hardware default it to one per NIC of a node (DefaultChannels).
+	Channels int
 	// Servers is the number of parameter servers among the Ranks for the
 	// ps algorithm (ranks 0..Servers−1); 0 means 1.
 	Servers int
@@ -80,6 +85,9 @@ func (c Config) Validate() error {
 	if c.Chunks < 0 || c.Chunks > MaxChunks {
 		errs = append(errs, fmt.Errorf("collective: chunks %d outside 0..%d", c.Chunks, MaxChunks))
 	}
+	if c.Channels < 0 || c.Channels > MaxChannels {
+		errs = append(errs, fmt.Errorf("collective: channels %d outside 0..%d", c.Channels, MaxChannels))
+	}
 	if c.Servers < 0 || (c.Servers > 0 && c.Servers >= n) {
 		errs = append(errs, fmt.Errorf("collective: %d servers must leave at least one of %d ranks a worker", c.Servers, n))
 	}
@@ -99,6 +107,20 @@ func (c Config) ranks() int {
 
 // chunks is Chunks with 0 read as 1.
 func (c Config) chunks() int { return max(c.Chunks, 1) }
+
+// channels is Channels with 0 read as 1.
+func (c Config) channels() int { return max(c.Channels, 1) }
+
+// DefaultChannels is the channel count NCCL uses on a cluster whose GPUs
+// each have their own NIC: one ring per NIC of a node (perNode) once the
+// collective spans several nodes, and one ring inside a node, where
+// channels share the same NVLink ports and gain nothing.
+func DefaultChannels(nodes, perNode int) int {
+	if nodes > 1 && perNode > 1 {
+		return min(perNode, MaxChannels)
+	}
+	return 1
+}
 
 // servers is Servers with 0 read as 1.
 func (c Config) servers() int { return max(c.Servers, 1) }

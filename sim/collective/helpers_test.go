@@ -20,7 +20,22 @@ import (
 // they became ready (ties by index), and a transfer waiting for one of its
 // ports keeps its place in the other's queue too.
 func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
+	return executeNodes(s, Link{alpha, bw}, Link{alpha, bw}, 0)
+}
+
+// executeNodes is execute on ranks that each have two ports when perNode
+// > 0: one into their node's switch, used by messages between ranks of
+// one node (rank r on node r / perNode) at the intra link's α and
+// bandwidth, and a NIC on the network, used by all others at the inter
+// link's — the model of TwoLevelTime.
+func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 	n := len(s.Transfers)
+	port := func(rank, peer int) int {
+		if perNode > 0 && rank/perNode != peer/perNode {
+			return 2*rank + 1
+		}
+		return 2 * rank
+	}
 	waiting := make([]int, n)
 	next := make([][]int, n)
 	for i, t := range s.Transfers {
@@ -35,23 +50,28 @@ func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 			queue = append(queue, readyItem{0, i})
 		}
 	}
-	outBusy, inBusy := make([]bool, s.Ranks), make([]bool, s.Ranks)
+	outBusy, inBusy := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
 	running := &readyQueue{} // by arrival time
 	now := 0.0
 	for {
 		rest := queue[:0]
 		// A waiting transfer keeps its place in both ports' queues: no
 		// later transfer may overtake it on either port.
-		outHeld, inHeld := make([]bool, s.Ranks), make([]bool, s.Ranks)
+		outHeld, inHeld := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
 		for _, it := range queue {
 			t := s.Transfers[it.i]
-			if outBusy[t.Src] || inBusy[t.Dst] || outHeld[t.Src] || inHeld[t.Dst] {
-				outHeld[t.Src], inHeld[t.Dst] = true, true
+			o, in := port(t.Src, t.Dst), port(t.Dst, t.Src)
+			if outBusy[o] || inBusy[in] || outHeld[o] || inHeld[in] {
+				outHeld[o], inHeld[in] = true, true
 				rest = append(rest, it)
 				continue
 			}
-			outBusy[t.Src], inBusy[t.Dst] = true, true
-			arrive := now + alpha.Seconds() + float64(t.Bytes)/float64(bw)
+			outBusy[o], inBusy[in] = true, true
+			l := intra
+			if o%2 == 1 {
+				l = inter
+			}
+			arrive := now + l.Alpha.Seconds() + float64(t.Bytes)/float64(l.Bandwidth)
 			heap.Push(running, readyItem{arrive, it.i})
 			if debugExec {
 				fmt.Printf("t%d %d→%d c%d ready %.4g start %.4g end %.4g\n", it.i, t.Src, t.Dst, t.Chunk, it.at, now, arrive)
@@ -66,7 +86,7 @@ func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 		for running.Len() > 0 && (*running)[0].at == now {
 			done := heap.Pop(running).(readyItem)
 			t := s.Transfers[done.i]
-			outBusy[t.Src], inBusy[t.Dst] = false, false
+			outBusy[port(t.Src, t.Dst)], inBusy[port(t.Dst, t.Src)] = false, false
 			for _, j := range next[done.i] {
 				if waiting[j]--; waiting[j] == 0 {
 					freed = append(freed, readyItem{now, j})
@@ -214,7 +234,9 @@ func newReplayer(s Schedule) *replayer {
 		cuts = append(cuts, ChunkOffset(S, n, c))
 	}
 	for _, t := range s.Transfers {
-		cuts = append(cuts, t.Offset, t.Offset+t.Bytes)
+		for _, r := range t.Pieces() {
+			cuts = append(cuts, r.Offset, r.Offset+r.Bytes)
+		}
 	}
 	slices.Sort(cuts)
 	cuts = slices.Compact(cuts)
@@ -239,12 +261,23 @@ func newReplayer(s Schedule) *replayer {
 // seg is the index of the segment starting at off.
 func (rp *replayer) seg(off units.Bytes) int { i, _ := slices.BinarySearch(rp.cuts, off); return i }
 
+// segs lists the segments transfer t carries, in order.
+func (rp *replayer) segs(t Transfer) []int {
+	var gs []int
+	for _, r := range t.Pieces() {
+		for g := rp.seg(r.Offset); g < rp.seg(r.Offset+r.Bytes); g++ {
+			gs = append(gs, g)
+		}
+	}
+	return gs
+}
+
 // send reads transfer i's payload from its sender, checking that the
 // sender holds the data and that i depends on every transfer that wrote it.
 func (rp *replayer) send(i int) (replayMsg, error) {
 	t := rp.s.Transfers[i]
 	m := replayMsg{i: i}
-	for g := rp.seg(t.Offset); g < rp.seg(t.Offset+t.Bytes); g++ {
+	for _, g := range rp.segs(t) {
 		c := rp.buf[t.Src][g]
 		for _, w := range c.writers {
 			if !rp.anc[i][w] {
@@ -267,7 +300,7 @@ func (rp *replayer) deliver(m replayMsg) {
 		rp.received[t.Dst][t.Src] += t.Bytes
 		return
 	}
-	for k, g := 0, rp.seg(t.Offset); k < len(m.counts); k, g = k+1, g+1 {
+	for k, g := range rp.segs(t) {
 		c := &rp.buf[t.Dst][g]
 		if t.Reduce {
 			for r, v := range m.counts[k] {

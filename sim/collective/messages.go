@@ -9,13 +9,14 @@ import (
 // work budget asks it of collectives too large to build). With n ranks, k
 // chunks (cfg.Chunks, 0 read as 1), L = ⌈log2 n⌉:
 //
-//	all_reduce/ring                 2(n−1)·n·k      (2(n−1) steps of n messages, each cut in k)
+//	all_reduce/ring                 2(n−1)·n·k·m    (2(n−1) steps of n messages, each cut in k; m = 2 with channels across nodes, ChannelRing)
 //	all_reduce/tree                 4(n−1)·k        (two trees of n−1 edges, up and down, k pieces each)
 //	all_reduce/halving_doubling     2n·L
 //	all_reduce/recursive_doubling   p·log2 p + 2(n−p)  (p the largest power of two ≤ n: MPICH's fold)
 //	all_reduce/hierarchical         2n·(g + N − 2)  (g ranks a node, N nodes: two intra-node rings, one per rail)
 //	all_reduce/ps                   2·workers·servers
-//	reduce_scatter/ring, all_gather/ring, all_to_all/pairwise   n(n−1)
+//	reduce_scatter/ring, all_gather/ring   n(n−1)·m
+//	all_to_all/pairwise             n(n−1)
 //	broadcast/binomial, reduce/binomial   n−1
 //	broadcast/chain                 (n−1)·k
 //	sendrecv/direct                 1
@@ -45,7 +46,7 @@ func Messages(op, algo string, cfg Config) float64 {
 	}
 	switch op + "/" + algo {
 	case "all_reduce/ring":
-		return 2 * (n - 1) * n * k
+		return 2 * (n - 1) * n * k * float64(channelMessages(cfg))
 	case "all_reduce/tree":
 		return 4 * (n - 1) * k
 	case "all_reduce/halving_doubling":
@@ -59,7 +60,9 @@ func Messages(op, algo string, cfg Config) float64 {
 	case "all_reduce/ps":
 		s := float64(cfg.servers())
 		return 2 * (n - s) * s
-	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
+	case "reduce_scatter/ring", "all_gather/ring":
+		return n * (n - 1) * float64(channelMessages(cfg))
+	case "all_to_all/pairwise":
 		return n * (n - 1)
 	case "broadcast/binomial", "reduce/binomial":
 		return n - 1

@@ -73,6 +73,9 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 	n, s, k := cfg.ranks(), cfg.Bytes, cfg.chunks()
 	switch op + "/" + algo {
 	case "all_reduce/ring":
+		if nodes, per := cfg.twoLevel(); cfg.channels() > 1 {
+			return ChannelRing(OpAllReduce, nodes, per, s, k, cfg.channels()), nil
+		}
 		return RingPipelined(n, s, k), nil
 	case "all_reduce/tree":
 		return DoubleBinaryTree(n, s, k), nil
@@ -85,10 +88,9 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return Hierarchical(nodes, per, s)
 	case "all_reduce/ps":
 		return ParameterServer(n-cfg.servers(), cfg.servers(), s)
-	case "reduce_scatter/ring":
-		return ReduceScatterRing(n, s), nil
-	case "all_gather/ring":
-		return AllGatherRing(n, s), nil
+	case "reduce_scatter/ring", "all_gather/ring":
+		nodes, per := cfg.twoLevel()
+		return ChannelRing(Op(op), nodes, per, s, 1, cfg.channels()), nil
 	case "broadcast/binomial":
 		return BroadcastBinomial(n, s, cfg.Root), nil
 	case "broadcast/chain":

@@ -105,6 +105,11 @@ type Transfer struct {
 	// copy of the range (reduce phases), false when it stores or forwards
 	// it unchanged. ParaPlay does not charge time for the addition (γ = 0).
 	Reduce bool
+	// Ranges, when set, are the disjoint byte ranges the message carries,
+	// one per channel (ChannelRing sends the slices bound for one
+	// neighbour in one step as one message): their sizes add up to Bytes
+	// and Offset is the first one's. Nil means [Offset, Offset+Bytes).
+	Ranges []Range
 	// After lists the indices (into Schedule.Transfers) of the transfers
 	// that must have arrived before this one can be sent: the data it
 	// forwards or reduces.
@@ -131,10 +136,22 @@ type Schedule struct {
 	// Servers is the number of parameter servers, ranks 0..Servers-1,
 	// which hold no data of their own; 0 for every other algorithm.
 	Servers int
+	// Channels is the number of parallel rings (ChannelRing); 0 for a
+	// schedule of one.
+	Channels int
 	// Steps is the number of rounds.
 	Steps int
 	// Transfers lists every message in step order.
 	Transfers []Transfer
+}
+
+// Pieces is the byte ranges the transfer carries: Ranges, or the one
+// range [Offset, Offset+Bytes).
+func (t *Transfer) Pieces() []Range {
+	if t.Ranges != nil {
+		return t.Ranges
+	}
+	return []Range{{t.Offset, t.Bytes}}
 }
 
 // ChunkBytes splits S bytes into n chunks as evenly as whole bytes allow:
@@ -179,8 +196,19 @@ func (s *Schedule) Validate() error {
 		if t.Bytes <= 0 {
 			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
 		}
-		if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
-			errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
+		for _, r := range t.Pieces() {
+			if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
+				errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
+			}
+		}
+		if t.Ranges != nil {
+			var sum units.Bytes
+			for _, r := range t.Ranges {
+				sum += r.Bytes
+			}
+			if sum != t.Bytes || t.Ranges[0].Offset != t.Offset {
+				errs = append(errs, fmt.Errorf("transfer %d: ranges of %d bytes from %d, but the message says %d from %d", i, sum, t.Ranges[0].Offset, t.Bytes, t.Offset))
+			}
 		}
 		for _, d := range t.After {
 			if d < 0 || d >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {

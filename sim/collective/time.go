@@ -19,6 +19,11 @@ import (
 // direction, α + bytes·β per message. S/n is taken as a real number, so a
 // schedule with uneven chunks may differ by a byte's time per step.
 //
+// A ring with Channels > 1 is ChannelRing, priced by ChannelRingTime with
+// both links at alpha and bw: its execution model gives every rank two
+// such ports, one into its node (Nodes, PerNode) and one NIC, as a GPU
+// has an NVLink port and a network card.
+//
 // The γ term (time to add received data) is not charged: ParaPlay does not
 // model reduction arithmetic yet, so γ = 0 throughout.
 func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (float64, error) {
@@ -41,6 +46,10 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	msg := func(bytes float64) float64 { return a + bytes*beta }
 	switch op + "/" + algo {
 	case "all_reduce/ring":
+		if cfg.channels() > 1 {
+			nodes, per := cfg.twoLevel()
+			return ChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, alpha, bw, alpha, bw), nil
+		}
 		return 2*(nf-1)*float64(k)*a + 2*(nf-1)/nf*S*beta, nil
 	case "all_reduce/tree":
 		return DoubleBinaryTreeTime(n, cfg.Bytes, k, alpha, bw), nil
@@ -54,7 +63,13 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "all_reduce/ps":
 		m := cfg.servers()
 		return 2 * float64(n-m) * msg(S/float64(m)), nil
-	case "reduce_scatter/ring", "all_gather/ring", "all_to_all/pairwise":
+	case "reduce_scatter/ring", "all_gather/ring":
+		if cfg.channels() > 1 {
+			nodes, per := cfg.twoLevel()
+			return ChannelRingTime(op, nodes, per, cfg.channels(), 1, cfg.Bytes, alpha, bw, alpha, bw), nil
+		}
+		return (nf-1)*a + (nf-1)/nf*S*beta, nil
+	case "all_to_all/pairwise":
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
 	case "broadcast/binomial", "reduce/binomial":
 		return float64(ceilLog2(n)) * msg(S), nil
@@ -66,6 +81,15 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 		return float64(ceilLog2(n)) * msg(float64(BarrierBytes)), nil
 	}
 	panic("collective: Time: " + op + "/" + algo + " is listed but has no formula")
+}
+
+// channelMessages is how many messages the busiest rank sends per ring
+// step of the ring cfg describes: with several channels across nodes, one
+// to its NVLink neighbour and one through its NIC (the work bound counts
+// them).
+func channelMessages(cfg Config) int {
+	nodes, per := cfg.twoLevel()
+	return channelPortMessages(nodes, per, cfg.channels())
 }
 
 // FormulaText is the closed form Time uses for op/algo, in plain-text

@@ -20,6 +20,25 @@ type timingCase struct {
 	want func(n int, S, a, b float64) float64
 }
 
+// channels is n ranks on n/4 nodes (at least 2) running c rings.
+func channels(c int) func(n int) Config {
+	return func(n int) Config {
+		nodes := max(2, n/4)
+		return Config{Ranks: n, Nodes: nodes, PerNode: n / nodes, Channels: c}
+	}
+}
+
+// channelStep is one ring step of c channels on the ranks of channels(c):
+// the busiest rank sends to its node neighbour the slices (S/(n·c) each)
+// of the c − ⌊c/g⌋ channels it does not take out of the node, and through
+// its NIC those of the ⌈c/g⌉ it does, at once.
+func channelStep(n, c int, S, a, b float64) float64 {
+	g := float64(n / max(2, n/4))
+	cf := float64(c)
+	intra, inter := cf-math.Floor(cf/g), math.Ceil(cf/g)
+	return a + math.Max(intra, inter)*S/(cf*float64(n))*b
+}
+
 func timingCases() []timingCase {
 	pow2 := []int{2, 4, 8, 16}
 	any := []int{2, 3, 4, 6, 8, 16}
@@ -58,6 +77,25 @@ func timingCases() []timingCase {
 		{"all_reduce", "ps", []int{2, 4, 8, 16}, func(n int) Config { return Config{Ranks: n, Servers: max(1, n/4)} }, func(n int, S, a, b float64) float64 {
 			m := float64(max(1, n/4))
 			return 2 * (float64(n) - m) * (a + S/m*b)
+		}},
+		// Channels across nodes, every rank with a port into its node and
+		// a NIC: c rings each move S/c; per step the busiest rank sends
+		// c−⌊c/g⌋ slices of S/(n·c) to its node neighbour and ⌈c/g⌉
+		// through its NIC, at once, and the slower sets the pace.
+		{"all_reduce", "ring", []int{4, 8, 16}, channels(4), func(n int, S, a, b float64) float64 {
+			return 2 * float64(n-1) * channelStep(n, 4, S, a, b)
+		}},
+		{"all_reduce", "ring", []int{8}, func(n int) Config { return Config{Nodes: 1, PerNode: n, Channels: 8, Chunks: 2} }, func(n int, S, a, b float64) float64 {
+			return 2*float64(n-1)*2*a + 2*float64(n-1)/float64(n)*S*b // one node: the channels share every hop
+		}},
+		{"all_reduce", "ring", []int{8, 16}, channels(1), func(n int, S, a, b float64) float64 {
+			return 2*float64(n-1)*a + 2*float64(n-1)/float64(n)*S*b // one channel is Ring
+		}},
+		{"reduce_scatter", "ring", []int{4, 8, 16}, channels(2), func(n int, S, a, b float64) float64 {
+			return float64(n-1) * channelStep(n, 2, S, a, b)
+		}},
+		{"all_gather", "ring", []int{8, 16}, channels(8), func(n int, S, a, b float64) float64 {
+			return float64(n-1) * channelStep(n, 8, S, a, b)
 		}},
 		{"reduce_scatter", "ring", any, plain, func(n int, S, a, b float64) float64 {
 			return float64(n-1)*a + float64(n-1)/float64(n)*S*b
@@ -117,6 +155,9 @@ func TestTimeMatchesExecution(t *testing.T) {
 							t.Errorf("%s: Time = %g, want the formula's %g", name, got, want)
 						}
 						ran := execute(sch, alpha, bw)
+						if cfg.Channels > 1 {
+							ran = executeNodes(sch, Link{alpha, bw}, Link{alpha, bw}, cfg.PerNode)
+						}
 						if rel := math.Abs(ran-got) / got; rel > 0.005 {
 							t.Errorf("%s: execute = %g s, Time = %g s (%.2f%% apart), want within 0.5%%", name, ran, got, 100*rel)
 						} else if rel > worst {

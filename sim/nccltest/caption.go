@@ -54,15 +54,17 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	per := s.Cluster.GPUsPerNode
-	if per == 0 {
-		per = n
-	}
-	cfg := collective.Config{Ranks: n, Nodes: n / per, PerNode: per, Bytes: s.Collective.Size,
-		Chunks: s.Collective.Chunks, Alpha: alpha, Bandwidth: bw}
+	cfg := Config(s)
+	cfg.Alpha, cfg.Bandwidth = alpha, bw
+	per := cfg.PerNode
 	if op == "all_reduce" && algo == "hierarchical" && per > 1 && per < n {
 		secs, err := hierarchicalTime(t, cfg)
 		return "α–β formula 2(g−1)α₁ + 2(g−1)/g·S/B₁ + 2(N−1)α₂ + 2(N−1)/N·(S/g)/B₂", secs, err
+	}
+	if algo == "ring" && cfg.Channels > 1 && cfg.Nodes > 1 && per > 1 {
+		secs, err := Predict(t, op, algo, cfg, gpus)
+		li, le := collective.ChannelLoads(cfg.Nodes, per, cfg.Channels)
+		return fmt.Sprintf("α–β formula steps·max(α₁ + %d·S/(nC)/B₁, α₂ + %d·S/(nC)/B₂), C = %d channels", li, le, cfg.Channels), secs, err
 	}
 	secs, err := collective.Time(op, algo, cfg, alpha, bw)
 	if err != nil {

@@ -14,6 +14,11 @@ import (
 type Measurement struct {
 	// Op and Algorithm name the operation and the algorithm that ran (auto resolved).
 	Op, Algorithm string
+	// Channels is the number of parallel rings a ring op ran on.
+	Channels int
+	// Why says, when the algorithm was "auto", what it picked over what
+	// (Choice.Reason); empty otherwise.
+	Why string
 	// Ranks is the number of GPUs taking part.
 	Ranks int
 	// Bytes is the buffer size S as nccl-tests counts it.
@@ -28,8 +33,9 @@ type Measurement struct {
 
 // MeasureCollective runs op/algo with cfg on t, rank r on GPU r, at the
 // requested fidelity (taskgraph.Detailed, Analytic or Auto), and returns
-// its measurement and timeline. "auto" as algo is resolved on the
-// bottleneck path's α and bandwidth.
+// its measurement and timeline. "auto" as algo is Choose's pick; the
+// analytic fidelity prices with Predict. cfg.Channels 0 is
+// collective.DefaultChannels: one ring per NIC of a node across nodes.
 func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
 	n := cfg.Ranks
 	if n == 0 {
@@ -38,47 +44,37 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 	if n > len(t.GPUs) {
 		return Measurement{}, nil, fmt.Errorf("run: %d ranks but the cluster has %d GPUs", n, len(t.GPUs))
 	}
+	if cfg.Channels == 0 {
+		cfg.Channels = collective.DefaultChannels(cfg.Nodes, cfg.PerNode)
+	}
 	gpus := taskgraph.Identity(n)
 	alpha, bw, err := bottleneck(t, gpus)
 	if err != nil {
 		return Measurement{}, nil, err
 	}
 	cfg.Alpha, cfg.Bandwidth = alpha, bw
-	resolved, err := collective.Resolve(op, algo, cfg, alpha, bw)
+	m := Measurement{Op: op, Algorithm: algo, Ranks: n, Bytes: cfg.Bytes}
+	if algo == "auto" {
+		choice, err := Choose(t, op, cfg, gpus)
+		if err != nil {
+			return Measurement{}, nil, err
+		}
+		m.Algorithm, m.Why = choice.Picked(), choice.Reason()
+	} else if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
+		return Measurement{}, nil, err
+	}
+	if m.Algorithm == "ring" {
+		m.Channels = cfg.Channels
+	}
+	if m.Fidelity, err = pickFidelity(fidelity, n); err != nil {
+		return Measurement{}, nil, err
+	}
+	tl, err := runAt(t, op, m.Algorithm, cfg, gpus, m.Fidelity)
 	if err != nil {
 		return Measurement{}, nil, err
 	}
-	switch fidelity {
-	case taskgraph.Auto:
-		fidelity = taskgraph.Detailed
-		if n > taskgraph.AutoDetailedRanks {
-			fidelity = taskgraph.Analytic
-		}
-	case taskgraph.Detailed, taskgraph.Analytic:
-	default:
-		return Measurement{}, nil, fmt.Errorf("run: fidelity %q; want %s, %s or %s", fidelity, taskgraph.Detailed, taskgraph.Analytic, taskgraph.Auto)
-	}
-	title := fmt.Sprintf("%s %s on %d GPUs, %v", resolved, op, n, cfg.Bytes)
-	var tl *timeline.Timeline
-	if fidelity == taskgraph.Detailed {
-		sch, err := collective.New(op, resolved, cfg)
-		if err != nil {
-			return Measurement{}, nil, err
-		}
-		if tl, err = Collective(t, sch, gpus, title); err != nil {
-			return Measurement{}, nil, err
-		}
-	} else {
-		secs, err := analyticTime(t, op, resolved, cfg, gpus, alpha, bw)
-		if err != nil {
-			return Measurement{}, nil, err
-		}
-		if tl, err = CollectiveAnalytic(t, op, resolved, cfg.Bytes, gpus, max(1, units.Round(secs)), title); err != nil {
-			return Measurement{}, nil, err
-		}
-	}
 	c := tl.Collectives[0]
-	m := Measurement{Op: op, Algorithm: resolved, Ranks: n, Bytes: cfg.Bytes, Time: c.End - c.Start, Fidelity: fidelity}
+	m.Time = c.End - c.Start
 	if m.Time > 0 {
 		m.AlgBW = units.Bandwidth(float64(cfg.Bytes) / m.Time.Seconds())
 		m.BusBW = m.AlgBW * units.Bandwidth(collective.BusBWFactor(op, n))
@@ -86,30 +82,36 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 	return m, tl, nil
 }
 
-// analyticTime prices a collective with its closed form: the hierarchical
-// all-reduce on the intra-node and inter-node paths, every other algorithm
-// on the bottleneck path between neighbouring ranks.
-func analyticTime(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int, alpha units.Time, bw units.Bandwidth) (float64, error) {
-	if op == "all_reduce" && algo == "hierarchical" {
-		per := cfg.PerNode
-		if per < 1 || per >= len(gpus) {
-			return 0, fmt.Errorf("run: hierarchical needs several nodes of several GPUs")
+// pickFidelity resolves taskgraph.Auto by the rank count.
+func pickFidelity(fidelity string, n int) (string, error) {
+	switch fidelity {
+	case taskgraph.Auto:
+		if n > taskgraph.AutoDetailedRanks {
+			return taskgraph.Analytic, nil
 		}
-		router := topo.NewRouter(t)
-		ia, ib, err := router.PathCost(gpus[0], gpus[1%per])
-		if per == 1 {
-			ia, ib, err = alpha, bw, nil
-		}
-		if err != nil {
-			return 0, err
-		}
-		ea, eb, err := router.PathCost(gpus[0], gpus[per])
-		if err != nil {
-			return 0, err
-		}
-		return collective.HierarchicalTime(cfg.Nodes, per, cfg.Bytes, ia, ib, ea, eb), nil
+		return taskgraph.Detailed, nil
+	case taskgraph.Detailed, taskgraph.Analytic:
+		return fidelity, nil
 	}
-	return collective.Time(op, algo, cfg, alpha, bw)
+	return "", fmt.Errorf("run: fidelity %q; want %s, %s or %s", fidelity, taskgraph.Detailed, taskgraph.Analytic, taskgraph.Auto)
+}
+
+// runAt runs op/algo (resolved) at a fidelity: every message on the links,
+// or one span of the closed form's length.
+func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int, fidelity string) (*timeline.Timeline, error) {
+	title := fmt.Sprintf("%s %s on %d GPUs, %v", algo, op, len(gpus), cfg.Bytes)
+	if fidelity == taskgraph.Detailed {
+		sch, err := collective.New(op, algo, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return Collective(t, sch, gpus, title)
+	}
+	secs, err := Predict(t, op, algo, cfg, gpus)
+	if err != nil {
+		return nil, err
+	}
+	return CollectiveAnalytic(t, op, algo, cfg.Bytes, gpus, max(1, units.Round(secs)), title)
 }
 
 // Collective runs one collective schedule in detail on topology t, rank r

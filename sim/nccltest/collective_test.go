@@ -1,6 +1,7 @@
 package nccltest
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -106,14 +107,84 @@ func TestCollectiveRejectsBadPlacement(t *testing.T) {
 	}
 }
 
+// BenchmarkRing1024Detailed1GiB is the detailed 1,024-GPU ring all-reduce
+// of 1 GiB on 8 channels, one per NIC, as the CLI runs it by default:
+// 4.2 M messages (two per GPU per step).
 func BenchmarkRing1024Detailed1GiB(b *testing.B) {
 	c, _ := topo.Cluster(topo.ClusterConfig{Nodes: 128, PerNode: 8,
 		Intra: topo.Port{Bandwidth: 450 * units.GBps, Latency: 3 * units.Microsecond},
 		Inter: topo.Port{Bandwidth: 50 * units.GBps, Latency: 5 * units.Microsecond}, Network: topo.RailOptimized})
-	sch := collective.Ring(1024, units.GiB)
+	sch := collective.ChannelRing(collective.OpAllReduce, 128, 8, units.GiB, 1, 8)
 	for b.Loop() {
 		if _, err := Collective(c, sch, taskgraph.Identity(1024), ""); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestChannelsDetailedAgreesWithAnalytic: ring ops on channels across the
+// nodes of a rail-optimized cluster, every slice on the links (detailed),
+// against collective.ChannelRingTime on the NVLink and NIC paths
+// (analytic): within 2% when nothing else contends.
+func TestChannelsDetailedAgreesWithAnalytic(t *testing.T) {
+	intra := topo.Port{Bandwidth: 231 * units.GBps, Latency: 1900 * units.Nanosecond}
+	inter := topo.Port{Bandwidth: units.Bandwidth(22.5e9), Latency: 4 * units.Microsecond}
+	for _, tc := range []struct {
+		op                        string
+		nodes, per, channels, chk int
+		size                      units.Bytes
+	}{
+		{"all_reduce", 2, 8, 8, 1, 1 * units.GiB},
+		{"all_reduce", 2, 8, 8, 1, 16 * units.MiB},
+		{"all_reduce", 4, 8, 8, 4, 256 * units.MiB},
+		{"all_reduce", 3, 4, 2, 1, 256 * units.MiB},
+		{"all_reduce", 2, 4, 16, 1, 256 * units.MiB},
+		{"reduce_scatter", 4, 8, 8, 1, 512 * units.MiB},
+		{"all_gather", 2, 8, 4, 1, 512 * units.MiB},
+	} {
+		c, err := topo.Cluster(topo.ClusterConfig{Nodes: tc.nodes, PerNode: tc.per, Intra: intra, Inter: inter, Network: topo.RailOptimized})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := collective.Config{Nodes: tc.nodes, PerNode: tc.per, Bytes: tc.size, Channels: tc.channels, Chunks: tc.chk}
+		det, _, err := MeasureCollective(c, tc.op, "ring", cfg, taskgraph.Detailed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		an, _, err := MeasureCollective(c, tc.op, "ring", cfg, taskgraph.Analytic)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("%s %d×%d, %d channels, %d chunks, %v", tc.op, tc.nodes, tc.per, tc.channels, tc.chk, tc.size)
+		if rel := math.Abs(float64(an.Time-det.Time)) / float64(det.Time); rel > 0.02 {
+			t.Errorf("%s: analytic %v, detailed %v (%.2f%% apart), want within 2%%", name, an.Time, det.Time, 100*rel)
+		}
+	}
+}
+
+// TestChannelsMultiplyTheNICs: across nodes, one ring per NIC gives the
+// bus bandwidth of all the node's NICs, g times that of one ring.
+func TestChannelsMultiplyTheNICs(t *testing.T) {
+	c, err := topo.Cluster(topo.ClusterConfig{Nodes: 2, PerNode: 8, Network: topo.RailOptimized,
+		Intra: topo.Port{Bandwidth: 231 * units.GBps}, Inter: topo.Port{Bandwidth: units.Bandwidth(22.5e9)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	one, _, err := MeasureCollective(c, "all_reduce", "ring", collective.Config{Nodes: 2, PerNode: 8, Bytes: units.GiB, Channels: 1}, taskgraph.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eight, _, err := MeasureCollective(c, "all_reduce", "ring", collective.Config{Nodes: 2, PerNode: 8, Bytes: units.GiB}, taskgraph.Detailed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if eight.Channels != 8 {
+		t.Errorf("default channels = %d, want 8 (one per NIC)", eight.Channels)
+	}
+	if got, want := float64(eight.BusBW)/1e9, 8*22.5; math.Abs(got-want)/want > 0.01 {
+		t.Errorf("8 channels: busbw %.1f GB/s, want %.1f (8 NICs of 22.5)", got, want)
+	}
+	if got, want := float64(one.BusBW)/1e9, 22.5; math.Abs(got-want)/want > 0.01 {
+		t.Errorf("1 channel: busbw %.1f GB/s, want %.1f (one NIC)", got, want)
 	}
 }

@@ -52,21 +52,42 @@ func Topology(s scenario.Scenario) (*topo.Topology, error) {
 	return topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), nil
 }
 
+// Config is the scenario's collective: its GPUs as nodes of
+// cluster.gpus_per_node, its size, chunks and channels (0 read as
+// collective.DefaultChannels).
+func Config(s scenario.Scenario) collective.Config {
+	n := s.NumGPUs()
+	per := s.Cluster.GPUsPerNode
+	if per == 0 {
+		per = n
+	}
+	cfg := collective.Config{Ranks: n, Nodes: n / per, PerNode: per, Bytes: s.Collective.Size,
+		Chunks: s.Collective.Chunks, Channels: s.Collective.Channels}
+	if cfg.Channels == 0 {
+		cfg.Channels = collective.DefaultChannels(cfg.Nodes, cfg.PerNode)
+	}
+	return cfg
+}
+
 // Schedule builds the scenario's collective on its GPUs 0..n−1 of t;
-// "auto" is resolved on the topology's bottleneck α and bandwidth.
+// "auto" is Choose's pick.
 func Schedule(s scenario.Scenario, t *topo.Topology) (collective.Schedule, error) {
 	n := s.NumGPUs()
 	alpha, bw, err := bottleneck(t, taskgraph.Identity(n))
 	if err != nil {
 		return collective.Schedule{}, err
 	}
-	per := s.Cluster.GPUsPerNode
-	if per == 0 {
-		per = n
+	cfg := Config(s)
+	cfg.Alpha, cfg.Bandwidth = alpha, bw
+	algo := s.Collective.Algorithm
+	if algo == "auto" {
+		choice, err := Choose(t, s.Collective.Op, cfg, taskgraph.Identity(n))
+		if err != nil {
+			return collective.Schedule{}, fmt.Errorf("collective: %w", err)
+		}
+		algo = choice.Picked()
 	}
-	cfg := collective.Config{Ranks: n, Nodes: n / per, PerNode: per, Bytes: s.Collective.Size,
-		Chunks: s.Collective.Chunks, Alpha: alpha, Bandwidth: bw}
-	sch, err := collective.New(s.Collective.Op, s.Collective.Algorithm, cfg)
+	sch, err := collective.New(s.Collective.Op, algo, cfg)
 	if err != nil {
 		return collective.Schedule{}, fmt.Errorf("collective: %w", err)
 	}

@@ -22,17 +22,18 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // bottleneck, as Schedule resolves it.
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
-	per := s.Cluster.GPUsPerNode
-	if per == 0 {
-		per = n
-	}
-	cfg := collective.Config{Ranks: n, Nodes: n / max(per, 1), PerNode: per, Bytes: s.Collective.Size, Chunks: s.Collective.Chunks}
-	if s.Collective.Algorithm == "auto" {
+	cfg := Config(s)
+	algo := s.Collective.Algorithm
+	if algo == "auto" {
+		// Resolved as Schedule resolves it; a topology that does not
+		// build is bounded over every algorithm (collective.Messages).
 		if t, err := Topology(s); err == nil {
-			cfg.Alpha, cfg.Bandwidth, _ = bottleneck(t, taskgraph.Identity(n))
+			if c, err := Choose(t, s.Collective.Op, cfg, taskgraph.Identity(n)); err == nil {
+				algo = c.Picked()
+			}
 		}
 	}
-	c := budget.Count{N: collective.Messages(s.Collective.Op, s.Collective.Algorithm, cfg), Field: "gpus",
+	c := budget.Count{N: collective.Messages(s.Collective.Op, algo, cfg), Field: "gpus",
 		Why: fmt.Sprintf("%d GPUs (%s %s)", n, s.Collective.Algorithm, collective.Label(s.Collective.Op)),
 		Fix: "use fewer GPUs"}
 	if k := max(s.Collective.Chunks, 1); k > 1 {

@@ -77,4 +77,7 @@ func (s *Scenario) validateCollective(keys Keys, bad Reporter) {
 	if c.Chunks < 1 || c.Chunks > MaxChunks {
 		bad("collective.chunks", "is %d; allowed 1..%d", c.Chunks, MaxChunks)
 	}
+	if c.Channels < 0 || c.Channels > collective.MaxChannels {
+		bad("collective.channels", "is %d; allowed 0 (one per NIC) to %d", c.Channels, collective.MaxChannels)
+	}
 }

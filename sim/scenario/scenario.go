@@ -164,6 +164,11 @@ type Collective struct {
 	Size units.Bytes `yaml:"size" json:"size"`
 	// Chunks pipelines each message in this many pieces, 1..MaxChunks.
 	Chunks int `yaml:"chunks" json:"chunks"`
+	// Channels is the number of parallel rings a ring collective runs on
+	// (NCCL's nChannels), 0..collective.MaxChannels; 0 means NCCL's
+	// default, one per NIC of a node across nodes and one inside a node
+	// (collective.DefaultChannels).
+	Channels int `yaml:"channels,omitempty" json:"channels,omitempty"`
 }
 
 // NumGPUs is the number of GPUs the scenario runs on.

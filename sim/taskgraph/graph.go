@@ -85,7 +85,16 @@ func New(t *topo.Topology, title string) *Graph {
 	n := len(t.GPUs)
 	return &Graph{eng: eng, net: fabric.New(t, eng), out: NewTimeline(t, title),
 		gpus: gpuState{computeAt: make([]units.Time, n), commAt: make([]units.Time, n)},
-		msgs: messages{ports: newPorts(n)}}
+		msgs: messages{ports: newPorts(gpuNodes(t))}}
+}
+
+// gpuNodes lists each GPU's server.
+func gpuNodes(t *topo.Topology) []int {
+	node := make([]int, len(t.GPUs))
+	for i, g := range t.GPUs {
+		node[i] = g.Node
+	}
+	return node
 }
 
 // Timeline is the record the graph's run fills in.

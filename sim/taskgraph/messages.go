@@ -115,6 +115,13 @@ func (g *Graph) endpoints(item int32) (src, dst int) {
 	return c.gpus[tr.Src], c.gpus[tr.Dst]
 }
 
+// portsOf is the send and receive port of a message (ports.portOf).
+func (g *Graph) portsOf(item int32) (src, dst int) {
+	s, d := g.endpoints(item)
+	p := &g.msgs.ports
+	return p.portOf(s, d), p.portOf(d, s)
+}
+
 // ready queues message id at its ports, or sends it at once when messages
 // go concurrently.
 func (g *Graph) ready(id int32) {
@@ -122,7 +129,7 @@ func (g *Graph) ready(id int32) {
 		g.send(id)
 		return
 	}
-	src, dst := g.endpoints(g.ops[id].item)
+	src, dst := g.portsOf(g.ops[id].item)
 	g.msgs.ports.queue(id, src, dst)
 	g.touch(src, dst)
 }
@@ -143,7 +150,8 @@ func (g *Graph) send(id int32) {
 		// Sent with a callback, which the network never recycles.
 		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
 	} else {
-		g.msgs.ports.sending[src], g.msgs.ports.receiving[dst], g.msgs.ports.started[id] = true, true, true
+		p := &g.msgs.ports
+		p.sending[p.portOf(src, dst)], p.receiving[p.portOf(dst, src)], p.started[id] = true, true, true
 		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
 	}
 	if err != nil {
@@ -161,8 +169,9 @@ func (a *arrivals) Arrived(m *fabric.Message) {
 	id := int32(m.Tag)
 	g.record(id, m)
 	p := &g.msgs.ports
-	p.sending[m.Src], p.receiving[m.Dst] = false, false
-	g.touch(m.Src, m.Dst)
+	src, dst := p.portOf(m.Src, m.Dst), p.portOf(m.Dst, m.Src)
+	p.sending[src], p.receiving[dst] = false, false
+	g.touch(src, dst)
 	g.finish(id)
 }
 

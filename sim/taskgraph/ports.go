@@ -3,12 +3,17 @@ package taskgraph
 import "slices"
 
 // ports is the single-port model of the α–β literature (Thakur,
-// Rabenseifner & Gropp 2005): each GPU sends one message at a time and
-// receives one at a time. A ready message waits until both its sender's
-// send port and its receiver's receive port are free; waiting messages go
-// first come, first served. Messages of different GPUs still share the
-// network's links (package fabric).
+// Rabenseifner & Gropp 2005), per network interface: each GPU sends one
+// message at a time and receives one at a time into its server (NVLink,
+// NVSwitch, PCIe) and, separately, through its NIC to other servers — a
+// DGX-class GPU has both, and NCCL keeps both busy at once (one channel
+// over NVLink while another leaves through the NIC). A ready message waits
+// until both its sender's send port and its receiver's receive port are
+// free; waiting messages go first come, first served. Messages of
+// different ports still share the network's links (package fabric).
+// Port 2g is GPU g's into its server, 2g+1 its NIC (portOf).
 type ports struct {
+	node               []int // node[g] is GPU g's server
 	sending, receiving []bool
 	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
 	started            []bool    // by op: the message has left its queues
@@ -26,9 +31,19 @@ type touched struct {
 	pending  bool // a dispatch pass is scheduled for this instant
 }
 
-func newPorts(gpus int) ports {
-	return ports{sending: make([]bool, gpus), receiving: make([]bool, gpus),
-		bySrc: make([][]int32, gpus), byDst: make([][]int32, gpus)}
+func newPorts(node []int) ports {
+	n := 2 * len(node)
+	return ports{node: node, sending: make([]bool, n), receiving: make([]bool, n),
+		bySrc: make([][]int32, n), byDst: make([][]int32, n)}
+}
+
+// portOf is the port GPU g uses for a message to or from GPU peer: its
+// NIC when peer sits in another server.
+func (p *ports) portOf(g, peer int) int {
+	if p.node[g] != p.node[peer] {
+		return 2*g + 1
+	}
+	return 2 * g
 }
 
 // size makes the per-op tables for ops ops.
@@ -39,7 +54,8 @@ func (p *ports) size(ops int) {
 	p.bySeq = make([]int32, 0, ops)
 }
 
-// queue puts message id from GPU src to GPU dst in its ports' queues.
+// queue puts message id from send port src to receive port dst in their
+// queues.
 func (p *ports) queue(id int32, src, dst int) {
 	p.readySeq[id] = int32(len(p.bySeq))
 	p.bySeq = append(p.bySeq, id)
@@ -81,7 +97,7 @@ func (g *Graph) dispatch() {
 		if p.started[id] {
 			continue
 		}
-		src, dst := g.endpoints(g.ops[id].item)
+		src, dst := g.portsOf(g.ops[id].item)
 		if !p.sending[src] && !p.receiving[dst] {
 			g.send(id)
 		}

@@ -217,14 +217,10 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 // after ready[r]) and returns, per rank, the op after which rank r is done.
 func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
 	n := len(gpus)
-	cfg := collective.Config{Ranks: n, Bytes: bytes}
+	cfg := tr.ringConfig(gpus, bytes)
 	done := make([]int, n)
 	if tr.fid != detailed {
-		alpha, bw, err := tr.paths.Bottleneck(gpus)
-		if err != nil {
-			return nil, err
-		}
-		secs, err := collective.Time(string(op), "ring", cfg, alpha, bw)
+		secs, err := tr.ringTime(op, cfg, gpus)
 		if err != nil {
 			return nil, err
 		}

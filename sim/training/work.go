@@ -30,7 +30,10 @@ import (
 //	          + pp·(tp·cp)·dp(dp−1)   (ZeRO-1/2)  or  pp·2mv·(tp·cp)·dp(dp−1)  (ZeRO-3)
 //
 // ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
-// reduce-scatter (n(n−1)). Engine events: 4 per group op (G/(tp·cp) of
+// reduce-scatter (n(n−1)); both ring terms double on a cluster of several
+// nodes, where a group across nodes runs on channels and each GPU sends
+// two messages a step, over NVLink and through its NIC (ringConfig).
+// Engine events: 4 per group op (G/(tp·cp) of
 // them per span of a GPU) and per closed form, budget.EventsPerItem per
 // transfer. An imperfect
 // run (several iterations, faults, stragglers, variable lengths) plays up
@@ -183,16 +186,20 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	if p.ZeRO >= 1 {
 		op = "reduce_scatter"
 	}
+	channels := 1.0
+	if s.Cluster.Nodes > 1 {
+		channels = 2
+	}
 	grad := 0.0
 	if real && dp*cp > 1 {
-		grad = pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
 	}
 	zero := 0.0
 	switch {
 	case real && dp > 1 && (p.ZeRO == 1 || p.ZeRO == 2):
-		zero = pp * mp * dp * (dp - 1)
+		zero = channels * pp * mp * dp * (dp - 1)
 	case real && dp > 1 && p.ZeRO == 3:
-		zero = pp * 2 * m * v * mp * dp * (dp - 1)
+		zero = channels * pp * 2 * m * v * mp * dp * (dp - 1)
 	}
 	fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
 	if s.Fidelity == "auto" {

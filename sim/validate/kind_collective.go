@@ -19,7 +19,7 @@ func collectiveKind() Kind {
 		Name:     "nccl-tests-busbw",
 		What:     "one collective on a cluster preset, every message simulated; nccl-tests' busbw in GB/s",
 		Required: []string{"gpu", "op", "algo", "size"},
-		Optional: []string{"nodes", "gpus_per_node", "inter"},
+		Optional: []string{"nodes", "gpus_per_node", "inter", "channels"},
 		Simulate: simulateCollective,
 	}
 }
@@ -42,7 +42,12 @@ func simulateCollective(config map[string]string) (float64, error) {
 		return 0, fmt.Errorf("config: %w", err)
 	}
 	n := len(built.Topology.GPUs)
-	cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: size, Chunks: 1}
+	channels, err := optionalInt(config, "channels", 1, collective.MaxChannels)
+	if err != nil {
+		return 0, err
+	}
+	// channels absent: NCCL's default, one ring per NIC across nodes.
+	cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: size, Chunks: 1, Channels: channels}
 	m, _, err := nccltest.MeasureCollective(built.Topology, config["op"], config["algo"], cfg, taskgraph.Detailed)
 	if err != nil {
 		return 0, fmt.Errorf("config: %w", err)

@@ -83,7 +83,7 @@ func TestBudgetFlag(t *testing.T) {
 		{[]string{"run", ring, "--budget", "events=-1"}, exitUsage, "want a count > 0"},
 		{[]string{"run", "testdata/audit/checkpoint-1us.yaml", "--duration", "100000d"}, exitUsage, "--duration is 100000d; allowed up to 365d"},
 		{[]string{"collective", "--algo", "ring", "--nodes", "512", "--gpus-per-node", "8", "--gpu", "h100-sxm", "--size", "1G", "--fidelity", "detailed"},
-			exitUsage, "--fidelity: 4096 GPUs (ring all-reduce) = 33.5 M transfers; the command line allows 10 M"},
+			exitUsage, "--fidelity: 4096 GPUs (ring all-reduce) = 67.1 M transfers; the command line allows 10 M"},
 		{[]string{"plan", "--model", "llama3-8b", "--gpus", "65536", "--global-batch", "65536"}, exitUsage, "--gpus: is 65536; allowed 1..8192"},
 	} {
 		var out, errOut bytes.Buffer
@@ -94,7 +94,8 @@ func TestBudgetFlag(t *testing.T) {
 	}
 }
 
-// TestBrowserBudgetIsSmaller: a 512-GPU ring all-reduce fits the command
+// TestBrowserBudgetIsSmaller: a 512-GPU ring all-reduce (8 channels: two
+// messages a GPU a step, one over NVLink, one through its NIC) fits the command
 // line's budget and not the browser's, which names the GPUs.
 func TestBrowserBudgetIsSmaller(t *testing.T) {
 	s := scenario.Default()
@@ -103,7 +104,7 @@ func TestBrowserBudgetIsSmaller(t *testing.T) {
 		t.Fatalf("the command line refuses it: %v", err)
 	}
 	err := run.Check(s, budget.Browser)
-	if err == nil || !strings.Contains(err.Error(), "gpus: 512 GPUs (ring all-reduce) = 523 k transfers; the browser allows 200 k") {
+	if err == nil || !strings.Contains(err.Error(), "gpus: 512 GPUs (ring all-reduce) = 1.05 M transfers; the browser allows 200 k") {
 		t.Errorf("the browser: got %v", err)
 	}
 }

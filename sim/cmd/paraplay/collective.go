@@ -40,6 +40,7 @@ type collectiveFlags struct {
 	size, minB, maxB      string
 	factor                float64
 	chunks, root          int
+	channels              int
 	json                  bool
 	trace                 string
 }
@@ -88,6 +89,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Float64Var(&f.factor, "f", 2, "size multiplication factor (nccl-tests -f), > 1")
 	fs.IntVar(&f.chunks, "chunks", 1, "pipeline pieces per message (ring, tree, chain)")
 	fs.IntVar(&f.root, "root", 0, "root rank (broadcast, reduce)")
+	fs.IntVar(&f.channels, "channels", 0, fmt.Sprintf("parallel rings of a ring op (NCCL's nChannels), 1..%d; 0 = one per NIC of a node across nodes", collective.MaxChannels))
 	fs.StringVar(&f.fidelity, "fidelity", taskgraph.Auto, "detailed (every message simulated), analytic (closed form) or auto")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&f.trace, "trace", "", "write the Chrome trace of the largest size to this file")
@@ -109,6 +111,9 @@ func (f *collectiveFlags) resolve() (*cluster.Built, []units.Bytes, error) {
 			errs = append(errs, fmt.Errorf("--link-latency: %w", err))
 		}
 		spec.Bandwidth, spec.Latency = bw, lat
+	}
+	if f.channels < 0 || f.channels > collective.MaxChannels {
+		errs = append(errs, fmt.Errorf("--channels: is %d; allowed 0 (one per NIC) to %d", f.channels, collective.MaxChannels))
 	}
 	if f.gpus < 0 || f.gpus > cluster.MaxGPUs {
 		errs = append(errs, fmt.Errorf("--gpus: is %d; allowed 2..%d", f.gpus, cluster.MaxGPUs))
@@ -229,18 +234,35 @@ type result struct {
 	Bytes     int64   `json:"bytes"`
 	Count     int64   `json:"count"`
 	Type      string  `json:"type"`
+	Redop     string  `json:"redop"`
 	Algorithm string  `json:"algorithm"`
+	Channels  int     `json:"channels,omitempty"`
 	TimeS     float64 `json:"time_s"`
 	AlgBW     float64 `json:"algbw_GBps"`
 	BusBW     float64 `json:"busbw_GBps"`
 	Fidelity  string  `json:"fidelity"`
+	// Why is what --algo auto picked over what (nccltest.Choice.Reason).
+	Why string `json:"auto_reason,omitempty"`
+}
+
+// redop is the reduction nccl-tests prints for op: sum for the reducing
+// ops, none for the others.
+func redop(op string) string {
+	switch op {
+	case "all_reduce", "reduce_scatter", "reduce":
+		return "sum"
+	}
+	return "none"
 }
 
 func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdout, stderr io.Writer) int {
 	n := len(built.Topology.GPUs)
 	var results []result
 	for i, s := range sizes {
-		cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: s, Root: f.root, Chunks: f.chunks}
+		cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: s, Root: f.root, Chunks: f.chunks, Channels: f.channels}
+		if cfg.Channels == 0 {
+			cfg.Channels = collective.DefaultChannels(cfg.Nodes, cfg.PerNode)
+		}
 		if err := f.checkBudget(n, cfg); err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage
@@ -250,8 +272,9 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage
 		}
-		results = append(results, result{Bytes: int64(s), Count: int64(s) / 4, Type: "float", Algorithm: m.Algorithm,
-			TimeS: m.Time.Seconds(), AlgBW: float64(m.AlgBW) / 1e9, BusBW: float64(m.BusBW) / 1e9, Fidelity: m.Fidelity})
+		results = append(results, result{Bytes: int64(s), Count: int64(s) / 4, Type: "float", Redop: redop(f.op), Algorithm: m.Algorithm,
+			Channels: m.Channels, TimeS: m.Time.Seconds(), AlgBW: float64(m.AlgBW) / 1e9, BusBW: float64(m.BusBW) / 1e9,
+			Fidelity: m.Fidelity, Why: m.Why})
 		if f.trace != "" && i == len(sizes)-1 {
 			if err := writeFile(f.trace, tl.WriteChromeTrace); err != nil {
 				fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
@@ -283,13 +306,22 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 func writeTable(w io.Writer, op, algo string, n int, desc string, rs []result) {
 	fmt.Fprintf(w, "# paraplay collective: %s, algorithm %s, %d GPUs\n", op, algo, n)
 	fmt.Fprintf(w, "# cluster: %s\n#\n", desc)
-	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s  %-10s %s\n", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "algorithm", "fidelity")
+	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s  %-10s %8s %s\n", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "algorithm", "channels", "fidelity")
 	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)")
 	var sum float64
 	for _, r := range rs {
-		fmt.Fprintf(w, "  %10d %12d %8s %6s %6d %12.2f %8.2f %8.2f  %-10s %s\n",
-			r.Bytes, r.Count, r.Type, "sum", -1, r.TimeS*1e6, r.AlgBW, r.BusBW, r.Algorithm, r.Fidelity)
+		ch := "-"
+		if r.Channels > 0 {
+			ch = strconv.Itoa(r.Channels)
+		}
+		fmt.Fprintf(w, "  %10d %12d %8s %6s %6d %12.2f %8.2f %8.2f  %-10s %8s %s\n",
+			r.Bytes, r.Count, r.Type, r.Redop, -1, r.TimeS*1e6, r.AlgBW, r.BusBW, r.Algorithm, ch, r.Fidelity)
 		sum += r.BusBW
+	}
+	for _, r := range rs {
+		if r.Why != "" {
+			fmt.Fprintf(w, "# auto at %d B: %s\n", r.Bytes, r.Why)
+		}
 	}
 	if len(rs) > 0 {
 		fmt.Fprintf(w, "# Avg bus bandwidth    : %.4g\n", sum/float64(len(rs)))

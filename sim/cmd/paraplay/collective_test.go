@@ -64,6 +64,42 @@ func TestSweepTable(t *testing.T) {
 	}
 }
 
+// TestChannelsAndAuto: across two DGX A100 nodes the ring runs on one
+// channel per NIC (8 × 22.5 GB/s ≈ 180 GB/s bus bandwidth where one NIC
+// gave 22.5), --channels 1 is the single ring, and auto says what it
+// picked over what.
+func TestChannelsAndAuto(t *testing.T) {
+	base := []string{"--op", "all_reduce", "--nodes", "2", "--gpus-per-node", "8", "--gpu", "a100-sxm-80gb", "--inter", "ib-hdr", "--size", "4G"}
+	out, _ := runCollective(t, base...)
+	if !strings.Contains(out, "# auto at 4294967296 B: ring") || !strings.Contains(out, "(fastest predicted); hierarchical") {
+		t.Errorf("auto does not say what it picked:\n%s", out)
+	}
+	var j struct {
+		Results []struct {
+			Algorithm  string  `json:"algorithm"`
+			Channels   int     `json:"channels"`
+			BusBW      float64 `json:"busbw_GBps"`
+			AutoReason string  `json:"auto_reason"`
+		} `json:"results"`
+	}
+	for _, tc := range []struct {
+		channels   string
+		want, busA float64
+	}{{"0", 8, 179.5}, {"1", 1, 22.5}, {"4", 4, 90}} {
+		var out, errOut bytes.Buffer
+		if code := Main(append(append([]string{"collective"}, base...), "--algo", "ring", "--channels", tc.channels, "--json"), &out, &errOut); code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut.String())
+		}
+		if err := json.Unmarshal(out.Bytes(), &j); err != nil {
+			t.Fatal(err)
+		}
+		r := j.Results[0]
+		if float64(r.Channels) != tc.want || math.Abs(r.BusBW-tc.busA)/tc.busA > 0.01 {
+			t.Errorf("--channels %s: %d channels, busbw %.1f GB/s; want %v channels, about %.1f", tc.channels, r.Channels, r.BusBW, tc.want, tc.busA)
+		}
+	}
+}
+
 func TestEveryOpFromTheCommandLine(t *testing.T) {
 	for _, op := range []string{"all_reduce", "reduce_scatter", "all_gather", "broadcast", "reduce", "all_to_all", "sendrecv"} {
 		gpus := "8"
@@ -98,6 +134,8 @@ func TestCollectiveErrors(t *testing.T) {
 		{[]string{"-b", "0"}, "-b:"},
 		{[]string{"-b", "8G", "-e", "1K"}, "-e:"},
 		{[]string{"-f", "1"}, "-f:"},
+		{[]string{"--channels", "65"}, "--channels: is 65; allowed 0 (one per NIC) to 64"},
+		{[]string{"--channels", "-1"}, "--channels: is -1"},
 		{[]string{"--fidelity", "vague", "--size", "1K"}, "fidelity"},
 		{[]string{"--algo", "halving_doubling", "--gpus", "6", "--link-bw", "1GB/s", "--size", "1K"}, "power-of-two"},
 		{[]string{"extra"}, "unexpected argument"},

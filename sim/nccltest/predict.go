@@ -1,0 +1,114 @@
+package nccltest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Prediction is the closed-form time of one algorithm on a topology: what
+// the analytic fidelity reports and what "auto" compares.
+type Prediction struct {
+	// Algorithm is the algorithm priced.
+	Algorithm string
+	// Seconds is its predicted time.
+	Seconds float64
+}
+
+// Choice is what "auto" picked and why: every algorithm that fits the
+// run, fastest first, the first being the pick.
+type Choice struct {
+	// Predictions lists the candidates by predicted time, ties in the
+	// order collective.Algorithms lists them.
+	Predictions []Prediction
+}
+
+// Picked is the chosen algorithm.
+func (c Choice) Picked() string { return c.Predictions[0].Algorithm }
+
+// Reason says in one line what was picked over what, e.g. "ring 5.71 ms
+// (fastest predicted); hierarchical 9.20 ms, tree 40.1 ms".
+func (c Choice) Reason() string {
+	var rest []string
+	for _, p := range c.Predictions[1:] {
+		rest = append(rest, fmt.Sprintf("%s %v", p.Algorithm, units.Round(p.Seconds)))
+	}
+	out := fmt.Sprintf("%s %v (fastest predicted)", c.Predictions[0].Algorithm, units.Round(c.Predictions[0].Seconds))
+	if len(rest) > 0 {
+		out += "; " + strings.Join(rest, ", ")
+	}
+	return out
+}
+
+// Choose is "auto" as NCCL's tuner does it (src/graph/tuning.cc computes a
+// time for every algorithm and protocol and keeps the least): it prices
+// every algorithm op offers that fits cfg with Predict on t and picks the
+// fastest. cfg.Channels 0 takes DefaultChannels.
+func Choose(t *topo.Topology, op string, cfg collective.Config, gpus []int) (Choice, error) {
+	algos := collective.Algorithms(op)
+	if algos == nil {
+		_, err := collective.Resolve(op, "auto", cfg, collective.DefaultAlpha, collective.DefaultBandwidth)
+		return Choice{}, err
+	}
+	var c Choice
+	var firstErr error
+	for _, a := range algos[1:] {
+		secs, err := Predict(t, op, a, cfg, gpus)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		c.Predictions = append(c.Predictions, Prediction{a, secs})
+	}
+	if len(c.Predictions) == 0 {
+		return Choice{}, firstErr
+	}
+	slices.SortStableFunc(c.Predictions, func(a, b Prediction) int {
+		switch {
+		case a.Seconds < b.Seconds:
+			return -1
+		case a.Seconds > b.Seconds:
+			return 1
+		}
+		return 0
+	})
+	return c, nil
+}
+
+// Predict is the closed-form time of op/algo (not "auto") with cfg on t,
+// rank r on gpus[r]: on a cluster of several nodes, collective.TwoLevelTime
+// on the path between two GPUs of node 0 (NVLink) and from GPU 0 to the
+// first GPU of node 1 (its NIC, one rail) where the algorithm has a
+// two-level form (ring on channels, hierarchical, recursive doubling and
+// halving-doubling); otherwise collective.Time on the bottleneck path
+// between neighbouring ranks (topo.Paths.Bottleneck).
+func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int) (float64, error) {
+	alpha, bw, err := bottleneck(t, gpus)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
+		return 0, err
+	}
+	if cfg.Nodes > 1 && cfg.PerNode > 1 && cfg.PerNode < len(gpus) {
+		paths := topo.NewPaths(t)
+		ia, ib, err := paths.Cost(gpus[0], gpus[1])
+		if err != nil {
+			return 0, err
+		}
+		ea, eb, err := paths.Cost(gpus[0], gpus[cfg.PerNode])
+		if err != nil {
+			return 0, err
+		}
+		if secs, ok := collective.TwoLevelTime(op, algo, cfg, collective.Link{Alpha: ia, Bandwidth: ib}, collective.Link{Alpha: ea, Bandwidth: eb}); ok {
+			return secs, nil
+		}
+	}
+	return collective.Time(op, algo, cfg, alpha, bw)
+}
