@@ -50,11 +50,11 @@ type Config struct {
 	// the output projection and the MLP (GPT: yes; Llama: no).
 	Dropout bool
 	// UnfusedGradAccumulation makes each weight-gradient GEMM write a
-	// 16-bit gradient that a separate kernel adds into the fp32 main
-	// gradient, as Megatron-LM's data-parallel hook (main_grad.add_) did
-	// before gradient-accumulation fusion (NVIDIA/Megatron-LM commit
-	// 83b1e42f30, 2022-02-13); false is the fused GEMM, which accumulates
-	// into the fp32 gradient itself.
+	// 16-bit gradient that a separate kernel adds into the accumulated
+	// gradient (fp32 main_grad, or the fp16 .grad in fp16), as
+	// Megatron-LM did before gradient-accumulation fusion
+	// (NVIDIA/Megatron-LM commit 83b1e42f30, 2022-02-13); false is the
+	// fused GEMM, which accumulates into the fp32 gradient itself.
 	UnfusedGradAccumulation bool
 }
 
@@ -106,6 +106,7 @@ type shape struct {
 	act                           float64 // bytes of a 16-bit activation
 	linear                        DType   // the dtype of the layer's linear GEMMs
 	unfusedAcc                    bool    // Config.UnfusedGradAccumulation
+	mainGrad                      float64 // bytes of the gradient it accumulates into: 2 in fp16, else 4
 }
 
 func shapeOf(c Config) shape {
@@ -115,7 +116,10 @@ func shapeOf(c Config) shape {
 		heads: float64(m.Heads / c.TP), kvHeads: float64(m.KVHeadCount() / c.TP),
 		d: float64(m.HeadDim()), f: float64(m.FFNWidth() / c.TP),
 		t: float64(c.TP), c: float64(c.CP), act: 2, linear: c.Precision,
-		unfusedAcc: c.UnfusedGradAccumulation,
+		unfusedAcc: c.UnfusedGradAccumulation, mainGrad: FP32.Bytes(),
+	}
+	if c.Precision == FP16 {
+		sh.mainGrad = FP16.Bytes()
 	}
 	sh.tokens = sh.b * sh.s / sh.c
 	sh.local = sh.tokens

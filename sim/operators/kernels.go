@@ -71,11 +71,15 @@ func linear(name string, sh shape, m, k, n float64, saved, regather float64) blo
 		b.bwd = append(b.bwd, collective(name+".regather", BackwardWeight, "all_gather", "tp", regather))
 	}
 	if sh.unfusedAcc {
-		// The GEMM writes a 16-bit dW; the hook reads it and the fp32
-		// main gradient and writes the sum back.
+		// The GEMM writes a 16-bit dW; a separate kernel reads it and the
+		// accumulated gradient and writes the sum back: Megatron-LM's
+		// main_grad.add_ into fp32 (which bf16 forces), or, in fp16
+		// without --accumulate-allreduce-grads-in-fp32 (its default in
+		// 2021), autograd's in-place add into the fp16 .grad.
+		acc16 := sh.mainGrad
 		wgrad := gemm(name+".wgrad", BackwardWeight, dt, GEMM{M: int(k), N: int(n), K: int(m), Batch: 1}, sh.act)
 		acc := pointwise(name+".grad_accumulate", KindElementwise, BackwardWeight, BF16, k*n, addFLOPs,
-			k*n*(sh.act+FP32.Bytes()), k*n*FP32.Bytes())
+			k*n*(sh.act+acc16), k*n*acc16)
 		b.bwd = append(b.bwd, dgrad, wgrad, acc)
 		return b
 	}
