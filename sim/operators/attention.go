@@ -98,9 +98,17 @@ func eagerBlocks(c Config, sh shape) []block {
 		gemm("attn.scores.grad_q", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
 		gemm("attn.scores.grad_k", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
 	}
-	soft := pointwise("attn.softmax", KindReduction, Forward, dt, scores, softmaxFLOPs, scores*sh.act, scores*sh.act)
+	// Under a causal mask Megatron's fused kernel (scaled_upper_triang_
+	// masked_softmax.h) loads only each row's unmasked elements, about
+	// half, and writes the whole row (zeros above the diagonal); its
+	// backward loads the unmasked halves of the gradient and the output.
+	read := scores * sh.act
+	if c.Causal {
+		read /= 2
+	}
+	soft := pointwise("attn.softmax", KindReduction, Forward, dt, scores, softmaxFLOPs, read, scores*sh.act)
 	soft.SavedBytes = scores * sh.act
-	softBwd := pointwise("attn.softmax.grad", KindReduction, BackwardInput, dt, scores, softmaxFLOPs-1, 2*scores*sh.act, scores*sh.act)
+	softBwd := pointwise("attn.softmax.grad", KindReduction, BackwardInput, dt, scores, softmaxFLOPs-1, 2*read, scores*sh.act)
 	blocks = append(blocks,
 		block{fwd: qk, bwd: qkBwd, core: true, drop: repeated},
 		block{fwd: soft, bwd: []Op{softBwd}, core: true, drop: soft.SavedBytes})
