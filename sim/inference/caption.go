@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"paraplay/sim/gemm"
 	"paraplay/sim/hw"
+	"paraplay/sim/operators"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -22,14 +24,18 @@ import (
 //     over the tokens written (requests · (prompt + output − 1)), beside
 //     2 · layers · kv_heads · head_dim · 2 B / tp;
 //   - the first decode step of stage 0 (a pipeline without tensor
-//     parallelism), beside the roofline's memory term
-//     (weights + requests · context · KV per token) / HBM bandwidth, or its
-//     compute term 2 · P · requests / (peak · efficiency) when that is larger;
+//     parallelism), beside its floor under the op model: (weights +
+//     requests · context · KV per token) / (η · HBM bandwidth), or the
+//     FLOPs at the GEMM ceiling when larger, plus kernels × launch
+//     (opStepCheck); under training.efficiency, beside the roofline's
+//     memory term over the datasheet bandwidth, or its compute term
+//     2 · P · requests / (peak · efficiency) when that is larger;
 //   - under shared weights, the HBM a GPU frees, beside
 //     (layers − owned − buffer) · one layer's weights.
 //
-// The formulas are computed here from the model's published shapes and
-// the GPU preset, not through this package's cost model (model.go), so
+// The formulas are computed here from the model's published shapes, the
+// GPU preset and sim/gemm's η and ceiling, not through this package's cost
+// model (model.go, opmodel.go), so
 // the caption checks the simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
@@ -140,12 +146,17 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 		weights += float64(workload.Params(m).FinalNorm+int64(m.Vocab)*int64(m.Hidden)) * 2
 	}
 	bytes := weights + float64(int64(b)*int64(context))*float64(perToken)
-	memory := units.Round(bytes / float64(gpu.HBMBandwidth))
-	eff := s.Training.Efficiency
-	if eff == 0 {
-		eff = gpu.Efficiency
-	}
 	flops := weights*float64(b) + 4*float64(layers*b*context*m.Hidden) // 2 FLOPs per weight (2 bytes) per token
+	if eff := s.Training.Efficiency; eff > 0 {
+		return rooflineStepCheck(span, b, context, bytes, flops, gpu, eff), true
+	}
+	return opStepCheck(span, m, gpu, layers, p.PP, b, context, bytes, flops), true
+}
+
+// rooflineStepCheck sets a decode span beside the fixed-efficiency
+// roofline that training.efficiency asks for.
+func rooflineStepCheck(span *timeline.Span, b, context int, bytes, flops float64, gpu hw.GPU, eff float64) strategy.Part {
+	memory := units.Round(bytes / float64(gpu.HBMBandwidth))
 	compute := units.Round(flops / (gpu.PeakFLOPS * eff))
 	label := "(weights + KV)/HBM bandwidth"
 	want := memory
@@ -155,5 +166,42 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 	return strategy.Compare(strategy.Check{Name: "decode step", Formula: "max((weights + KV)/HBM bandwidth, FLOPs/(peak·efficiency))",
 		Source: "the roofline (Williams, Waterman & Patterson 2009)", Tolerance: 0.01},
 		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s = {}", b, context, label),
-		float64(span.End-span.Start), float64(want), strategy.Nanoseconds), true
+		float64(span.End-span.Start), float64(want), strategy.Nanoseconds)
+}
+
+// opStepCheck sets a decode span beside the op model's floor: the weights
+// and the cache streamed once at the achievable HBM bandwidth (the GEMM
+// model's η, sim/gemm), or the FLOPs at the GEMM model's ceiling when
+// those take longer, plus one launch per kernel,
+//
+//	kernels = layers · (11 + 1 with rotary embeddings) + 1 on the first stage + 2 on the last
+//
+// (per layer two norms, QKV, rotary, the cache append, attention, the
+// output projection, two residual adds and the MLP's two GEMMs and
+// activation; the embedding lookup; the final norm and the logits). The
+// op model also moves each kernel's activations, which this floor leaves
+// out: they grow with the batch, hence the tolerance.
+func opStepCheck(span *timeline.Span, m workload.Model, gpu hw.GPU, layers, pp, b, context int, bytes, flops float64) strategy.Part {
+	kernels := layers * 11
+	if m.Position == workload.PositionRoPE {
+		kernels += layers
+	}
+	kernels++ // stage 0 is first
+	if pp == 1 {
+		kernels += 2
+	}
+	launches := units.Time(kernels) * operators.DefaultLaunchOverhead
+	hbm, ceiling := float64(gpu.HBMBandwidth), gpu.PeakFLOPS
+	if p, err := gemm.Lookup(gpu.Name); err == nil {
+		hbm *= p.HBMEfficiency
+		ceiling *= p.Ceiling[gemm.BF16]
+	}
+	label, want := "(weights + KV)/(η·HBM bandwidth)", units.Round(bytes/hbm)
+	if compute := units.Round(flops / ceiling); compute > want {
+		label, want = "FLOPs/GEMM ceiling", compute
+	}
+	return strategy.Compare(strategy.Check{Name: "decode step", Formula: "max((weights + KV)/(η·HBM bandwidth), FLOPs/GEMM ceiling) + kernels·launch",
+		Source: "the roofline (Williams, Waterman & Patterson 2009) at sim/gemm's achievable bandwidth and ceiling, one launch per kernel", Tolerance: 0.15},
+		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s + %d launches = {}", b, context, label, kernels),
+		float64(span.End-span.Start), float64(want+launches), strategy.Nanoseconds)
 }

@@ -16,8 +16,9 @@ import (
 
 // Simulate serves the scenario's requests: on each replica,
 // every microbatch is prefilled, then decoded one token per step until it
-// has inference.output tokens. Each op is priced by the roofline of
-// the cost model (max of bytes / HBM bandwidth and FLOPs / peak); the
+// has inference.output tokens. Each op is priced by the op model
+// (OpModel: the stage's kernels, GEMMs at sim/gemm's efficiency, a launch
+// each), or by the roofline at training.efficiency when that is set; the
 // task graph (package taskgraph) supplies the waiting:
 //
 //	pipeline (shared_weights none): stage s of microbatch j's step k waits
