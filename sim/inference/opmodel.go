@@ -48,13 +48,13 @@ type denseKey struct {
 	first              bool
 }
 
-// tally sums priced kernels.
+// tally sums priced kernels, in floating point so that no sum can wrap
+// (cost saturates it at units.MaxTime).
 type tally struct {
-	time            units.Time
+	time, launch    float64 // seconds: the kernels' times, and their launches
 	bytes, flops    float64
 	memory, compute float64 // seconds
 	kernels         int
-	launch          units.Time
 }
 
 // NewOpModel is the op model of g: its GEMM model (gemm.For), its peak
@@ -258,9 +258,9 @@ func (o *OpModel) tally(l operators.List) (tally, error) {
 		if err != nil {
 			return tally{}, err
 		}
-		t.time += d
+		t.time += d.Seconds()
 		t.kernels++
-		t.launch += operators.DefaultLaunchOverhead
+		t.launch += operators.DefaultLaunchOverhead.Seconds()
 		t.bytes += op.Bytes()
 		t.flops += op.FLOPs
 		t.memory += op.Bytes() / o.hbm
@@ -278,11 +278,11 @@ func (t tally) add(u tally) tally {
 
 func (t tally) times(n int) tally {
 	f := float64(n)
-	return tally{time: t.time * units.Time(n), bytes: t.bytes * f, flops: t.flops * f,
-		memory: t.memory * f, compute: t.compute * f, kernels: t.kernels * n, launch: t.launch * units.Time(n)}
+	return tally{time: t.time * f, bytes: t.bytes * f, flops: t.flops * f,
+		memory: t.memory * f, compute: t.compute * f, kernels: t.kernels * n, launch: t.launch * f}
 }
 
 func (t tally) cost() Cost {
 	return Cost{Bytes: units.Bytes(t.bytes), FLOPs: t.flops, Memory: units.Round(t.memory), Compute: units.Round(t.compute),
-		Time: max(t.time, 1), Kernels: t.kernels, Overhead: t.launch}
+		Time: max(units.Round(t.time), 1), Kernels: t.kernels, Overhead: units.Round(t.launch)}
 }

@@ -123,7 +123,7 @@ func TestOpChunkedPrefill(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 3*one.time + head.time; whole.Time != want {
+	if want := units.Round(3*one.time + head.time); whole.Time != want {
 		t.Errorf("dense part of a 3-chunk prefill %v, want 3 × %v + the head %v", whole.Time, one.time, head.time)
 	}
 	if want := units.Bytes(3*one.bytes + head.bytes); whole.Bytes != want {

@@ -78,8 +78,10 @@ const maxServe = float64(units.MaxTime) / 16
 //
 //	microbatches · (prefill(requests, prompt) + output · decode(requests, prompt + output))
 //
-// bounds a replica's serial work, and must stay under maxServe. Costs are
-// compared in floating point, before Round saturates them.
+// bounds a replica's serial work (each term the larger of the roofline's
+// price and, without training.efficiency, the op model's), and must stay
+// under maxServe. Roofline costs are compared in floating point, before
+// Round saturates them.
 func clockFits(s scenario.Scenario) error {
 	m, err := s.Model.Resolve()
 	if err != nil {
@@ -98,9 +100,18 @@ func clockFits(s scenario.Scenario) error {
 	secs := func(c Cost) float64 {
 		return max(float64(c.Bytes)/float64(gpu.HBMBandwidth), c.FLOPs/(gpu.PeakFLOPS*eff))
 	}
-	pre := st.Prefill(in.Requests, in.Prompt)
-	dec := st.Decode(in.Requests, in.Prompt+in.Output)
-	total := float64(max(MicrobatchCount(&s), 1)) * (secs(pre) + float64(in.Output)*secs(dec)) * 1e9
+	pre, dec := secs(st.Prefill(in.Requests, in.Prompt)), secs(st.Decode(in.Requests, in.Prompt+in.Output))
+	if o, err := NewOpModel(gpu); err == nil && st.Efficiency == 0 {
+		// The op model prices the run: its kernels' sums stay far below
+		// the clock's range wherever the roofline's do, but bound it by
+		// its own prices all the same.
+		p, errP := o.Prefill(st, in.Requests, in.Prompt)
+		d, errD := o.Decode(st, in.Requests, in.Prompt+in.Output)
+		if errP == nil && errD == nil {
+			pre, dec = max(pre, p.Time.Seconds()), max(dec, d.Time.Seconds())
+		}
+	}
+	total := float64(max(MicrobatchCount(&s), 1)) * (pre + float64(in.Output)*dec) * 1e9
 	if total <= maxServe && !math.IsNaN(total) {
 		return nil
 	}
