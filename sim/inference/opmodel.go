@@ -40,7 +40,11 @@ type OpModel struct {
 	ceiling float64 // the GEMM model's best rate over its peak
 	eff     operators.Efficiency
 	dense   map[denseKey]tally
+	head    map[headKey]tally
 }
+
+// headKey is what the output head's kernels depend on.
+type headKey struct{ tp, rows int }
 
 // denseKey is what a stage's weight math for one chunk depends on.
 type denseKey struct {
@@ -69,7 +73,7 @@ func NewOpModel(g hw.GPU) (*OpModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("inference: %w", err)
 	}
-	o := &OpModel{dtype: operators.BF16, dense: map[denseKey]tally{}}
+	o := &OpModel{dtype: operators.BF16, dense: map[denseKey]tally{}, head: map[headKey]tally{}}
 	gd := gemm.BF16
 	if gm.Peak(gemm.BF16) == 0 {
 		o.dtype, gd = operators.FP16, gemm.FP16
@@ -199,11 +203,19 @@ func (o *OpModel) chunkTally(st Stage, tokens int) (tally, error) {
 // training head's fp32 cast and cross-entropy are not a server's (its
 // sampler is inference.sample_time).
 func (o *OpModel) headTally(st Stage, rows int) (tally, error) {
+	key := headKey{tp: st.TP, rows: rows}
+	if t, ok := o.head[key]; ok {
+		return t, nil
+	}
 	head, err := operators.Head(o.config(st, rows, 1))
 	if err != nil {
 		return tally{}, err
 	}
-	return o.tally(head.Select(func(op operators.Op) bool { return op.Name == "head.norm" || op.Name == "head.logits" }))
+	t, err := o.tally(head.Select(func(op operators.Op) bool { return op.Name == "head.norm" || op.Name == "head.logits" }))
+	if err == nil {
+		o.head[key] = t
+	}
+	return t, err
 }
 
 // config is one GPU's share of st's layers for batch sequences of seq
@@ -236,14 +248,16 @@ func (o *OpModel) attentionTally(st Stage, b, q, context int) (tally, error) {
 	cache := 2 * fb * fc * float64(kv*d) * BytesPerElement
 	flops := 4 * fb * float64(heads) * fq * float64(d) * keys
 	shape := operators.Attention{Batch: b, Heads: heads, KVHeads: kv, QueryLen: q, KeyLen: context, HeadDim: d, Causal: q > 1}
-	l := operators.List{
-		{Name: "attn.kv_append", Kind: operators.KindElementwise, Phase: operators.Forward, DType: o.dtype,
-			ReadBytes: newKV, WriteBytes: newKV},
-		{Name: "attn.flash", Kind: operators.KindAttention, Phase: operators.Forward, DType: o.dtype, Attention: shape,
-			FLOPs: flops, ModelFLOPs: flops, ReadBytes: qBytes + cache, WriteBytes: qBytes},
+	appendKV := operators.Op{Name: "attn.kv_append", Kind: operators.KindElementwise, Phase: operators.Forward, DType: o.dtype,
+		ReadBytes: newKV, WriteBytes: newKV}
+	attn := operators.Op{Name: "attn.flash", Kind: operators.KindAttention, Phase: operators.Forward, DType: o.dtype, Attention: shape,
+		FLOPs: flops, ModelFLOPs: flops, ReadBytes: qBytes + cache, WriteBytes: qBytes}
+	a, err := o.tallyOp(appendKV)
+	if err != nil {
+		return tally{}, err
 	}
-	t, err := o.tally(l)
-	return t.times(st.Layers), err
+	k, err := o.tallyOp(attn)
+	return a.add(k).times(st.Layers), err
 }
 
 // tally prices l's compute kernels (collectives are sim/collective's: the
@@ -254,19 +268,25 @@ func (o *OpModel) tally(l operators.List) (tally, error) {
 		if op.Kind == operators.KindCollective {
 			continue
 		}
-		d, err := o.pricer.Time(op)
+		u, err := o.tallyOp(op)
 		if err != nil {
 			return tally{}, err
 		}
-		t.time += d.Seconds()
-		t.kernels++
-		t.launch += operators.DefaultLaunchOverhead.Seconds()
-		t.bytes += op.Bytes()
-		t.flops += op.FLOPs
-		t.memory += op.Bytes() / o.hbm
-		if op.IsMatmul() {
-			t.compute += op.FLOPs / (o.peak * o.eff(operators.ShapeOf(op)))
-		}
+		t = t.add(u)
+	}
+	return t, nil
+}
+
+// tallyOp prices one compute kernel.
+func (o *OpModel) tallyOp(op operators.Op) (tally, error) {
+	d, err := o.pricer.Time(op)
+	if err != nil {
+		return tally{}, err
+	}
+	t := tally{time: d.Seconds(), launch: operators.DefaultLaunchOverhead.Seconds(), kernels: 1,
+		bytes: op.Bytes(), flops: op.FLOPs, memory: op.Bytes() / o.hbm}
+	if op.IsMatmul() {
+		t.compute = op.FLOPs / (o.peak * o.eff(operators.ShapeOf(op)))
 	}
 	return t, nil
 }

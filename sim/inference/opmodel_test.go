@@ -2,6 +2,7 @@ package inference
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"paraplay/sim/gemm"
@@ -176,5 +177,29 @@ func TestOpDecodeSpan(t *testing.T) {
 	}
 	if step != output-1 {
 		t.Errorf("%d decode spans on GPU 1, want %d", step, output-1)
+	}
+}
+
+// TestOpModelShapeBytes holds the op model's one-off allocation for a new
+// chunk shape under OpModelShapeBytes, the figure Work bounds it by, and
+// a later step of a known shape to a few hundred bytes (its new
+// attention price).
+func TestOpModelShapeBytes(t *testing.T) {
+	o, g := opModel(t, "h100-sxm")
+	st := Stage{Model: llama8b(t), Layers: 32, First: true, Last: true, TP: 1, GPU: g}
+	alloc := func(f func()) uint64 {
+		var a, b runtime.MemStats
+		runtime.ReadMemStats(&a)
+		f()
+		runtime.ReadMemStats(&b)
+		return b.TotalAlloc - a.TotalAlloc
+	}
+	for _, tokens := range []int{8, 2048} {
+		if got := alloc(func() { _, _, _ = o.Step(st, tokens, 1, 300) }); got > OpModelShapeBytes {
+			t.Errorf("first step of %d tokens allocated %d B, want at most OpModelShapeBytes = %d", tokens, got, OpModelShapeBytes)
+		}
+	}
+	if got := alloc(func() { _, _ = o.Decode(st, 8, 301) }); got > 2048 {
+		t.Errorf("a decode step of a known shape allocated %d B, want at most 2 KiB", got)
 	}
 }

@@ -64,7 +64,30 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	transfers := budget.Count{N: tr, Why: why + " × stages", Field: "inference.output", Fix: fix}
 	// Each op keeps its metadata and its GPUs' KV-cache points: two ops'
 	// worth of memory a span.
-	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
+	w := budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
+	if s.Training.Efficiency == 0 {
+		w.Memory.N += opModelSetup(in, p.PP)
+	}
+	return w
+}
+
+// OpModelShapeBytes bounds what the op model allocates to price one new
+// chunk of tokens on one kind of stage (the layer's op list, the
+// embedding's, their prices): about 50 KB measured
+// (TestOpModelShapeBytes); later steps of the same shape reuse it.
+const OpModelShapeBytes = 64 << 10
+
+// opModelSetup bounds the op model's one-off allocations in a run: at most
+// 4 kinds of stage (first, last, and the middle stages' two layer counts;
+// 3 under shared weights: the first, middle and last layer), each priced
+// at up to 6 token counts (two microbatch sizes, each with a prefill
+// chunk, its remainder and a decode step).
+func opModelSetup(in Settings, pp int) float64 {
+	kinds := min(max(pp, 1), 4)
+	if in.SharedWeights != SharedNone {
+		kinds = 3
+	}
+	return float64(kinds * 6 * OpModelShapeBytes)
 }
 
 // maxServe is the longest serving run the clock may hold: a sixteenth of
