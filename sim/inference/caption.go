@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strings"
 
+	"paraplay/sim/gemm"
 	"paraplay/sim/hw"
+	"paraplay/sim/operators"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -22,14 +24,18 @@ import (
 //     over the tokens written (requests · (prompt + output − 1)), beside
 //     2 · layers · kv_heads · head_dim · 2 B / tp;
 //   - the first decode step of stage 0 (a pipeline without tensor
-//     parallelism), beside the roofline's memory term
-//     (weights + requests · context · KV per token) / HBM bandwidth, or its
-//     compute term 2 · P · requests / (peak · efficiency) when that is larger;
+//     parallelism), beside its floor under the op model: (weights +
+//     requests · context · KV per token) / (η · HBM bandwidth), or the
+//     FLOPs at the GEMM ceiling when larger, plus kernels × launch
+//     (opStepCheck); under training.efficiency, beside the roofline's
+//     memory term over the datasheet bandwidth, or its compute term
+//     2 · P · requests / (peak · efficiency) when that is larger;
 //   - under shared weights, the HBM a GPU frees, beside
 //     (layers − owned − buffer) · one layer's weights.
 //
-// The formulas are computed here from the model's published shapes and
-// the GPU preset, not through this package's cost model (model.go), so
+// The formulas are computed here from the model's published shapes, the
+// GPU preset and sim/gemm's η and ceiling, not through this package's cost
+// model (model.go, opmodel.go), so
 // the caption checks the simulator rather than repeating it. The bubbles by kind, the KV room
 // and any OOM follow.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
@@ -139,13 +145,18 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 	if p.PP == 1 { // the head, and the final norm, on the only stage
 		weights += float64(workload.Params(m).FinalNorm+int64(m.Vocab)*int64(m.Hidden)) * 2
 	}
-	bytes := weights + float64(int64(b)*int64(context))*float64(perToken)
-	memory := units.Round(bytes / float64(gpu.HBMBandwidth))
-	eff := s.Training.Efficiency
-	if eff == 0 {
-		eff = gpu.Efficiency
+	kv := float64(int64(b)*int64(context)) * float64(perToken)
+	if eff := s.Training.Efficiency; eff > 0 {
+		flops := weights*float64(b) + 4*float64(layers*b*context*m.Hidden) // 2 FLOPs per weight (2 bytes) per token
+		return rooflineStepCheck(span, b, context, weights+kv, flops, gpu, eff), true
 	}
-	flops := weights*float64(b) + 4*float64(layers*b*context*m.Hidden) // 2 FLOPs per weight (2 bytes) per token
+	return opStepCheck(span, m, gpu, layers, p.PP, b, context, weights, kv, weights*float64(b)), true
+}
+
+// rooflineStepCheck sets a decode span beside the fixed-efficiency
+// roofline that training.efficiency asks for.
+func rooflineStepCheck(span *timeline.Span, b, context int, bytes, flops float64, gpu hw.GPU, eff float64) strategy.Part {
+	memory := units.Round(bytes / float64(gpu.HBMBandwidth))
 	compute := units.Round(flops / (gpu.PeakFLOPS * eff))
 	label := "(weights + KV)/HBM bandwidth"
 	want := memory
@@ -155,5 +166,45 @@ func decodeStepCheck(s scenario.Scenario, tl *timeline.Timeline, m workload.Mode
 	return strategy.Compare(strategy.Check{Name: "decode step", Formula: "max((weights + KV)/HBM bandwidth, FLOPs/(peak·efficiency))",
 		Source: "the roofline (Williams, Waterman & Patterson 2009)", Tolerance: 0.01},
 		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s = {}", b, context, label),
-		float64(span.End-span.Start), float64(want), strategy.Nanoseconds), true
+		float64(span.End-span.Start), float64(want), strategy.Nanoseconds)
+}
+
+// opStepCheck sets a decode span beside the op model's floor: attention
+// streams the cache once at the achievable HBM bandwidth (the GEMM
+// model's η, sim/gemm), the weight GEMMs take the longer of streaming the
+// weights and their FLOPs at the GEMM model's ceiling, and every kernel
+// pays one launch,
+//
+//	t = KV/(η·HBM) + max(weights/(η·HBM), 2·P·requests/ceiling) + kernels · launch
+//	kernels = layers · (11 + 1 with rotary embeddings) + 1 on the first stage + 2 on the last
+//
+// (per layer two norms, QKV, rotary, the cache append, attention, the
+// output projection, two residual adds and the MLP's two GEMMs and
+// activation; the embedding lookup; the final norm and the logits). The
+// op model also moves each kernel's activations, which this floor leaves
+// out: a few percent of a step at a hundred requests, hence the tolerance.
+func opStepCheck(span *timeline.Span, m workload.Model, gpu hw.GPU, layers, pp, b, context int, weights, kv, flops float64) strategy.Part {
+	kernels := layers * 11
+	if m.Position == workload.PositionRoPE {
+		kernels += layers
+	}
+	kernels++ // stage 0 is first
+	if pp == 1 {
+		kernels += 2
+	}
+	launches := float64(kernels) * operators.DefaultLaunchOverhead.Seconds()
+	hbm, ceiling := float64(gpu.HBMBandwidth), gpu.PeakFLOPS
+	if p, err := gemm.Lookup(gpu.Name); err == nil {
+		hbm *= p.HBMEfficiency
+		ceiling *= p.Ceiling[gemm.BF16]
+	}
+	gemms, label := weights/hbm, "(KV + weights)/(η·HBM)"
+	if c := flops / ceiling; c > gemms {
+		gemms, label = c, "KV/(η·HBM) + 2·P·requests/ceiling"
+	}
+	want := units.Round(kv/hbm + gemms + launches)
+	return strategy.Compare(strategy.Check{Name: "decode step", Formula: "KV/(η·HBM) + max(weights/(η·HBM), 2·P·requests/GEMM ceiling) + kernels·launch",
+		Source: "the roofline (Williams, Waterman & Patterson 2009) at sim/gemm's achievable bandwidth and ceiling, one launch per kernel", Tolerance: 0.15},
+		fmt.Sprintf("decode step (stage 0, %d requests, context %d): simulated {}; %s + %d launches = {}", b, context, label, kernels),
+		float64(span.End-span.Start), float64(want), strategy.Nanoseconds)
 }

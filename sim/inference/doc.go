@@ -21,4 +21,15 @@
 // (Williams, Waterman & Patterson 2009): a decode step that reads every
 // weight once for a handful of tokens is bound by memory bandwidth, a
 // prefill of thousands of tokens by compute.
+//
+// A run applies the roofline kernel by kernel (opmodel.go): a step is the
+// served model's op list at the step's token count (sim/operators: the
+// layers' GEMMs, norms, activations and residuals, the cache append, one
+// fused attention kernel over the cache, the embedding and the head),
+// each GEMM at the efficiency sim/gemm gives its shape on the GPU, every
+// kernel's bytes at the achievable HBM bandwidth, and one launch per
+// kernel: the per-step overhead. Training prices its layers from the same
+// op list and GEMM model, so serving and training share one physics.
+// training.efficiency, when set, brings back the single roofline above at
+// that fraction of peak.
 package inference

@@ -32,8 +32,10 @@ type Stage struct {
 	TP int
 	// GPU is the accelerator: HBM size and bandwidth, peak FLOP/s.
 	GPU hw.GPU
-	// Efficiency is the fraction of peak FLOP/s reached, in (0, 1]; 0
-	// means the GPU preset's.
+	// Efficiency is the fraction of peak FLOP/s the roofline methods
+	// (Roofline, Decode, Prefill, Dense, Attention) assume, in (0, 1]; 0
+	// means the GPU preset's. A serving run prices its steps with the op
+	// model (OpModel) unless training.efficiency sets this override.
 	Efficiency float64
 }
 
@@ -86,8 +88,21 @@ type Cost struct {
 	// FLOPs is its arithmetic.
 	FLOPs float64
 	// Memory and Compute are Bytes / HBM bandwidth and FLOPs / (peak ·
-	// efficiency); Time is the larger (the roofline).
+	// efficiency); under the roofline Time is the larger, under the op
+	// model (OpModel) each is a sum over kernels and Time the sum of
+	// each kernel's larger plus its launch.
 	Memory, Compute, Time units.Time
+	// Kernels is the kernels the op model priced, and Overhead their
+	// launches (Kernels × operators.DefaultLaunchOverhead); 0 under the
+	// roofline, which has no per-kernel cost.
+	Kernels  int
+	Overhead units.Time
+}
+
+// plus is the cost of c and d run one after the other.
+func (c Cost) plus(d Cost) Cost {
+	return Cost{Bytes: c.Bytes + d.Bytes, FLOPs: c.FLOPs + d.FLOPs, Memory: c.Memory + d.Memory, Compute: c.Compute + d.Compute,
+		Time: c.Time + d.Time, Kernels: c.Kernels + d.Kernels, Overhead: c.Overhead + d.Overhead}
 }
 
 // MemoryBound reports whether the bandwidth term decides the time.

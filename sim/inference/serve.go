@@ -1,6 +1,7 @@
 package inference
 
 import (
+	"cmp"
 	"strconv"
 
 	"paraplay/sim/collective"
@@ -15,8 +16,9 @@ import (
 
 // Simulate serves the scenario's requests: on each replica,
 // every microbatch is prefilled, then decoded one token per step until it
-// has inference.output tokens. Each op is priced by the roofline of
-// the cost model (max of bytes / HBM bandwidth and FLOPs / peak); the
+// has inference.output tokens. Each op is priced by the op model
+// (OpModel: the stage's kernels, GEMMs at sim/gemm's efficiency, a launch
+// each), or by the roofline at training.efficiency when that is set; the
 // task graph (package taskgraph) supplies the waiting:
 //
 //	pipeline (shared_weights none): stage s of microbatch j's step k waits
@@ -43,6 +45,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	} else {
 		r.buildShared()
 	}
+	if r.err != nil {
+		return nil, r.err
+	}
 	r.g.OnFinish(r.observe)
 	return r.g.Play("inference", r.record)
 }
@@ -61,6 +66,8 @@ type infRun struct {
 	meta     []opMeta     // by op id
 	finishAt []units.Time // by op id
 	served
+	ops *OpModel // prices steps; nil when training.efficiency asks for the roofline
+	err error    // the first pricing error
 }
 
 // servers is the hardware and its parallel layout.
@@ -132,8 +139,14 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	if err != nil {
 		return nil, err
 	}
+	var ops *OpModel
+	if s.Training.Efficiency == 0 {
+		if ops, err = NewOpModel(gpu); err != nil {
+			return nil, err
+		}
+	}
 	p := s.Parallel
-	r := &infRun{s: s, in: SettingsOf(&s), m: m, servers: servers{gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
+	r := &infRun{ops: ops, s: s, in: SettingsOf(&s), m: m, servers: servers{gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
 		nv:   topo.Port{Bandwidth: nvl.Effective(), Latency: nvl.Latency, Kind: string(nvl.Kind)},
 		pcie: topo.Port{Bandwidth: pcie.Effective(), Latency: pcie.Latency, Kind: string(pcie.Kind)}}}
 	cpus := 0
@@ -291,12 +304,7 @@ func (r *infRun) step(rep, j, k, b, in int) int {
 			host := r.compute(roleHost, timeline.Span{Kind: timeline.Host, Microbatch: j, Stage: st, Label: "H"}, gpus, h, 0, 0, deps...)
 			deps = []int{host}
 		}
-		var cost Cost
-		if k == 0 {
-			cost = stage.Prefill(b, r.in.Prompt)
-		} else {
-			cost = stage.Decode(b, r.in.Prompt+k)
-		}
+		cost := r.cost(stage, k, b)
 		comm := TPCommTime(tokens, stage.Layers, r.m.Hidden, r.tp, r.nv.Bandwidth, r.nv.Latency)
 		ws := stage.ActivationBytes(tokens, b)
 		op := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: st, Label: label}, gpus, cost.Time, comm, ws, deps...)
@@ -320,6 +328,37 @@ func (r *infRun) step(rep, j, k, b, in int) int {
 		deps = []int{r.join(msgs...)}
 	}
 	return r.sample(rep, j, k, b, batch, last)
+}
+
+// cost prices step k (0: the prefill) of b requests on st: by the op
+// model, or by the roofline at training.efficiency when that is set. A
+// pricing error is kept in r.err (Simulate returns it) and costs 1 ns.
+func (r *infRun) cost(st Stage, k, b int) Cost {
+	if r.ops == nil && k == 0 {
+		return st.Prefill(b, r.in.Prompt)
+	}
+	if r.ops == nil {
+		return st.Decode(b, r.in.Prompt+k)
+	}
+	d, a := r.split(st, k, b)
+	return d.plus(a)
+}
+
+// split is cost as the weight math and the attention over the cache.
+func (r *infRun) split(st Stage, k, b int) (dense, attn Cost) {
+	q, context := 1, r.in.Prompt+k
+	if k == 0 {
+		q, context = r.in.Prompt, r.in.Prompt
+	}
+	if r.ops == nil {
+		return st.Dense(b*q, b), st.Attention(b, context, k == 0)
+	}
+	dense, attn, err := r.ops.Step(st, b, q, context)
+	if err != nil {
+		r.err = cmp.Or(r.err, err)
+		return Cost{Time: 1}, Cost{Time: 1}
+	}
+	return dense, attn
 }
 
 // sample draws microbatch j's tokens of step k after the last stage's op
@@ -397,15 +436,9 @@ func (r *infRun) buildShared() {
 // prev and returns its last op.
 func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 	layer := Stage{Model: r.m, Layers: 1, First: l == 0, Last: l == r.m.Layers-1, TP: 1, GPU: r.gpu, Efficiency: r.s.Training.Efficiency}
-	tokens, context := b, r.in.Prompt+k
+	tokens := b
 	// Labelled by microbatch like a pipeline's spans; Stage holds the layer.
 	kind, label := timeline.Decode, "D"+strconv.Itoa(j)
-	cost := func(st Stage) Cost {
-		if k == 0 {
-			return st.Prefill(b, r.in.Prompt)
-		}
-		return st.Decode(b, context)
-	}
 	if k == 0 {
 		tokens, kind, label = b*r.in.Prompt, timeline.Prefill, "P"+strconv.Itoa(j)
 	}
@@ -419,7 +452,7 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 	ws := layer.ActivationBytes(tokens, b)
 	switch {
 	case owner == rep:
-		op := r.compute(roleCompute, span, []int{rep}, cost(layer).Time, 0, ws, deps...)
+		op := r.compute(roleCompute, span, []int{rep}, r.cost(layer, k, b).Time, 0, ws, deps...)
 		r.meta[op].kvAdd, r.meta[op].kvGPUs = kvAdd, []int{rep}
 		return op
 	case r.shared.Fetch:
@@ -436,15 +469,14 @@ func (r *infRun) sharedLayer(rep, j, k, l, b, prev int, borrowed *[]int) int {
 		} else {
 			fetch = r.message(owner, rep, LayerWeightBytes(r.m), k, r.join())
 		}
-		op := r.compute(roleCompute, span, []int{rep}, cost(layer).Time, 0, ws, append(deps, fetch)...)
+		op := r.compute(roleCompute, span, []int{rep}, r.cost(layer, k, b).Time, 0, ws, append(deps, fetch)...)
 		r.meta[op].kvAdd, r.meta[op].kvGPUs = kvAdd, []int{rep}
 		*borrowed = append(*borrowed, op)
 		return op
 	}
 	// Ship: attention over the local cache here, the weight math at the
 	// owner, activations there and back.
-	attn := layer.Attention(b, context, k == 0)
-	dense := layer.Dense(tokens, b)
+	dense, attn := r.split(layer, k, b)
 	a := r.compute(roleCompute, timeline.Span{Kind: kind, Microbatch: j, Stage: l, Label: label}, []int{rep}, attn.Time, 0, ws, deps...)
 	r.meta[a].kvAdd, r.meta[a].kvGPUs = kvAdd, []int{rep}
 	bytes := units.Bytes(tokens * r.m.Hidden * BytesPerElement)

@@ -80,13 +80,15 @@ func TestKVGrowsLinearly(t *testing.T) {
 	}
 }
 
-// TestDecodeStepMatchesBandwidth checks a decode span of a middle stage
-// against the roofline's memory term, computed here from the published
-// shapes: (8 layers of weights + requests · context · KV per token) / HBM
-// bandwidth, and that the compute term is smaller.
+// TestDecodeStepMatchesBandwidth checks, under the training.efficiency
+// override (the fixed-efficiency roofline), a decode span of a middle
+// stage against the roofline's memory term, computed here from the
+// published shapes: (8 layers of weights + requests · context · KV per
+// token) / HBM bandwidth, and that the compute term is smaller.
 func TestDecodeStepMatchesBandwidth(t *testing.T) {
 	const requests, output = 2, 4
 	s := serving(1, 4, requests, output, func(in *Settings) { in.Microbatches = 1 })
+	s.Training.Efficiency = 0.5
 	tl := simulateOK(t, s)
 	layers := llamaLayers / 4
 	perToken := 2 * layers * llamaKVHeads * llamaHeadDim * 2

@@ -64,7 +64,30 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	transfers := budget.Count{N: tr, Why: why + " × stages", Field: "inference.output", Fix: fix}
 	// Each op keeps its metadata and its GPUs' KV-cache points: two ops'
 	// worth of memory a span.
-	return budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
+	w := budget.Of(budget.Items{Spans: spans, Transfers: transfers, Ops: 2 * (sp + tr), GPUs: p.DP*p.PP*p.TP + p.DP})
+	if s.Training.Efficiency == 0 {
+		w.Memory.N += opModelSetup(in, p.PP)
+	}
+	return w
+}
+
+// OpModelShapeBytes bounds what the op model allocates to price one new
+// chunk of tokens on one kind of stage (the layer's op list, the
+// embedding's, their prices): about 50 KB measured
+// (TestOpModelShapeBytes); later steps of the same shape reuse it.
+const OpModelShapeBytes = 64 << 10
+
+// opModelSetup bounds the op model's one-off allocations in a run: at most
+// 4 kinds of stage (first, last, and the middle stages' two layer counts;
+// 3 under shared weights: the first, middle and last layer), each priced
+// at up to 6 token counts (two microbatch sizes, each with a prefill
+// chunk, its remainder and a decode step).
+func opModelSetup(in Settings, pp int) float64 {
+	kinds := min(max(pp, 1), 4)
+	if in.SharedWeights != SharedNone {
+		kinds = 3
+	}
+	return float64(kinds * 6 * OpModelShapeBytes)
 }
 
 // maxServe is the longest serving run the clock may hold: a sixteenth of
@@ -78,8 +101,10 @@ const maxServe = float64(units.MaxTime) / 16
 //
 //	microbatches · (prefill(requests, prompt) + output · decode(requests, prompt + output))
 //
-// bounds a replica's serial work, and must stay under maxServe. Costs are
-// compared in floating point, before Round saturates them.
+// bounds a replica's serial work (each term the larger of the roofline's
+// price and, without training.efficiency, the op model's), and must stay
+// under maxServe. Roofline costs are compared in floating point, before
+// Round saturates them.
 func clockFits(s scenario.Scenario) error {
 	m, err := s.Model.Resolve()
 	if err != nil {
@@ -98,9 +123,18 @@ func clockFits(s scenario.Scenario) error {
 	secs := func(c Cost) float64 {
 		return max(float64(c.Bytes)/float64(gpu.HBMBandwidth), c.FLOPs/(gpu.PeakFLOPS*eff))
 	}
-	pre := st.Prefill(in.Requests, in.Prompt)
-	dec := st.Decode(in.Requests, in.Prompt+in.Output)
-	total := float64(max(MicrobatchCount(&s), 1)) * (secs(pre) + float64(in.Output)*secs(dec)) * 1e9
+	pre, dec := secs(st.Prefill(in.Requests, in.Prompt)), secs(st.Decode(in.Requests, in.Prompt+in.Output))
+	if o, err := NewOpModel(gpu); err == nil && st.Efficiency == 0 {
+		// The op model prices the run: its kernels' sums stay far below
+		// the clock's range wherever the roofline's do, but bound it by
+		// its own prices all the same.
+		p, errP := o.Prefill(st, in.Requests, in.Prompt)
+		d, errD := o.Decode(st, in.Requests, in.Prompt+in.Output)
+		if errP == nil && errD == nil {
+			pre, dec = max(pre, p.Time.Seconds()), max(dec, d.Time.Seconds())
+		}
+	}
+	total := float64(max(MicrobatchCount(&s), 1)) * (pre + float64(in.Output)*dec) * 1e9
 	if total <= maxServe && !math.IsNaN(total) {
 		return nil
 	}
