@@ -1,9 +1,11 @@
 package training
 
 import (
+	"strings"
 	"testing"
 
 	"paraplay/sim/scenario"
+	"paraplay/sim/strategytest"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -59,5 +61,25 @@ func TestReserveInBreakdown(t *testing.T) {
 		if est.PeakMemory != peak {
 			t.Errorf("%s: estimated peak %v, simulated %v; want them equal with the reserve in both", c.name, est.PeakMemory, peak)
 		}
+	}
+}
+
+// TestNearOOMCaption runs llama3-8b at 8K with ZeRO-1 on eight H100s,
+// whose peak lands at 99.8% of HBM (under the 4K sequence it is 76%, and
+// with dp 4 × tp 2 without ZeRO 105%): the summary marks every GPU near
+// OOM and warns, and the caption says so beside the peak.
+func TestNearOOMCaption(t *testing.T) {
+	parts, _, sum := strategytest.Caption(t, Strategy{}, "fidelity: analytic\nmodel: {preset: llama3-8b}\n"+
+		"cluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 8, zero: 1, microbatches: 1}\n")
+	for i, g := range sum.GPUs {
+		if !g.NearOOM || g.OOM {
+			t.Errorf("GPU %d: peak %v, near OOM %v, OOM %v; want near OOM only", i, g.PeakMemory, g.NearOOM, g.OOM)
+		}
+	}
+	if len(sum.Warnings) == 0 || !strings.Contains(sum.Warnings[len(sum.Warnings)-1], "above 90% of HBM on 8 of 8 GPUs") {
+		t.Errorf("warnings %q: want the 90%% warning last", sum.Warnings)
+	}
+	if near := strategytest.Figure(t, parts, "over 90% of HBM on {} of {} GPUs"); near.Values[0].V != 8 || near.Values[1].V != 8 {
+		t.Errorf("over 90%% of HBM on %v of %v GPUs, want 8 of 8", near.Values[0].V, near.Values[1].V)
 	}
 }
