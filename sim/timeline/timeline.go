@@ -87,7 +87,7 @@ type Memory struct {
 	// context, the math libraries' workspaces, the communication library's
 	// buffers and the allocator's segments (zero where a strategy does not
 	// model it).
-	Reserve Reserve `json:"reserve"`
+	Reserve Reserve `json:"reserve,omitzero"`
 	// Activations is the activation memory over time, piecewise constant:
 	// each point holds from its At until the next.
 	Activations []MemoryPoint `json:"activations"`
