@@ -95,8 +95,10 @@ func (g GPU) Reserve() DeviceReserve {
 	case gen == ampere && g.HBM >= 24*units.GiB:
 		r.CuBLAS = cublasPreHopper + cublasLtAmpere
 	case gen == cdna:
-		// UNCONFIRMED: the HIP context is taken at the CUDA figure; no
-		// MI300X measurement found.
+		// UNCONFIRMED: the HIP context is taken at the CUDA figure and
+		// the hipBLAS workspace at cuBLAS's pre-Hopper default (PyTorch
+		// keeps hipBLASLt at 1 MiB, PR #120925); no MI300X measurement
+		// found.
 		r.CuBLAS = cublasPreHopper + cublasLtOld
 	default:
 		r.CuBLAS = cublasPreHopper + cublasLtOld
