@@ -62,7 +62,8 @@ type memLayout struct {
 // the GPU's capacity times the bar height, under a line at the HBM limit.
 // A GPU whose peak exceeds its HBM gets a red outline and "OOM", and the
 // part of its total above the line is red; one whose peak is above 90% of
-// its HBM and within it (timeline.Memory.NearOOM) gets an amber outline.
+// its HBM and within it (timeline.Memory.NearOOM) in a training run gets
+// an amber outline.
 func (b *builder) memory(t units.Time, r box) {
 	tl, gpus := b.f.tl, b.memGPUs()
 	size := 11 * b.fs
@@ -159,7 +160,7 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 	switch {
 	case m.OOM():
 		track.Stroke, track.StrokeWidth = colOOM, max(1, 1.5*b.s)
-	case m.NearOOM():
+	case m.NearOOM() && b.f.tl.Training != nil: // a serving run fills HBM on purpose
 		track.Stroke, track.StrokeWidth = colNearOOM, max(1, 1.5*b.s)
 	}
 	y := L.base

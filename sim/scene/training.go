@@ -220,7 +220,7 @@ func trainingMetrics(tl *timeline.Timeline, counts func(*timeline.Memory) bool) 
 		if mem.OOM() {
 			m.oom++
 		}
-		if mem.NearOOM() {
+		if mem.NearOOM() && tl.Training != nil {
 			m.nearOOM++
 		}
 	}

@@ -78,3 +78,13 @@ func TestReserveInSummary(t *testing.T) {
 		t.Errorf("summary text:\n%s\nwant a line %q", b.String(), want)
 	}
 }
+
+// TestNearOOMServing leaves a serving run's full HBM unflagged: its KV
+// cache's block pool fills the memory on purpose.
+func TestNearOOMServing(t *testing.T) {
+	m := Memory{Capacity: 80 * units.GiB, Parameters: 78 * units.GiB, Peak: 78 * units.GiB}
+	tl := &Timeline{Title: "serving", GPUs: []GPU{{ID: 0, Name: "GPU 0"}}, Memory: []Memory{m}}
+	if g := tl.Summarize().GPUs[0]; g.NearOOM || g.OOM {
+		t.Errorf("serving GPU at 97.5%%: near_oom %v, oom %v; want neither", g.NearOOM, g.OOM)
+	}
+}

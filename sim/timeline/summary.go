@@ -118,7 +118,7 @@ type GPUSummary struct {
 	// OOM says the peak exceeds the GPU's memory.
 	OOM bool `json:"oom"`
 	// NearOOM says the peak is in the warning zone: above 90% of the
-	// GPU's memory (Memory.NearOOM) and within it.
+	// GPU's memory (Memory.NearOOM) and within it; training runs only.
 	NearOOM bool `json:"near_oom"`
 
 	capacity units.Bytes // the GPU's HBM, for the warning's figure

@@ -51,7 +51,9 @@ func (tl *Timeline) summarizeMemory(s *Summary) {
 		}
 		m := &tl.Memory[i]
 		g := &s.GPUs[i]
-		g.PeakMemory, g.PeakInFlight, g.OOM, g.NearOOM = m.Peak, m.PeakInFlight, m.OOM(), m.NearOOM()
+		// The warning zone is a training run's: a serving engine fills
+		// HBM with its KV cache's block pool on purpose.
+		g.PeakMemory, g.PeakInFlight, g.OOM, g.NearOOM = m.Peak, m.PeakInFlight, m.OOM(), m.NearOOM() && tl.Training != nil
 		g.capacity = m.Capacity
 		g.Memory = map[string]units.Bytes{
 			"parameters": m.Parameters, "gradients": m.Gradients, "optimizer_states": m.OptimizerStates,
