@@ -127,8 +127,11 @@ func compareHTML(base scenario.Scenario, rows []planRow) string {
 		}
 		layout += fmt.Sprintf(", b %d × m %d, ZeRO-%d, recompute %s", p.MicroBatchSize, p.Microbatches, p.ZeRO, p.Recompute)
 		mem := gib(r.est.PeakMemory)
-		if r.est.OOM() {
+		switch {
+		case r.est.OOM():
 			mem += " — out of memory"
+		case r.est.NearOOM():
+			mem += " — over 90% of HBM"
 		}
 		e := r.est
 		fmt.Fprintf(&b, "<tr><td>%s<br><small>%s</small></td><td>%s</td><td>%s</td><td>%s</td><td>%s · %s · %s · %s</td></tr>\n",

@@ -20,7 +20,7 @@ func screen(p *Plan, est *training.Estimator) {
 		p.err = err
 		return
 	}
-	p.Estimate, p.Fits = e, !e.OOM()
+	p.Estimate, p.Fits, p.NearOOM = e, !e.OOM(), e.NearOOM()
 	switch {
 	case !p.Fits:
 		p.Status = OutOfMemory
@@ -44,6 +44,7 @@ func simulate(p *Plan, fidelity string) {
 	for _, mem := range tl.Memory {
 		m.PeakMemory = max(m.PeakMemory, mem.Peak)
 		m.OOM = m.OOM || mem.OOM()
+		m.NearOOM = m.NearOOM || mem.NearOOM()
 	}
 	if fidelity == taskgraph.Detailed {
 		p.Detailed = m
@@ -53,8 +54,17 @@ func simulate(p *Plan, fidelity string) {
 }
 
 // explain sets p's Reason and Why against the best plan (nil when no plan
-// fits).
+// fits), and says so when a plan that fits is in the memory warning zone.
 func explain(p, best *Plan) {
+	because(p, best)
+	if p.NearOOM && p.Status != OutOfMemory {
+		p.Why += fmt.Sprintf("; peak memory %v is over 90%% of the GPU's %v, where fragmentation may still run it out of memory",
+			p.Estimate.PeakMemory, p.Estimate.Capacity)
+	}
+}
+
+// because sets p's Reason and Why against the best plan.
+func because(p, best *Plan) {
 	switch p.Status {
 	case Best:
 		p.Reason, p.Why = "", "the fastest plan that fits"

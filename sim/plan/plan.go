@@ -52,6 +52,10 @@ type Plan struct {
 	Estimate training.Estimate
 	// Fits says the peak memory is within the GPU's HBM.
 	Fits bool
+	// NearOOM says the plan fits but its peak is above 90% of the GPU's
+	// HBM (training.Estimate.NearOOM): the search keeps it and Why says
+	// so, since the allocator's fragmentation may still run it out.
+	NearOOM bool
 	// Result is the analytic simulation's metrics; nil unless simulated.
 	Result *Metrics
 	// Detailed is the detailed simulation's metrics for the best few; nil
@@ -80,6 +84,9 @@ type Metrics struct {
 	PeakMemory units.Bytes `json:"peak_memory_bytes"`
 	// OOM says some GPU's peak exceeded its HBM.
 	OOM bool `json:"oom"`
+	// NearOOM says some GPU's peak was above 90% of its HBM and within
+	// it.
+	NearOOM bool `json:"near_oom"`
 	// Bubble is the pipeline bubble fraction (timeline.Summary's).
 	Bubble float64 `json:"bubble_fraction"`
 	// Compute is the mean compute time per GPU (recomputation included).

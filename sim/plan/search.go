@@ -219,7 +219,7 @@ func (s *Search) closeBatch() {
 		p.Status = Simulated
 		if p.Result.OOM {
 			// The estimate and the run disagree; believe the run.
-			p.Status, p.Fits = OutOfMemory, false
+			p.Status, p.Fits, p.NearOOM = OutOfMemory, false, false
 			continue
 		}
 		if s.best == nil || p.Result.Iteration < s.best.Result.Iteration ||

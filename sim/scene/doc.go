@@ -23,9 +23,10 @@
 //
 // A training run (Timeline.Training or Memory set) gives a column right of
 // the network view to its metrics (iteration time, tokens/s, MFU, bubble,
-// peak memory) and to one memory bar per GPU at t: parameters, gradients,
-// optimizer states, buffers and activations stacked to scale with the GPU's
-// HBM under a line at the limit, red with "OOM" past it. Its strip colours
+// peak memory) and to one memory bar per GPU at t: the memory reserve,
+// parameters, gradients, optimizer states, buffers and activations stacked
+// to scale with the GPU's HBM under a line at the limit, outlined amber
+// above 90% of it and red with "OOM" past it. Its strip colours
 // spans by kind (forward, backward B, weight gradient W, optimizer, and the
 // tp/cp/ep communication that blocks compute in dark tones), tints odd
 // microbatches lighter and labels spans 14 px wide or more ("F3"); its
@@ -82,10 +83,11 @@
 //	caption, caption/detail *          the collective step in flight
 //	legend/<key>/{swatch,label}        the legend
 //	metrics/<key>, metrics/<key>/label the metrics of a training run
-//	mem/title, mem/oom, mem/limit      the memory panel and its HBM line
+//	mem/title, mem/oom, mem/limit      the memory panel, its alert (OOM or >90% HBM) and its HBM line
 //	mem/<i>, mem/<i>/<category>, mem/<i>/label, mem/<i>/over *, mem/<i>/oom *
-//	                                   GPU i's memory bar (category: parameters,
-//	                                   gradients, optimizer, buffers, activations)
+//	                                   GPU i's memory bar (category: reserve,
+//	                                   parameters, gradients, optimizer, buffers,
+//	                                   activations)
 //	mem/legend/<category>/{swatch,label}
 //	strip/note                         which GPUs a large run's strip shows
 //	strip/row/<i>, strip/label/<i>     GPU i's row in the strip

@@ -7,12 +7,12 @@ import (
 
 // memCategories name the memory panel's categories bottom to top, as the
 // ID suffix of their rects.
-var memCategories = [...]string{"parameters", "gradients", "optimizer", "buffers", "activations", "kv"}
+var memCategories = [...]string{"parameters", "gradients", "optimizer", "buffers", "activations", "kv", "reserve"}
 
 // memBytes splits m at instant t into the categories of memCategories.
 func memBytes(m *timeline.Memory, t units.Time) [len(memCategories)]units.Bytes {
 	kv := m.KVAt(t)
-	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static() - kv, kv}
+	return [...]units.Bytes{m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.At(t) - m.Static() - kv, kv, m.Reserve.Total()}
 }
 
 // memPart is a category a run's bars and legend show: its index in
@@ -25,6 +25,11 @@ type memPart struct {
 // trainingMemParts are a training run's model states, buffers and
 // activations.
 var trainingMemParts = []memPart{{0, "params"}, {1, "grads"}, {2, "optimizer"}, {3, "buffers"}, {4, "activations"}}
+
+// reserveMemParts are a training run's parts under its memory reserve
+// (CUDA context, workspaces, NCCL buffers, allocator segments), which
+// stays at the bottom of the bar for the whole run.
+var reserveMemParts = append([]memPart{{6, "reserve"}}, trainingMemParts...)
 
 // memoryOf returns GPU gpu's memory record, or nil.
 func memoryOf(tl *timeline.Timeline, gpu int) *timeline.Memory {
@@ -56,7 +61,9 @@ type memLayout struct {
 // states, buffers and activations, each category's height its bytes over
 // the GPU's capacity times the bar height, under a line at the HBM limit.
 // A GPU whose peak exceeds its HBM gets a red outline and "OOM", and the
-// part of its total above the line is red.
+// part of its total above the line is red; one whose peak is above 90% of
+// its HBM and within it (timeline.Memory.NearOOM) in a training run gets
+// an amber outline.
 func (b *builder) memory(t units.Time, r box) {
 	tl, gpus := b.f.tl, b.memGPUs()
 	size := 11 * b.fs
@@ -76,12 +83,8 @@ func (b *builder) memory(t units.Time, r box) {
 		title += " (no HBM size)"
 	}
 	room := r.w()
-	if b.f.metrics.oom > 0 {
-		msg := "OOM on " + itoa(b.f.metrics.oom) + " GPU"
-		if b.f.metrics.oom > 1 {
-			msg += "s"
-		}
-		b.text("mem/oom", r.x1, r.y0+size, msg, size, colOOM, AnchorEnd).Bold = true
+	if msg, c := b.f.metrics.memAlert(); msg != "" {
+		b.text("mem/oom", r.x1, r.y0+size, msg, size, c, AnchorEnd).Bold = true
 		room -= textWidth(msg, size) + 8*b.s // the title stops short of it
 	}
 	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, room), size, colMuted, AnchorStart)
@@ -154,8 +157,11 @@ func (b *builder) memBar(i, gpu int, t units.Time, L memLayout) {
 	limitY := L.base - L.height
 	ceiling := limitY - memOverflow*L.height
 	track := b.rect(id, x, limitY, L.barW, L.height, colRowShade)
-	if m.OOM() {
+	switch {
+	case m.OOM():
 		track.Stroke, track.StrokeWidth = colOOM, max(1, 1.5*b.s)
+	case m.NearOOM() && b.f.tl.Training != nil: // a serving run fills HBM on purpose
+		track.Stroke, track.StrokeWidth = colNearOOM, max(1, 1.5*b.s)
 	}
 	y := L.base
 	bytes := memBytes(m, t)
@@ -206,4 +212,23 @@ func (b *builder) memLegend(r box) float64 {
 		}
 	}
 	return top
+}
+
+// memAlert is the memory panel's alert and its colour: the GPUs out of
+// memory, else the GPUs whose peak is in the warning zone above 90% of
+// their HBM, else nothing.
+func (m metrics) memAlert() (string, Color) {
+	plural := func(n int) string {
+		if n > 1 {
+			return "s"
+		}
+		return ""
+	}
+	switch {
+	case m.oom > 0:
+		return "OOM on " + itoa(m.oom) + " GPU" + plural(m.oom), colOOM
+	case m.nearOOM > 0:
+		return ">90% HBM on " + itoa(m.nearOOM) + " GPU" + plural(m.nearOOM), colNearOOM
+	}
+	return "", Color{}
 }

@@ -53,7 +53,7 @@ func Palette(bg Color) color.Palette {
 func sceneColors() []Color {
 	cs := []Color{colBackground, colText, colMuted, colDarkText, colWhite, colLink, colRowShade,
 		colAxis, colPlayhead, colBoxEdge, colReduceScatter, colAllGather, colOtherPhase,
-		colNodeFill, colNodeEdge, colSwitch, colOOM, colHBMLimit}
+		colNodeFill, colNodeEdge, colSwitch, colOOM, colNearOOM, colHBMLimit}
 	for _, s := range stateStyle {
 		cs = append(cs, s.fill)
 	}

@@ -24,7 +24,8 @@ func (b *builder) panel(t units.Time, top, bottom float64) {
 }
 
 // metricsBox writes the metrics as label–value rows from y down and
-// returns the y below them. The peak memory turns red when a GPU runs out.
+// returns the y below them. The peak memory turns red when a GPU runs out,
+// amber when one is above 90% of its HBM.
 func (b *builder) metricsBox(x0, x1, y float64) float64 {
 	size := 11 * b.fs
 	m := b.f.metrics
@@ -36,8 +37,10 @@ func (b *builder) metricsBox(x0, x1, y float64) float64 {
 		}
 		b.text(key+"/label", x0, y, l[0], size, colMuted, AnchorStart)
 		c := colText
-		if l[0] == "peak memory" && m.oom > 0 {
-			c = colOOM
+		if l[0] == "peak memory" {
+			if _, alert := m.memAlert(); alert != (Color{}) {
+				c = alert
+			}
 		}
 		b.text(key, x1, y, l[1], size, c, AnchorEnd).Bold = true
 	}

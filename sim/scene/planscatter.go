@@ -10,6 +10,7 @@ import (
 
 	"paraplay/sim/plan"
 	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -275,6 +276,13 @@ func (a scatterAxes) draw(dl *DrawList) {
 			line("plan/hbm", x, y, x, min(y+6, a.y1), colPlayhead, 1.5)
 		}
 		text("plan/hbm/label", x+4, a.y0+10, AnchorStart, fmt.Sprintf("HBM %.0f GiB", a.hbm))
+		// The warning zone's edge (timeline.NearFraction): plans right of
+		// it fit on paper but leave fragmentation little room.
+		x90 := a.x0 + (a.x1-a.x0)*timeline.NearFraction*a.hbm/a.memMax
+		for y := a.y0; y < a.y1; y += 8 { // dotted
+			line("plan/hbm90", x90, y, x90, min(y+3, a.y1), colNearOOM, 1)
+		}
+		text("plan/hbm90/label", x90-4, a.y0+10, AnchorEnd, "90%")
 	}
 }
 

@@ -17,7 +17,7 @@ var trainingLook = look{
 	caption:    trainingRunCaption,
 	traffic:    collectiveTraffic,
 	memGPUs:    stripGPUs,
-	memParts:   trainingMemParts,
+	memParts:   reserveMemParts,
 }
 
 // stageRows shows every GPU in the strip, or one per pipeline stage of
@@ -178,6 +178,7 @@ type metrics struct {
 	bubble          float64
 	peak, capacity  units.Bytes // the largest peak over GPUs, and that GPU's HBM
 	oom             int         // GPUs whose peak exceeds their HBM
+	nearOOM         int         // GPUs whose peak is above 90% of their HBM and within it
 	// iterations and lost count the completed and aborted iterations of
 	// a multi-iteration run (0: a single iteration).
 	iterations, lost int
@@ -218,6 +219,9 @@ func trainingMetrics(tl *timeline.Timeline, counts func(*timeline.Memory) bool) 
 		}
 		if mem.OOM() {
 			m.oom++
+		}
+		if mem.NearOOM() && tl.Training != nil {
+			m.nearOOM++
 		}
 	}
 	return m

@@ -177,6 +177,36 @@ func TestMemoryOOM(t *testing.T) {
 	}
 }
 
+// TestMemoryNearOOM puts GPU 1 at 9.5 of its 10 GiB (1 GiB of it the
+// memory reserve) and GPU 0 at exactly 9: only GPU 1 is in the warning
+// zone above 90%, so only its bar is outlined, in amber rather than red,
+// the panel names it and the peak turns amber; nothing says OOM.
+func TestMemoryNearOOM(t *testing.T) {
+	tl := oomTimeline()
+	tl.Memory[1].Activations[0].Bytes = units.GiB / 2
+	tl.Memory[1].Reserve = timeline.Reserve{Context: 512 * units.MiB, Communicators: 512 * units.MiB}
+	tl.Memory[1].Peak = 19 * units.GiB / 2
+	got := items(scene.Build(tl, units.Millisecond, scene.Options{}))
+	amber := got["mem/1"].Stroke
+	if amber == (scene.Color{}) || amber == got["mem/0"].Stroke {
+		t.Fatalf("mem/1 outline %v, mem/0 %v: want only GPU 1 outlined", amber, got["mem/0"].Stroke)
+	}
+	for _, id := range []string{"mem/0/oom", "mem/1/oom", "mem/1/over"} {
+		if _, ok := got[id]; ok {
+			t.Errorf("%s drawn for a GPU within its HBM", id)
+		}
+	}
+	if alert := got["mem/oom"]; alert.Text != ">90% HBM on 1 GPU" || alert.Fill != amber {
+		t.Errorf("panel alert %q in %v, want \">90%% HBM on 1 GPU\" in the outline's %v", alert.Text, alert.Fill, amber)
+	}
+	if got["metrics/peak-memory"].Fill != amber {
+		t.Errorf("peak memory in %v, want amber %v", got["metrics/peak-memory"].Fill, amber)
+	}
+	if r, want := got["mem/1/reserve"].H, 1.0/10*got["mem/1"].H; math.Abs(r-want) > 1e-6 {
+		t.Errorf("the reserve is %.2f high, want %.2f (1 GiB of 10)", r, want)
+	}
+}
+
 func TestSpanLabelsAndColours(t *testing.T) {
 	tl := simulate(t, "pipeline-1f1b.yaml", "")
 	dl := scene.Build(tl, at(tl, 0.5), scene.Options{})

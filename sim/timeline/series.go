@@ -42,6 +42,9 @@ func (tl *Timeline) checkMemory() []error {
 			bad("negative size: capacity %v, states %v + %v + %v, buffers %v, %g in flight",
 				m.Capacity, m.Parameters, m.Gradients, m.OptimizerStates, m.Buffers, m.PeakInFlight)
 		}
+		if r := m.Reserve; r.Context < 0 || r.Workspaces < 0 || r.Communicators < 0 || r.Allocator < 0 {
+			bad("negative reserve: %+v", r)
+		}
 		if err := checkSeries(m.Activations, tl.End); err != nil {
 			bad("activations%v", err)
 		}

@@ -53,8 +53,12 @@ type Summary struct {
 	// Schedule is the pipeline schedule of a training run with a
 	// pipeline (more than one stage).
 	Schedule string `json:"schedule,omitempty"`
-	// Warnings repeats the plan's warnings.
+	// Warnings repeats the plan's warnings, then says which GPUs' peaks
+	// are in the memory warning zone.
 	Warnings []string `json:"warnings,omitempty"`
+	// Reserve is the largest per-GPU memory reserve by part (CUDA context,
+	// workspaces, communicators, allocator); zero when no GPU has one.
+	Reserve Reserve `json:"memory_reserve,omitzero"`
 	// Collectives lists each collective with its time.
 	Collectives []CollectiveSummary `json:"collectives"`
 	// GPUs has one entry per GPU.
@@ -113,6 +117,11 @@ type GPUSummary struct {
 	PeakInFlight float64 `json:"peak_inflight_microbatches"`
 	// OOM says the peak exceeds the GPU's memory.
 	OOM bool `json:"oom"`
+	// NearOOM says the peak is in the warning zone: above 90% of the
+	// GPU's memory (Memory.NearOOM) and within it; training runs only.
+	NearOOM bool `json:"near_oom"`
+
+	capacity units.Bytes // the GPU's HBM, for the warning's figure
 }
 
 // Summarize computes the summary of a run: the core figures, then each
@@ -294,11 +303,16 @@ func (s *Summary) writeCollectives(w io.Writer) {
 	}
 }
 
-// writeGPUs prints the GPU table (the first 16 of a larger run), with
-// peak memory when the run tracks it.
+// writeGPUs prints the memory reserve and the GPU table (the first 16 of
+// a larger run), with peak memory when the run tracks it.
 func (s *Summary) writeGPUs(w io.Writer) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	memory := len(s.GPUs) > 0 && s.GPUs[0].PeakMemory > 0
+	if r := s.Reserve; r.Total() > 0 && memory {
+		mib := func(b units.Bytes) float64 { return float64(b) / float64(units.MiB) }
+		p("  memory reserve per GPU %.2f GiB: CUDA context %.0f MiB, cuBLAS workspaces %.0f MiB, NCCL buffers %.0f MiB, allocator %.0f MiB\n",
+			float64(r.Total())/float64(units.GiB), mib(r.Context), mib(r.Workspaces), mib(r.Communicators), mib(r.Allocator))
+	}
 	if memory {
 		p("  %-9s %12s %14s %6s %12s %9s\n", "GPU", "compute", "communication", "busy", "peak memory", "in flight")
 	} else {
@@ -311,8 +325,11 @@ func (s *Summary) writeGPUs(w io.Writer) {
 		}
 		if memory {
 			oom := ""
-			if g.OOM {
+			switch {
+			case g.OOM:
 				oom = "  OUT OF MEMORY"
+			case g.NearOOM:
+				oom = "  over 90% of HBM"
 			}
 			p("  %-9s %12v %14v %5.1f%% %12s %9.2f%s\n", g.Name, g.Compute, g.Communication, 100*g.Busy,
 				fmt.Sprintf("%.1f GiB", float64(g.PeakMemory)/float64(units.GiB)), g.PeakInFlight, oom)

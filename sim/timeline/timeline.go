@@ -83,6 +83,11 @@ type Memory struct {
 	Gradients       units.Bytes `json:"gradients"`
 	OptimizerStates units.Bytes `json:"optimizer_states"`
 	Buffers         units.Bytes `json:"buffers"`
+	// Reserve is what the process holds beside the model: the CUDA
+	// context, the math libraries' workspaces, the communication library's
+	// buffers and the allocator's segments (zero where a strategy does not
+	// model it).
+	Reserve Reserve `json:"reserve,omitzero"`
 	// Activations is the activation memory over time, piecewise constant:
 	// each point holds from its At until the next.
 	Activations []MemoryPoint `json:"activations"`
@@ -106,9 +111,27 @@ type MemoryPoint struct {
 	InFlight float64 `json:"inflight"`
 }
 
+// Reserve is the device memory a process holds beside its tensors, by
+// part; each part's figure and source are in the strategy that fills it in
+// (sim/hw and sim/training reserve.go for training).
+type Reserve struct {
+	// Context is the CUDA context with the framework's kernels loaded.
+	Context units.Bytes `json:"context"`
+	// Workspaces are the cuBLAS and cuBLASLt workspaces.
+	Workspaces units.Bytes `json:"workspaces"`
+	// Communicators are the communication library's buffers, over the
+	// process's communicators.
+	Communicators units.Bytes `json:"communicators"`
+	// Allocator is the caching allocator's segments the tensors cannot fill.
+	Allocator units.Bytes `json:"allocator"`
+}
+
+// Total is the sum of the parts.
+func (r Reserve) Total() units.Bytes { return r.Context + r.Workspaces + r.Communicators + r.Allocator }
+
 // Static is the memory that stays for the whole iteration.
 func (m *Memory) Static() units.Bytes {
-	return m.Parameters + m.Gradients + m.OptimizerStates + m.Buffers
+	return m.Parameters + m.Gradients + m.OptimizerStates + m.Buffers + m.Reserve.Total()
 }
 
 // At returns the total memory at instant t.
@@ -149,6 +172,23 @@ func valueAt(series []MemoryPoint, t units.Time) units.Bytes {
 
 // OOM reports whether the peak exceeds the GPU's memory.
 func (m *Memory) OOM() bool { return m.Capacity > 0 && m.Peak > m.Capacity }
+
+// NearFraction is where the warning zone below the HBM limit starts.
+// Past it a run that fits on paper may still fail: the caching
+// allocator's fragmentation is workload-dependent and large (GMLake, Guo
+// et al. ASPLOS 2024, measured 15% on average and up to 33% over eight
+// LLMs on A100-80GB), so the last tenth of HBM is not a safe margin.
+const NearFraction = 0.9
+
+// NearOOM reports whether the peak is in the warning zone: above
+// NearFraction of the GPU's memory and still within it.
+func (m *Memory) NearOOM() bool { return NearOOM(m.Peak, m.Capacity) }
+
+// NearOOM reports whether peak is above NearFraction of capacity and
+// within it (false without a capacity).
+func NearOOM(peak, capacity units.Bytes) bool {
+	return capacity > 0 && peak <= capacity && float64(peak) > NearFraction*float64(capacity)
+}
 
 // Training is what a training run's summary needs beyond the spans.
 type Training struct {

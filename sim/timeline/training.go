@@ -1,6 +1,10 @@
 package timeline
 
-import "paraplay/sim/units"
+import (
+	"fmt"
+
+	"paraplay/sim/units"
+)
 
 // summarizeTraining adds a training run's metrics to s, given every
 // device's waits on communication.
@@ -13,7 +17,7 @@ func (tl *Timeline) summarizeTraining(s *Summary, waits []deviceWaits) {
 		return
 	}
 	tr := tl.Training
-	s.Warnings = tr.Warnings
+	s.Warnings = append(append([]string(nil), tr.Warnings...), s.memoryWarnings()...)
 	if tl.pipelined() { // without a pipeline there is no schedule to name, nor a bubble
 		s.Schedule = tr.Schedule
 	}
@@ -47,10 +51,19 @@ func (tl *Timeline) summarizeMemory(s *Summary) {
 		}
 		m := &tl.Memory[i]
 		g := &s.GPUs[i]
-		g.PeakMemory, g.PeakInFlight, g.OOM = m.Peak, m.PeakInFlight, m.OOM()
+		// The warning zone is a training run's: a serving engine fills
+		// HBM with its KV cache's block pool on purpose.
+		g.PeakMemory, g.PeakInFlight, g.OOM, g.NearOOM = m.Peak, m.PeakInFlight, m.OOM(), m.NearOOM() && tl.Training != nil
+		g.capacity = m.Capacity
 		g.Memory = map[string]units.Bytes{
 			"parameters": m.Parameters, "gradients": m.Gradients, "optimizer_states": m.OptimizerStates,
 			"buffers": m.Buffers, "activations": m.Peak - m.Static(),
+		}
+		if r := m.Reserve.Total(); r > 0 {
+			g.Memory["reserve"] = r
+			if r > s.Reserve.Total() {
+				s.Reserve = m.Reserve
+			}
 		}
 		if len(m.KVCache) > 0 {
 			kv := m.KVAtPeak()
@@ -110,4 +123,25 @@ func (tl *Timeline) bubble(waits []deviceWaits) float64 {
 		worst = max(worst, float64(x.end-x.start-busy)/float64(x.end-x.start))
 	}
 	return worst
+}
+
+// memoryWarnings is a line for the GPUs whose peak is in the warning zone
+// (over NearFraction of their HBM and within it), naming the closest.
+func (s *Summary) memoryWarnings() []string {
+	var n int
+	var worst float64
+	for _, g := range s.GPUs {
+		if !g.NearOOM {
+			continue
+		}
+		n++
+		if g.Memory != nil && g.capacity > 0 {
+			worst = max(worst, float64(g.PeakMemory)/float64(g.capacity))
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return []string{fmt.Sprintf("peak memory above %.0f%% of HBM on %d of %d GPUs (up to %.1f%%): it fits on paper, "+
+		"but the allocator's fragmentation may still run it out of memory", 100*NearFraction, n, len(s.GPUs), 100*worst)}
 }

@@ -4,6 +4,7 @@ package training
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"paraplay/sim/pipeline"
@@ -110,13 +111,14 @@ func syntheticTimes(t scenario.Synthetic) pipeline.Times {
 
 // memoryMetrics is the peak memory per GPU: one figure when every GPU
 // peaks alike, else the range, and per pipeline stage when there are
-// stages; then which GPUs run out of memory.
+// stages; then which GPUs run out of memory, and which are in the warning
+// zone above 90% of their HBM.
 func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []strategy.Part {
 	if len(sum.GPUs) == 0 {
 		return nil
 	}
 	var lo, hi units.Bytes
-	oom := 0
+	oom, near := 0, 0
 	for i, g := range sum.GPUs {
 		if i == 0 || g.PeakMemory < lo {
 			lo = g.PeakMemory
@@ -125,13 +127,16 @@ func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []strategy.Part {
 		if g.OOM {
 			oom++
 		}
+		if g.NearOOM {
+			near++
+		}
 	}
 	bytes := func(b units.Bytes) strategy.Value { return strategy.Value{V: float64(b), Unit: strategy.GiB} }
 	var out []strategy.Part
 	switch {
 	case p.PP > 1:
 		out = append(out, stageMemory(p, sum))
-	case lo == hi:
+	case tenthsOfGiB(lo) == tenthsOfGiB(hi): // mixed GPUs differ by their reserves' MiB
 		out = append(out, strategy.Figure("peak memory per GPU {}", bytes(hi)))
 	default:
 		out = append(out, strategy.Figure("peak memory per GPU {}–{}", bytes(lo), bytes(hi)))
@@ -139,8 +144,14 @@ func memoryMetrics(p scenario.Parallel, sum timeline.Summary) []strategy.Part {
 	if oom > 0 {
 		out = append(out, strategy.Figure("OOM on {} of {} GPUs", strategy.Whole(oom), strategy.Whole(len(sum.GPUs))))
 	}
+	if near > 0 {
+		out = append(out, strategy.Figure("over 90% of HBM on {} of {} GPUs", strategy.Whole(near), strategy.Whole(len(sum.GPUs))))
+	}
 	return out
 }
+
+// tenthsOfGiB is b in tenths of a GiB, as a caption prints it.
+func tenthsOfGiB(b units.Bytes) int64 { return int64(math.Round(float64(b) / float64(units.GiB) * 10)) }
 
 // stageMemory lists the largest peak of each pipeline stage's GPUs:
 // "stage 0 23.5 GiB, stage 1 19.2 GiB"; the first two and the last when

@@ -64,7 +64,11 @@
 // cost.go what each op costs (a real model's FLOPs on the GPU, or
 // synthetic op times), ops.go lays out the pipeline's ops and their
 // dependencies, dataparallel.go the gradient collectives, ZeRO and the
-// optimizer, memory.go the memory and metrics of the record. How
+// optimizer, memory.go the memory and metrics of the record, reserve.go
+// the memory a process holds beside its tensors (the CUDA context and
+// cuBLAS workspaces of its GPU type, NCCL's buffers and the allocator's
+// segments per communicator; peaks above 90% of HBM are flagged, not
+// refused: timeline.NearOOM). How
 // communication is priced is one fidelity: free on an ideal network,
 // closed-form delays (analytic), or messages on the links (detailed).
 //

@@ -7,6 +7,7 @@ import (
 	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
@@ -15,8 +16,8 @@ import (
 // and its pipeline schedule without running it: the peak memory, exactly as
 // Simulate records it, and a lower bound on the iteration time.
 type Estimate struct {
-	// PeakMemory is the largest per-GPU peak: model states plus the most
-	// activations a GPU holds at once. It equals the largest
+	// PeakMemory is the largest per-GPU peak: model states, buffers and
+	// the memory reserve plus the most activations a GPU holds at once. It equals the largest
 	// timeline.Memory.Peak of the run (activations depend only on the
 	// order of each device's ops, which the schedule fixes).
 	PeakMemory units.Bytes
@@ -41,6 +42,10 @@ type Estimate struct {
 
 // OOM reports whether the peak exceeds the GPU's memory.
 func (e Estimate) OOM() bool { return e.Capacity > 0 && e.PeakMemory > e.Capacity }
+
+// NearOOM reports whether the peak is in the warning zone: above 90% of
+// the GPU's memory and within it (timeline.NearOOM).
+func (e Estimate) NearOOM() bool { return timeline.NearOOM(e.PeakMemory, e.Capacity) }
 
 // Estimator estimates many training scenarios on the same clusters, reusing
 // each cluster's topology and each pipeline schedule it has built. It is not
@@ -175,6 +180,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 // order visits every level the run will.
 func (tr *iteration) peakMemory() units.Bytes {
 	var worst units.Bytes
+	reserve := reserveOf(tr.gpu, tr.par).Total()
 	for d, order := range tr.sch.Order {
 		var bytes, peak float64
 		for _, o := range order {
@@ -188,7 +194,7 @@ func (tr *iteration) peakMemory() units.Bytes {
 			}
 		}
 		params, grads, opt := tr.modelStates(tr.stageOfDev[d])
-		worst = max(worst, params+grads+opt+tr.zero3Buffer(tr.stageOfDev[d])+units.Bytes(peak+0.5))
+		worst = max(worst, params+grads+opt+tr.zero3Buffer(tr.stageOfDev[d])+reserve+units.Bytes(peak+0.5))
 	}
 	return worst
 }

@@ -35,6 +35,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			ks := tr.stageOfDev[tr.plan.Coord(gpu).PP]
 			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(ks)
 			m.Buffers = tr.zero3Buffer(ks)
+			m.Reserve = reserveOf(tr.gpuOf[gpu], tr.par)
 		}
 		m.Peak = m.Static() + units.Bytes(act.Peak+0.5)
 		tl.Memory = append(tl.Memory, m)

@@ -267,6 +267,7 @@ type planRow struct {
 	MFU        *float64       `json:"mfu"`
 	PeakMemory units.Bytes    `json:"peak_memory_bytes"`
 	Fits       bool           `json:"fits"`
+	NearOOM    bool           `json:"near_oom"`
 	Status     plan.Status    `json:"status"`
 	LowerBound float64        `json:"lower_bound_s"`
 	Detailed   *float64       `json:"detailed_iteration_time_s,omitempty"`
@@ -294,7 +295,7 @@ func (r planRow) MarshalJSON() ([]byte, error) {
 }
 
 func newPlanRow(rank int, p *plan.Plan) planRow {
-	r := planRow{Rank: rank, PeakMemory: p.Estimate.PeakMemory, Fits: p.Fits, Status: p.Status,
+	r := planRow{Rank: rank, PeakMemory: p.Estimate.PeakMemory, Fits: p.Fits, NearOOM: p.NearOOM, Status: p.Status,
 		LowerBound: p.Estimate.LowerBound.Seconds(), Reason: p.Reason, Why: p.Why, Keys: map[string]any{}}
 	for k, v := range scenarioKeys(p.Scenario) {
 		if n, err := strconv.Atoi(v); err == nil {
