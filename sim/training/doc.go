@@ -30,8 +30,8 @@
 // (package operators: every kernel of a layer, the embedding and the head,
 // with its shape, FLOPs and HBM bytes) priced by a roofline: each GEMM at
 // the time package gemm gives its (batch, m, n, k), dtype and GPU (fitted
-// to measured tables), fused attention at flashEfficiency of the tensor
-// peak, every other kernel by its bytes at the fraction of the HBM
+// to measured tables), fused attention at operators.FlashEfficiency of the
+// tensor peak, every other kernel by its bytes at the fraction of the HBM
 // bandwidth memory-bound GEMMs were measured to stream at, and each kernel
 // the fitted launch once. An explicit training.efficiency, a mixture of
 // experts (which the lists do not cover yet) and a mixed cluster's other

@@ -10,18 +10,9 @@ import (
 	"paraplay/sim/workload"
 )
 
-// flashEfficiency is the fraction of the 16-bit tensor peak a fused
-// attention kernel reaches, forward and backward together: FlashAttention-2
-// reports 50–73% of the A100's peak forward and about 60% forward plus
-// backward at head dimension 128 (Dao 2023, "FlashAttention-2", §4.1),
-// FlashAttention-3 75% of the H100's forward in bf16 (Shah et al. 2024).
-// One figure for every shape and GPU: a reading of the papers' charts,
-// UNCONFIRMED by a table of our own.
-const flashEfficiency = 0.6
-
 // opPricer is the operator-level roofline of a GPU (package operators):
 // each GEMM at the efficiency sim/gemm gives its shape, dtype and GPU
-// (fitted to measured tables), fused attention at flashEfficiency,
+// (fitted to measured tables), fused attention at operators.FlashEfficiency (fitted to FlashAttention-3's measured forward pass),
 // everything else bound by its HBM bytes at the bandwidth memory-bound
 // GEMMs were measured to stream at, and every kernel its fitted launch
 // once. ok is false when the GPU has no GEMM parameters.
@@ -36,7 +27,7 @@ func opPricer(c *costs) (*operators.Pricer, bool) {
 	}
 	eff := func(s operators.Shape) float64 {
 		if s.Kind != operators.KindGEMM {
-			return flashEfficiency
+			return operators.FlashEfficiency(s.Attention, gm.Ceiling(gemm.BF16)/gm.Peak(gemm.BF16))
 		}
 		d := gemm.BF16
 		if s.DType == operators.FP8 {

@@ -25,7 +25,7 @@ func oneGPU() scenario.Scenario {
 }
 
 // listSeconds prices l independently of the simulator: each kernel at
-// max(its GEMM time without launch or FLOPs / (peak × flashEfficiency),
+// max(its GEMM time without launch or FLOPs / (peak × operators.FlashEfficiency),
 // bytes / (HBM × the fitted streaming fraction)), plus one launch.
 func listSeconds(t *testing.T, l operators.List, gpu hw.GPU) float64 {
 	t.Helper()
@@ -45,7 +45,7 @@ func listSeconds(t *testing.T, l operators.List, gpu hw.GPU) float64 {
 			tm, _ := gm.Time(gemm.Shape{Batch: max(g.Batch, 1), M: g.M, N: g.N, K: g.K}, gemm.BF16)
 			compute = tm - gm.Launch()
 		case operators.KindAttention:
-			compute = op.FLOPs / (gpu.PeakFLOPS * flashEfficiency)
+			compute = op.FLOPs / (gpu.PeakFLOPS * operators.FlashEfficiency(op.Attention, gm.Ceiling(gemm.BF16)/gm.Peak(gemm.BF16)))
 		}
 		sum += max(compute, op.Bytes()/(float64(gpu.HBMBandwidth)*params.HBMEfficiency)) + gm.Launch()
 	}
