@@ -1,6 +1,7 @@
 package gemm
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 )
@@ -13,15 +14,15 @@ import (
 const (
 	mamfSource = "Ceilings: ml-engineering (stas00/ml-engineering, compute/accelerator/README.md), Maximum Achievable Matmul FLOPS table"
 
-	fitH100 = "Fitted (go test ./sim/gemm -run TestFit -fit h100-sxm -v) to the 375 bf16 and 375 tf32 shapes of the openxla/xla sm_90 table (testdata/xla_matmul.txt); the fp8 column is not fitted (TestH100FP8ColumnExceedsPeak), so Balance[fp8] is bf16's, UNCONFIRMED."
-	fitB200 = "Fitted (go test ./sim/gemm -run TestFit -fit b200 -v) to the 375 bf16, tf32 and fp8 shapes of the openxla/xla sm_100 table (testdata/xla_matmul.txt)."
-	fitMI   = "Fitted (go test ./sim/gemm -run TestFit -fit mi300x -fitceil tf32,fp8 -v) to the 375 bf16, tf32 and fp8 shapes of the ROCm/xla gfx942 table (testdata/xla_matmul.txt), whose own repeats disagree by a p90 of 31% in bf16 (TestTableSelfConsistency)."
+	fitH100 = "Fitted (go test ./sim/gemm -run TestFit -fit h100-sxm -v) to the 375 bf16 and 375 tf32 shapes of the openxla/xla sm_90 table (published/xla_matmul.txt); the fp8 column is not fitted (TestH100FP8ColumnExceedsPeak), so Balance[fp8] is bf16's, UNCONFIRMED."
+	fitB200 = "Fitted (go test ./sim/gemm -run TestFit -fit b200 -v) to the 375 bf16, tf32 and fp8 shapes of the openxla/xla sm_100 table (published/xla_matmul.txt)."
+	fitMI   = "Fitted (go test ./sim/gemm -run TestFit -fit mi300x -fitceil tf32,fp8 -v) to the 375 bf16, tf32 and fp8 shapes of the ROCm/xla gfx942 table (published/xla_matmul.txt), whose own repeats disagree by a p90 of 31% in bf16 (TestTableSelfConsistency)."
 
 	// Borrowed: GPUs without a measured table take the fitted shape
 	// parameters of the measured GPU of their family.
 	borrowHopper = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's (same Hopper SM)."
 	borrowOlder  = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's, borrowed across architectures (no table for this GPU was found)."
-	fitA100      = "TileOverhead fitted (go test ./sim/gemm -run 'TestFit$' -fit a100-sxm-80gb -fitceil= -fitfixed launch,hbm -v, which also moves Balance to 87.8) to the 9 fp16 shapes of testdata/cookbook_a100.txt (EleutherAI's sizing benchmarks, on a GPU the files do not name, taken as an A100: UNCONFIRMED), median |error| 3.3%, p90 5.4%; Balance held at 85.3, the operand reuse of the largest tile (256×128), so that the MAMF ceiling stays reachable as MAMF measured it; Launch and HBMEfficiency, which those large shapes cannot fix, are the h100-sxm fit's, UNCONFIRMED."
+	fitA100      = "TileOverhead fitted (go test ./sim/gemm -run 'TestFit$' -fit a100-sxm-80gb -fitceil= -fitfixed launch,hbm -v, which also moves Balance to 87.8) to the 9 fp16 shapes of published/cookbook_a100.txt (EleutherAI's sizing benchmarks, on a GPU the files do not name, taken as an A100: UNCONFIRMED), median |error| 3.3%, p90 5.4%; Balance held at 85.3, the operand reuse of the largest tile (256×128), so that the MAMF ceiling stays reachable as MAMF measured it; Launch and HBMEfficiency, which those large shapes cannot fix, are the h100-sxm fit's, UNCONFIRMED."
 	borrowAmpere = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the a100-sxm-80gb fit's (same Ampere SM). "
 )
 
@@ -29,6 +30,18 @@ const (
 // borrowed by the older NVIDIA GPUs.
 var (
 	h100Balance = [numDTypes]float64{BF16: 43.5, FP16: 43.5, TF32: 83.7, FP8: 43.5}
+	hopperRate  = [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2}
+	ampereRate  = [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5}
+	fp16Only    = [numDTypes]float64{FP16: 1}
+	// H100 SXM: the MAMF of bf16 and fp8, tf32's ceiling fitted.
+	h100Ceiling = [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1402.6 / 1979}
+	a100Ceiling = [numDTypes]float64{BF16: 271.2 / 312, FP16: 271.2 / 312, TF32: 271.2 / 312}
+	// The b200 fit's, which a Blackwell GPU without a table borrows.
+	blackwellCeiling = [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500}
+	blackwellBalance = [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}
+	// The mi300x fit's, which an MI300-series GPU without a table borrows.
+	cdna3Ceiling = [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70}
+	cdna3Balance = [numDTypes]float64{BF16: 29.6, FP16: 29.6, TF32: 32.0, FP8: 135.5}
 	// The A100's: 85.3 is the reuse of a 256×128 tile (the fit's 87.8
 	// would put the ceiling MAMF measured out of reach); tf32 has no
 	// measurement, so its Balance stays the h100-sxm fit's.
@@ -40,95 +53,77 @@ const (
 	h100Launch       = 4.72e-6
 	h100HBM          = 0.704
 	a100TileOverhead = 6.844e-6
+	blackwellTile    = 1.18e-6
+	blackwellLaunch  = 5.12e-6
+	blackwellHBM     = 0.715
+	cdna3Tile        = 0.87e-6
+	cdna3Launch      = 8.63e-6
+	cdna3HBM         = 0.98
 )
+
+// catalog is every GPU's GEMM parameters, sorted by name. It is one
+// static table, no code: the browser app carries it, and a table of
+// literals costs it a fraction of the code that would build one.
+var catalog = [...]Params{
+	{GPU: "a100-sxm-40gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
+		Basis:  mamfSource + ": A100 SXM bf16 271.2 of 312 TFLOP/s (measured on the 80GB part; fp16 and tf32 taken at the same fraction, UNCONFIRMED). " + borrowAmpere + fitA100},
+	{GPU: "a100-sxm-80gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
+		Basis:  mamfSource + ": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). " + fitA100},
+	{GPU: "a10g", SMs: 80, Rate: ampereRate, Ceiling: [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8}, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "UNVERIFIED: 80 SMs as third-party listings give for the AWS-only A10G (no NVIDIA datasheet); TF32 at half the bf16 rate as on every Ampere part, not a vendor figure",
+		Basis:  "ASSUMPTION: ceilings 0.8 of peak, a guess (no MAMF measurement). " + borrowAmpere + fitA100},
+	{GPU: "b200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM,
+		Source: "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
+		Basis:  mamfSource + ": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. " + fitB200},
+	{GPU: "gb200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM,
+		Source: "UNVERIFIED SM count: the B200's 148 (the GB200's Blackwell GPU is the same die, clocked higher; no NVIDIA datasheet prints the count). NVIDIA GB200 NVL72 specifications (72 GPUs, sparse): FP16/BF16 360, FP8 720 PFLOPS, i.e. 2.5 and 5 PFLOPS dense per GPU",
+		Basis:  "UNCONFIRMED by any table: every parameter is the b200 fit's, ceilings as fractions of the GB200's own peaks. " + fitB200},
+	{GPU: "h100-pcie", SMs: 114, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 114 SMs on H100 PCIe. H100 datasheet, PCIe column, dense: TF32 378, BF16/FP16 756, FP8 1,513 TFLOPS",
+		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the PCIe part. " + borrowHopper},
+	{GPU: "h100-sxm", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 132 SMs on H100 SXM5. H100 datasheet, SXM column, dense (half the sparsity figures): TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
+		Basis:  mamfSource + ": H100 SXM bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOP/s; tf32's ceiling fitted. " + fitH100},
+	{GPU: "h20", SMs: 78, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "UNVERIFIED: 78 SMs as third-party listings report for the China-market H20 (no NVIDIA datasheet); TF32 and FP8 at half and twice the bf16 rate as on every Hopper part",
+		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H20. " + borrowHopper},
+	{GPU: "h200", SMs: 132, Rate: hopperRate, Ceiling: [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA H200 datasheet: the H100 SXM's GH100 with 132 SMs; dense TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
+		Basis:  mamfSource + ": H200 SXM fp8 1453.4 of 1979 TFLOP/s; bf16 noted there as the same as H100 SXM's 794.5; tf32 the h100-sxm fit's, UNCONFIRMED. " + borrowHopper},
+	{GPU: "h800", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "UNVERIFIED: the H800 SXM is the H100 SXM's GH100 (132 SMs) with NVLink cut to 400 GB/s, as third-party listings say (NVIDIA publishes no H800 datasheet); dense BF16 989.4, FP8 1,979 TFLOPS as the H100's",
+		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H800. " + borrowHopper},
+	{GPU: "mi300x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM,
+		Source: "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
+		Basis:  mamfSource + ": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). " + fitMI},
+	{GPU: "mi325x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM,
+		Source: "AMD Instinct MI325X: the MI300X's 304 CDNA 3 compute units with 256 GB of HBM3E; dense BF16 1,307.4, FP8 2,614.9 TFLOPS as the MI300X's",
+		Basis:  "UNCONFIRMED by any table: every parameter is the mi300x fit's. " + fitMI},
+	{GPU: "t4", SMs: 40, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.6}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
+		Basis:  "ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). " + borrowOlder},
+	{GPU: "v100-sxm", SMs: 80, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.8}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
+		Source: "NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
+		Basis:  "ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). " + borrowOlder},
+}
 
 // Catalog returns the GEMM parameters of every GPU in the hw catalog, a
 // fresh slice on every call, sorted by GPU name.
-func Catalog() []Params {
-	hopper := func(name string, sms int, ceiling [numDTypes]float64, source, basis string) Params {
-		return Params{
-			GPU: name, SMs: sms, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch,
-			HBMEfficiency: h100HBM, Source: source, Basis: basis,
+func Catalog() []Params { return slices.Clone(catalog[:]) }
+
+// Lookup returns the parameters catalogued for the GPU called name; the
+// error of an unknown name lists the known ones.
+func Lookup(name string) (Params, error) {
+	for _, p := range catalog {
+		if p.GPU == name {
+			return p, nil
 		}
 	}
-	older := func(name string, sms int, rate, ceiling [numDTypes]float64, source, basis string) Params {
-		p := hopper(name, sms, ceiling, source, basis)
-		p.Rate = rate
-		return p
+	names := make([]string, len(catalog))
+	for i, p := range catalog {
+		names[i] = p.GPU
 	}
-	// H100 SXM: the MAMF of bf16 and fp8, tf32's ceiling fitted.
-	h100Ceiling := [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1402.6 / 1979}
-	a100Ceiling := [numDTypes]float64{BF16: 271.2 / 312, FP16: 271.2 / 312, TF32: 271.2 / 312}
-	ampere := [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5}
-	// a100 is an Ampere GPU with the A100's fitted shape parameters.
-	a100 := func(name string, sms int, ceiling [numDTypes]float64, source, basis string) Params {
-		p := older(name, sms, ampere, ceiling, source, basis)
-		p.Balance, p.TileOverhead = a100Balance, a100TileOverhead
-		return p
-	}
-	fp16Only := [numDTypes]float64{FP16: 1}
-	// blackwell is a Blackwell GPU: the b200 fit's parameters (its own, or
-	// borrowed by a GPU without a table).
-	blackwell := func(name, source, basis string) Params {
-		return Params{GPU: name, SMs: 148, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: [numDTypes]float64{BF16: 1745.0 / 2250, FP16: 1745.0 / 2250, TF32: 0.796, FP8: 3432.5 / 4500},
-			Balance: [numDTypes]float64{BF16: 41.5, FP16: 41.5, TF32: 99.7, FP8: 56.5}, TileOverhead: 1.18e-6, Launch: 5.12e-6, HBMEfficiency: 0.715,
-			Source: source, Basis: basis}
-	}
-	// cdna3 is an MI300-series GPU: the mi300x fit's parameters (its own,
-	// or borrowed by a GPU without a table).
-	cdna3 := func(name, source, basis string) Params {
-		return Params{GPU: name, SMs: 304, Rate: [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: [numDTypes]float64{BF16: 668.4 / 1307.4, FP16: 668.4 / 1307.4, TF32: 0.296, FP8: 0.70},
-			Balance: [numDTypes]float64{BF16: 29.6, FP16: 29.6, TF32: 32.0, FP8: 135.5}, TileOverhead: 0.87e-6, Launch: 8.63e-6, HBMEfficiency: 0.98,
-			Source: source, Basis: basis}
-	}
-	out := []Params{
-		a100("a10g", 80, [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8},
-			"UNVERIFIED: 80 SMs as third-party listings give for the AWS-only A10G (no NVIDIA datasheet); TF32 at half the bf16 rate as on every Ampere part, not a vendor figure",
-			"ASSUMPTION: ceilings 0.8 of peak, a guess (no MAMF measurement). "+borrowAmpere+fitA100),
-		a100("a100-sxm-40gb", 108, a100Ceiling,
-			"NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
-			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (measured on the 80GB part; fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+borrowAmpere+fitA100),
-		a100("a100-sxm-80gb", 108, a100Ceiling,
-			"NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
-			mamfSource+": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). "+fitA100),
-		blackwell("gb200", "UNVERIFIED SM count: the B200's 148 (the GB200's Blackwell GPU is the same die, clocked higher; no NVIDIA datasheet prints the count). NVIDIA GB200 NVL72 specifications (72 GPUs, sparse): FP16/BF16 360, FP8 720 PFLOPS, i.e. 2.5 and 5 PFLOPS dense per GPU",
-			"UNCONFIRMED by any table: every parameter is the b200 fit's, ceilings as fractions of the GB200's own peaks. "+fitB200),
-		blackwell("b200", "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
-			mamfSource+": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. "+fitB200),
-		hopper("h100-pcie", 114, h100Ceiling,
-			"NVIDIA H100 Tensor Core GPU Architecture whitepaper: 114 SMs on H100 PCIe. H100 datasheet, PCIe column, dense: TF32 378, BF16/FP16 756, FP8 1,513 TFLOPS",
-			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the PCIe part. "+borrowHopper),
-		{
-			GPU: "h100-sxm", SMs: 132,
-			Rate:    [numDTypes]float64{BF16: 1, FP16: 1, TF32: 0.5, FP8: 2},
-			Ceiling: h100Ceiling, Balance: h100Balance,
-			TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-			Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 132 SMs on H100 SXM5. H100 datasheet, SXM column, dense (half the sparsity figures): TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
-			Basis:  mamfSource + ": H100 SXM bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOP/s; tf32's ceiling fitted. " + fitH100,
-		},
-		hopper("h800", 132, h100Ceiling,
-			"UNVERIFIED: the H800 SXM is the H100 SXM's GH100 (132 SMs) with NVLink cut to 400 GB/s, as third-party listings say (NVIDIA publishes no H800 datasheet); dense BF16 989.4, FP8 1,979 TFLOPS as the H100's",
-			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H800. "+borrowHopper),
-		hopper("h20", 78, h100Ceiling,
-			"UNVERIFIED: 78 SMs as third-party listings report for the China-market H20 (no NVIDIA datasheet); TF32 and FP8 at half and twice the bf16 rate as on every Hopper part",
-			"UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H20. "+borrowHopper),
-		hopper("h200", 132, [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979},
-			"NVIDIA H200 datasheet: the H100 SXM's GH100 with 132 SMs; dense TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
-			mamfSource+": H200 SXM fp8 1453.4 of 1979 TFLOP/s; bf16 noted there as the same as H100 SXM's 794.5; tf32 the h100-sxm fit's, UNCONFIRMED. "+borrowHopper),
-		cdna3("mi300x", "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
-			mamfSource+": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). "+fitMI),
-		cdna3("mi325x", "AMD Instinct MI325X: the MI300X's 304 CDNA 3 compute units with 256 GB of HBM3E; dense BF16 1,307.4, FP8 2,614.9 TFLOPS as the MI300X's",
-			"UNCONFIRMED by any table: every parameter is the mi300x fit's. "+fitMI),
-		older("t4", 40, fp16Only, [numDTypes]float64{FP16: 0.6},
-			"NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
-			"ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). "+borrowOlder),
-		older("v100-sxm", 80, fp16Only, [numDTypes]float64{FP16: 0.8},
-			"NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
-			"ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). "+borrowOlder),
-	}
-	slices.SortFunc(out, func(a, b Params) int { return strings.Compare(a.GPU, b.GPU) })
-	return out
+	return Params{}, fmt.Errorf("gemm: no GEMM parameters for gpu %q (known: %s)", name, strings.Join(names, ", "))
 }

@@ -1,29 +1,10 @@
 package gemm
 
 import (
-	_ "embed" // the published table, compiled in for the validation gallery
 	"fmt"
 	"math"
 	"slices"
 )
-
-// xlaTable is testdata/xla_matmul.txt, whose header names its source.
-//
-//go:embed testdata/xla_matmul.txt
-var xlaTable string
-
-// cookbookTable is testdata/cookbook_a100.txt: an A100's measured GEMMs,
-// whose header names its source and what is unconfirmed about it.
-//
-//go:embed testdata/cookbook_a100.txt
-var cookbookTable string
-
-// Published returns the measured GEMM table the model was fitted to and is
-// tested against (testdata/xla_matmul.txt: XLA's H100, B200 and MI300X
-// measurements; testdata/cookbook_a100.txt: an A100's), freshly parsed.
-func Published() ([]Measurement, error) {
-	return ParseMeasurements([]byte(xlaTable + "\n" + cookbookTable))
-}
 
 // Errors summarises a model against measurements: the relative error of
 // the modelled FLOP/s, (model − measured) / measured, as fractions.

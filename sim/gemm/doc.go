@@ -38,7 +38,7 @@
 // XLA ships for its latency-hiding scheduler (openxla/xla,
 // xla/service/gpu/model/matmul_interpolator_data.h: 375 shapes per GPU,
 // b ∈ {1, 2, 4}, m, n, k ∈ {256 … 4096}), transcribed in
-// testdata/xla_matmul.txt. GPUs without a table borrow the fitted
+// published/xla_matmul.txt. GPUs without a table borrow the fitted
 // parameters of a measured one and say so (UNCONFIRMED) in Basis.
 //
 // Nothing in the model names a model, a paper or a run: Time takes a GPU, a

@@ -11,7 +11,7 @@ type DType int
 
 // The formats the model prices. The output is bf16 for bf16, fp16 and fp8
 // inputs (accumulation is fp32 inside the kernel) and fp32 for tf32, as in
-// the measured table (testdata/xla_matmul.txt).
+// the measured table (published/xla_matmul.txt).
 const (
 	BF16 DType = iota
 	FP16

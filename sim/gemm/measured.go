@@ -27,7 +27,7 @@ var measuredColumns = [...]DType{BF16, TF32, FP8}
 
 // ParseMeasurements reads a table of lines "gpu b m n k bf16 tf32 fp8"
 // (rates in FLOP/s, "-" for none; '#' starts a comment line), the format
-// of testdata/xla_matmul.txt. An error names the line and the field.
+// of published/xla_matmul.txt. An error names the line and the field.
 func ParseMeasurements(data []byte) ([]Measurement, error) {
 	var out []Measurement
 	sc := bufio.NewScanner(bytes.NewReader(data))

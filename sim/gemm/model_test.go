@@ -203,3 +203,14 @@ func TestParamsValidateNamesFields(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogSorted: the static table stays sorted by GPU name, one entry
+// per name, as Catalog promises.
+func TestCatalogSorted(t *testing.T) {
+	c := Catalog()
+	for i := 1; i < len(c); i++ {
+		if c[i-1].GPU >= c[i].GPU {
+			t.Errorf("catalog[%d] %q before catalog[%d] %q: want strictly sorted names", i-1, c[i-1].GPU, i, c[i].GPU)
+		}
+	}
+}

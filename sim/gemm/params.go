@@ -3,7 +3,6 @@ package gemm
 import (
 	"errors"
 	"fmt"
-	"strings"
 )
 
 // Params are one GPU's GEMM parameters, beside the peak FLOP/s and HBM
@@ -86,18 +85,4 @@ func (p Params) Validate() error {
 		bad("source and basis must be given")
 	}
 	return errors.Join(errs...)
-}
-
-// Lookup returns the parameters catalogued for the GPU called name; the
-// error of an unknown name lists the known ones.
-func Lookup(name string) (Params, error) {
-	all := Catalog()
-	names := make([]string, len(all))
-	for i, p := range all {
-		if p.GPU == name {
-			return p, nil
-		}
-		names[i] = p.GPU
-	}
-	return Params{}, fmt.Errorf("gemm: no GEMM parameters for gpu %q (known: %s)", name, strings.Join(names, ", "))
 }

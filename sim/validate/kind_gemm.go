@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"paraplay/sim/gemm"
+	"paraplay/sim/gemm/published"
 	"paraplay/sim/hw"
 )
 
 // gemmSummaryKind is the GEMM model (package gemm) against the measured
 // table of matmul throughput by shape it was fitted to and is tested
-// against (gemm.Published: openxla/xla's matmul_interpolator_data.h, H100
+// against (published.Table: openxla/xla's matmul_interpolator_data.h, H100
 // and B200): a row's figure is a statistic of the model's |error| over
 // every measured shape of one GPU and dtype, in percent, held at_most the
 // bound the row gives.
@@ -31,7 +32,7 @@ func gemmSummaryKind() Kind {
 			if err != nil {
 				return 0, err
 			}
-			all, err := gemm.Published()
+			all, err := published.Table()
 			if err != nil {
 				return 0, err
 			}
