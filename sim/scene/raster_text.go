@@ -5,19 +5,18 @@ import (
 	"math"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
 )
 
-// TextFonts are the Go fonts, regular and bold, parsed once, with their
-// faces cached by size and weight. Exported frames (Raster) and the browser
+// TextFonts is the Go Regular font, parsed once, with its faces cached by
+// size and weight (bold ones emboldened, boldFace). Exported frames (Raster) and the browser
 // app both draw their text with them, so an exported frame matches the
 // live one; each keeps its own glyph cache per face.
 type TextFonts struct {
-	regular, bold *opentype.Font
-	faces         map[faceKey]font.Face
+	regular *opentype.Font
+	faces   map[faceKey]font.Face
 }
 
 // faceKey names a face: its size in pixels and its weight.
@@ -26,18 +25,14 @@ type faceKey struct {
 	bold bool
 }
 
-// NewTextFonts parses the embedded Go fonts. They ship inside the binary,
-// so neither the CLI nor the page reads a font file.
+// NewTextFonts parses the embedded Go font. It ships inside the binary, so
+// neither the CLI nor the page reads a font file.
 func NewTextFonts() (*TextFonts, error) {
 	reg, err := opentype.Parse(goregular.TTF)
 	if err != nil {
 		return nil, err
 	}
-	bold, err := opentype.Parse(gobold.TTF)
-	if err != nil {
-		return nil, err
-	}
-	return &TextFonts{regular: reg, bold: bold, faces: map[faceKey]font.Face{}}, nil
+	return &TextFonts{regular: reg, faces: map[faceKey]font.Face{}}, nil
 }
 
 // Face returns the face for size (in pixels at 72 DPI, unhinted) and
@@ -48,12 +43,11 @@ func (f *TextFonts) Face(size float64, bold bool) font.Face {
 	if face, ok := f.faces[k]; ok {
 		return face
 	}
-	src := f.regular
-	if bold {
-		src = f.bold
-	}
 	// opentype.NewFace only scales the font: it returns no error.
-	face, _ := opentype.NewFace(src, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
+	face, _ := opentype.NewFace(f.regular, &opentype.FaceOptions{Size: k.size, DPI: 72, Hinting: font.HintingNone})
+	if bold {
+		face = newBoldFace(face, k.size)
+	}
 	f.faces[k] = face
 	return face
 }
