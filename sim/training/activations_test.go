@@ -39,10 +39,14 @@ func TestPublishedLayoutsFit(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, err)
 		}
 		var peak units.Bytes
+		near := false
 		for _, m := range tl.Memory {
 			peak = max(peak, m.Peak)
+			near = near || m.NearOOM()
 		}
-		t.Logf("%s: peak %.1f GiB per GPU", c.name, float64(peak)/(1<<30))
+		// With the memory reserve the 405B layouts sit above 90% of the
+		// H100's 80 GiB (about 73 GiB): they fit, in the warning zone.
+		t.Logf("%s: peak %.1f GiB per GPU (memory reserve included), over 90%% of HBM: %v", c.name, float64(peak)/(1<<30), near)
 		if fits := float64(peak) <= h100; fits != c.fits {
 			t.Errorf("%s: peak %.1f GB per GPU, fits in 80 GB = %v, want %v", c.name, float64(peak)/1e9, fits, c.fits)
 		}
