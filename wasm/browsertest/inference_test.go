@@ -26,7 +26,7 @@ func TestServingPresets(t *testing.T) {
 		{"pipeline", playground.ServingPipelineQuery, 40e6, 0xf9, 0xc9, 0x8f, 200},
 		{"sipipe", playground.ServingSiPipeQuery, 40e6, 0xf9, 0xc9, 0x8f, 50},
 		{"kv", playground.ServingKVQuery, 4e9, 0xe1, 0x57, 0x59, 400},
-		{"sidp", playground.ServingSiDPQuery, 16.5e9, 0xe1, 0x57, 0x59, 2000},
+		{"sidp", playground.ServingSiDPQuery, 13.5e9, 0xe1, 0x57, 0x59, 2000},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			open(t, ctx, base, "play.html?"+tc.query)
