@@ -218,14 +218,14 @@ func TestViewParams(t *testing.T) {
 func TestClusterCollective(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	open(t, ctx, base, "play.html?strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=4&op=all_reduce&algo=ring&size=64MiB&autoplay=0&t=1200us")
+	open(t, ctx, base, "play.html?strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=4&op=all_reduce&algo=ring&size=64MiB&autoplay=0&t=400us")
 	st := state(t, ctx)
 	if st.State != "paused" || st.Error != "" || st.End <= 0 {
 		t.Fatalf("got %v; want a paused run with no error", st)
 	}
 	assertDrawn(t, screenshot(t, ctx, "paraplay-cluster.png"), 50)
 	press(t, ctx, kb.ArrowRight)
-	waitFor(t, ctx, "→ to step to the next event", `window.paraplay.simTime > 1200000`)
+	waitFor(t, ctx, "→ to step to the next event", `window.paraplay.simTime > 400000`)
 	for _, e := range con.list() {
 		t.Errorf("console: %s", e)
 	}
