@@ -1,0 +1,55 @@
+package collective
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"paraplay/sim/units"
+)
+
+// TestProtocolsFollowTheirFormats checks each protocol against the
+// numbers its format and NCCL's hwLat table give, written out again: LL
+// carries 4 data bytes per 8 stored, LL128 120 per 128, Simple everything;
+// the per-hop latencies of NCCL's ring (NVLink 0.47 / 1.9 / 3.4 µs, network
+// 2.7 / 4.0 / 9.6 µs for LL / LL128 / Simple) from the catalog's LL128 α.
+func TestProtocolsFollowTheirFormats(t *testing.T) {
+	nvlink := Link{1900 * units.Nanosecond, 200 * units.GBps}
+	net := Link{4 * units.Microsecond, 50 * units.GBps}
+	for _, tc := range []struct {
+		name             string
+		eff              float64
+		nvAlpha, netAlph units.Time
+	}{
+		{"simple", 1, 3400 * units.Nanosecond, 9600 * units.Nanosecond},
+		{"ll128", 0.9375, 1900 * units.Nanosecond, 4000 * units.Nanosecond},
+		{"ll", 0.5, 470 * units.Nanosecond, 2700 * units.Nanosecond},
+	} {
+		p, err := ProtocolByName(strings.ToUpper(tc.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		nv, nt := p.Apply(nvlink, LinkClass("nvlink")), p.Apply(net, LinkClass("infiniband"))
+		if nv.Alpha != tc.nvAlpha || nt.Alpha != tc.netAlph {
+			t.Errorf("%s: α NVLink %v, network %v; want %v and %v", tc.name, nv.Alpha, nt.Alpha, tc.nvAlpha, tc.netAlph)
+		}
+		if got := float64(nv.Bandwidth) / float64(nvlink.Bandwidth); math.Abs(got-tc.eff) > 1e-12 {
+			t.Errorf("%s: bandwidth × %g, want × %g", tc.name, got, tc.eff)
+		}
+	}
+}
+
+func TestProtocolEdges(t *testing.T) {
+	ll, _ := ProtocolByName("ll")
+	if got := ll.Apply(Link{100 * units.Nanosecond, units.GBps}, ClassNVLink).Alpha; got != 0 {
+		t.Errorf("LL on a 100 ns link: α = %v, want 0 (never negative)", got)
+	}
+	if _, err := ProtocolByName("ll256"); err == nil || !strings.Contains(err.Error(), "simple, ll128, ll") {
+		t.Errorf("ProtocolByName(ll256) = %v, want an error listing simple, ll128, ll", err)
+	}
+	for kind, want := range map[string]int{"nvlink": ClassNVLink, "infinity-fabric": ClassNVLink, "pcie": ClassPCI, "infiniband": ClassNet, "roce": ClassNet, "wan": ClassNet} {
+		if got := LinkClass(kind); got != want {
+			t.Errorf("LinkClass(%s) = %d, want %d", kind, got, want)
+		}
+	}
+}
