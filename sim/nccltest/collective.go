@@ -49,6 +49,13 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 // algorithm when algo is "auto") or ProtocolNone. Both fidelities run on
 // the topology as the protocol sees it (withProtocol).
 func MeasureProtocol(t *topo.Topology, op, algo, proto string, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
+	return MeasureWith(t, op, algo, Options{Protocol: proto}, cfg, fidelity)
+}
+
+// MeasureWith is MeasureProtocol with every option: o.NVLS offers
+// AlgorithmNVLS, which runs at analytic fidelity whatever is asked.
+func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
+	proto := o.Protocol
 	n := cfg.Ranks
 	if n == 0 {
 		n = cfg.Nodes * cfg.PerNode
@@ -66,13 +73,17 @@ func MeasureProtocol(t *topo.Topology, op, algo, proto string, cfg collective.Co
 	}
 	cfg.Alpha, cfg.Bandwidth = alpha, bw
 	m := Measurement{Op: op, Algorithm: algo, Protocol: proto, Ranks: n, Bytes: cfg.Bytes}
-	if algo != "auto" {
+	if algo == AlgorithmNVLS {
+		if err := nvlsFits(t, op, ProtocolNone, o, gpus); err != nil {
+			return Measurement{}, nil, err // the protocol is checked when it is known
+		}
+	} else if algo != "auto" {
 		if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
 			return Measurement{}, nil, err
 		}
 	}
 	if algo == "auto" || proto == ProtocolAuto {
-		choice, err := ChooseWith(t, op, algo, proto, cfg, gpus)
+		choice, err := ChooseWith(t, op, algo, o, cfg, gpus)
 		if err != nil {
 			return Measurement{}, nil, err
 		}
@@ -82,6 +93,11 @@ func MeasureProtocol(t *topo.Topology, op, algo, proto string, cfg collective.Co
 	if err != nil {
 		return Measurement{}, nil, err
 	}
+	if m.Algorithm == AlgorithmNVLS {
+		if err := nvlsFits(t, op, m.Protocol, o, gpus); err != nil {
+			return Measurement{}, nil, err
+		}
+	}
 	switch {
 	case m.Algorithm == "ring":
 		m.Channels = cfg.Channels
@@ -90,6 +106,9 @@ func MeasureProtocol(t *topo.Topology, op, algo, proto string, cfg collective.Co
 	}
 	if m.Fidelity, err = pickFidelity(fidelity, n); err != nil {
 		return Measurement{}, nil, err
+	}
+	if m.Algorithm == AlgorithmNVLS {
+		m.Fidelity = taskgraph.Analytic // the switch is a party to every transfer: no schedule
 	}
 	tl, err := runAt(seen, op, m.Algorithm, cfg, gpus, m.Fidelity)
 	if err != nil {
@@ -129,7 +148,7 @@ func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int,
 		}
 		return Collective(t, sch, gpus, title)
 	}
-	secs, err := Predict(t, op, algo, cfg, gpus)
+	secs, err := predict(t, op, algo, ProtocolNone, Options{NVLS: true}, cfg, gpus)
 	if err != nil {
 		return nil, err
 	}

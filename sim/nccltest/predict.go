@@ -65,20 +65,22 @@ func (c Choice) Reason() string {
 // fastest. cfg.Channels 0 takes DefaultChannels. It prices the links as
 // they are (ProtocolNone); ChooseWith also picks a protocol.
 func Choose(t *topo.Topology, op string, cfg collective.Config, gpus []int) (Choice, error) {
-	return ChooseWith(t, op, "auto", ProtocolNone, cfg, gpus)
+	return ChooseWith(t, op, "auto", Options{}, cfg, gpus)
 }
 
 // ChooseWith is Choose over the algorithms algo names ("auto": every one
-// op offers) and the protocols proto names (ProtocolAuto: every one of
-// collective.Protocols; ProtocolNone: the links as they are), each pair
-// priced by Predict on the topology as that protocol sees it.
-func ChooseWith(t *topo.Topology, op, algo, proto string, cfg collective.Config, gpus []int) (Choice, error) {
+// op offers, and AlgorithmNVLS where it fits) and the protocols o.Protocol
+// names (ProtocolAuto: every one of collective.Protocols; ProtocolNone:
+// the links as they are), each pair priced by predict on the topology as
+// that protocol sees it.
+func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Config, gpus []int) (Choice, error) {
+	proto := o.Protocol
 	algos := collective.Algorithms(op)
 	if algos == nil {
 		_, err := collective.Resolve(op, "auto", cfg, collective.DefaultAlpha, collective.DefaultBandwidth)
 		return Choice{}, err
 	}
-	algos = algos[1:]
+	algos = append(algos[1:], AlgorithmNVLS)
 	if algo != "auto" {
 		algos = []string{algo}
 	}
@@ -94,7 +96,7 @@ func ChooseWith(t *topo.Topology, op, algo, proto string, cfg collective.Config,
 			return Choice{}, err
 		}
 		for _, a := range algos {
-			secs, err := Predict(seen, op, a, cfg, gpus)
+			secs, err := predict(seen, op, a, p, o, cfg, gpus)
 			if err != nil {
 				if firstErr == nil {
 					firstErr = err
@@ -117,6 +119,17 @@ func ChooseWith(t *topo.Topology, op, algo, proto string, cfg collective.Config,
 		return 0
 	})
 	return c, nil
+}
+
+// predict is Predict, or predictNVLS when algo is AlgorithmNVLS and fits.
+func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective.Config, gpus []int) (float64, error) {
+	if algo != AlgorithmNVLS {
+		return Predict(t, op, algo, cfg, gpus)
+	}
+	if err := nvlsFits(t, op, proto, o, gpus); err != nil {
+		return 0, err
+	}
+	return predictNVLS(t, cfg, gpus)
 }
 
 // Predict is the closed-form time of op/algo (not "auto") with cfg on t,

@@ -73,7 +73,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.op, "op", "all_reduce", "operation: "+strings.Join(collective.Ops(), ", "))
-	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, binomial, chain, pairwise, direct, dissemination or auto")
+	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, nvls (NVLink SHARP, one node of NVLink 4 or 5), binomial, chain, pairwise, direct, dissemination or auto")
 	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs (default: nodes × gpus-per-node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "number of nodes (default: enough for --gpus)")
@@ -280,7 +280,8 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 		if proto == "none" {
 			proto = nccltest.ProtocolNone
 		}
-		m, tl, err := nccltest.MeasureProtocol(built.Topology, f.op, f.algo, proto, cfg, f.fidelity)
+		opts := nccltest.Options{Protocol: proto, NVLS: built.Spec.Bandwidth == 0 && nccltest.NVLSCapable(built.Spec.Intra)}
+		m, tl, err := nccltest.MeasureWith(built.Topology, f.op, f.algo, opts, cfg, f.fidelity)
 		if err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage

@@ -144,6 +144,15 @@ func TestTreeAndProtocols(t *testing.T) {
 	}
 }
 
+// TestNVLSFromTheCommandLine: on one 8 × H100 node --algo auto picks
+// NVLink SHARP for a large all-reduce and says so; it runs analytic.
+func TestNVLSFromTheCommandLine(t *testing.T) {
+	_, j := runCollective(t, "--gpus", "8", "--gpu", "h100-sxm", "--size", "8G", "--json")
+	if r := j.Results[0]; r.Algorithm != "nvls" || r.Protocol != "simple" || r.Fidelity != "analytic" || r.BusBW < 500 {
+		t.Errorf("8×H100 8 GiB auto: %s/%s at %s, busbw %.1f; want nvls/simple, analytic, about 574 GB/s", r.Algorithm, r.Protocol, r.Fidelity, r.BusBW)
+	}
+}
+
 func TestCollectiveErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -159,6 +168,8 @@ func TestCollectiveErrors(t *testing.T) {
 		{[]string{"-f", "1"}, "-f:"},
 		{[]string{"--channels", "65"}, "--channels: is 65; allowed 0 (one per NIC) to 64"},
 		{[]string{"--channels", "-1"}, "--channels: is -1"},
+		{[]string{"--algo", "nvls", "--gpu", "a100-sxm-80gb", "--gpus", "8", "--size", "1G"}, "nvls needs a switch that reduces"},
+		{[]string{"--algo", "nvls", "--proto", "ll128", "--gpus", "8", "--size", "1G"}, "nvls runs with the simple protocol only"},
 		{[]string{"--proto", "ll64"}, `--proto: is "ll64"; allowed auto, none, simple, ll128, ll`},
 		{[]string{"--fidelity", "vague", "--size", "1K"}, "fidelity"},
 		{[]string{"--algo", "halving_doubling", "--gpus", "6", "--link-bw", "1GB/s", "--size", "1K"}, "power-of-two"},
