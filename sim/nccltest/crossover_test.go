@@ -144,3 +144,28 @@ func ringLatency(n, g, N int, ai, ae float64) float64 { return 2 * float64(n-1) 
 func doublingLatency(n, g, N int, ai, ae float64) float64 {
 	return math.Log2(float64(g))*ai + math.Log2(float64(N))*ae
 }
+
+// TestProtocolsDetailedAgreeWithAnalytic: under every protocol the
+// detailed run (every message on the links as the protocol sees them)
+// and the closed form agree within 2% across 4 DGX A100 nodes.
+func TestProtocolsDetailedAgreeWithAnalytic(t *testing.T) {
+	c := dgxA100(t, 4)
+	for _, proto := range collective.ProtocolNames() {
+		for _, algo := range []string{"ring", "tree", "hierarchical"} {
+			for _, s := range []units.Bytes{256 * units.KiB, 64 * units.MiB} {
+				cfg := collective.Config{Nodes: 4, PerNode: 8, Bytes: s}
+				det, _, err := MeasureProtocol(c, "all_reduce", algo, proto, cfg, taskgraph.Detailed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				an, _, err := MeasureProtocol(c, "all_reduce", algo, proto, cfg, taskgraph.Analytic)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rel := math.Abs(float64(an.Time-det.Time)) / float64(det.Time); rel > 0.02 {
+					t.Errorf("%s/%s at %v: analytic %v, detailed %v (%.2f%% apart), want within 2%%", algo, proto, s, an.Time, det.Time, 100*rel)
+				}
+			}
+		}
+	}
+}

@@ -59,12 +59,22 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay collective: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	if f.linkBW != "" && !flagSet(fs, "proto") {
+		f.proto = "none" // a link of the user's own α and bandwidth: NCCL's per-hardware protocol costs do not apply
+	}
 	built, sizes, err := f.resolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 		return exitUsage
 	}
 	return f.sweep(built, sizes, stdout, stderr)
+}
+
+// flagSet says whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 // collectiveFlagSet declares the collective command's flags into f.
@@ -74,7 +84,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.op, "op", "all_reduce", "operation: "+strings.Join(collective.Ops(), ", "))
 	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, nvls (NVLink SHARP, one node of NVLink 4 or 5), binomial, chain, pairwise, direct, dissemination or auto")
-	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are)")
+	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are; the default with --link-bw)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs (default: nodes × gpus-per-node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "number of nodes (default: enough for --gpus)")
 	fs.IntVar(&f.perNode, "gpus-per-node", 0, "GPUs per node (default: the GPU preset's server)")
