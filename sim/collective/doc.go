@@ -7,7 +7,7 @@
 // grid — all from the same data.
 //
 // One file per algorithm: Ring (and RingPipelined), RecursiveHalvingDoubling,
-// RecursiveDoubling, DoubleBinaryTree, Hierarchical and ParameterServer for
+// RecursiveDoubling, DoubleBinaryTree, NCCLTree, Hierarchical and ParameterServer for
 // all-reduce; ReduceScatterRing, AllGatherRing, BroadcastBinomial,
 // BroadcastChain, ReduceBinomial, AllToAllPairwise, SendRecv and Barrier.
 // New builds any of them by nccl-tests' operation names for the command

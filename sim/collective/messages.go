@@ -11,6 +11,7 @@ import (
 //
 //	all_reduce/ring                 2(n−1)·n·k·m    (2(n−1) steps of n messages, each cut in k; m = 2 with channels across nodes, ChannelRing)
 //	all_reduce/tree                 4(n−1)·k        (two trees of n−1 edges, up and down, k pieces each)
+//	                                C·k·(2(g−1)N + 4(N−1))  across N nodes of g (NCCLTree, C channels)
 //	all_reduce/halving_doubling     2n·L
 //	all_reduce/recursive_doubling   p·log2 p + 2(n−p)  (p the largest power of two ≤ n: MPICH's fold)
 //	all_reduce/hierarchical         2n·(g + N − 2)  (g ranks a node, N nodes: two intra-node rings, one per rail)
@@ -48,6 +49,10 @@ func Messages(op, algo string, cfg Config) float64 {
 	case "all_reduce/ring":
 		return 2 * (n - 1) * n * k * float64(channelMessages(cfg))
 	case "all_reduce/tree":
+		if N, g := float64(cfg.Nodes), float64(cfg.PerNode); cfg.Nodes > 1 && cfg.PerNode > 1 {
+			c := float64(TreeChannels(cfg.PerNode, cfg.channels()))
+			return c * k * (2*(g-1)*N + 4*(N-1)) // NCCLTree: chains up and down, two trees of N−1 edges
+		}
 		return 4 * (n - 1) * k
 	case "all_reduce/halving_doubling":
 		return 2 * n * l

@@ -14,11 +14,14 @@ func TestMessagesBoundsSchedules(t *testing.T) {
 			for _, n := range []int{2, 3, 4, 5, 7, 8, 12, 16, 17, 32, 33, 64} {
 				for _, k := range []int{1, 3} {
 					cfg := Config{Ranks: n, Bytes: 64 * units.MiB, Chunks: k}
-					if algo == "hierarchical" {
+					if algo == "hierarchical" || (algo == "tree" && n%4 == 0) {
 						cfg.Nodes, cfg.PerNode = 2, n/2
 						if n%2 != 0 {
 							continue
 						}
+					}
+					if algo == "tree" && n%4 == 0 {
+						cfg.Nodes, cfg.PerNode, cfg.Channels = n/4, 4, 4 // NCCLTree
 					}
 					sch, err := New(o.op, algo, cfg)
 					if err != nil {

@@ -78,7 +78,8 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		}
 		return RingPipelined(n, s, k), nil
 	case "all_reduce/tree":
-		return DoubleBinaryTree(n, s, k), nil
+		nodes, per := cfg.twoLevel()
+		return NCCLTree(nodes, per, s, k, cfg.channels()), nil
 	case "all_reduce/halving_doubling":
 		return RecursiveHalvingDoubling(n, s)
 	case "all_reduce/recursive_doubling":

@@ -19,6 +19,9 @@ import (
 // direction, α + bytes·β per message. S/n is taken as a real number, so a
 // schedule with uneven chunks may differ by a byte's time per step.
 //
+// A tree across several nodes of several ranks is NCCLTree, priced by
+// NCCLTreeTime on the same two ports per rank.
+//
 // A ring with Channels > 1 is ChannelRing, priced by ChannelRingTime with
 // both links at alpha and bw: its execution model gives every rank two
 // such ports, one into its node (Nodes, PerNode) and one NIC, as a GPU
@@ -52,7 +55,8 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 		}
 		return 2*(nf-1)*float64(k)*a + 2*(nf-1)/nf*S*beta, nil
 	case "all_reduce/tree":
-		return DoubleBinaryTreeTime(n, cfg.Bytes, k, alpha, bw), nil
+		nodes, per := cfg.twoLevel()
+		return NCCLTreeTime(nodes, per, cfg.channels(), k, cfg.Bytes, Link{alpha, bw}, Link{alpha, bw}), nil
 	case "all_reduce/halving_doubling":
 		return 2*math.Log2(nf)*a + 2*(nf-1)/nf*S*beta, nil
 	case "all_reduce/recursive_doubling":

@@ -20,6 +20,7 @@ type Link struct {
 //
 //   - ring ops on channels: ChannelRingTime;
 //   - the hierarchical all-reduce: HierarchicalTime;
+//   - NCCL's tree (chains in the nodes, two trees across): NCCLTreeTime;
 //   - recursive doubling on a power of two of ranks and of ranks per node:
 //     its log2 n exchanges at distance d = 1, 2, …, n/2 each cost
 //     α + S·β of the link the distance crosses (inside a node while
@@ -51,6 +52,8 @@ func TwoLevelTime(op, algo string, cfg Config, intra, inter Link) (float64, bool
 	switch {
 	case ring && cfg.channels() > 1 && per > 1:
 		return ChannelRingTime(op, nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
+	case op == "all_reduce" && algo == "tree" && per > 1:
+		return NCCLTreeTime(nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra, inter), true
 	case op == "all_reduce" && algo == "hierarchical":
 		return HierarchicalTime(nodes, per, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
 	case op == "all_reduce" && algo == "recursive_doubling" && pow2:

@@ -15,7 +15,8 @@ import (
 // TestAutoIsNeverMuchSlower is the property NCCL's tuner is built for:
 // over random sizes and clusters, the algorithm "auto" picks is never more
 // than 5% slower than the fastest algorithm the same run offers, each run
-// at the same fidelity.
+// at the same fidelity. Every other run also lets auto pick NCCL's
+// protocol, against every algorithm under every protocol.
 func TestAutoIsNeverMuchSlower(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2026))
 	gpus := []string{"h100-sxm", "a100-sxm-80gb"}
@@ -41,19 +42,29 @@ func TestAutoIsNeverMuchSlower(t *testing.T) {
 		}
 		cfg := collective.Config{Nodes: spec.Nodes, PerNode: spec.PerNode, Bytes: size}
 		name := fmt.Sprintf("%s %d×%d %s %s %s, %v, %s", op, spec.Nodes, spec.PerNode, spec.GPU, spec.Inter, spec.Network, size, fid)
-		auto, _, err := MeasureCollective(built.Topology, op, "auto", cfg, fid)
+		protos := []string{ProtocolNone}
+		if i%4 >= 2 {
+			protos = collective.ProtocolNames()
+		}
+		mode := protos[0]
+		if len(protos) > 1 {
+			mode = ProtocolAuto
+		}
+		auto, _, err := MeasureProtocol(built.Topology, op, "auto", mode, cfg, fid)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		picked[auto.Algorithm]++
-		best, bestAlgo := auto.Time, auto.Algorithm
-		for _, a := range collective.Algorithms(op)[1:] {
-			m, _, err := MeasureCollective(built.Topology, op, a, cfg, fid)
-			if err != nil {
-				continue // does not fit (halving_doubling on 6 ranks, …)
-			}
-			if m.Time < best {
-				best, bestAlgo = m.Time, a
+		picked[auto.Algorithm+"/"+auto.Protocol]++
+		best, bestAlgo := auto.Time, auto.Algorithm+"/"+auto.Protocol
+		for _, p := range protos {
+			for _, a := range collective.Algorithms(op)[1:] {
+				m, _, err := MeasureProtocol(built.Topology, op, a, p, cfg, fid)
+				if err != nil {
+					continue // does not fit (halving_doubling on 6 ranks, …)
+				}
+				if m.Time < best {
+					best, bestAlgo = m.Time, a+"/"+p
+				}
 			}
 		}
 		if float64(auto.Time) > 1.05*float64(best) {

@@ -14,7 +14,11 @@ import (
 type Measurement struct {
 	// Op and Algorithm name the operation and the algorithm that ran (auto resolved).
 	Op, Algorithm string
-	// Channels is the number of parallel rings a ring op ran on.
+	// Protocol is the NCCL protocol it ran with (auto resolved), or
+	// ProtocolNone for the catalog's links as they are.
+	Protocol string
+	// Channels is the number of parallel rings a ring op ran on, or of
+	// NCCL trees a tree all-reduce across nodes ran on.
 	Channels int
 	// Why says, when the algorithm was "auto", what it picked over what
 	// (Choice.Reason); empty otherwise.
@@ -37,6 +41,21 @@ type Measurement struct {
 // analytic fidelity prices with Predict. cfg.Channels 0 is
 // collective.DefaultChannels: one ring per NIC of a node across nodes.
 func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
+	return MeasureProtocol(t, op, algo, ProtocolNone, cfg, fidelity)
+}
+
+// MeasureProtocol is MeasureCollective with NCCL's protocol proto: one of
+// collective.ProtocolNames, ProtocolAuto (ChooseWith picks it, with the
+// algorithm when algo is "auto") or ProtocolNone. Both fidelities run on
+// the topology as the protocol sees it (withProtocol).
+func MeasureProtocol(t *topo.Topology, op, algo, proto string, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
+	return MeasureWith(t, op, algo, Options{Protocol: proto}, cfg, fidelity)
+}
+
+// MeasureWith is MeasureProtocol with every option: o.NVLS offers
+// AlgorithmNVLS, which runs at analytic fidelity whatever is asked.
+func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Config, fidelity string) (Measurement, *timeline.Timeline, error) {
+	proto := o.Protocol
 	n := cfg.Ranks
 	if n == 0 {
 		n = cfg.Nodes * cfg.PerNode
@@ -53,23 +72,45 @@ func MeasureCollective(t *topo.Topology, op, algo string, cfg collective.Config,
 		return Measurement{}, nil, err
 	}
 	cfg.Alpha, cfg.Bandwidth = alpha, bw
-	m := Measurement{Op: op, Algorithm: algo, Ranks: n, Bytes: cfg.Bytes}
-	if algo == "auto" {
-		choice, err := Choose(t, op, cfg, gpus)
+	m := Measurement{Op: op, Algorithm: algo, Protocol: proto, Ranks: n, Bytes: cfg.Bytes}
+	if algo == AlgorithmNVLS {
+		if err := nvlsFits(t, op, ProtocolNone, o, gpus); err != nil {
+			return Measurement{}, nil, err // the protocol is checked when it is known
+		}
+	} else if algo != "auto" {
+		if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
+			return Measurement{}, nil, err
+		}
+	}
+	if algo == "auto" || proto == ProtocolAuto {
+		choice, err := ChooseWith(t, op, algo, o, cfg, gpus)
 		if err != nil {
 			return Measurement{}, nil, err
 		}
-		m.Algorithm, m.Why = choice.Picked(), choice.Reason()
-	} else if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
+		m.Algorithm, m.Protocol, m.Why = choice.Picked(), choice.PickedProtocol(), choice.Reason()
+	}
+	seen, err := protocolView(t, m.Protocol)
+	if err != nil {
 		return Measurement{}, nil, err
 	}
-	if m.Algorithm == "ring" {
+	if m.Algorithm == AlgorithmNVLS {
+		if err := nvlsFits(t, op, m.Protocol, o, gpus); err != nil {
+			return Measurement{}, nil, err
+		}
+	}
+	switch {
+	case m.Algorithm == "ring":
 		m.Channels = cfg.Channels
+	case m.Algorithm == "tree" && cfg.Nodes > 1 && cfg.PerNode > 1:
+		m.Channels = collective.TreeChannels(cfg.PerNode, cfg.Channels)
 	}
 	if m.Fidelity, err = pickFidelity(fidelity, n); err != nil {
 		return Measurement{}, nil, err
 	}
-	tl, err := runAt(t, op, m.Algorithm, cfg, gpus, m.Fidelity)
+	if m.Algorithm == AlgorithmNVLS {
+		m.Fidelity = taskgraph.Analytic // the switch is a party to every transfer: no schedule
+	}
+	tl, err := runAt(seen, op, m.Algorithm, cfg, gpus, m.Fidelity)
 	if err != nil {
 		return Measurement{}, nil, err
 	}
@@ -107,7 +148,7 @@ func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int,
 		}
 		return Collective(t, sch, gpus, title)
 	}
-	secs, err := Predict(t, op, algo, cfg, gpus)
+	secs, err := predict(t, op, algo, ProtocolNone, Options{NVLS: true}, cfg, gpus)
 	if err != nil {
 		return nil, err
 	}

@@ -122,40 +122,46 @@ func BenchmarkRing1024Detailed1GiB(b *testing.B) {
 	}
 }
 
-// TestChannelsDetailedAgreesWithAnalytic: ring ops on channels across the
-// nodes of a rail-optimized cluster, every slice on the links (detailed),
-// against collective.ChannelRingTime on the NVLink and NIC paths
-// (analytic): within 2% when nothing else contends.
+// TestChannelsDetailedAgreesWithAnalytic: ring ops and NCCL's tree on
+// channels across the nodes of a rail-optimized cluster, every slice on
+// the links (detailed), against collective.ChannelRingTime and
+// NCCLTreeTime on the NVLink and NIC paths (analytic): within 2% when
+// nothing else contends.
 func TestChannelsDetailedAgreesWithAnalytic(t *testing.T) {
 	intra := topo.Port{Bandwidth: 231 * units.GBps, Latency: 1900 * units.Nanosecond}
 	inter := topo.Port{Bandwidth: units.Bandwidth(22.5e9), Latency: 4 * units.Microsecond}
 	for _, tc := range []struct {
-		op                        string
+		op, algo                  string
 		nodes, per, channels, chk int
 		size                      units.Bytes
 	}{
-		{"all_reduce", 2, 8, 8, 1, 1 * units.GiB},
-		{"all_reduce", 2, 8, 8, 1, 16 * units.MiB},
-		{"all_reduce", 4, 8, 8, 4, 256 * units.MiB},
-		{"all_reduce", 3, 4, 2, 1, 256 * units.MiB},
-		{"all_reduce", 2, 4, 16, 1, 256 * units.MiB},
-		{"reduce_scatter", 4, 8, 8, 1, 512 * units.MiB},
-		{"all_gather", 2, 8, 4, 1, 512 * units.MiB},
+		{"all_reduce", "ring", 2, 8, 8, 1, 1 * units.GiB},
+		{"all_reduce", "ring", 2, 8, 8, 1, 16 * units.MiB},
+		{"all_reduce", "ring", 4, 8, 8, 4, 256 * units.MiB},
+		{"all_reduce", "ring", 3, 4, 2, 1, 256 * units.MiB},
+		{"all_reduce", "ring", 2, 4, 16, 1, 256 * units.MiB},
+		{"reduce_scatter", "ring", 4, 8, 8, 1, 512 * units.MiB},
+		{"all_gather", "ring", 2, 8, 4, 1, 512 * units.MiB},
+		{"all_reduce", "tree", 2, 8, 8, 1, 1 * units.GiB},
+		{"all_reduce", "tree", 16, 8, 8, 1, 8},
+		{"all_reduce", "tree", 16, 8, 8, 1, 64 * units.MiB},
+		{"all_reduce", "tree", 4, 4, 2, 1, 256 * units.MiB},
+		{"all_reduce", "tree", 8, 2, 2, 1, 4 * units.MiB},
 	} {
 		c, err := topo.Cluster(topo.ClusterConfig{Nodes: tc.nodes, PerNode: tc.per, Intra: intra, Inter: inter, Network: topo.RailOptimized})
 		if err != nil {
 			t.Fatal(err)
 		}
 		cfg := collective.Config{Nodes: tc.nodes, PerNode: tc.per, Bytes: tc.size, Channels: tc.channels, Chunks: tc.chk}
-		det, _, err := MeasureCollective(c, tc.op, "ring", cfg, taskgraph.Detailed)
+		det, _, err := MeasureCollective(c, tc.op, tc.algo, cfg, taskgraph.Detailed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		an, _, err := MeasureCollective(c, tc.op, "ring", cfg, taskgraph.Analytic)
+		an, _, err := MeasureCollective(c, tc.op, tc.algo, cfg, taskgraph.Analytic)
 		if err != nil {
 			t.Fatal(err)
 		}
-		name := fmt.Sprintf("%s %d×%d, %d channels, %d chunks, %v", tc.op, tc.nodes, tc.per, tc.channels, tc.chk, tc.size)
+		name := fmt.Sprintf("%s %s %d×%d, %d channels, %d chunks, %v", tc.algo, tc.op, tc.nodes, tc.per, tc.channels, tc.chk, tc.size)
 		if rel := math.Abs(float64(an.Time-det.Time)) / float64(det.Time); rel > 0.02 {
 			t.Errorf("%s: analytic %v, detailed %v (%.2f%% apart), want within 2%%", name, an.Time, det.Time, 100*rel)
 		}

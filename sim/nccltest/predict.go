@@ -15,6 +15,9 @@ import (
 type Prediction struct {
 	// Algorithm is the algorithm priced.
 	Algorithm string
+	// Protocol is the NCCL protocol it was priced with (simple, ll,
+	// ll128), or ProtocolNone for the catalog's links as they are.
+	Protocol string
 	// Seconds is its predicted time.
 	Seconds float64
 }
@@ -30,14 +33,26 @@ type Choice struct {
 // Picked is the chosen algorithm.
 func (c Choice) Picked() string { return c.Predictions[0].Algorithm }
 
+// PickedProtocol is the chosen protocol (ProtocolNone when none was
+// asked for).
+func (c Choice) PickedProtocol() string { return c.Predictions[0].Protocol }
+
+// label is "ring" or, with a protocol, "ring/ll128".
+func (p Prediction) label() string {
+	if p.Protocol == ProtocolNone {
+		return p.Algorithm
+	}
+	return p.Algorithm + "/" + p.Protocol
+}
+
 // Reason says in one line what was picked over what, e.g. "ring 5.71 ms
 // (fastest predicted); hierarchical 9.20 ms, tree 40.1 ms".
 func (c Choice) Reason() string {
 	var rest []string
 	for _, p := range c.Predictions[1:] {
-		rest = append(rest, fmt.Sprintf("%s %v", p.Algorithm, units.Round(p.Seconds)))
+		rest = append(rest, fmt.Sprintf("%s %v", p.label(), units.Round(p.Seconds)))
 	}
-	out := fmt.Sprintf("%s %v (fastest predicted)", c.Predictions[0].Algorithm, units.Round(c.Predictions[0].Seconds))
+	out := fmt.Sprintf("%s %v (fastest predicted)", c.Predictions[0].label(), units.Round(c.Predictions[0].Seconds))
 	if len(rest) > 0 {
 		out += "; " + strings.Join(rest, ", ")
 	}
@@ -47,24 +62,49 @@ func (c Choice) Reason() string {
 // Choose is "auto" as NCCL's tuner does it (src/graph/tuning.cc computes a
 // time for every algorithm and protocol and keeps the least): it prices
 // every algorithm op offers that fits cfg with Predict on t and picks the
-// fastest. cfg.Channels 0 takes DefaultChannels.
+// fastest. cfg.Channels 0 takes DefaultChannels. It prices the links as
+// they are (ProtocolNone); ChooseWith also picks a protocol.
 func Choose(t *topo.Topology, op string, cfg collective.Config, gpus []int) (Choice, error) {
+	return ChooseWith(t, op, "auto", Options{}, cfg, gpus)
+}
+
+// ChooseWith is Choose over the algorithms algo names ("auto": every one
+// op offers, and AlgorithmNVLS where it fits) and the protocols o.Protocol
+// names (ProtocolAuto: every one of collective.Protocols; ProtocolNone:
+// the links as they are), each pair priced by predict on the topology as
+// that protocol sees it.
+func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Config, gpus []int) (Choice, error) {
+	proto := o.Protocol
 	algos := collective.Algorithms(op)
 	if algos == nil {
 		_, err := collective.Resolve(op, "auto", cfg, collective.DefaultAlpha, collective.DefaultBandwidth)
 		return Choice{}, err
 	}
+	algos = append(algos[1:], AlgorithmNVLS)
+	if algo != "auto" {
+		algos = []string{algo}
+	}
+	protos := []string{proto}
+	if proto == ProtocolAuto {
+		protos = collective.ProtocolNames()
+	}
 	var c Choice
 	var firstErr error
-	for _, a := range algos[1:] {
-		secs, err := Predict(t, op, a, cfg, gpus)
+	for _, p := range protos {
+		seen, err := protocolView(t, p)
 		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
-			continue
+			return Choice{}, err
 		}
-		c.Predictions = append(c.Predictions, Prediction{a, secs})
+		for _, a := range algos {
+			secs, err := predict(seen, op, a, p, o, cfg, gpus)
+			if err != nil {
+				if firstErr == nil {
+					firstErr = err
+				}
+				continue
+			}
+			c.Predictions = append(c.Predictions, Prediction{a, p, secs})
+		}
 	}
 	if len(c.Predictions) == 0 {
 		return Choice{}, firstErr
@@ -79,6 +119,17 @@ func Choose(t *topo.Topology, op string, cfg collective.Config, gpus []int) (Cho
 		return 0
 	})
 	return c, nil
+}
+
+// predict is Predict, or predictNVLS when algo is AlgorithmNVLS and fits.
+func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective.Config, gpus []int) (float64, error) {
+	if algo != AlgorithmNVLS {
+		return Predict(t, op, algo, cfg, gpus)
+	}
+	if err := nvlsFits(t, op, proto, o, gpus); err != nil {
+		return 0, err
+	}
+	return predictNVLS(t, cfg, gpus)
 }
 
 // Predict is the closed-form time of op/algo (not "auto") with cfg on t,

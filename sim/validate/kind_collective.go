@@ -17,7 +17,7 @@ import (
 func collectiveKind() Kind {
 	return Kind{
 		Name:     "nccl-tests-busbw",
-		What:     "one collective on a cluster preset, every message simulated; nccl-tests' busbw in GB/s",
+		What:     "one collective on a cluster preset, every message simulated (NVLS: its closed form); nccl-tests' busbw in GB/s",
 		Required: []string{"gpu", "op", "algo", "size"},
 		Optional: []string{"nodes", "gpus_per_node", "inter", "channels"},
 		Simulate: simulateCollective,
@@ -48,7 +48,10 @@ func simulateCollective(config map[string]string) (float64, error) {
 	}
 	// channels absent: NCCL's default, one ring per NIC across nodes.
 	cfg := collective.Config{Ranks: n, Nodes: built.Spec.Nodes, PerNode: built.Spec.PerNode, Bytes: size, Chunks: 1, Channels: channels}
-	m, _, err := nccltest.MeasureCollective(built.Topology, config["op"], config["algo"], cfg, taskgraph.Detailed)
+	// NVLS is on offer where the node's switch reduces (nccltest.NVLSCapable);
+	// it runs at analytic fidelity, having no point-to-point schedule.
+	o := nccltest.Options{NVLS: nccltest.NVLSCapable(built.Spec.Intra)}
+	m, _, err := nccltest.MeasureWith(built.Topology, config["op"], config["algo"], o, cfg, taskgraph.Detailed)
 	if err != nil {
 		return 0, fmt.Errorf("config: %w", err)
 	}

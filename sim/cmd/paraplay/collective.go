@@ -33,6 +33,7 @@ Flags:
 // collectiveFlags are the command's settings.
 type collectiveFlags struct {
 	op, algo, fidelity    string
+	proto                 string
 	gpus, nodes, perNode  int
 	gpu, link, inter, net string
 	oversub               float64
@@ -58,6 +59,9 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay collective: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	if f.linkBW != "" && !flagSet(fs, "proto") {
+		f.proto = "none" // a link of the user's own α and bandwidth: NCCL's per-hardware protocol costs do not apply
+	}
 	built, sizes, err := f.resolve()
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
@@ -66,13 +70,21 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 	return f.sweep(built, sizes, stdout, stderr)
 }
 
+// flagSet says whether the command line set the flag name.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 // collectiveFlagSet declares the collective command's flags into f.
 func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("paraplay collective", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.op, "op", "all_reduce", "operation: "+strings.Join(collective.Ops(), ", "))
-	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, binomial, chain, pairwise, direct, dissemination or auto")
+	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, nvls (NVLink SHARP, one node of NVLink 4 or 5), binomial, chain, pairwise, direct, dissemination or auto")
+	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are; the default with --link-bw)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs (default: nodes × gpus-per-node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "number of nodes (default: enough for --gpus)")
 	fs.IntVar(&f.perNode, "gpus-per-node", 0, "GPUs per node (default: the GPU preset's server)")
@@ -111,6 +123,11 @@ func (f *collectiveFlags) resolve() (*cluster.Built, []units.Bytes, error) {
 			errs = append(errs, fmt.Errorf("--link-latency: %w", err))
 		}
 		spec.Bandwidth, spec.Latency = bw, lat
+	}
+	if f.proto != nccltest.ProtocolAuto && f.proto != "none" {
+		if _, err := collective.ProtocolByName(f.proto); err != nil {
+			errs = append(errs, fmt.Errorf("--proto: is %q; allowed auto, none, %s", f.proto, strings.Join(collective.ProtocolNames(), ", ")))
+		}
 	}
 	if f.channels < 0 || f.channels > collective.MaxChannels {
 		errs = append(errs, fmt.Errorf("--channels: is %d; allowed 0 (one per NIC) to %d", f.channels, collective.MaxChannels))
@@ -231,16 +248,18 @@ func (f *collectiveFlags) checkBudget(n int, cfg collective.Config) error {
 
 // result is one line of the table, with the JSON field names the issue asks for.
 type result struct {
-	Bytes     int64   `json:"bytes"`
-	Count     int64   `json:"count"`
-	Type      string  `json:"type"`
-	Redop     string  `json:"redop"`
-	Algorithm string  `json:"algorithm"`
-	Channels  int     `json:"channels,omitempty"`
-	TimeS     float64 `json:"time_s"`
-	AlgBW     float64 `json:"algbw_GBps"`
-	BusBW     float64 `json:"busbw_GBps"`
-	Fidelity  string  `json:"fidelity"`
+	Bytes     int64  `json:"bytes"`
+	Count     int64  `json:"count"`
+	Type      string `json:"type"`
+	Redop     string `json:"redop"`
+	Algorithm string `json:"algorithm"`
+	// Protocol is the NCCL protocol it ran with; empty with --proto none.
+	Protocol string  `json:"protocol,omitempty"`
+	Channels int     `json:"channels,omitempty"`
+	TimeS    float64 `json:"time_s"`
+	AlgBW    float64 `json:"algbw_GBps"`
+	BusBW    float64 `json:"busbw_GBps"`
+	Fidelity string  `json:"fidelity"`
 	// Why is what --algo auto picked over what (nccltest.Choice.Reason).
 	Why string `json:"auto_reason,omitempty"`
 }
@@ -267,12 +286,17 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage
 		}
-		m, tl, err := nccltest.MeasureCollective(built.Topology, f.op, f.algo, cfg, f.fidelity)
+		proto := strings.ToLower(f.proto)
+		if proto == "none" {
+			proto = nccltest.ProtocolNone
+		}
+		opts := nccltest.Options{Protocol: proto, NVLS: built.Spec.Bandwidth == 0 && nccltest.NVLSCapable(built.Spec.Intra)}
+		m, tl, err := nccltest.MeasureWith(built.Topology, f.op, f.algo, opts, cfg, f.fidelity)
 		if err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
 			return exitUsage
 		}
-		results = append(results, result{Bytes: int64(s), Count: int64(s) / 4, Type: "float", Redop: redop(f.op), Algorithm: m.Algorithm,
+		results = append(results, result{Bytes: int64(s), Count: int64(s) / 4, Type: "float", Redop: redop(f.op), Algorithm: m.Algorithm, Protocol: m.Protocol,
 			Channels: m.Channels, TimeS: m.Time.Seconds(), AlgBW: float64(m.AlgBW) / 1e9, BusBW: float64(m.BusBW) / 1e9,
 			Fidelity: m.Fidelity, Why: m.Why})
 		if f.trace != "" && i == len(sizes)-1 {
@@ -306,7 +330,7 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 func writeTable(w io.Writer, op, algo string, n int, desc string, rs []result) {
 	fmt.Fprintf(w, "# paraplay collective: %s, algorithm %s, %d GPUs\n", op, algo, n)
 	fmt.Fprintf(w, "# cluster: %s\n#\n", desc)
-	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s  %-10s %8s %s\n", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "algorithm", "channels", "fidelity")
+	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s  %-10s %-6s %8s %s\n", "size", "count", "type", "redop", "root", "time", "algbw", "busbw", "algorithm", "proto", "channels", "fidelity")
 	fmt.Fprintf(w, "# %10s %12s %8s %6s %6s %12s %8s %8s\n", "(B)", "(elements)", "", "", "", "(us)", "(GB/s)", "(GB/s)")
 	var sum float64
 	for _, r := range rs {
@@ -314,8 +338,12 @@ func writeTable(w io.Writer, op, algo string, n int, desc string, rs []result) {
 		if r.Channels > 0 {
 			ch = strconv.Itoa(r.Channels)
 		}
-		fmt.Fprintf(w, "  %10d %12d %8s %6s %6d %12.2f %8.2f %8.2f  %-10s %8s %s\n",
-			r.Bytes, r.Count, r.Type, r.Redop, -1, r.TimeS*1e6, r.AlgBW, r.BusBW, r.Algorithm, ch, r.Fidelity)
+		proto := r.Protocol
+		if proto == "" {
+			proto = "-"
+		}
+		fmt.Fprintf(w, "  %10d %12d %8s %6s %6d %12.2f %8.2f %8.2f  %-10s %-6s %8s %s\n",
+			r.Bytes, r.Count, r.Type, r.Redop, -1, r.TimeS*1e6, r.AlgBW, r.BusBW, r.Algorithm, proto, ch, r.Fidelity)
 		sum += r.BusBW
 	}
 	for _, r := range rs {

@@ -17,6 +17,8 @@ type collectiveJSON struct {
 		AlgBW     float64 `json:"algbw_GBps"`
 		BusBW     float64 `json:"busbw_GBps"`
 		Algorithm string  `json:"algorithm"`
+		Protocol  string  `json:"protocol"`
+		Channels  int     `json:"channels"`
 		Fidelity  string  `json:"fidelity"`
 	} `json:"results"`
 }
@@ -67,11 +69,11 @@ func TestSweepTable(t *testing.T) {
 // TestChannelsAndAuto: across two DGX A100 nodes the ring runs on one
 // channel per NIC (8 × 22.5 GB/s ≈ 180 GB/s bus bandwidth where one NIC
 // gave 22.5), --channels 1 is the single ring, and auto says what it
-// picked over what.
+// picked over what: Simple's full bandwidth beats LL128's 120/128 at 4 GiB.
 func TestChannelsAndAuto(t *testing.T) {
 	base := []string{"--op", "all_reduce", "--nodes", "2", "--gpus-per-node", "8", "--gpu", "a100-sxm-80gb", "--inter", "ib-hdr", "--size", "4G"}
 	out, _ := runCollective(t, base...)
-	if !strings.Contains(out, "# auto at 4294967296 B: ring") || !strings.Contains(out, "(fastest predicted); hierarchical") {
+	if !strings.Contains(out, "# auto at 4294967296 B: ring/simple") || !strings.Contains(out, "(fastest predicted); ring/ll128") || !strings.Contains(out, "hierarchical/simple") {
 		t.Errorf("auto does not say what it picked:\n%s", out)
 	}
 	var j struct {
@@ -121,6 +123,36 @@ func TestEveryOpFromTheCommandLine(t *testing.T) {
 	}
 }
 
+// TestTreeAndProtocols: --algo tree runs NCCL's tree across the nodes on
+// one channel per NIC, and --proto ll halves the wire's payload, so a
+// large ring gets about half Simple's bus bandwidth.
+func TestTreeAndProtocols(t *testing.T) {
+	base := []string{"--op", "all_reduce", "--nodes", "2", "--gpus-per-node", "8", "--gpu", "a100-sxm-80gb", "--inter", "ib-hdr", "--size", "1G", "--json"}
+	busbw := func(extra ...string) (collectiveJSON, float64) {
+		_, j := runCollective(t, append(append([]string{}, base...), extra...)...)
+		return j, j.Results[0].BusBW
+	}
+	tree, _ := busbw("--algo", "tree", "--proto", "simple")
+	if r := tree.Results[0]; r.Algorithm != "tree" || r.Channels != 8 || r.Protocol != "simple" {
+		t.Errorf("--algo tree: got %s/%s on %d channels, want tree/simple on 8", r.Algorithm, r.Protocol, r.Channels)
+	}
+	_, simple := busbw("--algo", "ring", "--proto", "simple")
+	_, ll := busbw("--algo", "ring", "--proto", "ll")
+	// LL's shorter hops give a little back at 1 GiB: 0.51.
+	if got := ll / simple; math.Abs(got-0.5) > 0.02 {
+		t.Errorf("ring busbw ll/simple = %.3f (%.1f / %.1f GB/s), want 0.5 ± 0.02", got, ll, simple)
+	}
+}
+
+// TestNVLSFromTheCommandLine: on one 8 × H100 node --algo auto picks
+// NVLink SHARP for a large all-reduce and says so; it runs analytic.
+func TestNVLSFromTheCommandLine(t *testing.T) {
+	_, j := runCollective(t, "--gpus", "8", "--gpu", "h100-sxm", "--size", "8G", "--json")
+	if r := j.Results[0]; r.Algorithm != "nvls" || r.Protocol != "simple" || r.Fidelity != "analytic" || r.BusBW < 500 {
+		t.Errorf("8×H100 8 GiB auto: %s/%s at %s, busbw %.1f; want nvls/simple, analytic, about 574 GB/s", r.Algorithm, r.Protocol, r.Fidelity, r.BusBW)
+	}
+}
+
 func TestCollectiveErrors(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -136,6 +168,9 @@ func TestCollectiveErrors(t *testing.T) {
 		{[]string{"-f", "1"}, "-f:"},
 		{[]string{"--channels", "65"}, "--channels: is 65; allowed 0 (one per NIC) to 64"},
 		{[]string{"--channels", "-1"}, "--channels: is -1"},
+		{[]string{"--algo", "nvls", "--gpu", "a100-sxm-80gb", "--gpus", "8", "--size", "1G"}, "nvls needs a switch that reduces"},
+		{[]string{"--algo", "nvls", "--proto", "ll128", "--gpus", "8", "--size", "1G"}, "nvls runs with the simple protocol only"},
+		{[]string{"--proto", "ll64"}, `--proto: is "ll64"; allowed auto, none, simple, ll128, ll`},
 		{[]string{"--fidelity", "vague", "--size", "1K"}, "fidelity"},
 		{[]string{"--algo", "halving_doubling", "--gpus", "6", "--link-bw", "1GB/s", "--size", "1K"}, "power-of-two"},
 		{[]string{"extra"}, "unexpected argument"},
