@@ -143,16 +143,35 @@ func newReplanner(s scenario.Scenario, sum timeline.Summary) replanner {
 	return r
 }
 
-// speed is the best throughput, relative to healthy, when lost nodes are
-// away (one per replica group hit); 0 when nothing can train.
+// speed is the throughput, relative to healthy, when lost nodes are away
+// (one per replica group hit); 0 when nothing can train. Like is compared
+// with like: the best candidate layout on the survivors over the best of
+// the same candidates on every node, never above 1. A candidate can beat
+// the healthy plan itself (pp 1 where the scenario chose pp 2): measured
+// against the plan, a lost node would then speed the job up, and the long
+// run would report negative degraded time.
 func (r replanner) speed(lost int) (float64, error) {
 	if r.tokens <= 0 {
 		return 0, fmt.Errorf("replan: the healthy iteration has no throughput")
 	}
-	left := max(1, r.s.Cluster.Nodes) - lost
+	nodes := max(1, r.s.Cluster.Nodes)
+	best, err := r.best(nodes - lost)
+	if err != nil || best == 0 {
+		return 0, err
+	}
+	full, err := r.best(nodes)
+	if err != nil {
+		return 0, err
+	}
+	return min(1, best/max(full, r.tokens)), nil
+}
+
+// best is the most tokens per second any candidate layout reaches on
+// nodes nodes without needing more memory than the healthy plan.
+func (r replanner) best(nodes int) (float64, error) {
 	best := 0.0
 	for _, pp := range ppCandidates(r.s.Parallel.PP) {
-		t, ok := r.layout(left, pp)
+		t, ok := r.layout(nodes, pp)
 		if !ok {
 			continue
 		}
@@ -164,7 +183,7 @@ func (r replanner) speed(lost int) (float64, error) {
 		if r.overflows(sum) {
 			continue
 		}
-		best = max(best, sum.TokensPerSecond/r.tokens)
+		best = max(best, sum.TokensPerSecond)
 	}
 	return best, nil
 }
