@@ -58,8 +58,10 @@ func simulate(p *Plan, fidelity string) {
 func explain(p, best *Plan) {
 	because(p, best)
 	if p.NearOOM && p.Status != OutOfMemory {
-		p.Why += fmt.Sprintf("; peak memory %v is over 90%% of the GPU's %v, where fragmentation may still run it out of memory",
-			p.Estimate.PeakMemory, p.Estimate.Capacity)
+		// In GiB to a tenth, as the table's peak/GPU column prints it.
+		gib := func(b units.Bytes) float64 { return float64(b) / float64(units.GiB) }
+		p.Why += fmt.Sprintf("; peak memory %.1f GiB is over 90%% of the GPU's %.1f GiB, where fragmentation may still run it out of memory",
+			gib(p.Estimate.PeakMemory), gib(p.Estimate.Capacity))
 	}
 }
 
