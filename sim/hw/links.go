@@ -88,7 +88,8 @@ func nvLinks() []Link {
 			LineRate: 7 * 64 * units.GBps, Achievable: 0.7,
 			AchievableBasis: "ASSUMPTION, not measured: a full mesh reaches its aggregate only when every ring uses a different peer link; set below NVLink's fraction.",
 			Latency:         1900 * units.Nanosecond, LatencyBasis: nvlinkAlpha + " (RCCL inherits NCCL's model; not measured on MI300X)",
-			Source: "AMD Instinct MI300X Accelerator Data Sheet: 7 Infinity Fabric links × 128 GB/s (896 GB/s peer-to-peer, both directions); in the 8-GPU platform one link per peer, 7 × 64 GB/s per direction",
+			Source:    "AMD Instinct MI300X Accelerator Data Sheet: 7 Infinity Fabric links × 128 GB/s (896 GB/s peer-to-peer, both directions); in the 8-GPU platform one link per peer, 7 × 64 GB/s per direction. Confirmed in secondary sources only (the data sheet was not in the search corpus): wheelersnetwork.com, 2024-01, 'AMD Looks to Infinity': up to seven links of 16 lanes at 32 Gb/s, 128 GB/s both directions per link, GPUs joined directly in a mesh; emergentmind.com's MI300X page: 448 GB/s aggregate in an 8-GPU system",
+			MeshPeers: 7,
 		},
 		{
 			Name: "pcie3", Kind: KindPCIe, DisplayName: "PCIe 3.0 x16",

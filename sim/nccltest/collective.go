@@ -81,6 +81,9 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 		if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
 			return Measurement{}, nil, err
 		}
+		if err := directFits(t, op, algo, gpus); err != nil {
+			return Measurement{}, nil, err
+		}
 	}
 	if algo == "auto" || proto == ProtocolAuto {
 		choice, err := ChooseWith(t, op, algo, o, cfg, gpus)
