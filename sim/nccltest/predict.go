@@ -127,6 +127,12 @@ func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Con
 
 // predict is Predict, or predictNVLS when algo is AlgorithmNVLS and fits.
 func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective.Config, gpus []int) (float64, error) {
+	if algo == AlgorithmCollNet {
+		if err := collNetFits(op, proto, o, cfg, gpus); err != nil {
+			return 0, err
+		}
+		return predictCollNet(t, cfg, gpus)
+	}
 	if algo != AlgorithmNVLS {
 		return Predict(t, op, algo, cfg, gpus)
 	}
