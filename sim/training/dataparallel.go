@@ -228,7 +228,7 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		if tr.mirrored {
 			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
-		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Purpose: purpose, Bytes: bytes, GPUs: gpus,
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
