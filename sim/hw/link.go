@@ -64,7 +64,7 @@ type Link struct {
 	// SHARP says the switches of this network reduce in the network
 	// (NVIDIA SHARP on Quantum InfiniBand switches): a node sends its data
 	// once to its leaf switch and gets the sum back, NCCL's CollNet.
-	// Only an InfiniBand link may set it; sharpSource gives the basis.
+	// Only an InfiniBand link may set it; SHARPSource gives the basis.
 	SHARP bool `json:"sharp,omitempty"`
 	// MeasuredBusBW is a published nccl-tests all_reduce_perf bus bandwidth
 	// for large messages with the ring algorithm over this link, or 0 when

@@ -27,8 +27,8 @@ const (
 	roce85      = "ASSUMPTION: a little below InfiniBand for congestion control on lossless Ethernet; not measured."
 	tcpAlpha    = "ASSUMPTION: NCCL's socket transport over kernel TCP in one data centre costs tens of µs per message."
 	wanAlpha    = "ASSUMPTION: one-way delay of a continental path, ~4,000 km of fibre at 2×10⁸ m/s (20 ms) plus routing; RTT ~60 ms."
-	// sharpSource is the basis of Link.SHARP on the InfiniBand presets.
-	sharpSource = "NVIDIA SHARP documentation (docs.nvidia.com/networking): SHARP offloads collectives from the hosts to the switch network, so data is not sent several times between endpoints; NVIDIA Technical Blog, Oct 2024 (seen in a secondary copy, cryptopulpit.com): SHARP is built into NVIDIA's InfiniBand switches, in generations since SHARPv1. Which generation each of HDR Quantum, NDR Quantum-2 and XDR Quantum-X800 carries is UNCONFIRMED here"
+	// SHARPSource is the basis of Link.SHARP on the InfiniBand presets.
+	SHARPSource = "NVIDIA SHARP documentation (docs.nvidia.com/networking): SHARP offloads collectives from the hosts to the switch network, so data is not sent several times between endpoints; NVIDIA Technical Blog, Oct 2024 (seen in a secondary copy, cryptopulpit.com): SHARP is built into NVIDIA's InfiniBand switches, in generations since SHARPv1. Which generation each of HDR Quantum, NDR Quantum-2 and XDR Quantum-X800 carries is UNCONFIRMED here"
 	wanFraction = "ASSUMPTION: several parallel TCP streams over a long fat pipe with some loss; not measured."
 )
 
@@ -122,21 +122,21 @@ func networkLinks() []Link {
 			LineRate: 200 * units.Gbps, Achievable: 0.9, AchievableBasis: ib90,
 			Latency: 4 * units.Microsecond, LatencyBasis: netAlpha,
 			Source: "InfiniBand Trade Association, InfiniBand Architecture Specification: HDR 4x port = 200 Gb/s; NVIDIA ConnectX-6 VPI (200 Gb/s)",
-			SHARP:  true, // sharpSource
+			SHARP:  true, // SHARPSource
 		},
 		{
 			Name: "ib-ndr", Kind: KindInfiniBand, DisplayName: "InfiniBand NDR 400 Gb/s",
 			LineRate: 400 * units.Gbps, Achievable: 0.9, AchievableBasis: ib90,
 			Latency: 4 * units.Microsecond, LatencyBasis: netAlpha,
 			Source: "InfiniBand Trade Association, InfiniBand Architecture Specification: NDR 4x port = 400 Gb/s; NVIDIA ConnectX-7 / Quantum-2 (400 Gb/s), one NIC per GPU in DGX H100",
-			SHARP:  true, // sharpSource
+			SHARP:  true, // SHARPSource
 		},
 		{
 			Name: "ib-xdr", Kind: KindInfiniBand, DisplayName: "InfiniBand XDR 800 Gb/s",
 			LineRate: 800 * units.Gbps, Achievable: 0.9, AchievableBasis: ib90 + " Carried over to XDR unmeasured.",
 			Latency: 4 * units.Microsecond, LatencyBasis: netAlpha,
 			Source: "NVIDIA Quantum-X800 InfiniBand platform: ConnectX-8 SuperNIC, XDR 800 Gb/s per port",
-			SHARP:  true, // sharpSource
+			SHARP:  true, // SHARPSource
 		},
 		{
 			Name: "roce-400g", Kind: KindRoCE, DisplayName: "RoCE v2 over 400 GbE",

@@ -53,7 +53,7 @@ func TestNegativeMeshPeersRejected(t *testing.T) {
 }
 
 // TestSHARPNetworks: the InfiniBand presets reduce in their switches
-// (sharpSource), Ethernet does not, and a non-InfiniBand link that
+// (SHARPSource), Ethernet does not, and a non-InfiniBand link that
 // claims SHARP does not validate.
 func TestSHARPNetworks(t *testing.T) {
 	for name, want := range map[string]bool{"ib-hdr": true, "ib-ndr": true, "ib-xdr": true, "roce-400g": false, "eth-100g": false, "nvlink4": false} {
