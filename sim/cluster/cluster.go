@@ -53,6 +53,9 @@ type Built struct {
 	Intra, Inter topo.Port
 	// Description says in one line what was built.
 	Description string
+	// mesh says the intra-node link joins GPUs pairwise (hw.Link.MeshPeers):
+	// Intra is then one cable to one peer.
+	mesh bool
 }
 
 // Build fills in the spec's defaults, checks it and wires the cluster.
@@ -115,22 +118,37 @@ func Build(s Spec) (*Built, error) {
 			errs = append(errs, fmt.Errorf("inter: %w", err))
 		}
 		b.Intra = topo.Port{Bandwidth: intra.Effective(), Latency: intra.Latency, Kind: string(intra.Kind)}
+		if intra.MeshPeers > 0 {
+			b.mesh = true
+			b.Intra.Bandwidth /= units.Bandwidth(intra.MeshPeers) // one cable per peer
+			if s.PerNode > intra.MeshPeers+1 {
+				errs = append(errs, fmt.Errorf("gpus-per-node: is %d; the %s mesh joins at most %d GPUs (one cable to each of %d peers)", s.PerNode, s.Intra, intra.MeshPeers+1, intra.MeshPeers))
+			}
+		}
 		b.Inter = topo.Port{Bandwidth: inter.Effective(), Latency: inter.Latency, Kind: string(inter.Kind)}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	if s.Nodes == 1 {
-		b.Topology = topo.Switched(s.PerNode, b.Intra)
-	} else {
-		b.Topology, err = topo.Cluster(topo.ClusterConfig{Nodes: s.Nodes, PerNode: s.PerNode, Intra: b.Intra, Inter: b.Inter,
-			Network: s.Network, Oversubscription: s.Oversubscription})
-		if err != nil {
-			return nil, err
-		}
+	if b.Topology, err = b.wire(); err != nil {
+		return nil, err
 	}
 	b.Description = b.describe()
 	return b, nil
+}
+
+// wire builds the topology of a checked spec: one node around its switch
+// or as a mesh, or several on the network.
+func (b *Built) wire() (*topo.Topology, error) {
+	s := b.Spec
+	switch {
+	case s.Nodes == 1 && b.mesh:
+		return topo.Mesh(s.PerNode, b.Intra)
+	case s.Nodes == 1:
+		return topo.Switched(s.PerNode, b.Intra), nil
+	}
+	return topo.Cluster(topo.ClusterConfig{Nodes: s.Nodes, PerNode: s.PerNode, Intra: b.Intra, Inter: b.Inter,
+		Network: s.Network, Oversubscription: s.Oversubscription, IntraMesh: b.mesh})
 }
 
 func (b *Built) describe() string {
@@ -140,6 +158,9 @@ func (b *Built) describe() string {
 		return fmt.Sprintf("%s × %d GPUs, uniform links %s, α %v", plural(s.Nodes, "node"), s.PerNode, gbps(s.Bandwidth), s.Latency)
 	}
 	d := fmt.Sprintf("%s × %d %s, %s %s α %v", plural(s.Nodes, "node"), s.PerNode, s.GPU, s.Intra, gbps(b.Intra.Bandwidth), b.Intra.Latency)
+	if b.mesh {
+		d = fmt.Sprintf("%s × %d %s, %s mesh %s per peer α %v", plural(s.Nodes, "node"), s.PerNode, s.GPU, s.Intra, gbps(b.Intra.Bandwidth), b.Intra.Latency)
+	}
 	if s.Nodes > 1 {
 		d += fmt.Sprintf(", %s %s α %v (%s", s.Inter, gbps(b.Inter.Bandwidth), b.Inter.Latency, s.Network)
 		if s.Network == topo.FatTree {

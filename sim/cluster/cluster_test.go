@@ -83,3 +83,35 @@ func TestBuildGB200Rack(t *testing.T) {
 		t.Errorf("gb200 server: %d per node, %d GPUs, intra %s; want 72, 72, nvlink5", b.Spec.PerNode, len(b.Topology.GPUs), b.Spec.Intra)
 	}
 }
+
+// TestBuildMI300XMesh: an MI300X node is a full mesh with no switch, each
+// cable a seventh of the Infinity Fabric preset's effective rate, and a
+// node larger than the mesh is refused naming gpus-per-node.
+func TestBuildMI300XMesh(t *testing.T) {
+	for _, nodes := range []int{1, 2} {
+		b, err := Build(Spec{GPU: "mi300x", Nodes: nodes})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Topology.Validate(); err != nil {
+			t.Error(err)
+		}
+		l, _ := hw.LookupLink("infinity-fabric")
+		if got, want := b.Intra.Bandwidth, l.Effective()/7; got != want {
+			t.Errorf("%d nodes: per-peer cable %v, want %v", nodes, got, want)
+		}
+		if !b.Topology.DirectPorts {
+			t.Errorf("%d nodes: mesh topology without direct ports", nodes)
+		}
+		if _, ok := b.Topology.LinkBetween(0, 7); !ok {
+			t.Errorf("%d nodes: GPU 0 and GPU 7 share no cable", nodes)
+		}
+		if !strings.Contains(b.Description, "mesh") {
+			t.Errorf("description %q does not say mesh", b.Description)
+		}
+	}
+	_, err := Build(Spec{GPU: "mi300x", PerNode: 9})
+	if err == nil || !strings.Contains(err.Error(), "gpus-per-node") {
+		t.Errorf("9 MI300X in one mesh: error %v, want one naming gpus-per-node", err)
+	}
+}

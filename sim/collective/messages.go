@@ -16,8 +16,10 @@ import (
 //	all_reduce/recursive_doubling   p·log2 p + 2(n−p)  (p the largest power of two ≤ n: MPICH's fold)
 //	all_reduce/hierarchical         2n·(g + N − 2)  (g ranks a node, N nodes: two intra-node rings, one per rail)
 //	all_reduce/ps                   2·workers·servers
+//	all_reduce/direct               2n(n−1)
 //	reduce_scatter/ring, all_gather/ring   n(n−1)·m
 //	all_to_all/pairwise             n(n−1)
+//	reduce_scatter/direct, all_gather/direct   n(n−1)
 //	broadcast/binomial, reduce/binomial   n−1
 //	broadcast/chain                 (n−1)·k
 //	sendrecv/direct                 1
@@ -56,6 +58,10 @@ func Messages(op, algo string, cfg Config) float64 {
 		return 4 * (n - 1) * k
 	case "all_reduce/halving_doubling":
 		return 2 * n * l
+	case "all_reduce/direct":
+		return 2 * n * (n - 1)
+	case "reduce_scatter/direct", "all_gather/direct":
+		return n * (n - 1)
 	case "all_reduce/recursive_doubling":
 		p := float64(uint(1) << (bits.Len(uint(cfg.ranks())) - 1))
 		return p*float64(bits.Len(uint(p))-1) + 2*(n-p)

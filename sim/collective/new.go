@@ -15,9 +15,9 @@ var opAlgorithms = []struct {
 	op    string
 	algos []string
 }{
-	{"all_reduce", []string{"ring", "tree", "halving_doubling", "recursive_doubling", "hierarchical", "ps"}},
-	{"reduce_scatter", []string{"ring"}},
-	{"all_gather", []string{"ring"}},
+	{"all_reduce", []string{"ring", "tree", "halving_doubling", "recursive_doubling", "hierarchical", "ps", "direct"}},
+	{"reduce_scatter", []string{"ring", "direct"}},
+	{"all_gather", []string{"ring", "direct"}},
 	{"broadcast", []string{"binomial", "chain"}},
 	{"reduce", []string{"binomial"}},
 	{"all_to_all", []string{"pairwise"}},
@@ -89,6 +89,8 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return Hierarchical(nodes, per, s)
 	case "all_reduce/ps":
 		return ParameterServer(n-cfg.servers(), cfg.servers(), s)
+	case "all_reduce/direct", "reduce_scatter/direct", "all_gather/direct":
+		return Direct(Op(op), n, s), nil
 	case "reduce_scatter/ring", "all_gather/ring":
 		nodes, per := cfg.twoLevel()
 		return ChannelRing(Op(op), nodes, per, s, 1, cfg.channels()), nil

@@ -204,7 +204,7 @@ func ExampleNew() {
 	// tree              6 steps  28 transfers 13.471773ms
 	// halving_doubling  6 steps  48 transfers 4.72762ms
 	// ring             14 steps 112 transfers 4.76762ms
-	// collective: all_reduce has no algorithm "butterfly"; want one of auto, ring, tree, halving_doubling, recursive_doubling, hierarchical, ps
+	// collective: all_reduce has no algorithm "butterfly"; want one of auto, ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, direct
 }
 
 func ExampleDoubleBinaryTree() {

@@ -64,6 +64,10 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "all_reduce/hierarchical":
 		nodes, per := cfg.twoLevel()
 		return HierarchicalTime(nodes, per, cfg.Bytes, alpha, bw, alpha, bw), nil
+	case "all_reduce/direct":
+		return 2 * (nf - 1) * msg(S/nf), nil
+	case "reduce_scatter/direct", "all_gather/direct":
+		return (nf - 1) * msg(S/nf), nil
 	case "all_reduce/ps":
 		m := cfg.servers()
 		return 2 * float64(n-m) * msg(S/float64(m)), nil

@@ -56,6 +56,16 @@ type Link struct {
 	LatencyBasis string `json:"latency_basis"`
 	// Source cites the document that gives LineRate.
 	Source string `json:"source"`
+	// MeshPeers is, for a link that joins a server's GPUs pairwise with
+	// no switch (AMD's Infinity Fabric mesh), how many peers each GPU has
+	// a cable of its own to; LineRate is the sum over them, split evenly
+	// (PeerRate). 0 for a link through a switch.
+	MeshPeers int `json:"mesh_peers,omitempty"`
+	// SHARP says the switches of this network reduce in the network
+	// (NVIDIA SHARP on Quantum InfiniBand switches): a node sends its data
+	// once to its leaf switch and gets the sum back, NCCL's CollNet.
+	// Only an InfiniBand link may set it; SHARPSource gives the basis.
+	SHARP bool `json:"sharp,omitempty"`
 	// MeasuredBusBW is a published nccl-tests all_reduce_perf bus bandwidth
 	// for large messages with the ring algorithm over this link, or 0 when
 	// the catalog has none. The tests check Effective against it.
@@ -72,9 +82,21 @@ func (l Link) Effective() units.Bandwidth {
 	return l.LineRate * units.Bandwidth(l.Achievable)
 }
 
+// PeerRate is the line rate of the cable to one mesh peer, LineRate /
+// MeshPeers, or LineRate for a switched link.
+func (l Link) PeerRate() units.Bandwidth {
+	return l.LineRate / units.Bandwidth(max(l.MeshPeers, 1))
+}
+
 // Validate reports every problem with l at once, joined.
 func (l Link) Validate() error {
 	var errs []error
+	if l.SHARP && l.Kind != KindInfiniBand {
+		errs = append(errs, fmt.Errorf("link %s: SHARP needs an InfiniBand link, not %s", l.Name, l.Kind))
+	}
+	if l.MeshPeers < 0 {
+		errs = append(errs, fmt.Errorf("link %s: %d mesh peers must not be negative", l.Name, l.MeshPeers))
+	}
 	if err := validName(l.Name); err != nil {
 		errs = append(errs, err)
 	}

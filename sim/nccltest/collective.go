@@ -77,8 +77,15 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 		if err := nvlsFits(t, op, ProtocolNone, o, gpus); err != nil {
 			return Measurement{}, nil, err // the protocol is checked when it is known
 		}
+	} else if algo == AlgorithmCollNet {
+		if err := collNetFits(op, ProtocolNone, o, cfg, gpus); err != nil {
+			return Measurement{}, nil, err
+		}
 	} else if algo != "auto" {
 		if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
+			return Measurement{}, nil, err
+		}
+		if err := directFits(t, op, algo, gpus); err != nil {
 			return Measurement{}, nil, err
 		}
 	}
@@ -107,10 +114,15 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 	if m.Fidelity, err = pickFidelity(fidelity, n); err != nil {
 		return Measurement{}, nil, err
 	}
-	if m.Algorithm == AlgorithmNVLS {
+	if m.Algorithm == AlgorithmNVLS || m.Algorithm == AlgorithmCollNet {
 		m.Fidelity = taskgraph.Analytic // the switch is a party to every transfer: no schedule
 	}
-	tl, err := runAt(seen, op, m.Algorithm, cfg, gpus, m.Fidelity)
+	if m.Algorithm == AlgorithmCollNet {
+		if err := collNetFits(op, m.Protocol, o, cfg, gpus); err != nil {
+			return Measurement{}, nil, err
+		}
+	}
+	tl, err := runAt(seen, op, m.Algorithm, cfg, gpus, m.Fidelity, o)
 	if err != nil {
 		return Measurement{}, nil, err
 	}
@@ -139,7 +151,7 @@ func pickFidelity(fidelity string, n int) (string, error) {
 
 // runAt runs op/algo (resolved) at a fidelity: every message on the links,
 // or one span of the closed form's length.
-func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int, fidelity string) (*timeline.Timeline, error) {
+func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int, fidelity string, o Options) (*timeline.Timeline, error) {
 	title := fmt.Sprintf("%s %s on %d GPUs, %v", algo, op, len(gpus), cfg.Bytes)
 	if fidelity == taskgraph.Detailed {
 		sch, err := collective.New(op, algo, cfg)
@@ -148,7 +160,7 @@ func runAt(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int,
 		}
 		return Collective(t, sch, gpus, title)
 	}
-	secs, err := predict(t, op, algo, ProtocolNone, Options{NVLS: true}, cfg, gpus)
+	secs, err := predict(t, op, algo, ProtocolNone, Options{NVLS: true, SHARP: o.SHARP}, cfg, gpus)
 	if err != nil {
 		return nil, err
 	}

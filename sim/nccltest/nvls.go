@@ -23,6 +23,9 @@ type Options struct {
 	// multicasts (NVLink SHARP; NVLSCapable), which puts AlgorithmNVLS on
 	// offer for all_reduce within one node.
 	NVLS bool
+	// SHARP says the inter-node network's switches reduce (hw.Link.SHARP),
+	// which lets AlgorithmCollNet run when asked.
+	SHARP bool
 }
 
 // NVLSCapable says whether the intra-node link preset of sim/hw is one

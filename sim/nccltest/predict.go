@@ -81,6 +81,10 @@ func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Con
 		return Choice{}, err
 	}
 	algos = append(algos[1:], AlgorithmNVLS)
+	if directFits(t, op, AlgorithmDirect, gpus) != nil {
+		// The direct collectives are a mesh node's (directFits).
+		algos = slices.DeleteFunc(algos, func(a string) bool { return a == AlgorithmDirect })
+	}
 	if algo != "auto" {
 		algos = []string{algo}
 	}
@@ -123,6 +127,12 @@ func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Con
 
 // predict is Predict, or predictNVLS when algo is AlgorithmNVLS and fits.
 func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective.Config, gpus []int) (float64, error) {
+	if algo == AlgorithmCollNet {
+		if err := collNetFits(op, proto, o, cfg, gpus); err != nil {
+			return 0, err
+		}
+		return predictCollNet(t, cfg, gpus)
+	}
 	if algo != AlgorithmNVLS {
 		return Predict(t, op, algo, cfg, gpus)
 	}
@@ -147,6 +157,9 @@ func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []in
 	if _, err := collective.Resolve(op, algo, cfg, alpha, bw); err != nil {
 		return 0, err
 	}
+	if op != "sendrecv" && algo == AlgorithmDirect && t.DirectPorts && oneNode(t, gpus) {
+		return collective.DirectMeshPhases(collective.Op(op), len(gpus), cfg.Bytes, collective.Link{Alpha: alpha, Bandwidth: bw}), nil
+	}
 	if cfg.Nodes > 1 && cfg.PerNode > 1 && cfg.PerNode < len(gpus) {
 		paths := topo.NewPaths(t)
 		ia, ib, err := paths.Cost(gpus[0], gpus[1])
@@ -162,4 +175,31 @@ func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []in
 		}
 	}
 	return collective.Time(op, algo, cfg, alpha, bw)
+}
+
+// AlgorithmDirect is collective.DirectAllReduce: auto offers it only on a
+// mesh (topo.Topology.DirectPorts), where each cable is a port of its own.
+const AlgorithmDirect = "direct"
+
+// oneNode says every rank of gpus sits in the same server.
+func oneNode(t *topo.Topology, gpus []int) bool {
+	for _, g := range gpus {
+		if t.GPUs[g].Node != t.GPUs[gpus[0]].Node {
+			return false
+		}
+	}
+	return true
+}
+
+// directFits reports why the direct collective cannot run op on gpus of
+// t, or nil: it is a mesh's algorithm (every rank of one node, each cable
+// its own port); on a switch NCCL has no such algorithm to compare with.
+func directFits(t *topo.Topology, op, algo string, gpus []int) error {
+	if algo != AlgorithmDirect || op == "sendrecv" {
+		return nil
+	}
+	if !t.DirectPorts || !oneNode(t, gpus) {
+		return fmt.Errorf("run: direct runs inside one mesh node (e.g. --gpu mi300x), where each GPU has a cable to every peer")
+	}
+	return nil
 }

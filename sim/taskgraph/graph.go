@@ -85,7 +85,7 @@ func New(t *topo.Topology, title string) *Graph {
 	n := len(t.GPUs)
 	return &Graph{eng: eng, net: fabric.New(t, eng), out: NewTimeline(t, title),
 		gpus: gpuState{computeAt: make([]units.Time, n), commAt: make([]units.Time, n)},
-		msgs: messages{ports: newPorts(gpuNodes(t))}}
+		msgs: messages{ports: newPorts(gpuNodes(t), directLocals(t))}}
 }
 
 // gpuNodes lists each GPU's server.
@@ -95,6 +95,19 @@ func gpuNodes(t *topo.Topology) []int {
 		node[i] = g.Node
 	}
 	return node
+}
+
+// directLocals lists each GPU's index in its server when the topology
+// gives every direct link a port of its own (a mesh), else nil.
+func directLocals(t *topo.Topology) []int {
+	if !t.DirectPorts {
+		return nil
+	}
+	local := make([]int, len(t.GPUs))
+	for i, g := range t.GPUs {
+		local[i] = g.Local
+	}
+	return local
 }
 
 // Timeline is the record the graph's run fills in.

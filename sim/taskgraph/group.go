@@ -37,9 +37,12 @@ type Footprint struct {
 type ClosedForm struct {
 	Op                 collective.Op
 	Algorithm, Purpose string
-	Bytes              units.Bytes
-	GPUs               []int
-	Time               units.Time
+	// Protocol and Channels are recorded as timeline.Collective's.
+	Protocol string
+	Channels int
+	Bytes    units.Bytes
+	GPUs     []int
+	Time     units.Time
 }
 
 // analytic is a closed-form op as it runs.
@@ -62,7 +65,11 @@ func (g *Graph) AddClosedForm(a ClosedForm, deps ...int) int {
 	tl := -1
 	if len(a.GPUs) > 0 {
 		tl = len(g.out.Collectives)
-		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: a.Op, Algorithm: a.Algorithm, Ranks: len(a.GPUs),
+		ch := a.Channels
+		if ch <= 1 {
+			ch = 0 // one channel, as a schedule of one ring records it
+		}
+		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: a.Op, Algorithm: a.Algorithm, Protocol: a.Protocol, Channels: ch, Ranks: len(a.GPUs),
 			Bytes: a.Bytes, GPUs: append([]int(nil), a.GPUs...), Purpose: a.Purpose, Start: -1})
 	}
 	g.analytics = append(g.analytics, analytic{gpus: a.GPUs, d: a.Time, tl: tl, free: a.Purpose == "pp"})

@@ -88,7 +88,7 @@ func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
 	tl := -1
 	if purpose != PointToPoint {
 		tl = len(g.out.Collectives)
-		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm,
+		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm, Channels: sch.Channels,
 			Ranks: sch.Ranks, Bytes: sch.Bytes, GPUs: append([]int(nil), gpus...), Purpose: purpose, Start: -1})
 	}
 	g.msgs.colls = append(g.msgs.colls, placedSchedule{sch: sch, gpus: gpus, tl: tl})

@@ -11,9 +11,13 @@ import "slices"
 // until both its sender's send port and its receiver's receive port are
 // free; waiting messages go first come, first served. Messages of
 // different ports still share the network's links (package fabric).
-// Port 2g is GPU g's into its server, 2g+1 its NIC (portOf).
+// Port 2g is GPU g's into its server, 2g+1 its NIC (portOf). On a
+// topology with DirectPorts (a mesh) every direct link is a port of its
+// own: a GPU sends to all its peers at once, one message on each link.
 type ports struct {
 	node               []int // node[g] is GPU g's server
+	local              []int // local[g] is GPU g's index in its server, when ports are per peer
+	per                int   // the most GPUs in a server, when ports are per peer; else 0
 	sending, receiving []bool
 	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
 	started            []bool    // by op: the message has left its queues
@@ -31,9 +35,16 @@ type touched struct {
 	pending  bool // a dispatch pass is scheduled for this instant
 }
 
-func newPorts(node []int) ports {
+// newPorts makes the ports of GPUs in servers node; local is nil, or each
+// GPU's index in its server for a port per peer (topo.Topology.DirectPorts).
+func newPorts(node, local []int) ports {
 	n := 2 * len(node)
-	return ports{node: node, sending: make([]bool, n), receiving: make([]bool, n),
+	per := 0
+	for _, l := range local {
+		per = max(per, l+1)
+	}
+	n += len(local) * per
+	return ports{node: node, local: local, per: per, sending: make([]bool, n), receiving: make([]bool, n),
 		bySrc: make([][]int32, n), byDst: make([][]int32, n)}
 }
 
@@ -42,6 +53,9 @@ func newPorts(node []int) ports {
 func (p *ports) portOf(g, peer int) int {
 	if p.node[g] != p.node[peer] {
 		return 2*g + 1
+	}
+	if p.per > 0 {
+		return 2*len(p.node) + g*p.per + p.local[peer]
 	}
 	return 2 * g
 }

@@ -86,8 +86,11 @@ type Summary struct {
 type CollectiveSummary struct {
 	Name      collective.Op `json:"name"`
 	Algorithm string        `json:"algorithm"`
-	Ranks     int           `json:"ranks"`
-	Bytes     units.Bytes   `json:"bytes"`
+	// Protocol and Channels are the Collective's.
+	Protocol string      `json:"protocol,omitempty"`
+	Channels int         `json:"channels,omitempty"`
+	Ranks    int         `json:"ranks"`
+	Bytes    units.Bytes `json:"bytes"`
 	// Time runs from the collective's first message to its last.
 	Time units.Time `json:"time_ns"`
 	// AlgBW is S / Time in bytes per second.
@@ -150,7 +153,8 @@ func (tl *Timeline) Summarize() Summary {
 		if c.Purpose == "pp" {
 			continue
 		}
-		cs := CollectiveSummary{Name: c.Name, Algorithm: c.Algorithm, Ranks: c.Ranks, Bytes: c.Bytes, Time: c.End - c.Start}
+		cs := CollectiveSummary{Name: c.Name, Algorithm: c.Algorithm, Protocol: c.Protocol, Channels: c.Channels,
+			Ranks: c.Ranks, Bytes: c.Bytes, Time: c.End - c.Start}
 		if cs.Time > 0 {
 			cs.AlgBW = units.Bandwidth(float64(c.Bytes) / cs.Time.Seconds())
 			cs.BusBW = cs.AlgBW * units.Bandwidth(busFactor(c.Name, c.Ranks))
@@ -271,17 +275,17 @@ func (s *Summary) writeCore(w io.Writer) {
 // (a training run has one per group) print once with their count.
 func (s *Summary) writeCollectives(w io.Writer) {
 	type key struct {
-		name  collective.Op
-		algo  string
-		ranks int
-		bytes units.Bytes
-		time  units.Time
+		name            collective.Op
+		algo, proto     string
+		channels, ranks int
+		bytes           units.Bytes
+		time            units.Time
 	}
 	count := map[key]int{}
 	var order []key
 	first := map[key]CollectiveSummary{}
 	for _, c := range s.Collectives {
-		k := key{c.Name, c.Algorithm, c.Ranks, c.Bytes, c.Time}
+		k := key{c.Name, c.Algorithm, c.Protocol, c.Channels, c.Ranks, c.Bytes, c.Time}
 		if count[k] == 0 {
 			order = append(order, k)
 			first[k] = c
@@ -298,9 +302,35 @@ func (s *Summary) writeCollectives(w io.Writer) {
 		if count[k] > 1 {
 			times = fmt.Sprintf(" ×%d", count[k])
 		}
-		fmt.Fprintf(w, "  %s %s%s, %d ranks, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
-			c.Algorithm, c.Name, times, c.Ranks, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
+		how := ""
+		if ncclLike[c.Algorithm] {
+			how = fmt.Sprintf(", %s, protocol %s", channels(c.Channels), protocolName(c.Protocol))
+		}
+		fmt.Fprintf(w, "  %s %s%s, %d ranks%s, %v: %v, algbw %.2f GB/s, busbw %.2f GB/s\n",
+			c.Algorithm, c.Name, times, c.Ranks, how, c.Bytes, c.Time, float64(c.AlgBW)/1e9, float64(c.BusBW)/1e9)
 	}
+}
+
+// ncclLike are the algorithms NCCL (or RCCL) runs on channels with a
+// protocol, whose summary lines say both; a parameter server's push-pull
+// or a textbook binomial tree has neither.
+var ncclLike = map[string]bool{"ring": true, "tree": true, "nvls": true, "collnet": true, "direct": true}
+
+// channels is "1 channel" or "8 channels" (0 read as 1).
+func channels(n int) string {
+	if n <= 1 {
+		return "1 channel"
+	}
+	return fmt.Sprintf("%d channels", n)
+}
+
+// protocolName is the protocol, or "none" for the catalog's links as
+// they are (no NCCL protocol costs).
+func protocolName(p string) string {
+	if p == "" {
+		return "none"
+	}
+	return p
 }
 
 // writeGPUs prints the memory reserve and the GPU table (the first 16 of

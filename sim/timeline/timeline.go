@@ -375,6 +375,13 @@ type Collective struct {
 	Name collective.Op `json:"name"`
 	// Algorithm is how it was carried out, e.g. "ring".
 	Algorithm string `json:"algorithm"`
+	// Protocol is the NCCL protocol it was priced with ("simple", "ll",
+	// "ll128"), or empty for the catalog's links as they are, without
+	// NCCL's protocol costs.
+	Protocol string `json:"protocol,omitempty"`
+	// Channels is the number of parallel rings or trees it ran on
+	// (NCCL's nChannels); 0 means one.
+	Channels int `json:"channels,omitempty"`
 	// Ranks is the number of GPUs taking part.
 	Ranks int `json:"ranks"`
 	// Bytes is the buffer size S each rank contributes.

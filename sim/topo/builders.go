@@ -48,6 +48,34 @@ func Switched(n int, p Port) *Topology {
 	return t
 }
 
+// MaxMeshGPUs bounds Mesh: every pair of GPUs has its own cable, so the
+// cables grow as n², and a mesh's ports as n² too (Topology.DirectPorts).
+const MaxMeshGPUs = 16
+
+// Mesh builds n GPUs in one node joined pairwise, with no switch: every
+// two GPUs share a full-duplex direct link of p, as the Infinity Fabric
+// (xGMI) links join the eight GPUs of an AMD MI300X platform. A ring on a
+// mesh uses one of a GPU's n−1 links; an algorithm that sends to every
+// peer at once uses them all, which is why DirectPorts is set.
+func Mesh(n int, p Port) (*Topology, error) {
+	if n < 1 || n > MaxMeshGPUs {
+		return nil, fmt.Errorf("mesh: %d GPUs; allowed 1..%d", n, MaxMeshGPUs)
+	}
+	if !(p.Bandwidth > 0) || p.Latency < 0 {
+		return nil, fmt.Errorf("mesh: bandwidth %v must be > 0 and latency %v ≥ 0", p.Bandwidth, p.Latency)
+	}
+	t := &Topology{Nodes: 1, DirectPorts: true}
+	for i := 0; i < n; i++ {
+		t.addGPU(0, i)
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			t.duplex(a, b, p.Bandwidth, p.Latency, p.Latency, kindOr(p.Kind, "xgmi"))
+		}
+	}
+	return t, nil
+}
+
 // Network says how the nodes of a cluster are connected.
 type Network string
 
@@ -80,6 +108,9 @@ type ClusterConfig struct {
 	// Oversubscription is a FatTree's ratio of leaf downlink to uplink
 	// capacity, ≥ 1 (1 = full bisection bandwidth).
 	Oversubscription float64
+	// IntraMesh joins each server's GPUs pairwise by direct links of
+	// Intra (Mesh) instead of through an NVSwitch; PerNode ≤ MaxMeshGPUs.
+	IntraMesh bool
 }
 
 // Validate checks the cluster's sizes and ports.
@@ -93,6 +124,8 @@ func (c ClusterConfig) Validate() error {
 		return fmt.Errorf("cluster: network %q; want %s or %s", c.Network, RailOptimized, FatTree)
 	case c.Network == FatTree && !(c.Oversubscription >= 1):
 		return fmt.Errorf("cluster: oversubscription %v; want ≥ 1", c.Oversubscription)
+	case c.IntraMesh && c.PerNode > MaxMeshGPUs:
+		return fmt.Errorf("cluster: a mesh node of %d GPUs; allowed 1..%d", c.PerNode, MaxMeshGPUs)
 	}
 	return nil
 }
@@ -109,10 +142,18 @@ func Cluster(c ClusterConfig) (*Topology, error) {
 			t.addGPU(n, l)
 		}
 	}
-	for n := 0; n < c.Nodes; n++ {
+	t.DirectPorts = c.IntraMesh
+	for n := 0; n < c.Nodes && !c.IntraMesh; n++ {
 		sw := t.addSwitch(fmt.Sprintf("NVSwitch %d", n), "nvswitch", n)
 		for l := 0; l < c.PerNode; l++ {
 			t.duplex(n*c.PerNode+l, sw, c.Intra.Bandwidth, c.Intra.Latency, 0, kindOr(c.Intra.Kind, "nvlink"))
+		}
+	}
+	for n := 0; n < c.Nodes && c.IntraMesh; n++ {
+		for a := 0; a < c.PerNode; a++ {
+			for b := a + 1; b < c.PerNode; b++ {
+				t.duplex(n*c.PerNode+a, n*c.PerNode+b, c.Intra.Bandwidth, c.Intra.Latency, c.Intra.Latency, kindOr(c.Intra.Kind, "xgmi"))
+			}
 		}
 	}
 	if c.Nodes == 1 {

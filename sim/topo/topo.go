@@ -17,6 +17,10 @@ type Topology struct {
 	Links []Link
 	// Nodes is the number of servers.
 	Nodes int
+	// DirectPorts says each GPU drives each of its direct links to a
+	// peer on its own, as the xGMI links of a fully connected mesh are
+	// driven (Mesh), instead of one message at a time into its server.
+	DirectPorts bool
 }
 
 // GPU is one device.

@@ -156,3 +156,23 @@ func BenchmarkRouteCluster1024(b *testing.B) {
 		}
 	}
 }
+
+// TestMesh: n GPUs joined pairwise, no switch, each pair one cable each
+// way, and the sizes a mesh cannot have refused.
+func TestMesh(t *testing.T) {
+	m, err := Mesh(8, Port{Bandwidth: 64e9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := len(m.Links), 8*7; got != want || len(m.Switches) != 0 || !m.DirectPorts {
+		t.Errorf("mesh of 8: %d links, %d switches, direct ports %v; want %d, 0, true", got, len(m.Switches), m.DirectPorts, want)
+	}
+	for _, n := range []int{0, MaxMeshGPUs + 1} {
+		if _, err := Mesh(n, Port{Bandwidth: 1}); err == nil {
+			t.Errorf("mesh of %d GPUs built", n)
+		}
+	}
+}

@@ -67,5 +67,24 @@ func (tr *iteration) ringTime(op collective.Op, cfg collective.Config, gpus []in
 	if err != nil {
 		return 0, err
 	}
+	if tr.algorithm(gpus) == "direct" {
+		return collective.DirectMeshPhases(op, len(gpus), cfg.Bytes, collective.Link{Alpha: alpha, Bandwidth: bw}), nil
+	}
 	return collective.Time(string(op), "ring", cfg, alpha, bw)
+}
+
+// algorithm is the data-parallel collectives' algorithm over gpus: the
+// ring, or, inside one node whose GPUs are joined pairwise (an MI300X
+// mesh, topo.Topology.DirectPorts), the direct one, which drives every
+// cable at once where a ring would use one (collective.Direct).
+func (tr *iteration) algorithm(gpus []int) string {
+	if !tr.topo.DirectPorts || len(gpus) < 2 {
+		return "ring"
+	}
+	for _, g := range gpus {
+		if tr.topo.GPUs[g].Node != tr.topo.GPUs[gpus[0]].Node {
+			return "ring"
+		}
+	}
+	return "direct"
 }

@@ -218,6 +218,7 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
 	n := len(gpus)
 	cfg := tr.ringConfig(gpus, bytes)
+	algo := tr.algorithm(gpus)
 	done := make([]int, n)
 	if tr.fid != detailed {
 		secs, err := tr.ringTime(op, cfg, gpus)
@@ -227,14 +228,14 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		if tr.mirrored {
 			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
-		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: "ring", Purpose: purpose, Bytes: bytes, GPUs: gpus,
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
 		}
 		return done, nil
 	}
-	sch, err := collective.New(string(op), "ring", cfg)
+	sch, err := collective.New(string(op), algo, cfg)
 	if err != nil {
 		return nil, err
 	}

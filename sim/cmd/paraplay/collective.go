@@ -83,7 +83,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.op, "op", "all_reduce", "operation: "+strings.Join(collective.Ops(), ", "))
-	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, nvls (NVLink SHARP, one node of NVLink 4 or 5), binomial, chain, pairwise, direct, dissemination or auto")
+	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, direct (all-reduce straight to every peer, auto's pick on a mesh such as MI300X; also sendrecv's), nvls (NVLink SHARP, one node of NVLink 4 or 5), collnet (IB SHARP in-network reduction across nodes of ib-hdr/ndr/xdr; never auto's pick, as NCCL needs NCCL_COLLNET_ENABLE), binomial, chain, pairwise, dissemination or auto")
 	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are; the default with --link-bw)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs (default: nodes × gpus-per-node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "number of nodes (default: enough for --gpus)")
@@ -290,7 +290,9 @@ func (f *collectiveFlags) sweep(built *cluster.Built, sizes []units.Bytes, stdou
 		if proto == "none" {
 			proto = nccltest.ProtocolNone
 		}
-		opts := nccltest.Options{Protocol: proto, NVLS: built.Spec.Bandwidth == 0 && nccltest.NVLSCapable(built.Spec.Intra)}
+		catalog := built.Spec.Bandwidth == 0
+		opts := nccltest.Options{Protocol: proto, NVLS: catalog && nccltest.NVLSCapable(built.Spec.Intra),
+			SHARP: catalog && built.Spec.Nodes > 1 && nccltest.SHARPCapable(built.Spec.Inter)}
 		m, tl, err := nccltest.MeasureWith(built.Topology, f.op, f.algo, opts, cfg, f.fidelity)
 		if err != nil {
 			fmt.Fprintf(stderr, "paraplay collective: %v\n", err)

@@ -159,6 +159,12 @@ func writeSources(w io.Writer) error {
 		if l.MeasuredSource != "" {
 			fmt.Fprintf(&b, "  measured busbw: %s\n", l.MeasuredSource)
 		}
+		if l.MeshPeers > 0 {
+			fmt.Fprintf(&b, "  mesh: no switch; one cable to each of %d peers, %s GB/s each way\n", l.MeshPeers, num(float64(l.PeerRate())/1e9))
+		}
+		if l.SHARP {
+			fmt.Fprintf(&b, "  in-network reduction (SHARP, --algo collnet): %s\n", hw.SHARPSource)
+		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
