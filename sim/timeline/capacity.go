@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"math/bits"
 
 	"paraplay/sim/units"
 )
@@ -9,34 +10,40 @@ import (
 // checkCapacity sweeps the run in time order: at no instant may the
 // messages crossing a link send faster than its bandwidth. A message's
 // rate is a sequence of pieces in time order, so the sweep keeps one
-// cursor per message in flight (a heap ordered by the time of its next
+// cursor per message in flight (in a queue ordered by the time of its next
 // rate change) and the current total rate of every link; it checks a
 // link's total once all the changes of an instant are applied, which is
 // the peak of that instant (an ending piece never lifts a total). Memory
 // grows with the links and the messages in flight, not with the run: a
-// 1,024-GPU ring all-reduce has 4 million messages, never 3,000 at once.
+// 1,024-GPU ring all-reduce has 4 million messages, never 10,000 at once.
 // Transfers whose rates checkTransfer rejects are left out: the timeline
 // already fails.
 func (tl *Timeline) checkCapacity() []error {
 	s := capacitySweep{tl: tl, total: make([]float64, len(tl.Links)), over: make([]overload, len(tl.Links))}
-	// Transfers come in order of start from every executor; out of order
-	// (a timeline made by hand), all are in flight from the outset.
-	inOrder := true
+	// Transfers come in order of start from every executor: each enters
+	// the sweep at its start (an entry cursor, piece −1, one at a time).
+	// Out of order (a timeline made by hand), all enter at the outset.
+	inOrder := len(tl.Transfers) > 0 && tl.Transfers[0].Start >= 0
 	for i := 1; i < len(tl.Transfers); i++ {
 		inOrder = inOrder && tl.Transfers[i].Start >= tl.Transfers[i-1].Start
 	}
-	next := 0 // the next transfer not yet in flight
-	for next < len(tl.Transfers) || len(s.heap) > 0 {
-		// Every transfer starting by the next change is in flight first:
-		// its own changes come no earlier than its start.
-		for next < len(tl.Transfers) && (!inOrder || len(s.heap) == 0 || tl.Transfers[next].Start <= s.heap[0].at) {
-			s.enter(int32(next))
-			next++
-		}
-		if len(s.heap) > 0 {
-			s.instant(s.heap[0].at)
+	if inOrder {
+		s.queue.push(rateCursor{at: tl.Transfers[0].Start, piece: -1})
+	} else {
+		for i := range tl.Transfers {
+			s.enter(int32(i))
 		}
 	}
+	instant := units.Time(-1)
+	for s.queue.n > 0 {
+		c := s.queue.pop()
+		if c.at != instant {
+			s.check(instant)
+			instant = c.at
+		}
+		s.advance(c)
+	}
+	s.check(instant)
 	var errs []error
 	for id, o := range s.over {
 		if o.found {
@@ -49,15 +56,15 @@ func (tl *Timeline) checkCapacity() []error {
 // capacitySweep is checkCapacity's state.
 type capacitySweep struct {
 	tl      *Timeline
-	heap    []rateCursor
+	queue   cursorQueue
 	total   []float64  // by link: the rate of the pieces in flight
 	over    []overload // by link: the first instant it carried too much
 	touched []int      // links whose total changed this instant
 }
 
 // rateCursor is a message in flight: piece is the index of its next rate
-// change (len(Rates): its end), due at at; rate is what it adds to each
-// link of its path until then.
+// change (len(Rates): its end; −1: its entry into the sweep), due at at;
+// bytesPerSec is what it adds to each link of its path until then.
 type rateCursor struct {
 	at          units.Time
 	tr, piece   int32
@@ -81,47 +88,51 @@ func (s *capacitySweep) enter(i int32) {
 		}
 		at = r.At
 	}
-	if x.End < at || x.End <= x.Start {
+	if x.Start < 0 || x.End < at || x.End <= x.Start {
 		return
 	}
-	s.push(rateCursor{at: s.changeAt(x, 0), tr: i})
+	s.queue.push(rateCursor{at: changeAt(x, 0), tr: i})
 }
 
 // changeAt is when transfer x's piece k starts, its end for k = len(Rates).
-func (s *capacitySweep) changeAt(x *Transfer, k int) units.Time {
+func changeAt(x *Transfer, k int) units.Time {
 	if k < len(x.Rates) {
 		return x.Rates[k].At
 	}
 	return x.End
 }
 
-// instant applies every rate change due at t, then checks the links they
-// touched.
-func (s *capacitySweep) instant(t units.Time) {
-	for len(s.heap) > 0 && s.heap[0].at == t {
-		c := &s.heap[0]
-		x := &s.tl.Transfers[c.tr]
-		var rate float64
-		if int(c.piece) < len(x.Rates) {
-			rate = x.Rates[c.piece].BytesPerSecond
+// advance applies the change c is due for and queues the cursor's next.
+func (s *capacitySweep) advance(c rateCursor) {
+	if c.piece < 0 { // an entry: the transfer, then the next one's entry
+		s.enter(c.tr)
+		if next := int(c.tr) + 1; next < len(s.tl.Transfers) {
+			s.queue.push(rateCursor{at: s.tl.Transfers[next].Start, tr: int32(next), piece: -1})
 		}
-		if d := rate - c.bytesPerSec; d != 0 {
-			for _, id := range x.Path {
-				if id >= 0 && id < len(s.total) {
-					s.total[id] += d
-					s.touched = append(s.touched, id)
-				}
+		return
+	}
+	x := &s.tl.Transfers[c.tr]
+	var rate float64
+	if int(c.piece) < len(x.Rates) {
+		rate = x.Rates[c.piece].BytesPerSecond
+	}
+	if d := rate - c.bytesPerSec; d != 0 {
+		for _, id := range x.Path {
+			if id >= 0 && id < len(s.total) {
+				s.total[id] += d
+				s.touched = append(s.touched, id)
 			}
 		}
-		if int(c.piece) == len(x.Rates) {
-			s.pop()
-			continue
-		}
-		c.piece++
-		c.bytesPerSec = rate
-		c.at = s.changeAt(x, int(c.piece))
-		s.down(0)
 	}
+	if int(c.piece) < len(x.Rates) {
+		c.piece++
+		s.queue.push(rateCursor{at: changeAt(x, int(c.piece)), tr: c.tr, piece: c.piece, bytesPerSec: rate})
+	}
+}
+
+// check notes the links that the changes of instant t lifted over their
+// bandwidth.
+func (s *capacitySweep) check(t units.Time) {
 	for _, id := range s.touched {
 		limit := float64(s.tl.Links[id].Bandwidth) * (1 + 1e-9)
 		if !s.over[id].found && s.total[id] > limit {
@@ -131,44 +142,43 @@ func (s *capacitySweep) instant(t units.Time) {
 	s.touched = s.touched[:0]
 }
 
-// before orders the heap by time. Changes of one instant are all applied
-// before any link is checked, so their order does not matter; the heap's
-// moves depend on the input alone, so the sweep is the same on every run.
-func (s *capacitySweep) before(i, j int) bool { return s.heap[i].at < s.heap[j].at }
-
-func (s *capacitySweep) push(c rateCursor) {
-	s.heap = append(s.heap, c)
-	for i := len(s.heap) - 1; i > 0; {
-		up := (i - 1) / 2
-		if !s.before(i, up) {
-			break
-		}
-		s.heap[i], s.heap[up] = s.heap[up], s.heap[i]
-		i = up
-	}
+// cursorQueue is a radix heap of cursors (as the engine's event queue,
+// package engine): the sweep's times never go back, so a push is an
+// append to the bucket of the highest bit in which its time differs from
+// the last one taken, and a cursor moves a few times at most.
+type cursorQueue struct {
+	last    units.Time // the time of the last cursor taken
+	head    int        // cursors of bucket 0 before head are taken
+	n       int        // cursors waiting
+	buckets [65][]rateCursor
 }
 
-func (s *capacitySweep) pop() {
-	last := len(s.heap) - 1
-	s.heap[0] = s.heap[last]
-	s.heap = s.heap[:last]
-	s.down(0)
+func (q *cursorQueue) push(c rateCursor) {
+	b := bits.Len64(uint64(c.at ^ q.last))
+	q.buckets[b] = append(q.buckets[b], c)
+	q.n++
 }
 
-// down moves the cursor at i down to its place.
-func (s *capacitySweep) down(i int) {
-	for {
-		m, l := i, 2*i+1
-		if l < len(s.heap) && s.before(l, m) {
-			m = l
+// pop takes an earliest cursor; the queue must not be empty.
+func (q *cursorQueue) pop() rateCursor {
+	if q.head == len(q.buckets[0]) {
+		q.buckets[0], q.head = q.buckets[0][:0], 0
+		i := 1
+		for len(q.buckets[i]) == 0 {
+			i++
 		}
-		if l+1 < len(s.heap) && s.before(l+1, m) {
-			m = l + 1
+		src := q.buckets[i]
+		q.last = src[0].at
+		for _, c := range src[1:] {
+			q.last = min(q.last, c.at)
 		}
-		if m == i {
-			return
+		q.buckets[i] = src[:0]
+		for _, c := range src {
+			q.push(c)
+			q.n--
 		}
-		s.heap[i], s.heap[m] = s.heap[m], s.heap[i]
-		i = m
 	}
+	q.head++
+	q.n--
+	return q.buckets[0][q.head-1]
 }
