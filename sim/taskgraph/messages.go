@@ -191,7 +191,8 @@ func (g *Graph) record(id int32, m *fabric.Message) {
 // its transfers (analytic ones were recorded as they ran).
 func (g *Graph) completeCollectives() {
 	cs := g.out.Collectives
-	for _, tr := range g.out.Transfers {
+	for k := range g.out.Transfers {
+		tr := &g.out.Transfers[k] // not a copy: millions of 128-byte records
 		if i := tr.Collective; i >= 0 {
 			if cs[i].Start < 0 || tr.Start < cs[i].Start {
 				cs[i].Start = tr.Start
