@@ -186,7 +186,8 @@ func (s *Schedule) Validate() error {
 	if s.Servers < 0 || (s.Servers > 0 && s.Servers >= s.Ranks) {
 		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
 	}
-	for i, t := range s.Transfers {
+	for i := range s.Transfers {
+		t := &s.Transfers[i] // not a copy: millions of 120-byte records
 		if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
 			errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
 		}

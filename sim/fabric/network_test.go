@@ -142,3 +142,20 @@ func BenchmarkManyFlows(b *testing.B) {
 		eng.Run()
 	}
 }
+
+// TestRouteCacheAgreesWithRouter: a GPU sending to three peers in turn
+// (more than its two recent routes) gets the router's path every time.
+func TestRouteCacheAgreesWithRouter(t *testing.T) {
+	rail, _ := topo.Cluster(topo.ClusterConfig{Nodes: 2, PerNode: 4,
+		Intra: topo.Port{Bandwidth: 100 * units.GBps}, Inter: topo.Port{Bandwidth: 10 * units.GBps}, Network: topo.RailOptimized})
+	var eng engine.Engine
+	n := New(rail, &eng)
+	router := topo.NewRouter(rail)
+	for i, dst := range []int{1, 4, 1, 4, 5, 1, 5, 4, 4, 1} {
+		got, err := n.Route(0, dst)
+		want, wantErr := router.Route(0, dst)
+		if err != nil || wantErr != nil || fmt.Sprint(got) != fmt.Sprint(want) {
+			t.Errorf("call %d: Route(0, %d) = %v, %v; want %v, %v", i, dst, got, err, want, wantErr)
+		}
+	}
+}

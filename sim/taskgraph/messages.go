@@ -1,8 +1,6 @@
 package taskgraph
 
 import (
-	"slices"
-
 	"paraplay/sim/collective"
 	"paraplay/sim/fabric"
 	"paraplay/sim/timeline"
@@ -59,8 +57,8 @@ func (g *Graph) ConcurrentMessages() { g.msgs.concurrent = true }
 func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, purpose string) (first int) {
 	c := g.place(sch, gpus, purpose)
 	first = len(g.ops)
-	g.msgs.xfers = slices.Grow(g.msgs.xfers, len(sch.Transfers))
-	g.edges.edges = slices.Grow(g.edges.edges, 2*len(sch.Transfers))
+	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
+	g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
 	for i, tr := range sch.Transfers {
 		deps := g.edges.scratch[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
@@ -193,7 +191,8 @@ func (g *Graph) record(id int32, m *fabric.Message) {
 // its transfers (analytic ones were recorded as they ran).
 func (g *Graph) completeCollectives() {
 	cs := g.out.Collectives
-	for _, tr := range g.out.Transfers {
+	for k := range g.out.Transfers {
+		tr := &g.out.Transfers[k] // not a copy: millions of 128-byte records
 		if i := tr.Collective; i >= 0 {
 			if cs[i].Start < 0 || tr.Start < cs[i].Start {
 				cs[i].Start = tr.Start
