@@ -3,19 +3,19 @@ package engine
 import (
 	"fmt"
 
+	"paraplay/sim/radixheap"
 	"paraplay/sim/units"
 )
 
 // Engine runs events in time order. The zero value is ready to use.
 type Engine struct {
 	now   units.Time
-	queue radixQueue
+	// queue is a radix heap: simulated time never goes back, and events
+	// of one instant fire in the order they were scheduled. A 4-ary heap
+	// of the ~8,000 events in flight of a 1,024-GPU ring took 1 s per 8
+	// million pops.
+	queue radixheap.Queue[Handler]
 	fired uint64
-}
-
-type event struct {
-	at units.Time
-	h  Handler
 }
 
 // funcHandler lets a plain function be an event; a func value is a single
@@ -39,24 +39,24 @@ func (e *Engine) Now() units.Time { return e.now }
 func (e *Engine) Fired() uint64 { return e.fired }
 
 // Pending is the number of events waiting to fire.
-func (e *Engine) Pending() int { return e.queue.len() }
+func (e *Engine) Pending() int { return e.queue.Len() }
 
 // At schedules fn at instant t. Scheduling into the past is a bug in the
 // caller, so it panics rather than silently reordering history.
 func (e *Engine) At(t units.Time, fn func()) {
-	e.push(t, event{h: funcHandler(fn)})
+	e.push(t, funcHandler(fn))
 }
 
-func (e *Engine) push(t units.Time, ev event) {
+func (e *Engine) push(t units.Time, h Handler) {
 	if t < e.now {
 		panic(fmt.Sprintf("engine: event at %v scheduled from %v, in the past", t, e.now))
 	}
-	e.queue.push(ev, t)
+	e.queue.Push(t, h)
 }
 
 // Schedule is At for a Handler: h.Fire() runs at instant t.
 func (e *Engine) Schedule(t units.Time, h Handler) {
-	e.push(t, event{h: h})
+	e.push(t, h)
 }
 
 // After schedules fn d after the current time.
@@ -64,11 +64,11 @@ func (e *Engine) After(d units.Time, fn func()) { e.At(e.now+d, fn) }
 
 // Run fires events until the queue is empty and returns the final time.
 func (e *Engine) Run() units.Time {
-	for e.queue.len() > 0 {
-		ev := e.queue.pop()
-		e.now = ev.at
+	for e.queue.Len() > 0 {
+		var h Handler
+		e.now, h = e.queue.Pop()
 		e.fired++
-		ev.h.Fire()
+		h.Fire()
 	}
 	return e.now
 }

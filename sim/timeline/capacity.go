@@ -2,8 +2,8 @@ package timeline
 
 import (
 	"fmt"
-	"math/bits"
 
+	"paraplay/sim/radixheap"
 	"paraplay/sim/units"
 )
 
@@ -28,15 +28,15 @@ func (tl *Timeline) checkCapacity() []error {
 		inOrder = inOrder && tl.Transfers[i].Start >= tl.Transfers[i-1].Start
 	}
 	if inOrder {
-		s.queue.push(rateCursor{at: tl.Transfers[0].Start, piece: -1})
+		s.push(rateCursor{at: tl.Transfers[0].Start, piece: -1})
 	} else {
 		for i := range tl.Transfers {
 			s.enter(int32(i))
 		}
 	}
 	instant := units.Time(-1)
-	for s.queue.n > 0 {
-		c := s.queue.pop()
+	for s.queue.Len() > 0 {
+		_, c := s.queue.Pop()
 		if c.at != instant {
 			s.check(instant)
 			instant = c.at
@@ -56,10 +56,10 @@ func (tl *Timeline) checkCapacity() []error {
 // capacitySweep is checkCapacity's state.
 type capacitySweep struct {
 	tl      *Timeline
-	queue   cursorQueue
-	total   []float64  // by link: the rate of the pieces in flight
-	over    []overload // by link: the first instant it carried too much
-	touched []int      // links whose total changed this instant
+	queue   radixheap.Queue[rateCursor] // the sweep's times never go back
+	total   []float64                   // by link: the rate of the pieces in flight
+	over    []overload                  // by link: the first instant it carried too much
+	touched []int                       // links whose total changed this instant
 }
 
 // rateCursor is a message in flight: piece is the index of its next rate
@@ -91,7 +91,7 @@ func (s *capacitySweep) enter(i int32) {
 	if x.Start < 0 || x.End < at || x.End <= x.Start {
 		return
 	}
-	s.queue.push(rateCursor{at: changeAt(x, 0), tr: i})
+	s.push(rateCursor{at: changeAt(x, 0), tr: i})
 }
 
 // changeAt is when transfer x's piece k starts, its end for k = len(Rates).
@@ -107,7 +107,7 @@ func (s *capacitySweep) advance(c rateCursor) {
 	if c.piece < 0 { // an entry: the transfer, then the next one's entry
 		s.enter(c.tr)
 		if next := int(c.tr) + 1; next < len(s.tl.Transfers) {
-			s.queue.push(rateCursor{at: s.tl.Transfers[next].Start, tr: int32(next), piece: -1})
+			s.push(rateCursor{at: s.tl.Transfers[next].Start, tr: int32(next), piece: -1})
 		}
 		return
 	}
@@ -126,7 +126,7 @@ func (s *capacitySweep) advance(c rateCursor) {
 	}
 	if int(c.piece) < len(x.Rates) {
 		c.piece++
-		s.queue.push(rateCursor{at: changeAt(x, int(c.piece)), tr: c.tr, piece: c.piece, bytesPerSec: rate})
+		s.push(rateCursor{at: changeAt(x, int(c.piece)), tr: c.tr, piece: c.piece, bytesPerSec: rate})
 	}
 }
 
@@ -142,43 +142,5 @@ func (s *capacitySweep) check(t units.Time) {
 	s.touched = s.touched[:0]
 }
 
-// cursorQueue is a radix heap of cursors (as the engine's event queue,
-// package engine): the sweep's times never go back, so a push is an
-// append to the bucket of the highest bit in which its time differs from
-// the last one taken, and a cursor moves a few times at most.
-type cursorQueue struct {
-	last    units.Time // the time of the last cursor taken
-	head    int        // cursors of bucket 0 before head are taken
-	n       int        // cursors waiting
-	buckets [65][]rateCursor
-}
-
-func (q *cursorQueue) push(c rateCursor) {
-	b := bits.Len64(uint64(c.at ^ q.last))
-	q.buckets[b] = append(q.buckets[b], c)
-	q.n++
-}
-
-// pop takes an earliest cursor; the queue must not be empty.
-func (q *cursorQueue) pop() rateCursor {
-	if q.head == len(q.buckets[0]) {
-		q.buckets[0], q.head = q.buckets[0][:0], 0
-		i := 1
-		for len(q.buckets[i]) == 0 {
-			i++
-		}
-		src := q.buckets[i]
-		q.last = src[0].at
-		for _, c := range src[1:] {
-			q.last = min(q.last, c.at)
-		}
-		q.buckets[i] = src[:0]
-		for _, c := range src {
-			q.push(c)
-			q.n--
-		}
-	}
-	q.head++
-	q.n--
-	return q.buckets[0][q.head-1]
-}
+// push queues c at its time.
+func (s *capacitySweep) push(c rateCursor) { s.queue.Push(c.at, c) }

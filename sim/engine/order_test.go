@@ -9,10 +9,10 @@ import (
 	"paraplay/sim/units"
 )
 
-// TestRadixQueueFiresInTimeThenScheduleOrder: events scheduled while
+// TestEventsFireInTimeThenScheduleOrder: events scheduled while
 // others fire, at random delays (many of them equal, some far apart),
 // fire as a stable sort of (time, scheduling order) would have them.
-func TestRadixQueueFiresInTimeThenScheduleOrder(t *testing.T) {
+func TestEventsFireInTimeThenScheduleOrder(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		maxDelay int64
