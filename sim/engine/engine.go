@@ -9,7 +9,7 @@ import (
 
 // Engine runs events in time order. The zero value is ready to use.
 type Engine struct {
-	now   units.Time
+	now units.Time
 	// queue is a radix heap: simulated time never goes back, and events
 	// of one instant fire in the order they were scheduled. A 4-ary heap
 	// of the ~8,000 events in flight of a 1,024-GPU ring took 1 s per 8
