@@ -32,7 +32,8 @@ type gifJob struct {
 
 // registerExport adds the export functions to window.paraplay:
 //
-//	exportPNG(w, h)   → Uint8Array, the frame on screen as a PNG
+//	exportPNG(w, h)   → {width, height, pixels}: the frame on screen as RGBA
+//	                    pixels (opaque) for the page to encode as a PNG
 //	exportSVG(w, h)   → string, the same frame as SVG
 //	exportGIF({width, height, fps, speed, from, to}) → "" or an error
 //	exportGIFStep(ms) → {done, total, finished, error}
@@ -80,10 +81,18 @@ func (x *exporter) still(a []js.Value, format string) any {
 		}
 		return buf.String()
 	}
-	if scene.WritePNG(&buf, dl) != nil {
+	// The PNG itself is encoded by the page (a canvas's toBlob): the pixels
+	// are the ones `paraplay export --format png` rasterizes, and the wasm
+	// carries no PNG encoder (image/png and zlib, about 12 KB gzipped).
+	r, err := scene.NewRaster()
+	if err != nil {
 		return js.Null()
 	}
-	return toUint8Array(buf.Bytes())
+	img, err := r.Draw(dl)
+	if err != nil {
+		return js.Null()
+	}
+	return js.ValueOf(map[string]any{"width": img.Rect.Dx(), "height": img.Rect.Dy(), "pixels": toUint8Array(img.Pix)})
 }
 
 // startGIF checks the options and prepares the encoder; it returns "" or

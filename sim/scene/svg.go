@@ -2,12 +2,12 @@ package scene
 
 import (
 	"bufio"
-	"encoding/xml"
 	"fmt"
 	"io"
 	"math"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // WriteSVG writes dl as a standalone SVG document. The output is
@@ -81,7 +81,50 @@ func (e svgWriter) attr(name string, v float64) {
 	e.s(`"`)
 }
 
-func (e svgWriter) escaped(s string) { xml.EscapeText(e.w, []byte(s)) }
+// escaped writes s as XML character data, as encoding/xml's EscapeText
+// does (the same entities; invalid UTF-8 and characters XML forbids become
+// U+FFFD), without linking encoding/xml into the wasm for one function.
+func (e svgWriter) escaped(s string) {
+	last := 0
+	for i := 0; i < len(s); {
+		r, w := utf8.DecodeRuneInString(s[i:])
+		var esc string
+		switch {
+		case r == '"':
+			esc = "&#34;"
+		case r == '\'':
+			esc = "&#39;"
+		case r == '&':
+			esc = "&amp;"
+		case r == '<':
+			esc = "&lt;"
+		case r == '>':
+			esc = "&gt;"
+		case r == '\t':
+			esc = "&#x9;"
+		case r == '\n':
+			esc = "&#xA;"
+		case r == '\r':
+			esc = "&#xD;"
+		case !xmlChar(r) || (r == utf8.RuneError && w == 1):
+			esc = "\uFFFD"
+		default:
+			i += w
+			continue
+		}
+		e.s(s[last:i])
+		e.s(esc)
+		i += w
+		last = i
+	}
+	e.s(s[last:])
+}
+
+// xmlChar reports whether r is in XML 1.0's Char production.
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D ||
+		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}
 
 // paint writes a fill or stroke colour, "none" for zero alpha, and an
 // opacity when the colour is translucent.

@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/xml"
 	"errors"
@@ -130,5 +131,31 @@ func TestFormatNum(t *testing.T) {
 		if got := formatNum(tc.v, 2); got != tc.want {
 			t.Errorf("formatNum(%v) = %q, want %q", tc.v, got, tc.want)
 		}
+	}
+}
+
+// TestEscapedMatchesEncodingXML pins the SVG writer's own escaper to
+// encoding/xml's EscapeText, which it replaces to keep encoding/xml out of
+// the wasm.
+func TestEscapedMatchesEncodingXML(t *testing.T) {
+	for _, s := range []string{"", "plain", `a<b>&"c'`, "tab\tnl\ncr\r", "bad\xffutf8", "nul\x00ctl\x01", "é 中 𝔸", "\uFFFE\uFFFF", "\xed\xa0\x80"} {
+		checkEscaped(t, s)
+	}
+}
+
+func FuzzEscaped(f *testing.F) {
+	f.Add(`a<b>&"c'` + "\t\x00\xff")
+	f.Fuzz(checkEscaped)
+}
+
+func checkEscaped(t *testing.T, s string) {
+	var want bytes.Buffer
+	xml.EscapeText(&want, []byte(s))
+	var got bytes.Buffer
+	w := bufio.NewWriter(&got)
+	svgWriter{w}.escaped(s)
+	w.Flush()
+	if got.String() != want.String() {
+		t.Errorf("escaped(%q) = %q, want %q (encoding/xml)", s, got.String(), want.String())
 	}
 }

@@ -56,10 +56,20 @@
     const say = (m) => { status.textContent = m; };
 
     png.addEventListener("click", () => {
-      const bytes = window.paraplay && window.paraplay.exportPNG();
-      if (!bytes) { say("No frame to save."); return; }
-      save(new Blob([bytes], { type: "image/png" }), fileStem() + ".png");
-      say("PNG saved.");
+      // The app hands over the frame's RGBA pixels (the command line's
+      // rasterizer); the browser's own encoder makes the PNG.
+      const frame = window.paraplay && window.paraplay.exportPNG();
+      if (!frame) { say("No frame to save."); return; }
+      const c = document.createElement("canvas");
+      c.width = frame.width;
+      c.height = frame.height;
+      const pix = new Uint8ClampedArray(frame.pixels.buffer, frame.pixels.byteOffset, frame.pixels.byteLength);
+      c.getContext("2d").putImageData(new ImageData(pix, frame.width, frame.height), 0, 0);
+      c.toBlob((blob) => {
+        if (!blob) { say("The browser could not encode the PNG."); return; }
+        save(blob, fileStem() + ".png");
+        say("PNG saved.");
+      }, "image/png");
     });
     svg.addEventListener("click", () => {
       const text = window.paraplay && window.paraplay.exportSVG();
