@@ -12,11 +12,12 @@ import (
 )
 
 // TestNVLSOn8H100 prices NVLS on one 8 × H100 node against the bytes
-// each link direction carries, (1 + 1/n)·S at the catalog's NVLink 4 rate
-// (369 GB/s): nccl-tests' busbw 2(n−1)/(n+1)·369 = 574 GB/s at large
-// sizes. NVIDIA's maintainer gives about 480 (NVIDIA/nccl-tests issue
-// #212), so the model is about 20% high: see collective.NVLSTime for the
-// copies it leaves out. The test holds the formula and logs the gap.
+// the busier direction of each link carries, (1 + 1/n)·S of payload and
+// the switch's read requests, 1/9 of S at the catalog's NVLink 4 payload
+// rate (369 GB/s): nccl-tests' busbw 2(n−1)/n · 369/((n+1)/n + 1/9) =
+// 522 GB/s at large sizes. NVIDIA's maintainer gives about 480
+// (NVIDIA/nccl-tests issue #212), +8.8%: see collective.NVLSTime. The
+// test holds the formula and the gallery's 10%.
 func TestNVLSOn8H100(t *testing.T) {
 	built, err := cluster.Build(cluster.Spec{GPU: "h100-sxm", Nodes: 1})
 	if err != nil {
@@ -32,10 +33,13 @@ func TestNVLSOn8H100(t *testing.T) {
 		t.Fatal(err)
 	}
 	b := float64(built.Intra.Bandwidth) / 1e9
-	want := 2 * 7.0 / 9 * b
+	want := 2 * 7.0 / 8 * b / (9.0/8 + 1.0/9)
 	got := float64(m.BusBW) / 1e9
 	if math.Abs(got-want)/want > 0.001 || m.Fidelity != taskgraph.Analytic {
-		t.Errorf("nvls busbw %.1f GB/s at %s fidelity, want %.1f (2(n−1)/(n+1) of %.0f) at analytic", got, m.Fidelity, want, b)
+		t.Errorf("nvls busbw %.1f GB/s at %s fidelity, want %.1f (2(n−1)/n of %.0f over (n+1)/n + 1/9) at analytic", got, m.Fidelity, want, b)
+	}
+	if gap := got/480 - 1; math.Abs(gap) > 0.10 {
+		t.Errorf("nvls 8×H100 8 GiB: busbw %.1f GB/s, %+.1f%% from the published ~480 (nccl-tests#212), want within 10%%", got, 100*gap)
 	}
 	t.Logf("nvls 8×H100 8 GiB: busbw %.1f GB/s; published ~480 (nccl-tests#212): %+.1f%%", got, 100*(got/480-1))
 	auto, _, err := MeasureWith(built.Topology, "all_reduce", "auto", Options{Protocol: ProtocolAuto, NVLS: true}, cfg, taskgraph.Auto)
