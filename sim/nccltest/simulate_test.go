@@ -55,3 +55,32 @@ func TestEveryCollectiveOpRunsAsAScenario(t *testing.T) {
 		}
 	}
 }
+
+// TestScenarioProtocolMatchesTheMeasurement: collective.protocol runs the
+// scenario's collective as MeasureWith runs it with the same protocol —
+// the same pick for "auto", the same time — and records the protocol.
+func TestScenarioProtocolMatchesTheMeasurement(t *testing.T) {
+	for _, tc := range []struct{ algo, proto string }{{"ring", "ll128"}, {"ring", "ll"}, {"auto", "auto"}, {"tree", "simple"}} {
+		s := strategytest.Load(t, "../scenario/testdata/allreduce-2x4-h100.yaml")
+		s.Collective.Algorithm, s.Collective.Protocol = tc.algo, tc.proto
+		if err := s.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatalf("%s/%s: %v", tc.algo, tc.proto, err)
+		}
+		topo, err := Topology(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, _, err := MeasureWith(topo, "all_reduce", tc.algo, Options{Protocol: tc.proto}, Config(s), taskgraph.Detailed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tl.Collectives[0]
+		if tl.End != m.Time || c.Protocol != m.Protocol || c.Algorithm != m.Algorithm || (tc.proto != "auto" && c.Protocol != tc.proto) {
+			t.Errorf("%s/%s: scenario %s/%s in %v; measurement %s/%s in %v", tc.algo, tc.proto, c.Algorithm, c.Protocol, tl.End, m.Algorithm, m.Protocol, m.Time)
+		}
+	}
+}
