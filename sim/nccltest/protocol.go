@@ -44,7 +44,9 @@ func withProtocol(t *topo.Topology, p collective.Protocol) *topo.Topology {
 // link out of a GPU α + the protocol's delta for its class
 // (collective.Protocol); an unknown name is an error listing the allowed
 // ones. A training run prices all its NCCL traffic on it.
-func ProtocolView(t *topo.Topology, name string) (*topo.Topology, error) { return protocolView(t, name) }
+func ProtocolView(t *topo.Topology, name string) (*topo.Topology, error) {
+	return protocolView(t, name)
+}
 
 // protocolView is ProtocolView.
 func protocolView(t *topo.Topology, name string) (*topo.Topology, error) {
