@@ -29,10 +29,32 @@ func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 // bandwidth, and a NIC on the network, used by all others at the inter
 // link's — the model of TwoLevelTime.
 func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
+	return executePorts(s, intra, inter, perNode, false)
+}
+
+// executeMesh is executeNodes on nodes whose ranks are joined pairwise by
+// cables (a mesh, MeshChannelRing's model): every cable is a port of its
+// own, so a rank sends to each peer of its node at once, and its NIC is
+// one more port.
+func executeMesh(s Schedule, intra, inter Link, perNode int) float64 {
+	return executePorts(s, intra, inter, perNode, true)
+}
+
+// executePorts is executeNodes, with a port per cable when mesh is set.
+// Port 2·rank+1 is the NIC (the inter link), every other port the intra
+// link.
+func executePorts(s Schedule, intra, inter Link, perNode int, mesh bool) float64 {
 	n := len(s.Transfers)
+	ports := 2 * s.Ranks
+	if mesh {
+		ports += s.Ranks * max(perNode, 1)
+	}
 	port := func(rank, peer int) int {
 		if perNode > 0 && rank/perNode != peer/perNode {
 			return 2*rank + 1
+		}
+		if mesh && perNode > 0 {
+			return 2*s.Ranks + rank*perNode + peer%perNode
 		}
 		return 2 * rank
 	}
@@ -50,14 +72,14 @@ func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 			queue = append(queue, readyItem{0, i})
 		}
 	}
-	outBusy, inBusy := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
+	outBusy, inBusy := make([]bool, ports), make([]bool, ports)
 	running := &readyQueue{} // by arrival time
 	now := 0.0
 	for {
 		rest := queue[:0]
 		// A waiting transfer keeps its place in both ports' queues: no
 		// later transfer may overtake it on either port.
-		outHeld, inHeld := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
+		outHeld, inHeld := make([]bool, ports), make([]bool, ports)
 		for _, it := range queue {
 			t := s.Transfers[it.i]
 			o, in := port(t.Src, t.Dst), port(t.Dst, t.Src)
@@ -68,7 +90,7 @@ func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 			}
 			outBusy[o], inBusy[in] = true, true
 			l := intra
-			if o%2 == 1 {
+			if o < 2*s.Ranks && o%2 == 1 {
 				l = inter
 			}
 			arrive := now + l.Alpha.Seconds() + float64(t.Bytes)/float64(l.Bandwidth)

@@ -74,7 +74,7 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 	switch op + "/" + algo {
 	case "all_reduce/ring":
 		if nodes, per := cfg.twoLevel(); cfg.channels() > 1 {
-			return ChannelRing(OpAllReduce, nodes, per, s, k, cfg.channels()), nil
+			return channelRing(OpAllReduce, nodes, per, s, k, cfg.channels(), cfg.Mesh), nil
 		}
 		return RingPipelined(n, s, k), nil
 	case "all_reduce/tree":
@@ -93,7 +93,7 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return Direct(Op(op), n, s), nil
 	case "reduce_scatter/ring", "all_gather/ring":
 		nodes, per := cfg.twoLevel()
-		return ChannelRing(Op(op), nodes, per, s, 1, cfg.channels()), nil
+		return channelRing(Op(op), nodes, per, s, 1, cfg.channels(), cfg.Mesh), nil
 	case "broadcast/binomial":
 		return BroadcastBinomial(n, s, cfg.Root), nil
 	case "broadcast/chain":

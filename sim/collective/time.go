@@ -51,7 +51,7 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "all_reduce/ring":
 		if cfg.channels() > 1 {
 			nodes, per := cfg.twoLevel()
-			return ChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, alpha, bw, alpha, bw), nil
+			return cfg.channelRingTime(op, nodes, per, k, Link{alpha, bw}, Link{alpha, bw}), nil
 		}
 		return 2*(nf-1)*float64(k)*a + 2*(nf-1)/nf*S*beta, nil
 	case "all_reduce/tree":
@@ -74,7 +74,7 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "reduce_scatter/ring", "all_gather/ring":
 		if cfg.channels() > 1 {
 			nodes, per := cfg.twoLevel()
-			return ChannelRingTime(op, nodes, per, cfg.channels(), 1, cfg.Bytes, alpha, bw, alpha, bw), nil
+			return cfg.channelRingTime(op, nodes, per, 1, Link{alpha, bw}, Link{alpha, bw}), nil
 		}
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
 	case "all_to_all/pairwise":
@@ -97,7 +97,19 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 // them).
 func channelMessages(cfg Config) int {
 	nodes, per := cfg.twoLevel()
+	if cfg.Mesh {
+		return meshPortMessages(nodes, per, cfg.channels())
+	}
 	return channelPortMessages(nodes, per, cfg.channels())
+}
+
+// channelRingTime is ChannelRingTime, or MeshChannelRingTime on a mesh,
+// of cfg's ring on nodes × per ranks with k pieces.
+func (cfg Config) channelRingTime(op string, nodes, per, k int, intra, inter Link) float64 {
+	if cfg.Mesh {
+		return MeshChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth)
+	}
+	return ChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth)
 }
 
 // FormulaText is the closed form Time uses for op/algo, in plain-text

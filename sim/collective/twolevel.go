@@ -18,7 +18,8 @@ type Link struct {
 // reports false for the algorithms that have no such form here (or a
 // layout that does not fit it), which are then priced on one link (Time):
 //
-//   - ring ops on channels: ChannelRingTime;
+//   - ring ops on channels: ChannelRingTime (MeshChannelRingTime when
+//     cfg.Mesh);
 //   - the hierarchical all-reduce: HierarchicalTime;
 //   - NCCL's tree (chains in the nodes, two trees across): NCCLTreeTime;
 //   - recursive doubling on a power of two of ranks and of ranks per node:
@@ -51,7 +52,7 @@ func TwoLevelTime(op, algo string, cfg Config, intra, inter Link) (float64, bool
 	}
 	switch {
 	case ring && cfg.channels() > 1 && per > 1:
-		return ChannelRingTime(op, nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
+		return cfg.channelRingTime(op, nodes, per, cfg.chunks(), intra, inter), true
 	case op == "all_reduce" && algo == "tree" && per > 1:
 		return NCCLTreeTime(nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra, inter), true
 	case op == "all_reduce" && algo == "hierarchical":

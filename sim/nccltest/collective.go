@@ -66,6 +66,7 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 	if cfg.Channels == 0 {
 		cfg.Channels = collective.DefaultChannels(cfg.Nodes, cfg.PerNode)
 	}
+	cfg.Mesh = cfg.Mesh || t.DirectPorts // channels then take cables of their own
 	gpus := taskgraph.Identity(n)
 	alpha, bw, err := bottleneck(t, gpus)
 	if err != nil {

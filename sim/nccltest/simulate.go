@@ -102,7 +102,7 @@ func Plan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
 		return Planned{}, err
 	}
 	cfg := Config(s)
-	cfg.Alpha, cfg.Bandwidth = alpha, bw
+	cfg.Alpha, cfg.Bandwidth, cfg.Mesh = alpha, bw, t.DirectPorts
 	algo, proto := s.Collective.Algorithm, s.Collective.Protocol
 	if algo == "auto" || proto == ProtocolAuto {
 		choice, err := ChooseWith(t, s.Collective.Op, algo, Options{Protocol: proto}, cfg, taskgraph.Identity(n))
