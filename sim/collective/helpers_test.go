@@ -235,6 +235,8 @@ type replayer struct {
 	// received[dst][src] counts all-to-all bytes.
 	received [][]units.Bytes
 	anc      [][]bool // anc[i][j]: transfer j is (transitively) in i's After
+	// forwarded[i] says an all-to-all transfer is a hop others wait for.
+	forwarded []bool
 }
 
 // replayCell is one segment of one rank's buffer.
@@ -319,7 +321,7 @@ func (rp *replayer) send(i int) (replayMsg, error) {
 func (rp *replayer) deliver(m replayMsg) {
 	t := rp.s.Transfers[m.i]
 	if rp.s.Op == OpAllToAll {
-		rp.received[t.Dst][t.Src] += t.Bytes
+		rp.deliverAllToAll(m.i)
 		return
 	}
 	for k, g := range rp.segs(t) {
@@ -333,6 +335,33 @@ func (rp *replayer) deliver(m replayMsg) {
 			c.counts, c.writers = m.counts[k], []int{m.i}
 		}
 	}
+}
+
+// deliverAllToAll counts transfer i's all-to-all bytes at its receiver,
+// per rank they came from. A transfer that another waits for is a hop of
+// PXN's forwarding (AllToAllPXN): its bytes are not for its receiver,
+// which sends them on; a transfer that waits for others carries their
+// bytes, on behalf of their senders, and the rest as its own.
+func (rp *replayer) deliverAllToAll(i int) {
+	if rp.forwarded == nil {
+		rp.forwarded = make([]bool, len(rp.s.Transfers))
+		for _, t := range rp.s.Transfers {
+			for _, d := range t.After {
+				rp.forwarded[d] = true
+			}
+		}
+	}
+	if rp.forwarded[i] {
+		return
+	}
+	t := rp.s.Transfers[i]
+	own := t.Bytes
+	for _, d := range t.After {
+		h := rp.s.Transfers[d]
+		rp.received[t.Dst][h.Src] += h.Bytes
+		own -= h.Bytes
+	}
+	rp.received[t.Dst][t.Src] += own
 }
 
 // initiallyHolds reports whether rank r contributes the segment starting at

@@ -20,7 +20,7 @@ var opAlgorithms = []struct {
 	{"all_gather", []string{"ring", "direct"}},
 	{"broadcast", []string{"binomial", "chain"}},
 	{"reduce", []string{"binomial"}},
-	{"all_to_all", []string{"pairwise"}},
+	{"all_to_all", []string{"pairwise", "pxn"}},
 	{"sendrecv", []string{"direct"}},
 	{"barrier", []string{"dissemination"}},
 }
@@ -102,6 +102,9 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return ReduceBinomial(n, s, cfg.Root), nil
 	case "all_to_all/pairwise":
 		return AllToAllPairwise(n, s), nil
+	case "all_to_all/pxn":
+		nodes, per := cfg.twoLevel()
+		return AllToAllPXN(nodes, per, s), nil
 	case "sendrecv/direct":
 		return SendRecv(s), nil
 	case "barrier/dissemination":
@@ -150,6 +153,8 @@ func Resolve(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) 
 		return "", fmt.Errorf("collective: halving_doubling needs a power-of-two number of ranks, got %d", n)
 	case algo == "hierarchical" && (cfg.Nodes < 1 || cfg.PerNode < 1):
 		return "", fmt.Errorf("collective: hierarchical needs nodes and per-node ranks, got %d×%d", cfg.Nodes, cfg.PerNode)
+	case algo == "pxn" && (cfg.Nodes < 2 || cfg.PerNode < 2):
+		return "", fmt.Errorf("collective: pxn forwards through a peer of the sender's node; it needs at least 2 nodes of at least 2 ranks, got %d×%d", cfg.Nodes, cfg.PerNode)
 	case algo == "ps" && n-cfg.servers() < cfg.servers():
 		return "", fmt.Errorf("collective: ps needs at least as many workers as servers, got %d servers among %d ranks", cfg.servers(), n)
 	case op == "sendrecv" && n != 2:

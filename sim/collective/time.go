@@ -79,6 +79,12 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
 	case "all_to_all/pairwise":
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
+	case "all_to_all/pxn":
+		// One port: all M(g−1) NVLink messages, then the M−1 through the
+		// NIC (AllToAllPXN).
+		nodes, per := cfg.twoLevel()
+		M, g := float64(nodes), float64(per)
+		return M*(g-1)*msg(S/nf) + (M-1)*msg(g*S/nf), nil
 	case "broadcast/binomial", "reduce/binomial":
 		return float64(ceilLog2(n)) * msg(S), nil
 	case "broadcast/chain":
@@ -141,6 +147,8 @@ func FormulaText(op, algo string, chunks int) string {
 		return "⌈log₂n⌉·(α + S/B)"
 	case "broadcast/chain":
 		return "(n+k−2)·(α + S/(kB))"
+	case "all_to_all/pxn":
+		return "M(g−1)·(α + S/(nB)) + (M−1)·(α + g·S/(nB))"
 	}
 	return "(" + Label(algo) + ")"
 }

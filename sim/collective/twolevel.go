@@ -22,6 +22,8 @@ type Link struct {
 //     cfg.Mesh);
 //   - the hierarchical all-reduce: HierarchicalTime;
 //   - NCCL's tree (chains in the nodes, two trees across): NCCLTreeTime;
+//   - all-to-all, pairwise (AllToAllPairwiseTwoLevelTime) and through
+//     the destination's rail (AllToAllPXNTime);
 //   - recursive doubling on a power of two of ranks and of ranks per node:
 //     its log2 n exchanges at distance d = 1, 2, …, n/2 each cost
 //     α + S·β of the link the distance crosses (inside a node while
@@ -55,6 +57,10 @@ func TwoLevelTime(op, algo string, cfg Config, intra, inter Link) (float64, bool
 		return cfg.channelRingTime(op, nodes, per, cfg.chunks(), intra, inter), true
 	case op == "all_reduce" && algo == "tree" && per > 1:
 		return NCCLTreeTime(nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra, inter), true
+	case op == "all_to_all" && algo == "pxn" && per > 1:
+		return AllToAllPXNTime(nodes, per, cfg.Bytes, intra, inter), true
+	case op == "all_to_all" && algo == "pairwise" && per > 1:
+		return AllToAllPairwiseTwoLevelTime(nodes, per, cfg.Bytes, intra, inter), true
 	case op == "all_reduce" && algo == "hierarchical":
 		return HierarchicalTime(nodes, per, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
 	case op == "all_reduce" && algo == "recursive_doubling" && pow2:

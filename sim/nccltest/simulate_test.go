@@ -37,7 +37,7 @@ func TestEveryCollectiveOpRunsAsAScenario(t *testing.T) {
 			if op == "sendrecv" {
 				s.GPUs = 2
 			}
-			if algo == "hierarchical" {
+			if algo == "hierarchical" || algo == "pxn" {
 				s.Cluster = scenario.Cluster{GPU: "a100-sxm-80gb", Nodes: 2, GPUsPerNode: 4}
 			}
 			if err := s.Validate(); err != nil {
