@@ -62,3 +62,27 @@ func NVLSTime(n int, s units.Bytes, l Link) float64 {
 // the ring's 128-byte writes already pay, (16/128)/(1 + 16/128) = 1/9
 // (NVLSTime).
 const NVLSReadRequestShare = (16.0 / 128) / (1 + 16.0/128)
+
+// NVLSGatherScatterTime is the time of NCCL's NVLS all-gather or
+// reduce-scatter of S bytes (the gathered buffer, or each rank's input)
+// on one node of n GPUs, on the links of NVLSTime. All-gather: each GPU
+// stores its shard once through the multicast address and the switch
+// writes every shard to every GPU, its own included, so a link receives
+// S and sends S/n. Reduce-scatter: GPU j loads the sum of shard j through
+// the multicast address, so the switch reads every byte of every GPU's
+// buffer once: a link sends S (read responses, a header per 128 bytes
+// like a write's) and receives S/n of sums plus the read requests, 1/9 of
+// S at the payload rate (NVLSTime). Either way the busier direction
+// carries S at the rate B:
+//
+//	α + S/B
+//
+// nccl-tests' bus bandwidth is then (n−1)/n·B, below the ring's B: NVLS
+// brings these operations no bandwidth, only fewer steps (NCCL's
+// maintainer on the same counts, NVIDIA/nccl issues #1083 and #1506).
+func NVLSGatherScatterTime(n int, s units.Bytes, l Link) float64 {
+	if n < 2 {
+		return 0
+	}
+	return l.Alpha.Seconds() + float64(s)/float64(l.Bandwidth)
+}

@@ -139,7 +139,7 @@ func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective
 	if err := nvlsFits(t, op, proto, o, gpus); err != nil {
 		return 0, err
 	}
-	return predictNVLS(t, cfg, gpus)
+	return predictNVLS(t, op, cfg, gpus)
 }
 
 // Predict is the closed-form time of op/algo (not "auto") with cfg on t,
