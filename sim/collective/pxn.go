@@ -2,6 +2,7 @@ package collective
 
 import (
 	"math"
+	"slices"
 
 	"paraplay/sim/units"
 )
@@ -38,60 +39,40 @@ import (
 // With one port (an ideal switch) all the NVLink messages come first,
 // M·G, then the NIC messages, (M−1)·E (Time).
 func AllToAllPXN(nodes, perNode int, s units.Bytes) Schedule {
-	n := nodes * perNode
-	sch := Schedule{Op: OpAllToAll, Algorithm: "pxn", Ranks: n, Bytes: s}
-	if nodes < 2 || perNode < 2 || s <= 0 {
-		if nodes < 2 || perNode < 2 {
-			return AllToAllPairwise(n, s)
-		}
-		return sch
+	n, g := nodes*perNode, perNode
+	if nodes < 2 || g < 2 {
+		return AllToAllPairwise(n, s)
 	}
-	g := perNode
-	sch.Steps = n - 1
-	sch.Transfers = make([]Transfer, 0, n*(n-1))
-	block := func(dst int) (units.Bytes, units.Bytes) { return ChunkOffset(s, n, dst), ChunkBytes(s, n, dst) }
-	into := make([][]int, n) // into[p]: this round's gathers into proxy p
-	for k := 1; k < nodes; k++ {
-		for p := range into {
-			into[p] = into[p][:0]
+	sch := Schedule{Op: OpAllToAll, Algorithm: "pxn", Ranks: n, Bytes: s, Steps: n - 1}
+	// send appends rank src's message to dst carrying copies of the block
+	// for rank to (each origin's, in its own send buffer) after deps, and
+	// returns its index, or −1 for an empty block.
+	send := func(step, src, dst, to, copies int, deps []int) int {
+		b := ChunkBytes(s, n, to)
+		if b == 0 {
+			return -1
 		}
+		t := Transfer{Step: step, Src: src, Dst: dst, Chunk: to, Offset: ChunkOffset(s, n, to), Bytes: units.Bytes(copies) * b,
+			Phase: PhaseAllToAll, After: deps}
+		if copies > 1 {
+			t.Ranges = slices.Repeat([]Range{{t.Offset, b}}, copies)
+		}
+		sch.Transfers = append(sch.Transfers, t)
+		return len(sch.Transfers) - 1
+	}
+	into := make([][]int, n) // into[p]: this round's gathers into proxy p
+	for k := 1; k <= nodes; k++ {
 		for d := 1; d < g; d++ {
 			for r := range n {
-				a, i := r/g, r%g
-				j := (i + d) % g
-				dst := ((a+k)%nodes)*g + j
-				off, b := block(dst)
-				if b == 0 {
-					continue
+				a, j := r/g, (r%g+d)%g
+				if i := send((k-1)*g+d-1, r, a*g+j, ((a+k)%nodes)*g+j, 1, nil); i >= 0 && k < nodes {
+					into[a*g+j] = append(into[a*g+j], i)
 				}
-				into[a*g+j] = append(into[a*g+j], len(sch.Transfers))
-				sch.Transfers = append(sch.Transfers, Transfer{Step: (k-1)*g + d - 1, Src: r, Dst: a*g + j, Chunk: dst,
-					Offset: off, Bytes: b, Phase: PhaseAllToAll})
 			}
 		}
-		for p := range n {
-			a, j := p/g, p%g
-			dst := ((a+k)%nodes)*g + j
-			off, b := block(dst)
-			if b == 0 {
-				continue
-			}
-			ranges := make([]Range, g)
-			for o := range ranges {
-				ranges[o] = Range{off, b}
-			}
-			sch.Transfers = append(sch.Transfers, Transfer{Step: (k-1)*g + g - 1, Src: p, Dst: dst, Chunk: dst,
-				Offset: off, Bytes: units.Bytes(g) * b, Phase: PhaseAllToAll, Ranges: ranges, After: append([]int(nil), into[p]...)})
-		}
-	}
-	for d := 1; d < g; d++ {
-		for r := range n {
-			dst := (r/g)*g + (r%g+d)%g
-			off, b := block(dst)
-			if b > 0 {
-				sch.Transfers = append(sch.Transfers, Transfer{Step: (nodes-1)*g + d - 1, Src: r, Dst: dst, Chunk: dst,
-					Offset: off, Bytes: b, Phase: PhaseAllToAll})
-			}
+		for p := 0; p < n && k < nodes; p++ {
+			send((k-1)*g+g-1, p, ((p/g+k)%nodes)*g+p%g, ((p/g+k)%nodes)*g+p%g, g, into[p])
+			into[p] = nil
 		}
 	}
 	return sch

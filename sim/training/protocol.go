@@ -40,13 +40,12 @@ func (tr *iteration) useProtocol() error {
 	return tr.price()
 }
 
-// pickProtocol is "auto"'s protocol: the one under which the run's
-// largest recurring collective has the least closed-form time — the
-// data-parallel all-reduce of one DDP bucket of the first stage's
-// gradients when there is data parallelism, else the tensor-parallel
-// all-reduce of one microbatch's activations — ties to the first of
-// collective.Protocols; with neither, Simple, NCCL's protocol for large
-// buffers.
+// pickProtocol is "auto"'s protocol: the one NCCL's tuner would pick
+// (nccltest.ChooseWith over the protocols, for the ring) for the run's
+// largest recurring collective — the data-parallel all-reduce of one DDP
+// bucket of the first stage's gradients when there is data parallelism,
+// else the tensor-parallel all-reduce of one microbatch's activations;
+// with neither, Simple, NCCL's protocol for large buffers.
 func (tr *iteration) pickProtocol() (string, error) {
 	gpus, bytes := tr.plan.Group(0, parallel.DP), tr.gradBytes(0)
 	if buckets := math.Ceil(float64(bytes) / ddpBucket); buckets > 1 {
@@ -55,25 +54,12 @@ func (tr *iteration) pickProtocol() (string, error) {
 	if len(gpus) < 2 {
 		gpus, bytes = tr.plan.Group(0, parallel.TP), units.Bytes(tr.boundaryElements()*bytesPerElement)
 	}
-	best, bestT := collective.Protocols()[0].Name, 0.0
 	if len(gpus) < 2 || bytes <= 0 {
-		return best, nil
+		return collective.Protocols()[0].Name, nil
 	}
-	raw, rawPaths := tr.topo, tr.paths
-	defer func() { tr.topo, tr.paths = raw, rawPaths }()
-	for i, p := range collective.Protocols() {
-		view, err := nccltest.ProtocolView(raw, p.Name)
-		if err != nil {
-			return "", err
-		}
-		tr.topo, tr.paths = view, topo.NewPaths(view)
-		secs, err := tr.ringTime(collective.OpAllReduce, tr.ringConfig(gpus, bytes), gpus)
-		if err != nil {
-			return "", err
-		}
-		if i == 0 || secs < bestT {
-			best, bestT = p.Name, secs
-		}
+	c, err := nccltest.ChooseWith(tr.topo, string(collective.OpAllReduce), "ring", nccltest.Options{Protocol: scenario.ProtocolAuto}, tr.ringConfig(gpus, bytes), gpus)
+	if err != nil {
+		return "", err
 	}
-	return best, nil
+	return c.PickedProtocol(), nil
 }
