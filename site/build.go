@@ -206,6 +206,9 @@ type site struct {
 	Refs     []citedRef
 	// Excluded are the surveyed papers no article covers, with the reason.
 	Excluded []citedRef
+	// Mechanisms counts the surveyed papers by mechanism status (nil
+	// without coverage.yaml's map).
+	Mechanisms *mechanismCounts
 	Terms    []usedTerm
 	// Gallery is the validation gallery's page (gallery.go).
 	Gallery *galleryView
@@ -230,6 +233,9 @@ type theme struct {
 type citedRef struct {
 	Reference
 	By []*Article
+	// Mechanism is whether ParaPlay runs the paper's mechanism (surveyed
+	// papers only; nil otherwise).
+	Mechanism *mechanismView
 }
 
 type usedTerm struct {
@@ -256,6 +262,7 @@ func newSite(docs []*Article, lib Library) *site {
 		s.addToTheme(a)
 	}
 	s.Refs = citations(lib, s.Articles)
+	s.Mechanisms = countMechanisms(lib.Mechanisms)
 	for _, r := range s.Refs {
 		if r.Excluded != "" {
 			s.Excluded = append(s.Excluded, r)
@@ -297,7 +304,8 @@ func (s *site) addToTheme(a *Article) {
 func citations(lib Library, articles []*Article) []citedRef {
 	var refs []citedRef
 	for _, r := range lib.Refs {
-		c := citedRef{Reference: r}
+		m, ok := lib.Mechanisms[r.Key]
+		c := citedRef{Reference: r, Mechanism: viewMechanism(m, ok, articles)}
 		for _, a := range articles {
 			if cites(a, r.Key) {
 				c.By = append(c.By, a)
