@@ -209,7 +209,7 @@ type site struct {
 	// Mechanisms counts the surveyed papers by mechanism status (nil
 	// without coverage.yaml's map).
 	Mechanisms *mechanismCounts
-	Terms    []usedTerm
+	Terms      []usedTerm
 	// Gallery is the validation gallery's page (gallery.go).
 	Gallery *galleryView
 	// KaTeX is true when formulas were typeset with KaTeX, whose
