@@ -185,6 +185,7 @@ func (tr *iteration) build() error {
 	if err := tr.price(); err != nil {
 		return err
 	}
+	tr.assignSequences()
 	tr.mirrored = tr.mirrorable()
 	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	tr.g.Timeline().Fidelity = recordedFidelity(tr.s)
