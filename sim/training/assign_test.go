@@ -8,7 +8,6 @@ import (
 	"paraplay/sim/balance"
 )
 
-
 // TestBalancedAssignmentKeepsTheBatch: a balanced run trains on exactly
 // the sequences the random run draws (the same tokens in every step and
 // the same model FLOPs in all), with a smaller replica imbalance on
