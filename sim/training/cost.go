@@ -35,7 +35,10 @@ type costs struct {
 	opTime   [3][]units.Time
 	commTime [2][]units.Time
 	commKind timeline.Kind
-	actBytes []float64   // activation bytes one microbatch leaves on stage k
+	actBytes []float64 // activation bytes one microbatch leaves on stage k
+	// heldW[k] is what of it a microbatch keeps on stage k from its B to
+	// its W when the schedule charges it (heldW.go), else nil.
+	heldW    []float64
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
 	seqCost  map[[2]int][5]units.Time
 }
@@ -124,6 +127,9 @@ func (tr *iteration) price() error {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, epA2A, act)
+	if tr.sch.ChargeHeldW {
+		return c.chargeHeldW(act)
+	}
 	return nil
 }
 
