@@ -8,6 +8,7 @@ import (
 	"paraplay/sim/budget"
 	"paraplay/sim/golden"
 	"paraplay/sim/inference"
+	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/units"
@@ -95,7 +96,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 17 {
+	switch b.next() % 18 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -145,5 +146,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 16:
 		s.Data = scenario.Data{SeqDist: pick(b, "fixed", "uniform", "lognormal"), SeqCV: pick(b, 0.0, 1, 4),
 			Assign: pick(b, "random", "balanced")}
+	case 17:
+		scenario.Put(s, partitioned.Name, partitioned.Settings{Parts: pick(b, 1, 2, 3, 4), PreSteps: pick(b, 1, 64), FullSteps: pick(b, 1, 2)})
+		s.Strategy = pick(b, s.Strategy, partitioned.Name)
 	}
 }
