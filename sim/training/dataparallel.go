@@ -11,6 +11,31 @@ import (
 	"paraplay/sim/units"
 )
 
+// The values of parallel.grad_reduce and parallel.p2p.
+const (
+	// GradReduceOverlap starts each gradient bucket's collective as soon as
+	// the chunk's last backward has produced it (PyTorch DDP; Li et al.
+	// 2020), the default.
+	GradReduceOverlap = "overlap"
+	// GradReduceAfterBackward sums every chunk's gradients in one
+	// collective each once the device's last backward of the iteration is
+	// done: Megatron-LM's local DDP (--DDP-impl local, its default in
+	// 2021), whose train_step calls allreduce_gradients after
+	// forward_backward_func returns (NVIDIA/Megatron-LM
+	// megatron/training.py at aed2f75e, April 2021).
+	GradReduceAfterBackward = "after_backward"
+	// P2PAsync lets a pipeline message travel while its sender computes,
+	// the default.
+	P2PAsync = "async"
+	// P2PBlocking holds the sender until its message has landed, and has
+	// the receiver all-gather the tensor-parallel slices it came in before
+	// it starts: Megatron-LM's 2021 _communicate (megatron/
+	// p2p_communication.py at aed2f75e) waits on batch_isend_irecv and
+	// calls torch.cuda.synchronize, then gather_split_1d_tensor, the
+	// scatter/gather of Narayanan et al. 2021, §4.1.
+	P2PBlocking = "blocking"
+)
+
 // dataParallel adds, for every model chunk, the data-parallel gradient
 // collectives after its last backward, then each GPU's optimizer step
 // and ZeRO's parameter gathers.
@@ -52,7 +77,13 @@ func (tr *iteration) dataParallel() error {
 func (tr *iteration) gradients(d, c int, done [][]int) error {
 	pl := tr.plan
 	k := tr.stageOfDev[d][c]
-	last := tr.lastBackward(d, c)
+	last, kLast := tr.lastBackward(d, c), k
+	if tr.par.GradReduce == GradReduceAfterBackward {
+		// After the flush: the device's last op of the iteration.
+		order := tr.sch.Order[d]
+		last = order[len(order)-1]
+		kLast = tr.stageOfDev[d][last.Chunk]
+	}
 	grads := tr.gradBytes(k)
 	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
@@ -66,7 +97,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 			}
 			for cp := 0; cp < pl.CP; cp++ {
 				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
-				ready = append(ready, tr.ids[tr.source(r)][k][last.Kind][last.Microbatch])
+				ready = append(ready, tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch])
 				replica = append(replica, r)
 			}
 		}
