@@ -84,13 +84,6 @@ func TestRunIsItsPhases(t *testing.T) {
 	t.Logf("sub-model step %v, merge %v, full step %v; peaks %v and %v", r.SubStep, r.Merge, r.FullStep, r.SubPeak, r.FullPeak)
 }
 
-// TestCaptionChecksTheSubModelFLOPs: the caption's simulated FLOPs of a
-// sub-model step agree with Narayanan et al.'s closed form at width h/k.
-func TestCaptionChecksTheSubModelFLOPs(t *testing.T) {
-	parts, _, _ := strategytest.Caption(t, Strategy{}, gpt)
-	strategytest.Checked(t, parts, "sub-model FLOPs")
-}
-
 func TestCheckNamesTheField(t *testing.T) {
 	for _, c := range []struct{ edit, want string }{
 		{"partitioned: {parts: 3, pre_steps: 3, full_steps: 2}", "partitioned.parts: 3 does not divide"},
