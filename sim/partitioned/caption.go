@@ -39,7 +39,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	sub := workload.NarayananModelFLOPs(batch/k, m.SeqLen, m.Layers, m.Hidden/k, m.Vocab)
 	check := strategy.Check{Name: "sub-model FLOPs", Formula: "72·B·s·l·(h/k)²(1 + s/(6h/k) + V/(12·l·h/k))",
 		Source: "Narayanan et al. 2021, Eq. 3, at the sub-model's width", Tolerance: 1e-6}
-	parts = append(parts, strategy.Compare(check, "a sub-model step {} TFLOP; 72·B·s·l·(h/k)²(1 + s/(6h/k) + V/(12·l·h/k)) = {}",
+	parts = append(parts, strategy.Compare(check, "simulated sub-model step {} TFLOP; 72·B·s·l·(h/k)²(1 + s/(6h/k) + V/(12·l·h/k)) = {} TFLOP",
 		r.SubFLOPs/1e12, sub/1e12, strategy.Sig3))
 	perGPU := (r.SubFLOPs / float64(r.SubGPUs)) / (r.FullFLOPs / float64(r.GPUs))
 	parts = append(parts, strategy.Figure("per GPU, {} of a full step's FLOPs (1/k² = {})",
