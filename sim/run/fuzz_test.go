@@ -96,7 +96,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 18 {
+	switch b.next() % 19 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -106,6 +106,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 2:
 		s.Collective.Chunks = pick(b, 1, 2, 64)
 		s.Collective.Algorithm = pick(b, "ring", "tree", "auto", "recursive_doubling", "halving_doubling", "hierarchical")
+		s.Collective.Protocol = pick(b, "", "simple", "ll", "ll128", "auto", "LL", "x")
 	case 3:
 		s.Iterations = pick(b, 1, 2, 64)
 	case 4:
@@ -146,9 +147,14 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Straggler.CV = pick(b, 0.0, 0.5)
 		s.Seed = uint64(b.next())
 	case 16:
+		c := &s.Compression
+		c.Ratio, c.Activations, c.Parameters = pick(b, 1, 0.25, 1e-9), pick(b, 1, 0.5, 1e-9), pick(b, 1, 0.5, 1e-9)
+		c.Rank, c.Method = pick(b, 0, 1, 64, scenario.MaxRank), pick(b, scenario.CompressScaled, scenario.CompressSlimDP)
+		c.TimePerMiB = pick(b, 0, units.Microsecond, scenario.MaxCompressCost)
+	case 17:
 		s.Data = scenario.Data{SeqDist: pick(b, "fixed", "uniform", "lognormal"), SeqCV: pick(b, 0.0, 1, 4),
 			Assign: pick(b, "random", "balanced")}
-	case 17:
+	case 18:
 		scenario.Put(s, partitioned.Name, partitioned.Settings{Parts: pick(b, 1, 2, 3, 4), PreSteps: pick(b, 1, 64), FullSteps: pick(b, 1, 2)})
 		s.Strategy = pick(b, s.Strategy, partitioned.Name)
 	}

@@ -56,6 +56,9 @@ type iteration struct {
 	// (analytic fidelity), which a mirrored run copies to its mirrors.
 	sends [2]int
 	opTable
+	// protocol is collective.protocol as the run resolved it
+	// (useProtocol); empty for the links as they are.
+	protocol string
 }
 
 // fidelity is how an iteration prices its communication.
@@ -193,6 +196,9 @@ func (tr *iteration) build() error {
 		return err
 	}
 	tr.assignSequences()
+	if err := tr.useProtocol(); err != nil {
+		return err
+	}
 	tr.mirrored = tr.mirrorable()
 	tr.g = taskgraph.New(tr.topo, tr.s.Title())
 	tr.g.Timeline().Fidelity = recordedFidelity(tr.s)
