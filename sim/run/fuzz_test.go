@@ -95,7 +95,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 16 {
+	switch b.next() % 17 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -142,5 +142,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 15:
 		s.Straggler.CV = pick(b, 0.0, 0.5)
 		s.Seed = uint64(b.next())
+	case 16:
+		s.Parallel.SDP = scenario.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
+			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")}
 	}
 }

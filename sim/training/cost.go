@@ -124,7 +124,8 @@ func (tr *iteration) price() error {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, epA2A, act)
-	return nil
+	tr.sdp, err = tr.subnetworks(act)
+	return err
 }
 
 func (c *costs) size(stages int) {

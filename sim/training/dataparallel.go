@@ -19,16 +19,24 @@ func (tr *iteration) dataParallel() error {
 	for d := 0; d < sch.Stages; d++ {
 		// done[r] collects what replica r's optimizer step waits for.
 		done := make([][]int, pl.DP)
-		for c := 0; c < sch.Chunks; c++ {
+		for c := 0; c < sch.Chunks && tr.sdp == nil; c++ {
 			if err := tr.gradients(d, c, done); err != nil {
 				return err
 			}
 		}
 		var opt []int
+		if tr.sdp != nil {
+			if err := tr.sdpGradients(done); err != nil {
+				return err
+			}
+		}
 		for r := 0; r < pl.DP; r++ {
 			if tr.simulated(r) {
 				opt = append(opt, tr.optimizer(r, d, done[r]))
 			}
+		}
+		if tr.sdp != nil {
+			return tr.sdpRefresh(opt)
 		}
 		// ZeRO-1/2: every replica updated one shard; gather the new
 		// parameters (ZeRO-3 gathers them before each pass instead).
@@ -257,6 +265,10 @@ func (tr *iteration) optimizer(r, d int, deps []int) int {
 	if !tr.real {
 		return tr.g.AddJoin(deps...)
 	}
-	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: tr.optimizerStep(tr.stageOfDev[d]),
+	step := tr.optimizerStep(tr.stageOfDev[d])
+	if tr.sdp != nil {
+		step = tr.sdpOptimizerStep(r)
+	}
+	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: step,
 		Span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
 }

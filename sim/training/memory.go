@@ -16,6 +16,13 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 		it := workload.IterationFLOPs(tr.model, batch, r)
 		info.Tokens = float64(batch) * float64(tr.model.SeqLen)
 		info.ModelFLOPs, info.HardwareFLOPs, info.PeakFLOPS = it.Model(), it.Hardware(), tr.gpu.PeakFLOPS
+		if tr.sdp != nil { // the FLOPs each worker's subnetwork needs
+			info.ModelFLOPs, info.HardwareFLOPs = 0, 0
+			for _, f := range tr.sdp.flops {
+				info.ModelFLOPs += f.Model() * float64(p.Microbatches)
+				info.HardwareFLOPs += f.Hardware() * float64(p.Microbatches)
+			}
+		}
 		if tr.heterogeneous() {
 			// MFU divides by PeakFLOPS × GPUs: the mean peak of a mixed cluster.
 			var sum float64
@@ -36,6 +43,11 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(ks)
 			m.Buffers = tr.zero3Buffer(ks)
 			m.Reserve = reserveOf(tr.gpuOf[gpu], tr.par)
+			if tr.sdp != nil {
+				w := tr.plan.Coord(gpu).DP
+				m.Parameters, m.Gradients, m.OptimizerStates = tr.sdp.states(w)
+				m.Reserve = reserveFor(tr.gpuOf[gpu], tr.sdp.communicators(w))
+			}
 		}
 		m.Peak = m.Static() + units.Bytes(act.Peak+0.5)
 		tl.Memory = append(tl.Memory, m)

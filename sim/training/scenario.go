@@ -60,6 +60,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
+	checkSDP(s, bad)
 	checkPrecision(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)

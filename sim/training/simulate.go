@@ -56,6 +56,7 @@ type iteration struct {
 	// (analytic fidelity), which a mirrored run copies to its mirrors.
 	sends [2]int
 	opTable
+	sdp *subnets // subnetwork data parallelism (sdp.go); nil when off
 }
 
 // fidelity is how an iteration prices its communication.
