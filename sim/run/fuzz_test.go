@@ -10,6 +10,7 @@ import (
 	"paraplay/sim/inference"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -143,7 +144,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Straggler.CV = pick(b, 0.0, 0.5)
 		s.Seed = uint64(b.next())
 	case 16:
-		s.Parallel.SDP = scenario.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
-			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")}
+		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
+			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
 	}
 }

@@ -103,36 +103,7 @@ type Parallel struct {
 	// fewer layers than the others, for the embedding and the output head
 	// they also hold (Llama 3 used 1); 0: the equal split.
 	FirstLastFewer int `yaml:"first_last_fewer" json:"first_last_fewer,omitempty"`
-	// SDP is subnetwork data parallelism: each data-parallel worker holds
-	// and trains a structured part of the model (off while its Fraction
-	// is 0).
-	SDP SDP `yaml:"sdp" json:"sdp,omitzero"`
 }
-
-// SDP is subnetwork data parallelism (Singh, Khalid, Oyallon and
-// Belilovsky 2025): each layer's parameters are cut into dp slices, each
-// worker holds Fraction of them, and each slice's gradient is summed over
-// the workers that hold it.
-type SDP struct {
-	// Fraction is f, the share of each layer's parameters a worker holds:
-	// 0 (off) or 0 < f ≤ 1 with f·dp a whole number, the workers that
-	// hold each slice.
-	Fraction float64 `yaml:"fraction" json:"fraction"`
-	// Masking is backward (the full forward; gradients only for the
-	// subnetwork) or forward (the masked parameters skip the forward and
-	// the backward too).
-	Masking string `yaml:"masking" json:"masking"`
-	// Level is neuron (a slice is 1/dp of every layer's attention heads
-	// and MLP units) or block (a slice is whole transformer layers).
-	Level string `yaml:"level" json:"level"`
-	// Assignment is cyclic (worker w holds slices w … w+f·dp−1, mod dp)
-	// or disjoint (groups of f·dp consecutive workers hold the same
-	// slices).
-	Assignment string `yaml:"assignment" json:"assignment"`
-}
-
-// On reports whether subnetwork data parallelism is on.
-func (s SDP) On() bool { return s.Fraction != 0 }
 
 // Plan is the plan's layout as package parallel takes it.
 func (p Parallel) Plan() parallel.Plan {

@@ -16,11 +16,10 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 		it := workload.IterationFLOPs(tr.model, batch, r)
 		info.Tokens = float64(batch) * float64(tr.model.SeqLen)
 		info.ModelFLOPs, info.HardwareFLOPs, info.PeakFLOPS = it.Model(), it.Hardware(), tr.gpu.PeakFLOPS
-		if tr.sdp != nil { // the FLOPs each worker's subnetwork needs
-			info.ModelFLOPs, info.HardwareFLOPs = 0, 0
-			for _, f := range tr.sdp.flops {
-				info.ModelFLOPs += f.Model() * float64(p.Microbatches)
-				info.HardwareFLOPs += f.Hardware() * float64(p.Microbatches)
+		if sn := tr.sdp; sn != nil { // less the layers each worker leaves out
+			for _, cut := range sn.cut {
+				info.ModelFLOPs -= cut * sn.flops[0] * float64(p.Microbatches)
+				info.HardwareFLOPs -= cut * sn.flops[1] * float64(p.Microbatches)
 			}
 		}
 		if tr.heterogeneous() {
@@ -46,7 +45,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			if tr.sdp != nil {
 				w := tr.plan.Coord(gpu).DP
 				m.Parameters, m.Gradients, m.OptimizerStates = tr.sdp.states(w)
-				m.Reserve = reserveFor(tr.gpuOf[gpu], tr.sdp.communicators(w))
+				m.Reserve = reserveFor(tr.gpuOf[gpu], tr.sdp.communicators())
 			}
 		}
 		m.Peak = m.Static() + units.Bytes(act.Peak+0.5)

@@ -34,8 +34,9 @@ func (Strategy) Keys() scenario.Keys {
 			"recovery", "failures", "compression", "fidelity"},
 		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
 			"iterations", "cluster.node_gpus"},
-		MinGPUs: 1,
-		MaxGPUs: scenario.MaxClusterGPUs,
+		MinGPUs:  1,
+		MaxGPUs:  scenario.MaxClusterGPUs,
+		Sections: []scenario.Section{sdpSection},
 	}
 }
 

@@ -2,7 +2,6 @@ package training
 
 import (
 	"math"
-	"slices"
 
 	"paraplay/sim/operators"
 	"paraplay/sim/pipeline"
@@ -59,19 +58,50 @@ import (
 // refresh overlapping the next forward (it is charged after the step, as
 // ZeRO-1/2's gather is); any effect on what the model learns.
 type subnets struct {
-	scenario.SDP
+	SDP
 	n, m   int       // workers (dp) and workers holding each slice (f·dp)
 	slices []float64 // parameters of each slice
 	shared float64   // parameters every worker holds
 	total  float64   // every parameter of the model
 	held   []float64 // held[w]: the parameters worker w holds
-	// times[w] is worker w's F, B and W compute (and zero blocking
-	// communication), act[w] the activation bytes one microbatch leaves
-	// on it, flops[w] its FLOPs for one microbatch.
-	times [][5]units.Time
-	act   []float64
-	flops []workload.OpFLOPs
+	// cut[w] is the layers' worth of work worker w leaves out, L less the
+	// layers it holds (block level) or L·(1−f) (neuron level); each
+	// costs d of F, B and W time and of activations (the whole layer's
+	// less a 1/dp slice's, over the 1 − 1/dp it leaves out, at neuron
+	// level) and flops of model and hardware FLOPs per microbatch (every
+	// FLOP of a layer, or only its weight gradients for backward masking).
+	cut   []float64
+	d     [4]float64
+	flops [2]float64
 }
+
+// SDP is the parallel.sdp section: subnetwork data parallelism's
+// settings (see subnets).
+type SDP struct {
+	// Fraction is f, the share of each layer's parameters a worker holds:
+	// 0 (off), or k/dp for k = 1 … dp (the k workers that hold each slice).
+	Fraction float64
+	// Masking is backward (the whole forward; gradients only for the
+	// subnetwork) or forward (the masked parameters skip the forward and
+	// the backward too).
+	Masking string
+	// Level is neuron (a slice is 1/dp of every layer's heads and MLP
+	// units) or block (a slice is whole transformer layers).
+	Level string
+	// Assignment is cyclic or disjoint (see subnets).
+	Assignment string
+}
+
+// sdpSection is the key of the SDP settings, with their rows of the
+// field table (data: package scenario reads and writes them).
+var sdpSection = scenario.Section{Name: "parallel.sdp", Default: SDP{Masking: "backward", Level: "block", Assignment: "cyclic"},
+	Rows: []scenario.Row{{Key: "fraction", Param: "sdp", Field: "Fraction", Help: "k/dp, e.g. 0.5 (0 = off)"},
+		{Key: "masking", Param: "sdp_masking", Field: "Masking", Help: "backward or forward"},
+		{Key: "level", Param: "sdp_level", Field: "Level", Help: "neuron or block"},
+		{Key: "assignment", Param: "sdp_assignment", Field: "Assignment", Help: "cyclic or disjoint"}}}
+
+// SDPOf is s's parallel.sdp section.
+func SDPOf(s *scenario.Scenario) SDP { return scenario.Get[SDP](s, sdpSection.Name) }
 
 // holds reports whether worker w holds slice s.
 func (sn *subnets) holds(w, s int) bool {
@@ -81,22 +111,10 @@ func (sn *subnets) holds(w, s int) bool {
 	return (s-w+sn.n)%sn.n < sn.m
 }
 
-// holders lists the workers that hold slice s, in order.
-func (sn *subnets) holders(s int) []int {
-	var out []int
-	for w := 0; w < sn.n; w++ {
-		if sn.holds(w, s) {
-			out = append(out, w)
-		}
-	}
-	return out
-}
-
-// layerCost is one layer's F, B (with recomputation) and W time, the
-// activations one microbatch leaves in it, and its FLOPs.
+// layerCost is one layer's F, B (with recomputation) and W time and the
+// activations one microbatch leaves in it; and its FLOPs.
 type layerCost struct {
-	t     [3]float64
-	act   float64
+	c     [4]float64
 	flops workload.OpFLOPs
 }
 
@@ -105,103 +123,94 @@ type layerCost struct {
 func (c *costs) layerCosts(act activations) layerCost {
 	fl := workload.LayerFLOPs(c.model, c.par.MicroBatchSize, c.par.TP, 1, workload.Recompute(c.par.Recompute))
 	tot, lin := fl.Total(), fl.Linear()
-	lc := layerCost{act: act.perLayer, flops: tot, t: [3]float64{
+	lc := layerCost{flops: tot, c: [4]float64{
 		float64(c.time(tot.Forward, lin.Forward)),
 		float64(c.time(tot.BackwardInput+tot.Recompute, lin.BackwardInput+lin.Recompute)),
-		float64(c.time(tot.BackwardWeight, lin.BackwardWeight))}}
+		float64(c.time(tot.BackwardWeight, lin.BackwardWeight)), act.perLayer}}
 	if ph, ok := pricedPhases(c, act.cfg); ok && act.dense && !c.explicitEff {
 		l := ph[0]
-		lc.t = [3]float64{float64(l.Forward), float64(l.BackwardInput + l.Recompute), float64(l.BackwardWeight)}
+		lc.c[0], lc.c[1], lc.c[2] = float64(l.Forward), float64(l.BackwardInput+l.Recompute), float64(l.BackwardWeight)
 	}
 	return lc
 }
 
-// subnetworks lays out parallel.sdp's slices and prices every worker
-// (see subnets); nil when it is off. act is the whole layer's
-// activations; eager and precision rebuild them for a 1/dp slice.
+// subnetworks lays out parallel.sdp's slices and what each worker holds
+// and leaves out (see subnets); nil when it is off or f = 1 (plain data
+// parallelism). act is the whole layer's activations.
 func (tr *iteration) subnetworks(act activations) (*subnets, error) {
-	c, cfg := &tr.costs, tr.par.SDP
-	if !cfg.On() || !c.real {
+	c, cfg := &tr.costs, SDPOf(&tr.s)
+	n, L := c.par.DP, c.model.Layers
+	m := int(math.Round(cfg.Fraction * float64(n)))
+	if m == 0 || m == n || !c.real {
 		return nil, nil
 	}
-	n, L := c.par.DP, c.model.Layers
-	sn := &subnets{SDP: cfg, n: n, m: int(math.Round(cfg.Fraction * float64(n))), slices: make([]float64, n)}
+	sn := &subnets{SDP: cfg, n: n, m: m, slices: make([]float64, n)}
 	p := workload.Params(c.model)
+	per := float64(p.PerLayer)
 	sn.total, sn.shared = float64(p.Total()), float64(p.Embedding+p.FinalNorm+p.Head)
-	whole, one := c.layerCosts(act), layerCost{}
+	whole, one, k := c.layerCosts(act), layerCost{}, 1.0
 	if cfg.Level == "neuron" {
 		norms := 2 * float64(p.FinalNorm) // a layer's two norms: every worker's
 		sn.shared += float64(L) * norms
-		for s := range sn.slices {
-			sn.slices[s] = float64(L) * (float64(p.PerLayer) - norms) / float64(n)
-		}
-		shard := *c // one slice is a tensor-parallel rank's shard of n
-		shard.par.TP = n
-		a, err := shard.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
+		per -= norms
+		c.par.TP = n // a 1/n slice is a tensor-parallel rank's shard of n
+		a, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
 		if err != nil {
 			return nil, err
 		}
-		one = shard.layerCosts(a)
-	} else {
-		for b := 0; b < L; b++ {
-			sn.slices[b%n] += float64(p.PerLayer)
+		one, k = c.layerCosts(a), float64(n)/float64(n-1)
+		c.par.TP = 1
+	}
+	for s := range sn.slices {
+		if cfg.Level == "neuron" { // 1/n of every layer
+			sn.slices[s] = float64(L) * per / float64(n)
+		} else { // the layers b ≡ s mod n
+			sn.slices[s] = float64((L-s+n-1)/n) * per
 		}
 	}
-	for w := 0; w < n; w++ {
-		sn.price(c, w, whole, one)
+	for i := range sn.d {
+		sn.d[i] = k * (whole.c[i] - one.c[i])
+	}
+	fl := whole.flops
+	sn.flops = [2]float64{fl.BackwardWeight, fl.BackwardWeight}
+	if cfg.Masking == "forward" {
+		sn.flops = [2]float64{fl.Model(), fl.Hardware()}
+	}
+	sn.held, sn.cut = make([]float64, n), make([]float64, n)
+	for w := range sn.held {
+		held := sn.shared
+		for s, ps := range sn.slices {
+			if sn.holds(w, s) {
+				held += ps
+			}
+		}
+		sn.held[w], sn.cut[w] = held, float64(L)-(held-sn.shared)/per
 	}
 	return sn, nil
 }
 
-// price works out worker w's parameters, op times, activations and FLOPs
-// from a whole layer's costs and (neuron level) a 1/dp slice's, one.
-func (sn *subnets) price(c *costs, w int, whole, one layerCost) {
-	L, n := float64(c.model.Layers), float64(sn.n)
-	held, blocks := sn.shared, 0.0
-	for s, ps := range sn.slices {
-		if sn.holds(w, s) {
-			held += ps
-		}
-	}
-	for b := 0; b < c.model.Layers; b++ {
-		if sn.holds(w, b%sn.n) {
-			blocks++
-		}
-	}
-	// part is the worker's share of L layers that each cost full (one: a
-	// slice of 1/n of a layer).
-	part := func(full, one float64) float64 {
-		if sn.Level == "block" {
-			return blocks * full
-		}
-		f := float64(sn.m) / n
-		return L * (full - (1-f)*(full-one)*n/(n-1))
-	}
-	fwd := sn.Masking == "forward"
-	var t [5]units.Time
+// sdpTimes is worker w's F, B and W compute (and no blocking
+// communication): the stage's, less the layers it leaves out of its
+// masked passes (all three with forward masking, W alone with backward).
+func (tr *iteration) sdpTimes(w int) (t [5]units.Time) {
+	sn := tr.sdp
 	for kind := range 3 {
-		v := float64(c.opTime[kind][0])
-		if fwd || kind == int(pipeline.W) {
-			v += part(whole.t[kind], one.t[kind]) - L*whole.t[kind]
+		v := float64(tr.opTime[kind][0])
+		if sn.Masking == "forward" || kind == int(pipeline.W) {
+			v -= sn.cut[w] * sn.d[kind]
 		}
 		t[kind] = max(1, units.Time(math.Round(v)))
 	}
-	act := c.actBytes[0]
-	fl := workload.HeadFLOPs(c.model, c.par.MicroBatchSize, 1, 1)
-	scaled := func(x float64) float64 { return part(x, x/n) }
-	fl.BackwardWeight += scaled(whole.flops.BackwardWeight)
-	if fwd {
-		act += part(whole.act, one.act) - L*whole.act
-		fl.Forward += scaled(whole.flops.Forward)
-		fl.BackwardInput += scaled(whole.flops.BackwardInput)
-		fl.Recompute += scaled(whole.flops.Recompute)
-	} else {
-		fl = fl.Plus(workload.OpFLOPs{Forward: L * whole.flops.Forward, BackwardInput: L * whole.flops.BackwardInput, Recompute: L * whole.flops.Recompute})
+	return t
+}
+
+// sdpActivations is what one microbatch leaves on worker w: every
+// layer's with backward masking, its part's with forward masking.
+func (tr *iteration) sdpActivations(w int) float64 {
+	if tr.sdp.Masking == "forward" {
+		return tr.actBytes[0] - tr.sdp.cut[w]*tr.sdp.d[3]
 	}
-	sn.held = append(sn.held, held)
-	sn.times = append(sn.times, t)
-	sn.act = append(sn.act, act)
-	sn.flops = append(sn.flops, fl)
+	return tr.actBytes[0]
 }
 
 // states is worker w's parameters, gradients and optimizer states:
@@ -214,46 +223,49 @@ func (sn *subnets) states(w int) (params, grads, opt units.Bytes) {
 	return units.Bytes(2*p + 0.5), units.Bytes(2*sn.held[w] + 0.5), units.Bytes(workload.AdamStateBytes*sn.held[w] + 0.5)
 }
 
-// group is a set of workers that sum the gradients of the same
-// parameters: bytes of bf16 gradients each.
-type group struct {
-	workers []int
-	bytes   units.Bytes
-	purpose string // "dp": every worker (the shared parameters); "sdp": a slice group
-}
-
-// groups lists the gradient sums: the shared parameters over every
-// worker, then one per distinct set of holders (slices with the same
-// holders are summed together, as one communicator's buckets are).
-func (sn *subnets) groups() []group {
-	all := make([]int, sn.n)
-	for w := range all {
-		all[w] = w
+// sdpGroups lists the gradient sums: the shared parameters over every
+// worker, then one per set of holders — slice g's, workers g−m+1 … g
+// (cyclic), or group g's slices g, g + dp/m, … over workers g·m …
+// g·m+m−1 (disjoint), as one communicator sums its buckets.
+func (tr *iteration) sdpGroups() []group {
+	sn := tr.sdp
+	k := sn.n
+	if sn.Assignment == "disjoint" {
+		k /= sn.m
 	}
-	gs := []group{{all, units.Bytes(2*sn.shared + 0.5), "dp"}}
-	for s, ps := range sn.slices {
-		h := units.Bytes(2*ps + 0.5)
-		ws := sn.holders(s)
-		i := 0
-		for i < len(gs) && !slices.Equal(gs[i].workers, ws) {
-			i++
+	gs := make([]group, k+1)
+	for i := range gs {
+		g := &gs[i]
+		b, first, size := sn.shared, 0, sn.n
+		g.purpose = "dp"
+		if i > 0 {
+			b, first, size, g.purpose = 0, i-sn.m, sn.m, "sdp"
+			if k < sn.n {
+				first = (i - 1) * sn.m
+			}
+			for s := i - 1; s < sn.n; s += k {
+				b += sn.slices[s]
+			}
 		}
-		if i == len(gs) {
-			gs = append(gs, group{ws, 0, "sdp"})
+		g.bytes = units.Bytes(2*b + 0.5)
+		g.replicas, g.gpus = make([]int, size), make([]int, size)
+		for j := range size {
+			w := (first + j + sn.n) % sn.n
+			g.replicas[j], g.gpus[j] = w, tr.mpGroup[w][0][0]
 		}
-		gs[i].bytes += h
 	}
 	return gs
 }
 
-// communicators is how many NCCL communicators worker w opens: one per
-// group of two or more workers it is in.
-func (sn *subnets) communicators(w int) int {
-	n := 0
-	for _, g := range sn.groups() {
-		if len(g.workers) > 1 && slices.Contains(g.workers, w) {
-			n++
-		}
+// communicators is how many NCCL communicators a worker opens: every
+// worker's, and one per slice group it is in (m of them, cyclic; one,
+// disjoint); a slice of one holder sums nothing.
+func (sn *subnets) communicators() int {
+	switch {
+	case sn.m == 1:
+		return 1
+	case sn.Assignment == "disjoint":
+		return 2
 	}
-	return n
+	return 1 + sn.m
 }

@@ -131,8 +131,8 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
-		if real && p.SDP.On() {
-			_, closedForms = sdpWork(p, buckets, 1)
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			_, closedForms = sdpWork(p.DP, f, buckets, 1)
 			closedForms += 2 * m
 		}
 	}
@@ -198,8 +198,8 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	if real && dp*cp > 1 {
 		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
 	}
-	if real && p.SDP.On() {
-		grad, _ = sdpWork(p, b, channels)
+	if f := SDPOf(&s).Fraction; real && f != 0 {
+		grad, _ = sdpWork(p.DP, f, b, channels)
 	}
 	zero := 0.0
 	switch {
