@@ -21,13 +21,18 @@ import (
 // ("" for plain data parallelism) and extra YAML lines.
 func sdpScenario(t *testing.T, dp int, sdp, extra string) scenario.Scenario {
 	t.Helper()
-	y := fmt.Sprintf("model: {preset: gpt3-1.3b, layers: 8, seq_len: 512}\ncluster: {gpu: h100-sxm, nodes: %d, gpus_per_node: 1, inter: eth-100g}\n"+
-		"parallel: {dp: %d, microbatches: 2, micro_batch_size: 1, sdp: {%s}}\n%s", dp, dp, sdp, extra)
+	y := sdpYAML(dp, sdp, extra)
 	s, err := scenario.Parse([]byte(y))
 	if err != nil {
 		t.Fatalf("%s: %v", y, err)
 	}
 	return s
+}
+
+// sdpYAML is sdpScenario's YAML.
+func sdpYAML(dp int, sdp, extra string) string {
+	return fmt.Sprintf("model: {preset: gpt3-1.3b, layers: 8, seq_len: 512}\ncluster: {gpu: h100-sxm, nodes: %d, gpus_per_node: 1, inter: eth-100g}\n"+
+		"parallel: {dp: %d, microbatches: 2, micro_batch_size: 1, sdp: {%s}}\n%s", dp, dp, sdp, extra)
 }
 
 // heldBy is the test's own statement of the assignment rule: the number
