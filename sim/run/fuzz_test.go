@@ -117,6 +117,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
+		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
+		s.Parallel.P2P = pick(b, "", "async", "blocking")
 	case 7:
 		s.Training.Efficiency = pick(b, 0, 1e-300, 1e-9, 1)
 	case 8:

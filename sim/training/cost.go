@@ -37,7 +37,10 @@ type costs struct {
 	commKind timeline.Kind
 	actBytes []float64   // activation bytes one microbatch leaves on stage k
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
-	seqCost  map[[2]int][5]units.Time
+	// p2pGather is the all-gather of a message's tp slices on its
+	// receiver's tensor-parallel group (parallel.p2p: blocking).
+	p2pGather units.Time
+	seqCost   map[[2]int][5]units.Time
 }
 
 // pricing turns FLOPs into time on the reference GPU.
@@ -119,6 +122,10 @@ func (tr *iteration) price() error {
 	// Compressed activations shrink the pipeline messages and the tensor-,
 	// context- and expert-parallel exchanges alike (package compression).
 	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
+	if c.par.P2P == P2PBlocking && c.par.TP > 1 {
+		// An all-gather is half a ring all-reduce of the gathered bytes.
+		c.p2pGather = tr.tpAllReduce(float64(c.p2pBytes)*float64(c.par.TP)/bytesPerElement) / 2
+	}
 	act, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
 	if err != nil {
 		return err
@@ -242,8 +249,7 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		return alpha, bw
 	}
 	if p.TP > 1 {
-		a, bw := groupCost(tr.plan.Group(0, parallel.TP))
-		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*bytesPerElement), a, bw))
+		tpAR = tr.tpAllReduce(actElems)
 	}
 	if p.CP > 1 {
 		a, bw := groupCost(tr.plan.Group(0, parallel.CP))
@@ -257,6 +263,16 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
 	}
 	return tpAR, cpStep, epA2A
+}
+
+// tpAllReduce is a ring all-reduce of elems 16-bit elements on the first
+// tensor-parallel group's bottleneck path.
+func (tr *iteration) tpAllReduce(elems float64) units.Time {
+	a, bw, err := tr.paths.Bottleneck(tr.plan.Group(0, parallel.TP))
+	if err != nil {
+		return 0
+	}
+	return units.Round(collective.RingTime(tr.par.TP, units.Bytes(elems*bytesPerElement), a, bw))
 }
 
 // op is op o's compute and blocking communication on model stage k: a B

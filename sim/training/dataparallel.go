@@ -11,6 +11,31 @@ import (
 	"paraplay/sim/units"
 )
 
+// The values of parallel.grad_reduce and parallel.p2p.
+const (
+	// GradReduceOverlap starts each gradient bucket's collective as soon as
+	// the chunk's last backward has produced it (PyTorch DDP; Li et al.
+	// 2020), the default.
+	GradReduceOverlap = "overlap"
+	// GradReduceAfterBackward sums every chunk's gradients in one
+	// collective each once the device's last backward of the iteration is
+	// done: Megatron-LM's local DDP (--DDP-impl local, its default in
+	// 2021), whose train_step calls allreduce_gradients after
+	// forward_backward_func returns (NVIDIA/Megatron-LM
+	// megatron/training.py at aed2f75e, April 2021).
+	GradReduceAfterBackward = "after_backward"
+	// P2PAsync lets a pipeline message travel while its sender computes,
+	// the default.
+	P2PAsync = "async"
+	// P2PBlocking holds the sender until its message has landed, and has
+	// the receiver all-gather the tensor-parallel slices it came in before
+	// it starts: Megatron-LM's 2021 _communicate (megatron/
+	// p2p_communication.py at aed2f75e) waits on batch_isend_irecv and
+	// calls torch.cuda.synchronize, then gather_split_1d_tensor, the
+	// scatter/gather of Narayanan et al. 2021, §4.1.
+	P2PBlocking = "blocking"
+)
+
 // dataParallel adds, for every model chunk, the data-parallel gradient
 // collectives after its last backward, then each GPU's optimizer step
 // and ZeRO's parameter gathers.
@@ -85,7 +110,13 @@ func (tr *iteration) gradGroups(d, k int) []group {
 // which replica r's part is summed.
 func (tr *iteration) gradients(d, c int, done [][]int) error {
 	k := tr.stageOfDev[d][c]
-	last := tr.lastBackward(d, c)
+	last, kLast := tr.lastBackward(d, c), k
+	if tr.par.GradReduce == GradReduceAfterBackward {
+		// After the flush: the device's last op of the iteration.
+		order := tr.sch.Order[d]
+		last = order[len(order)-1]
+		kLast = tr.stageOfDev[d][last.Chunk]
+	}
 	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
 		op = collective.OpReduceScatter
@@ -94,7 +125,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 		gpus, replica, grads := g.gpus, g.replicas, g.bytes
 		ready := make([]int, len(gpus))
 		for i, r := range replica {
-			ready[i] = tr.ids[tr.source(r)][k][last.Kind][last.Microbatch]
+			ready[i] = tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch]
 		}
 		if len(gpus) == 1 || tr.fid == ideal || grads == 0 {
 			for i, r := range replica {

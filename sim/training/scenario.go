@@ -69,6 +69,12 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	if p.TPCommOverlap && (p.TP < 2 || !p.SequenceParallel) {
 		bad("parallel.tp_comm_overlap", "is true with tp %d and sequence_parallel %v; it needs tp ≥ 2 and sequence_parallel: true (the overlap splits sequence parallelism's all-gathers and reduce-scatters)", p.TP, p.SequenceParallel)
 	}
+	if g := p.GradReduce; g != "" && g != GradReduceOverlap && g != GradReduceAfterBackward {
+		bad("parallel.grad_reduce", "%q is not known; allowed: %s, %s", g, GradReduceOverlap, GradReduceAfterBackward)
+	}
+	if m := p.P2P; m != "" && m != P2PAsync && m != P2PBlocking {
+		bad("parallel.p2p", "%q is not known; allowed: %s, %s", m, P2PAsync, P2PBlocking)
+	}
 	if g := s.Training.GradAccumulation; g != "" && g != "fused" && g != "unfused" {
 		bad("training.grad_accumulation", "%q is not known; allowed: fused, unfused", g)
 	}
