@@ -96,7 +96,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 17 {
+	switch b.next() % 18 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -106,6 +106,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 2:
 		s.Collective.Chunks = pick(b, 1, 2, 64)
 		s.Collective.Algorithm = pick(b, "ring", "tree", "auto", "recursive_doubling", "halving_doubling", "hierarchical")
+		s.Collective.Protocol = pick(b, "", "simple", "ll", "ll128", "auto", "LL", "x")
 	case 3:
 		s.Iterations = pick(b, 1, 2, 64)
 	case 4:
@@ -146,6 +147,11 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Straggler.CV = pick(b, 0.0, 0.5)
 		s.Seed = uint64(b.next())
 	case 16:
+		c := &s.Compression
+		c.Ratio, c.Activations, c.Parameters = pick(b, 1, 0.25, 1e-9), pick(b, 1, 0.5, 1e-9), pick(b, 1, 0.5, 1e-9)
+		c.Rank, c.Method = pick(b, 0, 1, 64, scenario.MaxRank), pick(b, scenario.CompressScaled, scenario.CompressSlimDP)
+		c.TimePerMiB = pick(b, 0, units.Microsecond, scenario.MaxCompressCost)
+	case 17:
 		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
 			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
 	}

@@ -158,21 +158,27 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 }
 
 // compress applies the scenario's compression to a data-parallel gradient
-// collective: the bytes on the wire shrink by the ratio, and each rank
-// first spends compression.time_per_mib per MiB on its compute stream. It
-// returns the ops the ranks now start after.
+// collective (encode).
 func (tr *iteration) compress(gpus, ready []int, bytes units.Bytes) ([]int, units.Bytes) {
-	c := tr.s.Compression
-	if !c.Enabled() {
+	return tr.encode(gpus, ready, bytes, tr.s.Compression.Ratio)
+}
+
+// encode compresses a data-parallel collective of bytes to ratio of them:
+// the bytes on the wire shrink by the ratio, and each rank first spends
+// compression.time_per_mib per MiB of the uncompressed buffer on its
+// compute stream. It returns the ops the ranks now start after; ready has
+// one entry per GPU (a compressed run is never mirrored).
+func (tr *iteration) encode(gpus, ready []int, bytes units.Bytes, ratio float64) ([]int, units.Bytes) {
+	if ratio >= 1 {
 		return ready, bytes
 	}
 	rd := append([]int(nil), ready...)
-	if d := compression.Time(c.TimePerMiB, bytes); d > 0 {
+	if d := compression.Time(tr.s.Compression.TimePerMiB, bytes); d > 0 {
 		for i := range rd {
 			rd[i] = tr.g.AddCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
 		}
 	}
-	return rd, compression.Bytes(bytes, c.Ratio)
+	return rd, compression.Bytes(bytes, ratio)
 }
 
 // gatherAfterStep all-gathers device d's updated parameters across the
@@ -196,7 +202,9 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 		if len(gpus) < 2 {
 			continue
 		}
-		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, opt, params); err != nil {
+		// compression.parameters shrinks the gather (Xu et al. 2024).
+		rd, bytes := tr.encode(gpus, opt, params, tr.s.Compression.Parameters)
+		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
 			return err
 		}
 	}
@@ -267,6 +275,7 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 		// A join that waits for what ready[r] waits for: the ops before it.
 		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
 	}
+	starts, bytes = tr.encode(gpus, starts, bytes, tr.s.Compression.Parameters)
 	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 
@@ -285,7 +294,7 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		if tr.mirrored {
 			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
-		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Protocol: tr.protocol, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
@@ -297,6 +306,8 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		return nil, err
 	}
 	first := tr.g.AddSchedule(sch, gpus, ready, purpose)
+	cs := tr.g.Timeline().Collectives
+	cs[len(cs)-1].Protocol = tr.protocol
 	// Rank r is done when the messages into it and out of it are.
 	for r := range done {
 		done[r] = tr.g.AddJoin()

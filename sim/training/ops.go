@@ -144,6 +144,7 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		op.Span.Kind = timeline.BackwardWeight
 	}
 	tr.sequenceCost(&op, r, k, o)
+	op.Compute += tr.opCodec(o.Kind, k)
 	tr.work[r] += op.Compute
 	if op.Compute == 0 && op.Comm == 0 {
 		op.Compute = 1 // a zero-length op still orders the pipeline

@@ -31,7 +31,8 @@ func (Strategy) Name() string { return Name }
 func (Strategy) Keys() scenario.Keys {
 	return scenario.Keys{
 		Uses: []string{"model", "parallel", "training", "cluster.node_gpus", "data", "faults", "straggler",
-			"recovery", "failures", "compression", "fidelity"},
+			"recovery", "failures", "compression.ratio", "compression.time_per_mib", "compression.activations",
+			"compression.parameters", "compression.rank", "fidelity"},
 		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
 			"iterations", "cluster.node_gpus"},
 		MinGPUs:  1,
@@ -63,6 +64,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkExperts(s, bad)
 	checkSDP(s, bad)
 	checkPrecision(s, bad)
+	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
 	}
