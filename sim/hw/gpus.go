@@ -124,7 +124,7 @@ func GPUs() []GPU {
 			Source: cite("UNVERIFIED: NVIDIA publishes no H20 datasheet (a China-market Hopper). 148 TFLOPS dense FP16/BF16, 296 TFLOPS dense FP8, 96 GB HBM3 at 4.0 TB/s and NVLink 900 GB/s as third-party spec listings report them (e.g. willitrunai.com/gpus/h20-96gb; FP8 296 as the INT8 rate of a spec table found by search, taken at Hopper's FP8 = INT8 = 2 × BF16), not a vendor figure"),
 		},
 	}
-	gpus = append(gpus, newerGPUs()...)
+	gpus = append(append(gpus, newerGPUs()...), tpus()...)
 	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
 	return gpus
 }
