@@ -35,6 +35,13 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 // picture is the textbook one) or through one ideal switch for the others.
 func Topology(s scenario.Scenario) (*topo.Topology, error) {
 	n := s.NumGPUs()
+	if sl, ok := s.Slice(); ok {
+		b, err := cluster.BuildSlice(sl)
+		if err != nil {
+			return nil, err
+		}
+		return b.Topology, nil
+	}
 	if s.Cluster.GPU != "" {
 		per := s.Cluster.GPUsPerNode
 		if per == 0 {

@@ -148,6 +148,17 @@ type Cluster struct {
 	// per node): a heterogeneous cluster. Compute speed and HBM follow
 	// each node's preset; the links inside nodes follow GPU's.
 	NodeGPUs []string `yaml:"node_gpus" json:"node_gpus"`
+	// Topology is a TPU slice's shape, e.g. "4x4x8" (cluster.gpu a TPU
+	// preset): its chips replace nodes × gpus_per_node.
+	Topology string `yaml:"topology" json:"topology,omitempty"`
+	// Slices is how many such slices the data-centre network joins
+	// (0 or 1: one slice).
+	Slices int `yaml:"slices" json:"slices,omitempty"`
+	// Twisted wires the slice as a twisted torus (k×k×2k or k×2k×2k).
+	Twisted bool `yaml:"twisted" json:"twisted,omitempty"`
+	// Wraparound is "auto" (or empty: the links the hardware gives the
+	// shape) or "none" (drop them, to see what they buy).
+	Wraparound string `yaml:"wraparound" json:"wraparound,omitempty"`
 }
 
 // Collective is one collective operation.
@@ -181,6 +192,9 @@ const ProtocolAuto = "auto"
 
 // NumGPUs is the number of GPUs the scenario runs on.
 func (s *Scenario) NumGPUs() int {
+	if s.Cluster.Topology != "" {
+		return s.Cluster.chips()
+	}
 	if s.Cluster.GPUsPerNode > 0 {
 		return max(1, s.Cluster.Nodes) * s.Cluster.GPUsPerNode
 	}
