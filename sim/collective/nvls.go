@@ -36,3 +36,14 @@ func NVLSTime(n int, s units.Bytes, l Link) float64 {
 	nf := float64(n)
 	return 2*l.Alpha.Seconds() + (nf+1)/nf*float64(s)/float64(l.Bandwidth)
 }
+
+// NVLSLinkBytes is what NVLSTime's all-reduce moves over each GPU's link
+// to the switch, in each direction: (n+1)/n·S (its shards up and its sum
+// down in the reduce-scatter, its sum up and the others' down in the
+// all-gather). The picture draws the links' load from it.
+func NVLSLinkBytes(n int, s units.Bytes) float64 {
+	if n < 2 {
+		return 0
+	}
+	return float64(n+1) / float64(n) * float64(s)
+}
