@@ -18,6 +18,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	if inNetwork(s.Collective.Algorithm) {
+		return simulateInNetwork(s, t)
+	}
 	sch, err := Schedule(s, t)
 	if err != nil {
 		return nil, err
