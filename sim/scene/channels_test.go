@@ -45,6 +45,11 @@ func TestChannelColours(t *testing.T) {
 			if want := swatch(key).Fill; it.Fill != want {
 				t.Errorf("%d nodes: packet %d of channel %d is filled %v; want its legend's %v", nodes, k, x.Channel, it.Fill, want)
 			}
+			hover := scene.Describe(tl, it.ID, at(tl, 0.3))
+			if x.Channel >= 0 && !strings.Contains(hover, "channel "+itoa(int(x.Channel))) ||
+				tl.GPUs[x.Src].Node != tl.GPUs[x.Dst].Node && !strings.Contains(hover, "leaves its node by rail ") {
+				t.Errorf("%d nodes: packet %d (channel %d, GPU %d → %d) is described %q; want its channel and the rail it leaves by", nodes, k, x.Channel, x.Src, x.Dst, hover)
+			}
 		}
 		if len(channels) < 2 {
 			t.Errorf("%d nodes: packets of %d channels in flight; want at least 2", nodes, len(channels))

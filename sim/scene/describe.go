@@ -212,6 +212,23 @@ func describeTransfer(tl *timeline.Timeline, k int, t units.Time) string {
 	if len(x.Path) > 1 {
 		fmt.Fprintf(&b, " over %d links", len(x.Path))
 	}
+	if channelsOf(tl, x) > 1 {
+		b.WriteString("\n")
+		if x.Channel < 0 {
+			b.WriteString("several channels' slices in one message")
+		} else {
+			fmt.Fprintf(&b, "channel %d", x.Channel)
+		}
+		for _, id := range x.Path { // the first switch outside the node: its NIC's leaf
+			if id < 0 || id >= len(tl.Links) {
+				break
+			}
+			if l := tl.Links[id]; l.To >= len(tl.GPUs) && l.To-len(tl.GPUs) < len(tl.Switches) && tl.Switches[l.To-len(tl.GPUs)].Node < 0 {
+				fmt.Fprintf(&b, ", leaves its node by %s", vertexName(tl, l.To))
+				break
+			}
+		}
+	}
 	if x.Collective >= 0 && x.Collective < len(tl.Collectives) {
 		fmt.Fprintf(&b, "\n%s", collectiveName(&tl.Collectives[x.Collective]))
 		if x.Phase != "" {
