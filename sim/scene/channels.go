@@ -8,14 +8,16 @@ import (
 
 // channelPalette colours the channels of a collective that runs on
 // several (NCCL's parallel rings or trees; Transfer.Channel), channel c
-// by c mod len: Tableau 10's first eight hues, made to stay apart as
-// categories, all of them colours the scene already draws with.
+// by c mod len: Tableau 10's hues, made to stay apart as categories, with
+// a light lime for its green (the green of a GPU that sends, under the
+// packets), all of them colours the scene already draws with (the GIF
+// palette is full).
 var channelPalette = [...]Color{
 	{0x4e, 0x79, 0xa7, 0xff}, // blue, a forward pass's
 	{0xf2, 0x8e, 0x2b, 0xff}, // orange, a backward pass's
 	{0xe1, 0x57, 0x59, 0xff}, // red, chunkPalette's
 	{0x76, 0xb7, 0xb2, 0xff}, // teal, chunkPalette's
-	{0x59, 0xa1, 0x4f, 0xff}, // green, communication's
+	{0xbc, 0xe0, 0x8a, 0xff}, // lime, chunkPalette's
 	{0xed, 0xc9, 0x48, 0xff}, // yellow, chunkPalette's
 	{0xb0, 0x7a, 0xa1, 0xff}, // purple, the optimizer's
 	{0xff, 0x9d, 0xa7, 0xff}, // pink, chunkPalette's
