@@ -64,10 +64,10 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 	per := cfg.PerNode
 	switch algo {
 	case AlgorithmNVLS:
-		secs, err := inNetworkTime(s, t)
-		return "closed form 2α + (n+1)/n·S/B (NVLS: the NVSwitch adds)", secs, err
+		secs, _, err := inNetworkTime(s, t)
+		return "closed form 2α + ((n+1)/n + 1/9)·S/B (NVLS: the NVSwitch adds)", secs, err
 	case AlgorithmCollNet:
-		secs, err := inNetworkTime(s, t)
+		secs, _, err := inNetworkTime(s, t)
 		return "closed form 2(g−1)α₁ + 2α₂ + max(2(g−1)/g·S/B₁, S/(g·B₂)) (CollNet: the leaf switches add)", secs, err
 	}
 	if op == "all_reduce" && algo == "hierarchical" && per > 1 && per < n {

@@ -57,6 +57,8 @@ func checkInNetwork(s *scenario.Scenario, bad scenario.Reporter) {
 		why = "adds in the network between nodes: set cluster.nodes to 2 or more"
 	case algo == AlgorithmCollNet && !SHARPCapable(inter):
 		why = "needs a network whose switches add (cluster.inter ib-hdr, ib-ndr or ib-xdr), not " + inter
+	case s.Collective.Protocol != ProtocolNone && s.Collective.Protocol != "simple" && s.Collective.Protocol != ProtocolAuto:
+		why = "runs with the simple protocol only (collective.protocol simple, auto or empty), not " + s.Collective.Protocol
 	}
 	if why != "" {
 		bad("collective.algorithm", "%s %s", algo, why)
@@ -66,17 +68,32 @@ func checkInNetwork(s *scenario.Scenario, bad scenario.Reporter) {
 // simulateInNetwork records s's in-network all-reduce on t as one
 // analytic collective of its closed form's length (predict).
 func simulateInNetwork(s scenario.Scenario, t *topo.Topology) (*timeline.Timeline, error) {
-	secs, err := inNetworkTime(s, t)
+	secs, proto, err := inNetworkTime(s, t)
 	if err != nil {
 		return nil, err
 	}
 	d := max(1, units.Round(secs))
-	return analyticTimeline(t, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size, taskgraph.Identity(s.NumGPUs()), d, s.Title())
+	tl, err := analyticTimeline(t, s.Collective.Op, s.Collective.Algorithm, s.Collective.Size, taskgraph.Identity(s.NumGPUs()), d, s.Title())
+	if err == nil {
+		tl.Collectives[0].Protocol = proto
+	}
+	return tl, err
 }
 
 // inNetworkTime is the closed-form time of s's in-network all-reduce on t
-// (checkInNetwork held the cluster to the switches it needs).
-func inNetworkTime(s scenario.Scenario, t *topo.Topology) (float64, error) {
+// (checkInNetwork held the cluster to the switches it needs) and the
+// protocol it runs with: collective.protocol, "auto" being Simple, its
+// only one.
+func inNetworkTime(s scenario.Scenario, t *topo.Topology) (float64, string, error) {
+	proto := s.Collective.Protocol
+	if proto == ProtocolAuto {
+		proto = "simple"
+	}
+	seen, err := protocolView(t, proto)
+	if err != nil {
+		return 0, "", err
+	}
 	o := Options{NVLS: true, SHARP: true}
-	return predict(t, s.Collective.Op, s.Collective.Algorithm, ProtocolNone, o, Config(s), taskgraph.Identity(s.NumGPUs()))
+	secs, err := predict(seen, s.Collective.Op, s.Collective.Algorithm, proto, o, Config(s), taskgraph.Identity(s.NumGPUs()))
+	return secs, proto, err
 }

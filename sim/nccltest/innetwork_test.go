@@ -35,6 +35,7 @@ func TestInNetworkScenarios(t *testing.T) {
 		{"cluster: {gpu: h100-sxm, gpus_per_node: 8}\ncollective: {algorithm: collnet}", "2 or more"},
 		{"cluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 8, inter: roce-400g}\ncollective: {algorithm: collnet}", "not roce-400g"},
 		{"cluster: {gpu: h100-sxm, gpus_per_node: 8}\ncollective: {algorithm: nvls, op: all_gather}", "does not do all_gather"},
+		{"cluster: {gpu: h100-sxm, gpus_per_node: 8}\ncollective: {algorithm: nvls, protocol: ll}", "simple protocol only"},
 	} {
 		_, err := scenario.Parse([]byte("strategy: collective\n" + tt.yaml))
 		if err == nil || !strings.Contains(err.Error(), "collective.algorithm") || !strings.Contains(err.Error(), tt.want) {

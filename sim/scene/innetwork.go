@@ -75,9 +75,12 @@ func inNetworkOf(tl *timeline.Timeline, c *timeline.Collective) inNetwork {
 			g++
 		}
 	}
-	intra, nic := collective.NVLSLinkBytes(len(c.GPUs), c.Bytes), 0.0
+	// The bytes of a link to the node's switch, up and down, and of a NIC.
+	intra, down := collective.NVLSLinkBytes(len(c.GPUs), c.Bytes)
+	nic := 0.0
 	if !nvls {
 		intra, nic = collective.CollNetLinkBytes(g, c.Bytes)
+		down = intra
 	}
 	// adds[v]: vertex v adds; for a GPU x, adds holds no meaning but its
 	// leaf's id + 1 is kept in leaf[x].
@@ -92,6 +95,9 @@ func inNetworkOf(tl *timeline.Timeline, c *timeline.Collective) inNetwork {
 			continue
 		}
 		bytes, adding := intra, nvls
+		if !up {
+			bytes = down
+		}
 		if tl.Switches[v-n].Node < 0 { // a NIC's link to its leaf
 			if nvls {
 				continue

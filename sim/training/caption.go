@@ -30,6 +30,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
+	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
 		if err != nil {
