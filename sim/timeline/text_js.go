@@ -17,3 +17,11 @@ func (s Summary) WriteText(w io.Writer) error { return errNotInBrowser }
 
 // WriteJSON is not available in the browser build: see jsonstream.go.
 func (tl *Timeline) WriteJSON(w io.Writer) error { return errNotInBrowser }
+
+// The records' reports print nothing in the browser build: see
+// records_text.go.
+func (s *InferenceSummary) WriteText(io.Writer) {}
+func (s *RLHFSummary) WriteText(io.Writer)      {}
+func (s *SplitSummary) WriteText(io.Writer)     {}
+func (s *AsyncSummary) WriteText(io.Writer)     {}
+func (r iterationsReport) WriteText(io.Writer)  {}
