@@ -136,8 +136,14 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		op.Span.Kind, op.Take = timeline.Forward, held
 	case pipeline.B:
 		op.Span.Kind, op.Give = timeline.Backward, held
+		if tr.heldW != nil {
+			op.Take, op.Give, _ = tr.backwardFootprints(k, held)
+		}
 	case pipeline.W:
 		op.Span.Kind = timeline.BackwardWeight
+		if tr.heldW != nil {
+			_, _, op.Give = tr.backwardFootprints(k, held)
+		}
 	}
 	tr.sequenceCost(&op, r, k, o)
 	op.Compute += tr.opCodec(o.Kind, k)
