@@ -151,9 +151,12 @@ func (tr *iteration) price() error {
 	}
 	c.stageCosts(tpAR, cpStep, epA2A, act)
 	if tr.sch.ChargeHeldW {
-		return c.chargeHeldW(act)
+		if err := c.chargeHeldW(act); err != nil {
+			return err
+		}
 	}
-	return nil
+	tr.sdp, err = tr.subnetworks(act)
+	return err
 }
 
 func (c *costs) size(stages int) {
