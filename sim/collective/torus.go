@@ -40,7 +40,10 @@ func (g Grid) spanned() []int {
 	return ax
 }
 
-// group is N, the chips of one group: the product of the spanned axes.
+// Group is N, the chips of one group: the product of the spanned axes.
+func (g Grid) Group() int { return g.group() }
+
+// group is Group.
 func (g Grid) group() int {
 	n := 1
 	for _, a := range g.spanned() {
@@ -135,6 +138,24 @@ func TorusTime(op string, g Grid, s units.Bytes, alpha units.Time, bw units.Band
 		return 2 * total
 	}
 	return total
+}
+
+// TorusMessages bounds the messages of TorusSchedule: every chip sends
+// both ways at every step of every part's phase (a line sends fewer), twice
+// for an all-reduce.
+func TorusMessages(op string, g Grid) float64 {
+	ax := g.spanned()
+	steps := 0
+	for range ax {
+		for _, a := range ax {
+			steps += axisSteps(g.Dims[a], g.Wrap[a])
+		}
+	}
+	m := 2 * float64(g.chips()*steps)
+	if op == string(OpAllReduce) {
+		return 2 * m
+	}
+	return m
 }
 
 // TorusSchedule is the torus collective op (all_gather, reduce_scatter or

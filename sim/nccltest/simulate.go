@@ -106,6 +106,9 @@ type Planned struct {
 // "auto", which ChooseWith resolves with the algorithm, the pair of least
 // predicted time, as NCCL's tuner does when NCCL_PROTO is unset.
 func Plan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
+	if onSlice(s) == AlgorithmTorus {
+		return torusPlan(s, t)
+	}
 	n := s.NumGPUs()
 	alpha, bw, err := bottleneck(t, taskgraph.Identity(n))
 	if err != nil {

@@ -3,9 +3,12 @@ package nccltest
 import (
 	"fmt"
 	"math"
+	"os"
+	"strings"
 	"testing"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -57,6 +60,99 @@ func TestTorusClosedForms(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestTorusScenarios runs the TPU scenarios under testdata as paraplay run
+// does and holds each to its closed form (0.5%) and to the scaling book's
+// figure for it (Austin et al. 2025, Part 3 'Sharded Matrices', read in
+// jax-ml/scaling-book sharding.md): Pop Quiz 2's ≈560 µs estimate, and
+// Question 2's ≈46 µs for AllGather_XY (the book drops (N−1)/N and α).
+// Without wraparound, the 16x16 all-reduce pays about twice the ring's.
+func TestTorusScenarios(t *testing.T) {
+	for _, c := range []struct {
+		file string
+		book float64 // seconds; 0: none
+		tol  float64
+	}{
+		{"tpu-v5e-8x4-allgather-y.yaml", 560e-6, 0.02},
+		{"tpu-v4-4x4x4-allgather-xy.yaml", 46e-6, 0.05},
+		{"tpu-v5e-16x16-allreduce-nowrap.yaml", 0, 0},
+	} {
+		s := parseFile(t, "testdata/"+c.file)
+		got := torusRun(t, s)
+		want, err := TorusTime(s, mustTopology(t, s))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e := got/want - 1; math.Abs(e) > 0.005 {
+			t.Errorf("%s: simulated %.4g µs, closed form %.4g µs", c.file, got*1e6, want*1e6)
+		}
+		if c.book > 0 && math.Abs(got/c.book-1) > c.tol {
+			t.Errorf("%s: simulated %.4g µs, the book's %.4g µs (±%.0f%%)", c.file, got*1e6, c.book*1e6, 100*c.tol)
+		}
+		if c.book == 0 {
+			s.Cluster.Wraparound = "auto"
+			ring := torusRun(t, s)
+			if r := got / ring; r < 1.9 || r > 2.05 {
+				t.Errorf("%s: %.4g µs without wraparound, %.4g µs with: ×%.3g; want about 2", c.file, got*1e6, ring*1e6, r)
+			}
+		}
+	}
+}
+
+func parseFile(t *testing.T, path string) scenario.Scenario {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return s
+}
+
+func mustTopology(t *testing.T, s scenario.Scenario) *topo.Topology {
+	t.Helper()
+	tp, err := Topology(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tp
+}
+
+// torusRun simulates s and returns its collective's time in seconds.
+func torusRun(t *testing.T, s scenario.Scenario) float64 {
+	t.Helper()
+	tl, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := tl.Collectives[0]
+	if c.Algorithm != AlgorithmTorus {
+		t.Errorf("ran %s; want torus", c.Algorithm)
+	}
+	return (c.End - c.Start).Seconds()
+}
+
+// TestTorusScenarioErrors: a torus collective off a slice, across slices,
+// or over axes the slice lacks is refused naming the key.
+func TestTorusScenarioErrors(t *testing.T) {
+	for _, c := range []struct{ yaml, key, want string }{
+		{"gpus: 8\ncollective: {algorithm: torus, op: all_gather}", "collective.algorithm", "TPU slice"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: all_gather, axes: xz}", "collective.axes", "1 chip long"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: all_gather, axes: xx}", "collective.axes", "twice"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: ring, op: all_gather, axes: x}", "collective.axes", "torus"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4, slices: 2}\ncollective: {algorithm: torus, op: all_gather}", "collective.algorithm", "one slice"},
+		{"gpus: 8\ncollective: {op: all_gather, axes: x}", "collective.axes", "TPU slice"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: broadcast}", "collective.algorithm", "torus"},
+	} {
+		_, err := scenario.Parse([]byte("strategy: collective\n" + c.yaml))
+		if err == nil || !strings.Contains(err.Error(), c.key) || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v; want one naming %s and %q", c.yaml, err, c.key, c.want)
 		}
 	}
 }

@@ -22,7 +22,15 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
 	cfg := Config(s)
-	algo := s.Collective.Algorithm
+	algo := onSlice(s)
+	if algo == AlgorithmTorus {
+		g, err := TorusGrid(s)
+		if err != nil {
+			return budget.Count{}
+		}
+		return budget.Count{N: collective.TorusMessages(s.Collective.Op, g), Field: "cluster.topology",
+			Why: fmt.Sprintf("%d chips (torus %s)", n, collective.Label(s.Collective.Op)), Fix: "use a smaller slice"}
+	}
 	// Resolved as Plan resolves it, with the scenario's protocol, on a
 	// mesh's own channel layout; a topology that does not build is
 	// bounded over every algorithm (collective.Messages).

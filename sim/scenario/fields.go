@@ -72,6 +72,7 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { return parseInt(v, &s.Collective.Chunks) }},
 	{"collective.channels", "channels", "a whole number; 0 = one per NIC", func(s *Scenario) string { return strconv.Itoa(s.Collective.Channels) },
 		func(s *Scenario, v string) error { return parseInt(v, &s.Collective.Channels) }},
+	stringField("collective.axes", "axes", "a TPU slice's torus axes, e.g. x or xyz; empty = all", func(s *Scenario) *string { return &s.Collective.Axes }),
 	{"collective.protocol", "proto", "simple, ll, ll128 or auto; empty = the links as they are", func(s *Scenario) string { return s.Collective.Protocol },
 		func(s *Scenario, v string) error { s.Collective.Protocol = v; return nil }},
 	{"fidelity", "fidelity", "auto, detailed or analytic", func(s *Scenario) string { return s.Fidelity },

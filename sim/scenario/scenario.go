@@ -185,6 +185,10 @@ type Collective struct {
 	// time, as NCCL_PROTO unset does); empty prices the catalog's links as
 	// they are (collective.Protocol).
 	Protocol string `yaml:"protocol,omitempty" json:"protocol,omitempty"`
+	// Axes is, on a TPU slice, the torus axes the collective spans, e.g.
+	// "x" or "xyz"; empty: every axis longer than one chip. The chips
+	// that differ along the other axes run the same collective at once.
+	Axes string `yaml:"axes,omitempty" json:"axes,omitempty"`
 }
 
 // ProtocolAuto is collective.protocol's value that lets the tuner pick.
