@@ -24,12 +24,7 @@ func Transfers(s scenario.Scenario) budget.Count {
 	cfg := Config(s)
 	algo := onSlice(s)
 	if algo == AlgorithmTorus {
-		g, err := TorusGrid(s)
-		if err != nil {
-			return budget.Count{}
-		}
-		return budget.Count{N: collective.TorusMessages(s.Collective.Op, g), Field: "cluster.topology",
-			Why: fmt.Sprintf("%d chips (torus %s)", n, collective.Label(s.Collective.Op)), Fix: "use a smaller slice"}
+		return torusMessages(s)
 	}
 	// Resolved as Plan resolves it, with the scenario's protocol, on a
 	// mesh's own channel layout; a topology that does not build is
