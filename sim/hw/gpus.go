@@ -1,8 +1,7 @@
 package hw
 
 import (
-	"slices"
-	"strings"
+	"sort"
 
 	"paraplay/sim/units"
 )
@@ -125,7 +124,7 @@ func GPUs() []GPU {
 		},
 	}
 	gpus = append(gpus, newerGPUs()...)
-	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
+	sort.Sort(gpusByName(gpus))
 	return gpus
 }
 

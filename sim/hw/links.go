@@ -1,8 +1,7 @@
 package hw
 
 import (
-	"slices"
-	"strings"
+	"sort"
 
 	"paraplay/sim/units"
 )
@@ -36,7 +35,7 @@ const (
 // slice, so the caller may change it freely.
 func Links() []Link {
 	links := append(nvLinks(), networkLinks()...)
-	slices.SortFunc(links, func(a, b Link) int { return strings.Compare(a.Name, b.Name) })
+	sort.Sort(linksByName(links))
 	return links
 }
 

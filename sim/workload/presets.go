@@ -2,7 +2,7 @@ package workload
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -59,7 +59,7 @@ func Models() []Model {
 	} {
 		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
 	}
-	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
+	sort.Sort(modelsByName(models))
 	return models
 }
 
@@ -76,3 +76,12 @@ func LookupModel(name string) (Model, error) {
 	}
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
 }
+
+// modelsByName orders the presets by name. sort.Sort rather than
+// slices.SortFunc: each element type slices sorts is another copy of
+// pdqsort in the wasm (about 4 KB gzipped), and sort's one copy serves all.
+type modelsByName []Model
+
+func (s modelsByName) Len() int           { return len(s) }
+func (s modelsByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
+func (s modelsByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
