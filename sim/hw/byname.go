@@ -1,23 +1,32 @@
 package hw
 
-// The catalogs are sorted by name with sort.Sort rather than
-// slices.SortFunc: each element type slices sorts is another copy of
-// pdqsort in the wasm (about 4 KB gzipped), and sort's one copy serves all.
+// The catalogs are sorted by name with insertion sorts: they are short and
+// their names distinct, so any sort gives this order, and these pass
+// nothing through an interface. Sorting with package sort or slices makes
+// the linker count the element type as converted to an interface, and
+// Ebitengine's text/template then keeps every exported method of it (and
+// of the types it holds) in the wasm: Link.Validate alone is 12 KB there.
 
-type gpusByName []GPU
+func sortGPUs(s []GPU) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Name < s[j-1].Name; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
 
-func (s gpusByName) Len() int           { return len(s) }
-func (s gpusByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
-func (s gpusByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+func sortLinks(s []Link) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Name < s[j-1].Name; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
 
-type linksByName []Link
-
-func (s linksByName) Len() int           { return len(s) }
-func (s linksByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
-func (s linksByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
-
-type devicesByName []Device
-
-func (s devicesByName) Len() int           { return len(s) }
-func (s devicesByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
-func (s devicesByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+func sortDevices(s []Device) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Name < s[j-1].Name; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"paraplay/sim/units"
@@ -108,7 +107,7 @@ func Devices() []Device {
 			Source: "ILLUSTRATIVE, not a product: 8 cores × 3 GHz × 32 fp32 FLOP/cycle (AVX2: two 8-lane FMA units) = 768 GFLOP/s, 16 GB of RAM",
 		},
 	}
-	sort.Sort(devicesByName(ds))
+	sortDevices(ds)
 	return ds
 }
 

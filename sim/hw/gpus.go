@@ -1,8 +1,6 @@
 package hw
 
 import (
-	"sort"
-
 	"paraplay/sim/units"
 )
 
@@ -124,7 +122,7 @@ func GPUs() []GPU {
 		},
 	}
 	gpus = append(gpus, newerGPUs()...)
-	sort.Sort(gpusByName(gpus))
+	sortGPUs(gpus)
 	return gpus
 }
 

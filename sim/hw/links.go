@@ -1,8 +1,6 @@
 package hw
 
 import (
-	"sort"
-
 	"paraplay/sim/units"
 )
 
@@ -35,7 +33,7 @@ const (
 // slice, so the caller may change it freely.
 func Links() []Link {
 	links := append(nvLinks(), networkLinks()...)
-	sort.Sort(linksByName(links))
+	sortLinks(links)
 	return links
 }
 

@@ -2,7 +2,6 @@ package workload
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -59,7 +58,7 @@ func Models() []Model {
 	} {
 		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
 	}
-	sort.Sort(modelsByName(models))
+	sortByName(models)
 	return models
 }
 
@@ -77,11 +76,16 @@ func LookupModel(name string) (Model, error) {
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
 }
 
-// modelsByName orders the presets by name. sort.Sort rather than
-// slices.SortFunc: each element type slices sorts is another copy of
-// pdqsort in the wasm (about 4 KB gzipped), and sort's one copy serves all.
-type modelsByName []Model
-
-func (s modelsByName) Len() int           { return len(s) }
-func (s modelsByName) Less(i, j int) bool { return s[i].Name < s[j].Name }
-func (s modelsByName) Swap(i, j int)      { s[i], s[j] = s[j], s[i] }
+// sortByName orders the presets by name with an insertion sort: the list
+// is short and its names distinct, so any sort gives this order, and this
+// one passes nothing through an interface. Sorting with package sort or
+// slices makes the linker count Model as converted to an interface, and
+// Ebitengine's text/template then keeps every exported method of it and
+// of the types it holds in the wasm.
+func sortByName(models []Model) {
+	for i := 1; i < len(models); i++ {
+		for j := i; j > 0 && models[j].Name < models[j-1].Name; j-- {
+			models[j], models[j-1] = models[j-1], models[j]
+		}
+	}
+}
