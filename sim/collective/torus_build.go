@@ -5,11 +5,14 @@ package collective
 import "paraplay/sim/units"
 
 // torusPart is one part of a torus all-gather in one phase: the axis it
-// rings over and, per chip and direction (0: up the axis, 1: down), the
-// transfer that brought the block it forwards next (−1: none).
+// rings over and, per chip and direction (0: up the axis, 1: down),
+// whether a block came in the step before (got) and what forwarding it
+// waits for (wait: the transfer that brought it, or what an empty one
+// would have waited for).
 type torusPart struct {
 	axis, steps int
-	recv        [][2]int
+	got         [][2]bool
+	wait        [][2][]int
 }
 
 // torusGather appends to sch the all-gather of TorusSchedule, its steps
@@ -26,7 +29,7 @@ func torusGather(g Grid, s units.Bytes, base int, first [][]int, sch Schedule) S
 		steps := 0
 		for j := range parts {
 			a := ax[(j+p)%k]
-			parts[j] = torusPart{axis: a, steps: axisSteps(g.Dims[a], g.Wrap[a]), recv: make([][2]int, chips)}
+			parts[j] = torusPart{axis: a, steps: axisSteps(g.Dims[a], g.Wrap[a]), got: make([][2]bool, chips), wait: make([][2][]int, chips)}
 			steps = max(steps, parts[j].steps)
 		}
 		cur := make([][]int, chips)
@@ -53,11 +56,8 @@ func torusGather(g Grid, s units.Bytes, base int, first [][]int, sch Schedule) S
 // way; a send at t = 0 waits for the chip's data of the previous phase.
 func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPart, prev, cur [][]int, out []Transfer) []Transfer {
 	a, n, wrap := part.axis, g.Dims[part.axis], g.Wrap[part.axis]
-	next := make([][2]int, len(part.recv))
-	for c := range next {
-		next[c] = [2]int{-1, -1}
-	}
-	for c := range part.recv {
+	got, wait := make([][2]bool, len(part.got)), make([][2][]int, len(part.got))
+	for c := range part.got {
 		i := coord(g, c, a)
 		for dir, d := range [2]int{1, -1} {
 			origin, dst := i-d*t, i+d
@@ -66,13 +66,11 @@ func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPa
 			} else if origin < 0 || origin >= n || dst < 0 || dst >= n {
 				continue
 			}
-			var after []int
-			if t == 0 {
-				after = prev[c]
-			} else if r := part.recv[c][dir]; r >= 0 {
-				after = []int{r}
-			} else {
+			after := prev[c]
+			if t > 0 && !part.got[c][dir] {
 				continue
+			} else if t > 0 {
+				after = part.wait[c][dir]
 			}
 			tr := torusBlock(g, s, ax, j, p, withCoord(g, c, a, origin))
 			if wrap && n%2 == 0 && t == n/2-1 {
@@ -81,13 +79,17 @@ func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPa
 				tr.Bytes = ChunkBytes(half, 2, dir)
 			}
 			to := withCoord(g, c, a, dst)
+			got[to][dir], wait[to][dir] = true, after
+			if tr.Bytes == 0 {
+				continue // a buffer of fewer bytes than pieces: nothing to send, nothing to wait for
+			}
 			tr.Step, tr.Src, tr.Dst, tr.Phase, tr.After = step, c, to, PhaseAllGather, after
-			next[to][dir] = len(out)
+			wait[to][dir] = []int{len(out)}
 			cur[to] = append(cur[to], len(out))
 			out = append(out, tr)
 		}
 	}
-	part.recv = next
+	part.got, part.wait = got, wait
 	return out
 }
 

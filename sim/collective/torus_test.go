@@ -40,7 +40,7 @@ func torusGrids() []Grid {
 func TestTorusScheduleData(t *testing.T) {
 	for _, g := range torusGrids() {
 		for _, op := range []Op{OpAllGather, OpReduceScatter, OpAllReduce} {
-			for _, s := range []units.Bytes{960, 1001} {
+			for _, s := range []units.Bytes{960, 1001, 7} {
 				sch, err := TorusSchedule(op, g, s)
 				if err != nil {
 					t.Fatalf("%v %s: %v", g, op, err)
@@ -48,7 +48,7 @@ func TestTorusScheduleData(t *testing.T) {
 				if err := sch.Validate(); err != nil {
 					t.Fatalf("%v %s: %v", g, op, err)
 				}
-				if err := replayTorus(g, sch); err != nil {
+				if err := replayTorus(g, 1, sch); err != nil {
 					t.Errorf("%v %s %d B: %v", g, op, s, err)
 				}
 			}
@@ -59,18 +59,19 @@ func TestTorusScheduleData(t *testing.T) {
 // replayTorus is TestTorusScheduleData's replay: per chip and segment the
 // set of chips whose data it holds (all-gather: the piece's owner; sums:
 // every chip added in).
-func replayTorus(g Grid, sch Schedule) error {
+func replayTorus(g Grid, slices int, sch Schedule) error {
 	cuts := []units.Bytes{0, sch.Bytes}
 	for _, tr := range sch.Transfers {
-		cuts = append(cuts, tr.Offset, tr.Offset+tr.Bytes)
+		for _, p := range tr.Pieces() {
+			cuts = append(cuts, p.Offset, p.Offset+p.Bytes)
+		}
 	}
-	slices.Sort(cuts)
-	cuts = slices.Compact(cuts)
-	seg := func(off units.Bytes) int { i, _ := slices.BinarySearch(cuts, off); return i }
-	ax, chips := g.spanned(), g.chips()
+	cuts = sortedUnique(cuts)
+	seg := func(off units.Bytes) int { i, _ := sortSearch(cuts, off); return i }
+	ax, per, chips := g.spanned(), g.chips(), sch.Ranks
 	own := func(c int) (segs []int) { // the segments of chip c's own pieces
 		for j := range ax {
-			b := torusBlock(g, sch.Bytes, ax, j, 0, c)
+			b := torusBlock(g, sch.Bytes, ax, j, 0, c%per)
 			for i := seg(b.Offset); i < seg(b.Offset+b.Bytes); i++ {
 				segs = append(segs, i)
 			}
@@ -81,8 +82,9 @@ func replayTorus(g Grid, sch Schedule) error {
 		for d := 0; d < chips; d++ {
 			same := true
 			for a := range g.Dims {
-				same = same && (slices.Contains(ax, a) || coord(g, c, a) == coord(g, d, a))
+				same = same && (slicesContain(ax, a) || coord(g, c%per, a) == coord(g, d%per, a))
 			}
+			same = same && (slices > 1 || c/per == d/per)
 			if same {
 				set |= 1 << d
 			}
@@ -114,14 +116,16 @@ func replayTorus(g Grid, sch Schedule) error {
 		}
 		var msgs []msg
 		for _, tr := range sch.Transfers[lo:hi] {
-			a, b := seg(tr.Offset), seg(tr.Offset+tr.Bytes)
-			data := slices.Clone(held[tr.Src][a:b])
-			for i, d := range data {
-				if d == 0 {
-					return fmt.Errorf("step %d: chip %d sends bytes from %d it does not hold", tr.Step, tr.Src, cuts[a+i])
+			for _, p := range tr.Pieces() {
+				a, b := seg(p.Offset), seg(p.Offset+p.Bytes)
+				data := slicesClone(held[tr.Src][a:b])
+				for i, d := range data {
+					if d == 0 {
+						return fmt.Errorf("step %d: chip %d sends bytes from %d it does not hold", tr.Step, tr.Src, cuts[a+i])
+					}
 				}
+				msgs = append(msgs, msg{tr.Dst, a, data, tr.Reduce})
 			}
-			msgs = append(msgs, msg{tr.Dst, a, data, tr.Reduce})
 		}
 		for _, m := range msgs {
 			for i, d := range m.data {
@@ -179,6 +183,41 @@ func TestTorusTimeBook(t *testing.T) {
 	} {
 		if got := TorusTime("all_gather", c.g, S, 0, bw); got/c.want-1 > 1e-9 || c.want/got-1 > 1e-9 {
 			t.Errorf("%v: TorusTime %.6g s, want %.6g s", c.g, got, c.want)
+		}
+	}
+}
+
+// The slices package under another name: replayTorus's slices counts the
+// TPU slices.
+var (
+	slicesContain = slices.Contains[[]int]
+	slicesClone   = slices.Clone[[]uint64]
+	sortSearch    = slices.BinarySearch[[]units.Bytes]
+)
+
+func sortedUnique(b []units.Bytes) []units.Bytes { slices.Sort(b); return slices.Compact(b) }
+
+// TestTorusSlicesAllReduce replays the multi-slice all-reduce byte by
+// byte: every chip ends with every byte summed over its group in every
+// slice.
+func TestTorusSlicesAllReduce(t *testing.T) {
+	for _, g := range torusGrids() {
+		for _, m := range []int{2, 3} {
+			if g.chips()*m > 64 {
+				continue
+			}
+			for _, s := range []units.Bytes{960, 1001, 7} {
+				sch, err := TorusSlicesAllReduce(g, m, s)
+				if err != nil {
+					t.Fatalf("%v × %d: %v", g, m, err)
+				}
+				if err := sch.Validate(); err != nil {
+					t.Fatalf("%v × %d: %v", g, m, err)
+				}
+				if err := replayTorus(g, m, sch); err != nil {
+					t.Errorf("%v × %d slices, %d B: %v", g, m, s, err)
+				}
+			}
 		}
 	}
 }

@@ -48,8 +48,8 @@ func checkTorus(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	algo := onSlice(*s)
 	switch {
-	case algo == AlgorithmTorus && sl.Slices > 1:
-		bad("collective.algorithm", "torus runs inside one slice; the data-centre network between %d slices is not modelled for it yet (use ring, or cluster.slices 1)", sl.Slices)
+	case algo == AlgorithmTorus && sl.Slices > 1 && c.Op != "all_reduce":
+		bad("collective.algorithm", "torus over %d slices does the all-reduce only (each slice's torus, then the data-centre network between them); %s across slices is not built yet (use cluster.slices 1)", sl.Slices, c.Op)
 	case c.Axes != "" && algo != AlgorithmTorus:
 		bad("collective.axes", "is read by the torus algorithm only, not %s; set collective.algorithm to torus or auto", algo)
 	case algo == AlgorithmTorus:

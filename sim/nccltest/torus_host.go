@@ -27,7 +27,9 @@ func torusMessages(s scenario.Scenario) budget.Count {
 	if err != nil {
 		return budget.Count{}
 	}
-	return budget.Count{N: collective.TorusMessages(s.Collective.Op, g), Field: "cluster.topology",
+	m := max(s.Cluster.Slices, 1)
+	dcn := float64(2 * (m - 1) * s.NumGPUs())
+	return budget.Count{N: float64(m)*collective.TorusMessages(s.Collective.Op, g) + dcn, Field: "cluster.topology",
 		Why: fmt.Sprintf("%d chips (torus %s)", s.NumGPUs(), collective.Label(s.Collective.Op)), Fix: "use a smaller slice"}
 }
 
@@ -71,13 +73,20 @@ func parseAxes(text string, dims [3]int) ([3]bool, error) {
 	return axes, nil
 }
 
-// torusPlan is Plan for the torus collective.
+// torusPlan is Plan for the torus collective: one slice's
+// (collective.TorusSchedule), or the all-reduce over several slices and
+// their DCN (collective.TorusSlicesAllReduce).
 func torusPlan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
 	g, err := TorusGrid(s)
 	if err != nil {
 		return Planned{}, err
 	}
-	sch, err := collective.TorusSchedule(collective.Op(s.Collective.Op), g, s.Collective.Size)
+	var sch collective.Schedule
+	if m := max(s.Cluster.Slices, 1); m > 1 {
+		sch, err = collective.TorusSlicesAllReduce(g, m, s.Collective.Size)
+	} else {
+		sch, err = collective.TorusSchedule(collective.Op(s.Collective.Op), g, s.Collective.Size)
+	}
 	if err != nil {
 		return Planned{}, fmt.Errorf("collective: %w", err)
 	}

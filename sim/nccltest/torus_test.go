@@ -148,13 +148,44 @@ func TestTorusScenarioErrors(t *testing.T) {
 		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: all_gather, axes: xz}", "collective.axes", "1 chip long"},
 		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: all_gather, axes: xx}", "collective.axes", "twice"},
 		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: ring, op: all_gather, axes: x}", "collective.axes", "torus"},
-		{"cluster: {gpu: tpu-v5e, topology: 4x4, slices: 2}\ncollective: {algorithm: torus, op: all_gather}", "collective.algorithm", "one slice"},
+		{"cluster: {gpu: tpu-v5e, topology: 4x4, slices: 2}\ncollective: {algorithm: torus, op: all_gather}", "collective.algorithm", "the all-reduce only"},
 		{"gpus: 8\ncollective: {op: all_gather, axes: x}", "collective.axes", "TPU slice"},
 		{"cluster: {gpu: tpu-v5e, topology: 4x4}\ncollective: {algorithm: torus, op: broadcast}", "collective.algorithm", "torus"},
 	} {
 		_, err := scenario.Parse([]byte("strategy: collective\n" + c.yaml))
 		if err == nil || !strings.Contains(err.Error(), c.key) || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v; want one naming %s and %q", c.yaml, err, c.key, c.want)
+		}
+	}
+}
+
+// TestTorusSlicesClosedForm runs the all-reduce over several slices and
+// their data-centre network, every message simulated, and holds it to
+// collective.TorusSlicesTime within 0.5%.
+func TestTorusSlicesClosedForm(t *testing.T) {
+	for _, c := range []struct {
+		tpu, shape string
+		slices     int
+		axes       string
+	}{
+		{"tpu-v5e", "4x4", 2, ""}, {"tpu-v5e", "4x4", 3, ""}, {"tpu-v5e", "4x4", 2, "x"}, {"tpu-v5p", "4x4x4", 2, ""},
+		{"tpu-v5p", "2x2x4", 4, ""}, {"tpu-v6e", "8x8", 2, ""}, {"tpu-v4", "4x4x4", 3, "xy"},
+	} {
+		for _, size := range []string{"256MiB", "64KiB"} {
+			yaml := fmt.Sprintf("strategy: collective\ncluster: {gpu: %s, topology: %s, slices: %d}\ncollective: {op: all_reduce, algorithm: torus, size: %s, axes: %q}",
+				c.tpu, c.shape, c.slices, size, c.axes)
+			s, err := scenario.Parse([]byte(yaml))
+			if err != nil {
+				t.Fatalf("%s: %v", yaml, err)
+			}
+			got := torusRun(t, s)
+			want, err := TorusTime(s, mustTopology(t, s))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if e := got/want - 1; math.Abs(e) > 0.005 {
+				t.Errorf("%s %s × %d axes %q, %s: simulated %.5g µs, closed form %.5g µs (%+.2f%%)", c.tpu, c.shape, c.slices, c.axes, size, got*1e6, want*1e6, 100*e)
+			}
 		}
 	}
 }

@@ -25,7 +25,8 @@ func iciLink(t *topo.Topology) (units.Time, units.Bandwidth, error) {
 }
 
 // TorusTime is the closed form of s's torus collective on its slice's ICI
-// links (collective.TorusTime).
+// links (collective.TorusTime), with the DCN ring between slices
+// (collective.TorusSlicesTime) when there are several.
 func TorusTime(s scenario.Scenario, t *topo.Topology) (float64, error) {
 	g, err := TorusGrid(s)
 	if err != nil {
@@ -35,7 +36,40 @@ func TorusTime(s scenario.Scenario, t *topo.Topology) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return collective.TorusTime(s.Collective.Op, g, s.Collective.Size, alpha, bw), nil
+	m := max(s.Cluster.Slices, 1)
+	if m == 1 {
+		return collective.TorusTime(s.Collective.Op, g, s.Collective.Size, alpha, bw), nil
+	}
+	da, dbw, err := dcnShare(t)
+	if err != nil {
+		return 0, err
+	}
+	return collective.TorusSlicesTime(g, m, s.Collective.Size, alpha, bw, da, dbw), nil
+}
+
+// dcnShare is the α of the route from chip 0 to chip 0 of the next slice
+// (PCIe, the host's network link, the network, PCIe) and each chip's share
+// of its host's network link when all the host's chips send at once, or
+// its PCIe link's bandwidth if that is smaller.
+func dcnShare(t *topo.Topology) (units.Time, units.Bandwidth, error) {
+	if t.Torus == nil || t.Torus.Slices < 2 {
+		return 0, 0, fmt.Errorf("collective: no data-centre network between slices")
+	}
+	alpha, _, err := topo.NewRouter(t).PathCost(0, t.Torus.Chips())
+	if err != nil {
+		return 0, 0, err
+	}
+	var pcie, dcn units.Bandwidth
+	for _, l := range t.Links {
+		switch l.Kind {
+		case "pcie":
+			pcie = l.Bandwidth
+		case "dcn":
+			dcn = l.Bandwidth
+		}
+	}
+	h := t.Torus.Host[0] * t.Torus.Host[1] * t.Torus.Host[2]
+	return alpha, min(pcie, dcn/units.Bandwidth(h)), nil
 }
 
 // MeasureTorus runs the torus collective op of S bytes on grid g of the
