@@ -57,6 +57,8 @@ func FuzzSimulate(f *testing.F) {
 	for i := range bases {
 		f.Add([]byte{byte(i)})
 		f.Add([]byte{byte(i), 9, 3, 12, 1, 7, 200})
+		f.Add([]byte{byte(i), 1, 20, 0, 0, 1, 0, 0, 0, 0}) // a v5e 4x4 slice, torus
+		f.Add([]byte{byte(i), 1, 20, 1, 2, 2, 1, 0, 1, 1}) // two v5p 4x4x4 slices, without wraparound
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := bytesOf(data)
@@ -97,7 +99,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 20 {
+	switch b.next() % 21 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -161,5 +163,15 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 19:
 		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
 			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
+	case 20:
+		// A TPU slice: its shape, slices and wraparound, and the torus
+		// collective's algorithm, axes and op.
+		c := &s.Cluster
+		c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
+		c.Nodes, c.GPUsPerNode, c.NodeGPUs, c.Intra, c.Inter, c.Network = 0, 0, nil, "", "", ""
+		c.Slices, c.Wraparound, c.Twisted = pick(b, 0, 1, 2), pick(b, "", "none", "x"), pick(b, false, true)
+		s.GPUs = 0
+		s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
+		s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
 	}
 }
