@@ -104,43 +104,8 @@ func replayTorus(g Grid, slices int, sch Schedule) error {
 			held[c][i] = 1 << c
 		}
 	}
-	for lo := 0; lo < len(sch.Transfers); {
-		hi := lo
-		for hi < len(sch.Transfers) && sch.Transfers[hi].Step == sch.Transfers[lo].Step {
-			hi++
-		}
-		type msg struct {
-			dst, from int
-			data      []uint64
-			reduce    bool
-		}
-		var msgs []msg
-		for _, tr := range sch.Transfers[lo:hi] {
-			for _, p := range tr.Pieces() {
-				a, b := seg(p.Offset), seg(p.Offset+p.Bytes)
-				data := slicesClone(held[tr.Src][a:b])
-				for i, d := range data {
-					if d == 0 {
-						return fmt.Errorf("step %d: chip %d sends bytes from %d it does not hold", tr.Step, tr.Src, cuts[a+i])
-					}
-				}
-				msgs = append(msgs, msg{tr.Dst, a, data, tr.Reduce})
-			}
-		}
-		for _, m := range msgs {
-			for i, d := range m.data {
-				cell := &held[m.dst][m.from+i]
-				if m.reduce && *cell&d != 0 {
-					return fmt.Errorf("chip %d counts chips %b twice", m.dst, *cell&d)
-				}
-				if m.reduce {
-					*cell |= d
-				} else {
-					*cell = d
-				}
-			}
-		}
-		lo = hi
+	if err := replaySteps(sch, held, cuts, seg); err != nil {
+		return err
 	}
 	for c := 0; c < chips; c++ {
 		want, segs := group(c), own(c)
@@ -220,4 +185,49 @@ func TestTorusSlicesAllReduce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// replaySteps plays sch's transfers step by step on held (per rank and
+// segment, the set of chips whose data it holds): each step's messages
+// read what their senders held when the step began.
+func replaySteps(sch Schedule, held [][]uint64, cuts []units.Bytes, seg func(units.Bytes) int) error {
+	for lo := 0; lo < len(sch.Transfers); {
+		hi := lo
+		for hi < len(sch.Transfers) && sch.Transfers[hi].Step == sch.Transfers[lo].Step {
+			hi++
+		}
+		type msg struct {
+			dst, from int
+			data      []uint64
+			reduce    bool
+		}
+		var msgs []msg
+		for _, tr := range sch.Transfers[lo:hi] {
+			for _, p := range tr.Pieces() {
+				a, b := seg(p.Offset), seg(p.Offset+p.Bytes)
+				data := slicesClone(held[tr.Src][a:b])
+				for i, d := range data {
+					if d == 0 {
+						return fmt.Errorf("step %d: chip %d sends bytes from %d it does not hold", tr.Step, tr.Src, cuts[a+i])
+					}
+				}
+				msgs = append(msgs, msg{tr.Dst, a, data, tr.Reduce})
+			}
+		}
+		for _, m := range msgs {
+			for i, d := range m.data {
+				cell := &held[m.dst][m.from+i]
+				if m.reduce && *cell&d != 0 {
+					return fmt.Errorf("chip %d counts chips %b twice", m.dst, *cell&d)
+				}
+				if m.reduce {
+					*cell |= d
+				} else {
+					*cell = d
+				}
+			}
+		}
+		lo = hi
+	}
+	return nil
 }

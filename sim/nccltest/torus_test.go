@@ -189,3 +189,23 @@ func TestTorusSlicesClosedForm(t *testing.T) {
 		}
 	}
 }
+
+// TestTorusCaption: a torus scenario's caption sets its simulated time
+// beside the torus closed form, and they agree within the caption's
+// tolerance.
+func TestTorusCaption(t *testing.T) {
+	for _, file := range []string{"tpu-v5e-8x4-allgather-y.yaml", "tpu-v4-4x4x4-allgather-xy.yaml", "tpu-v5e-16x16-allreduce-nowrap.yaml"} {
+		s := parseFile(t, "testdata/"+file)
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parts, err := Strategy{}.Caption(s, tl, tl.Summarize())
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if len(parts) == 0 || parts[0].Check == nil || !parts[0].Agrees() || !strings.Contains(parts[0].Text, "torus") {
+			t.Errorf("%s: caption %+v; want the torus closed form, agreeing", file, parts)
+		}
+	}
+}
