@@ -221,7 +221,11 @@ func busFactor(op collective.Op, n int) float64 {
 // the GPUs.
 func (s Summary) WriteText(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	if s.Fidelity == Measured {
+		p("%s (measured)\n", s.Title)
+	} else {
+		p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	}
 	if reports := s.reports(); len(reports) > 0 {
 		p("  run time              %v\n", s.Iteration)
 		for _, r := range reports {
