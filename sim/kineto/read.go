@@ -86,7 +86,7 @@ type reader struct {
 	names     map[string]int32
 	nameBytes int
 	kept      int
-	events    int          // events seen, for messages
+	events    int            // events seen, for messages
 	gpuLabels map[int64]bool // pids labelled "GPU n" in the metadata
 }
 

@@ -113,4 +113,3 @@ func firstDiff(a, b []byte) int {
 	}
 	return min(len(a), len(b))
 }
-
