@@ -175,8 +175,10 @@ func (rd *reader) gpu(e *rawEvent, cat string, start, end units.Time, at int64) 
 		return err
 	}
 	k := Kernel{Start: start, End: end, Correlation: corr, External: ext, Name: name,
-		Stream: int32(stream), Device: int32(dev), NCCL: -1, Extra: -1,
-		Class: classify(cat, e.Name, a.Collective != "" || a.CollIndex != "")}
+		Stream: int32(stream), Device: int32(dev), NCCL: -1, Extra: -1, Class: rd.classOf(cat, name)}
+	if a.Collective != "" || a.CollIndex != "" {
+		k.Class = Collective
+	}
 	if k.Class.IsMemory() {
 		k.Bytes = units.Bytes(size)
 	}
@@ -190,6 +192,21 @@ func (rd *reader) gpu(e *rawEvent, cat string, start, end units.Time, at int64) 
 	}
 	rd.t.Kernels = append(rd.t.Kernels, k)
 	return rd.keep(at)
+}
+
+// classOf classifies an activity by its category and interned name, each
+// name once: a trace repeats a few thousand names millions of times.
+func (rd *reader) classOf(cat string, name int32) Class {
+	if c := classify(cat, "", false); c.IsMemory() {
+		return c
+	}
+	for int(name) >= len(rd.classes) {
+		rd.classes = append(rd.classes, numClasses) // not classified yet
+	}
+	if rd.classes[name] == numClasses {
+		rd.classes[name] = classify(cat, rd.t.Names[name], false)
+	}
+	return rd.classes[name]
 }
 
 // nccl files a collective kernel's description.

@@ -73,13 +73,14 @@ func (rd *reader) distributed() error {
 	if err := rd.dec.Decode(&d); err != nil {
 		return rd.typeError(err, at, "distributedInfo")
 	}
-	if d.Rank != nil && (*d.Rank < 0 || *d.Rank >= 1<<24) || d.WorldSize < 0 || d.WorldSize > 1<<24 ||
-		d.Rank != nil && d.WorldSize > 0 && *d.Rank >= d.WorldSize {
-		return rd.at(at, fmt.Sprintf("distributedInfo: rank %v of world_size %d: want 0 ≤ rank < world_size ≤ %d", d.Rank, d.WorldSize, 1<<24))
-	}
+	rank := -1
 	if d.Rank != nil {
-		rd.t.Rank = *d.Rank
+		rank = *d.Rank
 	}
+	if d.Rank != nil && (rank < 0 || rank >= 1<<24) || d.WorldSize < 0 || d.WorldSize > 1<<24 || d.WorldSize > 0 && rank >= d.WorldSize {
+		return rd.at(at, fmt.Sprintf("distributedInfo: rank %d of world_size %d: want 0 ≤ rank < world_size ≤ %d", rank, d.WorldSize, 1<<24))
+	}
+	rd.t.Rank = rank
 	rd.t.WorldSize, rd.t.Backend = d.WorldSize, d.Backend
 	return nil
 }

@@ -84,6 +84,7 @@ type reader struct {
 	lim       Limits
 	t         *Trace
 	names     map[string]int32
+	classes   []Class // by name, for kernels (classOf)
 	nameBytes int
 	kept      int
 	events    int            // events seen, for messages
@@ -142,10 +143,15 @@ func (rd *reader) eventList() error {
 		var e rawEvent
 		if err := rd.dec.Decode(&e); err != nil {
 			var te *json.UnmarshalTypeError
-			if errors.As(err, &te) {
+			var se *json.SyntaxError
+			var le *limitError
+			switch {
+			case errors.As(err, &te):
 				return rd.at(at, fmt.Sprintf("event %d: %s is a JSON %s, which it cannot be", rd.events, fieldName(te), te.Value))
+			case errors.As(err, &se) || errors.As(err, &le) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
+				return err
 			}
-			return err
+			return rd.at(at, fmt.Sprintf("event %d: %v", rd.events, err)) // a bad number in a number field
 		}
 		if err := rd.event(&e, at); err != nil {
 			return err
