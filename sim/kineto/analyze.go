@@ -173,7 +173,7 @@ func analyze(i int, g rankGPU) RankReport {
 // isCommunication reports whether k is communication: a collective, or a
 // span of blocking communication ParaPlay wrote.
 func isCommunication(t *Trace, k *Kernel) bool {
-	return k.Class == Collective || k.Class == Spanned && t.ParaPlay.spans[k.Extra].kind.IsCommunication()
+	return k.Class == Collective || k.Class == Spanned && t.ParaPlay.spans[k.Ref].kind.IsCommunication()
 }
 
 // mean is the mean of ts, or whole when there are none.
@@ -190,7 +190,7 @@ func mean(ts []units.Time, whole units.Time) units.Time {
 
 // ncclKernel describes a collective kernel with its bandwidths.
 func ncclKernel(t *Trace, k *Kernel, origin units.Time) NCCLKernel {
-	n := NCCLKernel{NCCL: t.NCCL[k.NCCL], Name: t.Names[k.Name], Start: k.Start - origin, Time: k.Dur()}
+	n := NCCLKernel{NCCL: *t.NCCLOf(k), Name: t.Names[k.Name], Start: k.Start - origin, Time: k.Dur()}
 	if n.Time > 0 && n.Bytes > 0 {
 		n.AlgBW = units.Bandwidth(float64(n.Bytes) / n.Time.Seconds())
 		n.BusBW = n.AlgBW * units.Bandwidth(collective.BusBWFactor(string(n.Op), n.GroupSize))

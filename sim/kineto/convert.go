@@ -16,7 +16,7 @@ const RecordName = "measured"
 // rankGPU is one GPU of the imported run: a device of one trace.
 type rankGPU struct {
 	trace  *Trace
-	device int32
+	device int16
 	origin units.Time // the trace's clock at the run's time 0
 }
 
@@ -27,7 +27,7 @@ type rankGPU struct {
 func gpus(traces []*Trace) ([]rankGPU, error) {
 	var out []rankGPU
 	for _, t := range traces {
-		devs := map[int32]bool{}
+		devs := map[int16]bool{}
 		for i := range t.Kernels {
 			devs[t.Kernels[i].Device] = true
 		}
@@ -121,6 +121,13 @@ func Timeline(traces []*Trace) (*timeline.Timeline, error) {
 		}
 		rec.GPUs = append(rec.GPUs, rankInfo(i, g))
 	}
+	n := 0
+	for _, t := range traces {
+		n += len(t.Kernels) - len(t.NCCL)
+	}
+	if n > 0 {
+		tl.Spans = make([]timeline.Span, 0, n) // the most there can be: no growth, no copies
+	}
 	for i, g := range gs {
 		tl.Spans = appendSpans(tl.Spans, i, g)
 	}
@@ -198,7 +205,7 @@ func appendSpans(spans []timeline.Span, gpu int, g rankGPU) []timeline.Span {
 		s := timeline.Span{GPU: gpu, Kind: k.Class.Kind(), Label: g.trace.Names[k.Name],
 			Start: max(k.Start-g.origin, last), End: k.End - g.origin}
 		if k.Class == Spanned {
-			m := g.trace.ParaPlay.spans[k.Extra]
+			m := g.trace.ParaPlay.spans[k.Ref]
 			s.Kind, s.Microbatch, s.Stage, s.Iteration = m.kind, m.microbatch, m.stage, m.iteration
 		}
 		if s.End <= s.Start {
@@ -230,7 +237,7 @@ func collectives(gs []rankGPU) []timeline.Collective {
 			if k.Device != g.device || k.Class != Collective {
 				continue
 			}
-			n := &t.NCCL[k.NCCL]
+			n := t.NCCLOf(k)
 			c := timeline.Collective{Name: n.Op, Algorithm: n.Algorithm, Protocol: n.Protocol, Channels: n.Channels,
 				Ranks: 1, Bytes: n.Bytes, GPUs: []int{i}, Purpose: n.Purpose, Start: k.Start - g.origin, End: k.End - g.origin}
 			if n.Collective < 0 {

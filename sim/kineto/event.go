@@ -167,7 +167,7 @@ func (rd *reader) gpu(e *rawEvent, cat string, start, end units.Time, at int64) 
 			return err
 		}
 	}
-	if dev < 0 || dev > 1<<20 || stream < -1<<31 || stream >= 1<<31 || size < 0 {
+	if dev < 0 || dev >= 1<<15 || stream < -1<<31 || stream >= 1<<31 || size < 0 {
 		return rd.bad(at, e, "args", fmt.Sprintf("device %d, stream %d, bytes %d", dev, stream, size), "out of range")
 	}
 	name, err := rd.intern(e.Name, at)
@@ -175,12 +175,13 @@ func (rd *reader) gpu(e *rawEvent, cat string, start, end units.Time, at int64) 
 		return err
 	}
 	k := Kernel{Start: start, End: end, Correlation: corr, External: ext, Name: name,
-		Stream: int32(stream), Device: int32(dev), NCCL: -1, Extra: -1, Class: rd.classOf(cat, name)}
+		Stream: int32(stream), Device: int16(dev), Ref: -1, Class: rd.classOf(cat, name)}
 	if a.Collective != "" || a.CollIndex != "" {
 		k.Class = Collective
 	}
 	if k.Class.IsMemory() {
-		k.Bytes = units.Bytes(size)
+		k.Ref = int32(len(rd.t.Copies))
+		rd.t.Copies = append(rd.t.Copies, units.Bytes(size))
 	}
 	if err := rd.paraplay(e, &k, at); err != nil {
 		return err
@@ -233,7 +234,7 @@ func (rd *reader) nccl(e *rawEvent, k *Kernel, at int64) error {
 	if err := rd.paraplayCollective(e, &n, at); err != nil {
 		return err
 	}
-	k.NCCL = int32(len(rd.t.NCCL))
+	k.Ref = int32(len(rd.t.NCCL))
 	rd.t.NCCL = append(rd.t.NCCL, n)
 	return nil
 }

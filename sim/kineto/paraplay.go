@@ -28,7 +28,7 @@ type Meta struct {
 	Node int    `json:"node"`
 	Role string `json:"role,omitempty"`
 	// spans holds the span args of the kernels ParaPlay wrote, by
-	// Kernel.Extra.
+	// Kernel.Ref.
 	spans []spanMeta
 }
 
@@ -93,7 +93,7 @@ func (rd *reader) paraplay(e *rawEvent, k *Kernel, at int64) error {
 		rd.t.ParaPlay = &Meta{}
 	}
 	m := rd.t.ParaPlay
-	k.Class, k.Extra = Spanned, int32(len(m.spans))
+	k.Class, k.Ref = Spanned, int32(len(m.spans))
 	m.spans = append(m.spans, spanMeta{timeline.Kind(a.Kind), int(mb), int(stage), int(it)})
 	return nil
 }

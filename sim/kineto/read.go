@@ -282,7 +282,7 @@ func (rd *reader) finish() {
 	}
 }
 
-func cmpInt[T ~int64 | ~int32 | ~int](a, b T) int {
+func cmpInt[T ~int64 | ~int32 | ~int16 | ~int](a, b T) int {
 	switch {
 	case a < b:
 		return -1

@@ -86,7 +86,7 @@ func TestReadEvents(t *testing.T) {
 	if op, ok := tr.GEMMOf(&g); !ok || op.M != 64 || op.K != 128 || op.N != 256 || op.DType != "c10::BFloat16" {
 		t.Errorf("gemm's operator %+v (found %v), want 64×128 · 128×256 bf16", op, ok)
 	}
-	n := tr.NCCL[tr.Kernels[1].NCCL]
+	n := *tr.NCCLOf(&tr.Kernels[1])
 	if n.Op != "all_reduce" || n.Algorithm != "ring" || n.Protocol != "ll" || n.Bytes != 4000 || n.GroupSize != 2 {
 		t.Errorf("nccl %+v, want all_reduce ring ll 4000 B in a group of 2", n)
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"io"
 	"runtime"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -84,50 +83,55 @@ func peakMemory(f func()) uint64 {
 	return max(peak, m.Sys-m.HeapReleased)
 }
 
-// readSynthetic streams a synthetic trace of size bytes through Read and
-// converts it, returning the kernels read and the peak memory.
-func readSynthetic(tb testing.TB, size int64) (kernels int, peak uint64) {
+// readSynthetic streams a synthetic trace of size bytes through Read,
+// then converts it with Timeline; it returns the kernels read and the peak
+// memory of each step (the trace Read returns is still held during the
+// conversion, as paraplay import holds it).
+func readSynthetic(tb testing.TB, size int64) (kernels int, readPeak, importPeak uint64) {
 	runtime.GC()
-	peak = peakMemory(func() {
-		tr, err := kineto.Read(newSyntheticTrace(size), "synthetic.json", kineto.Limits{})
-		if err != nil {
+	var tr *kineto.Trace
+	readPeak = peakMemory(func() {
+		var err error
+		if tr, err = kineto.Read(newSyntheticTrace(size), "synthetic.json", kineto.Limits{}); err != nil {
 			tb.Fatal(err)
 		}
+	})
+	importPeak = peakMemory(func() {
 		if _, err := kineto.Timeline([]*kineto.Trace{tr}); err != nil {
 			tb.Fatal(err)
 		}
-		kernels = len(tr.Kernels)
 	})
-	return kernels, peak
+	return len(tr.Kernels), readPeak, max(readPeak, importPeak)
 }
 
-// TestStreamedMemory reads a 64 MB synthetic trace (about 140,000 kernels)
-// and holds the process's memory under 150 MB: the reader keeps compact
-// kernels, never the file. BenchmarkRead1GB does the same with 1 GB.
+// TestStreamedMemory reads a 64 MB synthetic trace (about 120,000 kernels)
+// and holds the process's memory under 100 MB while it reads and 150 MB
+// while it converts: the reader keeps compact kernels, never the file.
+// BenchmarkRead1GB does the same with 1 GB.
 func TestStreamedMemory(t *testing.T) {
-	kernels, peak := readSynthetic(t, 64<<20)
-	t.Logf("64 MB: %d kernels, peak %.0f MB", kernels, float64(peak)/1e6)
-	if kernels < 100000 || peak > 150e6 {
-		t.Errorf("%d kernels in %.0f MB; want over 100,000 within 150 MB", kernels, float64(peak)/1e6)
+	kernels, read, conv := readSynthetic(t, 64<<20)
+	t.Logf("64 MB: %d kernels, peak %.0f MB reading, %.0f MB with the conversion", kernels, float64(read)/1e6, float64(conv)/1e6)
+	if kernels < 100000 || read > 100e6 || conv > 150e6 {
+		t.Errorf("%d kernels in %.0f MB (%.0f MB converted); want over 100,000 within 100 MB (150 MB)", kernels, float64(read)/1e6, float64(conv)/1e6)
 	}
 }
 
-// BenchmarkRead1GB streams a 1 GB synthetic trace (2.2 million kernels,
-// all kept) through Read and Timeline and reports the peak memory, which
-// must stay under 500 MB. Run it with
+// BenchmarkRead1GB streams a 1 GB synthetic trace (about 2 million
+// kernels, all kept) through Read, which must stay under 500 MB of
+// memory, then Timeline, and reports both peaks and the throughput. Run
+// it with
 //
 //	go test -run '^$' -bench BenchmarkRead1GB -benchtime 1x ./sim/kineto
 func BenchmarkRead1GB(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
-		kernels, peak := readSynthetic(b, 1<<30)
-		b.ReportMetric(float64(peak)/1e6, "peak-MB")
+		kernels, read, conv := readSynthetic(b, 1<<30)
+		b.ReportMetric(float64(read)/1e6, "read-peak-MB")
+		b.ReportMetric(float64(conv)/1e6, "import-peak-MB")
 		b.ReportMetric(float64(kernels), "kernels")
 		b.ReportMetric(float64(1<<30)/1e6/time.Since(start).Seconds(), "MB/s")
-		if peak > 500e6 {
-			b.Errorf("peak memory %.0f MB reading 1 GB; the limit is 500 MB", float64(peak)/1e6)
+		if read > 500e6 {
+			b.Errorf("peak memory %.0f MB reading 1 GB; the limit is 500 MB", float64(read)/1e6)
 		}
 	}
 }
-
-var _ = strings.Repeat

@@ -32,9 +32,10 @@ type Trace struct {
 	Kernels []Kernel `json:"-"`
 	// Names interns the activities' names: Kernel.Name indexes it.
 	Names []string `json:"-"`
-	// NCCL holds the NCCL kernels' collective descriptions, by index of
-	// Kernel.NCCL (one entry per NCCL kernel).
-	NCCL []NCCL `json:"-"`
+	// NCCL holds the NCCL kernels' collective descriptions (NCCLOf), and
+	// Copies the memcpys' and memsets' bytes (BytesOf).
+	NCCL   []NCCL        `json:"-"`
+	Copies []units.Bytes `json:"-"`
 	// Launches are the host's runtime calls with a correlation id
 	// (cudaLaunchKernel, cudaMemcpyAsync, ...), sorted by correlation.
 	Launches []Launch `json:"-"`
@@ -73,7 +74,9 @@ type Device struct {
 	ComputeMinor int `json:"compute_minor"`
 }
 
-// Kernel is one GPU activity: a kernel, a memcpy or a memset.
+// Kernel is one GPU activity: a kernel, a memcpy or a memset. It is
+// 48 bytes, a trace holds millions: what only some activities have sits
+// in side tables that Ref indexes.
 type Kernel struct {
 	// Start and End bound it, in ns on the file's clock; End ≥ Start.
 	Start, End units.Time
@@ -82,16 +85,32 @@ type Kernel struct {
 	Correlation, External int64
 	// Name indexes Trace.Names.
 	Name int32
-	// Stream is the CUDA stream; Device the GPU index.
-	Stream, Device int32
-	// NCCL indexes Trace.NCCL for a collective kernel, -1 otherwise.
-	NCCL int32
+	// Stream is the CUDA stream.
+	Stream int32
+	// Ref indexes the side table of its class: Trace.NCCL for a
+	// Collective, Trace.Copies for a Memcpy or Memset, the span args of a
+	// trace ParaPlay wrote for a Spanned; -1 otherwise.
+	Ref int32
+	// Device is the GPU index.
+	Device int16
 	// Class is what the activity does.
 	Class Class
-	// Bytes is the payload of a memcpy or memset, 0 otherwise.
-	Bytes units.Bytes
-	// Extra indexes Meta.Spans for a span ParaPlay wrote, -1 otherwise.
-	Extra int32
+}
+
+// NCCLOf is k's collective description, nil when k is no collective.
+func (t *Trace) NCCLOf(k *Kernel) *NCCL {
+	if k.Class != Collective || k.Ref < 0 {
+		return nil
+	}
+	return &t.NCCL[k.Ref]
+}
+
+// BytesOf is the payload of a memcpy or memset, 0 for other activities.
+func (t *Trace) BytesOf(k *Kernel) units.Bytes {
+	if !k.Class.IsMemory() || k.Ref < 0 {
+		return 0
+	}
+	return t.Copies[k.Ref]
 }
 
 // Dur is the activity's length.
