@@ -98,7 +98,11 @@ func Compare(measured, simulated []kineto.RankReport, gpus []int) []Rank {
 		}
 		rows = append(rows, collectiveRows(m, s, per)...)
 		for _, c := range m.Classes {
-			if c.Class != kineto.Collective {
+			switch c.Class {
+			case kineto.Collective, kineto.Spanned:
+			case kineto.Memcpy, kineto.Memset:
+				rows = append(rows, row(c.Class.String()+"s (measured only)", per(c.Time), -1))
+			default:
 				rows = append(rows, row(c.Class.String()+" kernels (measured only)", per(c.Time), -1))
 			}
 		}

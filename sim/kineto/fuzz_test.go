@@ -3,8 +3,8 @@ package kineto_test
 import (
 	"bytes"
 	"fmt"
-	"time"
 	"testing"
+	"time"
 
 	"paraplay/sim/kineto"
 )

@@ -148,7 +148,7 @@ func Parse(r io.Reader) (*Log, error) {
 			continue
 		}
 		f := strings.Fields(trimmed)
-		if len(f) == 0 || !isInt(f[0]) {
+		if len(f) == 0 || !isDigits(f[0]) {
 			continue // nccl-tests' other output, or a launcher's
 		}
 		c := defaultColumns(len(f))
@@ -176,7 +176,16 @@ func Parse(r io.Reader) (*Log, error) {
 	return l, nil
 }
 
-func isInt(s string) bool { _, err := strconv.ParseInt(s, 10, 64); return err == nil }
+// isDigits reports whether s is a whole number's digits: a row starts
+// with its size.
+func isDigits(s string) bool {
+	for i := range len(s) {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
 
 // comment reads the header lines the log needs: the collective's name and
 // the ranks.
@@ -187,7 +196,7 @@ func (l *Log) comment(line string, n int) error {
 		return nil
 	}
 	f := strings.Fields(body)
-	if len(f) < 2 || f[0] != "Rank" || !isInt(f[1]) {
+	if len(f) < 2 || f[0] != "Rank" || !isDigits(f[1]) || len(f[1]) > 9 {
 		return nil
 	}
 	if len(l.Ranks) == MaxRanks {
