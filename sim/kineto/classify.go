@@ -93,6 +93,10 @@ func classify(cat, name string, nccl bool) Class {
 	if nccl || strings.Contains(lower, "nccl") {
 		return Collective
 	}
+	if strings.Contains(lower, "embedding") {
+		return Other // embedding lookups, whose library is FBGEMM: not GEMMs
+	}
+	lower = strings.ReplaceAll(lower, "fbgemm", "")
 	for _, group := range []struct {
 		names []string
 		class Class

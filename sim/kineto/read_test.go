@@ -147,6 +147,8 @@ func TestClassify(t *testing.T) {
 		{"kernel", "void cudnn::bn_fw_tr_1C11_kernel_NCHW<float>", "elementwise"},
 		{"kernel", "ncclKernel_AllReduce_RING_LL_Sum_float(ncclDevComm*, unsigned long, ncclWork*)", "collective"},
 		{"kernel", "void cub::DeviceScanKernel<int>", "other"},
+		{"kernel", "void fbgemm_gpu::permute_2D_data_kernel<false, int, int>", "other"},
+		{"kernel", "split_embedding_codegen_forward_unweighted_kernel<c10::Half>", "other"},
 		{"gpu_memcpy", "Memcpy DtoD (Device -> Device)", "memcpy"},
 		{"gpu_memset", "Memset (Device)", "memset"},
 	} {

@@ -99,9 +99,9 @@ func writeImport(tl *timeline.Timeline, reps []kineto.RankReport, asJSON bool, w
 		}{tl.Title, int64(tl.End), reps})
 	}
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "%s (%d GPUs)\n", tl.Title, len(tl.GPUs))
+	fmt.Fprintf(bw, "%s: %d GPU%s\n", tl.Title, len(tl.GPUs), plural(len(tl.GPUs)))
 	for i := range reps {
-		reps[i].WriteText(bw)
+		writeRankReport(bw, &reps[i])
 	}
 	return bw.Flush()
 }
@@ -180,4 +180,11 @@ func writeKineto(path string, tl *timeline.Timeline) error {
 		}
 	}
 	return nil
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

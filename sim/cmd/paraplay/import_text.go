@@ -1,26 +1,22 @@
-//go:build !js
-
-// The browser shows a measured run as it shows a simulated one; only the
-// command line prints this report, so the wasm build leaves it out.
-
-package kineto
+package main
 
 import (
 	"fmt"
 	"io"
 	"strings"
 
+	"paraplay/sim/kineto"
 	"paraplay/sim/units"
 )
 
-// MaxListedNCCL is how many NCCL kernels a rank's text report lists (its
+// maxListedNCCL is how many NCCL kernels a rank's text report lists (its
 // JSON lists every one).
-const MaxListedNCCL = 40
+const maxListedNCCL = 40
 
-// WriteText prints the report of one GPU: where it came from, its step
+// writeRankReport prints the report of one GPU: where it came from, its step
 // time, the split of its window, its kernels by class, its top kernels
 // and its NCCL kernels with their sizes, times and bandwidths.
-func (r *RankReport) WriteText(w io.Writer) {
+func writeRankReport(w io.Writer, r *kineto.RankReport) {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	pct := func(t units.Time) string {
 		if r.Window == 0 {
@@ -28,9 +24,9 @@ func (r *RankReport) WriteText(w io.Writer) {
 		}
 		return fmt.Sprintf("%.1f%%", 100*float64(t)/float64(r.Window))
 	}
-	p("%s: %s", r.Name, r.File)
+	p("GPU %d, %s: %s", r.GPU, r.Name, r.File)
 	if r.Rank >= 0 {
-		p(", rank %d of %d", r.Rank, r.WorldSize)
+		p(" (%d ranks)", r.WorldSize)
 	}
 	if r.Device != "" {
 		p(", %s", r.Device)
@@ -55,13 +51,13 @@ func (r *RankReport) WriteText(w io.Writer) {
 	p("  kernels by class      %s\n", strings.Join(classes, ", "))
 	p("  top kernels           %12s %7s  %-11s %s\n", "time", "count", "class", "name")
 	for _, k := range r.Top {
-		p("                        %12v %7d  %-11s %s\n", k.Time, k.Count, k.Class, short(k.Name, 70))
+		p("                        %12v %7d  %-11s %s\n", k.Time, k.Count, k.Class, shortName(k.Name, 70))
 	}
-	r.writeNCCL(w)
+	writeNCCLKernels(w, r)
 }
 
-// writeNCCL lists the collective kernels, at most MaxListedNCCL.
-func (r *RankReport) writeNCCL(w io.Writer) {
+// writeNCCLKernels lists the collective kernels, at most maxListedNCCL.
+func writeNCCLKernels(w io.Writer, r *kineto.RankReport) {
 	if len(r.NCCL) == 0 {
 		fmt.Fprintf(w, "  NCCL kernels          none\n")
 		return
@@ -69,7 +65,7 @@ func (r *RankReport) writeNCCL(w io.Writer) {
 	fmt.Fprintf(w, "  NCCL kernels          %d\n", len(r.NCCL))
 	fmt.Fprintf(w, "    %12s %12s  %-15s %10s %8s %5s %10s %10s  %s\n", "start", "time", "op", "bytes", "dtype", "group", "algbw", "busbw", "kernel")
 	for i, n := range r.NCCL {
-		if i == MaxListedNCCL {
+		if i == maxListedNCCL {
 			fmt.Fprintf(w, "    … and %d more (--json lists every one)\n", len(r.NCCL)-i)
 			break
 		}
@@ -81,7 +77,7 @@ func (r *RankReport) writeNCCL(w io.Writer) {
 			group = fmt.Sprint(n.GroupSize)
 		}
 		fmt.Fprintf(w, "    %12v %12v  %-15s %10s %8s %5s %10s %10s  %s\n", n.Start, n.Time, n.Op.Label(), bytes, orDash(n.DType), group,
-			gbps(n.AlgBW), gbps(n.BusBW), short(n.Name, 50))
+			gbps(n.AlgBW), gbps(n.BusBW), shortName(n.Name, 50))
 	}
 }
 
@@ -112,10 +108,27 @@ func times(ts []units.Time) string {
 	return strings.Join(out, ", ")
 }
 
-// short cuts a kernel's name at its argument list, and to n runes.
-func short(name string, n int) string {
-	if i := strings.IndexByte(name, '('); i > 0 && !strings.HasPrefix(name, "void ") {
-		name = name[:i]
+// shortName drops a kernel name's "void " and argument list (the first
+// "(" outside its template arguments, "(anonymous namespace)" aside), and
+// cuts it to n runes.
+func shortName(name string, n int) string {
+	name = strings.TrimPrefix(name, "void ")
+	name = strings.ReplaceAll(name, "(anonymous namespace)", "{anon}")
+	depth := 0
+	for i, c := range name {
+		switch c {
+		case '<':
+			depth++
+		case '>':
+			depth--
+		case '(':
+			if depth == 0 && i > 0 {
+				name = name[:i]
+			}
+		}
+		if c == '(' && depth == 0 && i > 0 {
+			break
+		}
 	}
 	if r := []rune(name); len(r) > n {
 		return string(r[:n-1]) + "…"
