@@ -159,8 +159,39 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if err := c.Validate(); err != nil {
+		if err := calibrate.Validate(c); err != nil {
 			t.Fatalf("Parse returned an invalid calibration: %v", err)
 		}
 	})
+}
+
+// TestCalibrationValidate holds a measured calibration's entries to known
+// presets and sane ranges, and its lookups to the catalog where it is
+// silent.
+func TestCalibrationValidate(t *testing.T) {
+	ok := &hw.Calibration{Links: map[string]hw.LinkFit{"ib-hdr": {Bandwidth: 20e9, Latency: 5000}, hw.IdealLink: {Bandwidth: 1e9}},
+		GEMMScale: map[string]float64{"h100-sxm": 0.9}}
+	if err := calibrate.Validate(ok); err != nil {
+		t.Fatal(err)
+	}
+	bad := &hw.Calibration{Links: map[string]hw.LinkFit{"ib-hdx": {Bandwidth: 20e9}, "ib-hdr": {Bandwidth: 0}},
+		GEMMScale: map[string]float64{"h100": 0.9, "h200": 1e6}}
+	err := calibrate.Validate(bad)
+	for _, want := range []string{"calibration.links.ib-hdx", "calibration.links.ib-hdr.bandwidth: is 0MB/s", "calibration.gemm_scale.h100:", "calibration.gemm_scale.h200: is 1e+06"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want an error naming %q", err, want)
+		}
+	}
+	hdr, _ := hw.LookupLink("ib-hdr")
+	ndr, _ := hw.LookupLink("ib-ndr")
+	if bw, lat := ok.Port(hdr); bw != 20e9 || lat != 5000 {
+		t.Errorf("ib-hdr: %v, %v", bw, lat)
+	}
+	if bw, lat := ok.Port(ndr); bw != ndr.Effective() || lat != ndr.Latency {
+		t.Errorf("ib-ndr (not calibrated): %v, %v", bw, lat)
+	}
+	var none *hw.Calibration
+	if none.Scale("h100-sxm") != 1 || ok.Scale("h100-sxm") != 0.9 || ok.Scale("b200") != 1 {
+		t.Error("GEMM scales")
+	}
 }

@@ -84,10 +84,40 @@ func Parse(data []byte) (*hw.Calibration, error) {
 		}
 		c.Links[name] = hw.LinkFit{Bandwidth: bw, Latency: lat}
 	}
-	if err := c.Validate(); err != nil {
+	if err := Validate(c); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// Validate reports every entry of a calibration that names no preset or lies outside its
+// range, naming it.
+func Validate(c *hw.Calibration) error {
+	if c == nil {
+		return nil
+	}
+	var errs []error
+	for _, name := range slices.Sorted(mapKeys(c.Links)) {
+		f := c.Links[name]
+		if _, err := hw.LookupLink(name); err != nil && name != hw.IdealLink {
+			errs = append(errs, fmt.Errorf("calibration.links.%s: %w", name, err))
+		}
+		if !(f.Bandwidth >= hw.MinFitBandwidth && f.Bandwidth <= hw.MaxFitBandwidth) {
+			errs = append(errs, fmt.Errorf("calibration.links.%s.bandwidth: is %v; allowed %v..%v", name, f.Bandwidth, hw.MinFitBandwidth, hw.MaxFitBandwidth))
+		}
+		if f.Latency < 0 || f.Latency > hw.MaxFitLatency {
+			errs = append(errs, fmt.Errorf("calibration.links.%s.latency: is %v; allowed 0..%v", name, f.Latency, hw.MaxFitLatency))
+		}
+	}
+	for _, name := range slices.Sorted(mapKeys(c.GEMMScale)) {
+		if _, err := hw.LookupGPU(name); err != nil {
+			errs = append(errs, fmt.Errorf("calibration.gemm_scale.%s: %w", name, err))
+		}
+		if s := c.GEMMScale[name]; !(s >= hw.MinGEMMScale && s <= hw.MaxGEMMScale) {
+			errs = append(errs, fmt.Errorf("calibration.gemm_scale.%s: is %v; allowed %v..%v", name, s, hw.MinGEMMScale, hw.MaxGEMMScale))
+		}
+	}
+	return errors.Join(errs...)
 }
 
 func mapKeys[V any](m map[string]V) func(func(string) bool) {

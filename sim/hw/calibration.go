@@ -1,12 +1,6 @@
 package hw
 
-import (
-	"errors"
-	"fmt"
-	"slices"
-
-	"paraplay/sim/units"
-)
+import "paraplay/sim/units"
 
 // Calibration is what measurements of one cluster say where they differ
 // from the catalog: a link's fitted bandwidth and per-message α (from
@@ -51,36 +45,6 @@ const (
 	MaxGEMMScale                    = 100.0
 )
 
-// Validate reports every entry that names no preset or lies outside its
-// range, naming it.
-func (c *Calibration) Validate() error {
-	if c == nil {
-		return nil
-	}
-	var errs []error
-	for _, name := range slices.Sorted(keys(c.Links)) {
-		f := c.Links[name]
-		if _, err := LookupLink(name); err != nil && name != IdealLink {
-			errs = append(errs, fmt.Errorf("calibration.links.%s: %w", name, err))
-		}
-		if !(f.Bandwidth >= MinFitBandwidth && f.Bandwidth <= MaxFitBandwidth) {
-			errs = append(errs, fmt.Errorf("calibration.links.%s.bandwidth: is %v; allowed %v..%v", name, f.Bandwidth, MinFitBandwidth, MaxFitBandwidth))
-		}
-		if f.Latency < 0 || f.Latency > MaxFitLatency {
-			errs = append(errs, fmt.Errorf("calibration.links.%s.latency: is %v; allowed 0..%v", name, f.Latency, MaxFitLatency))
-		}
-	}
-	for _, name := range slices.Sorted(keys(c.GEMMScale)) {
-		if _, err := LookupGPU(name); err != nil {
-			errs = append(errs, fmt.Errorf("calibration.gemm_scale.%s: %w", name, err))
-		}
-		if s := c.GEMMScale[name]; !(s >= MinGEMMScale && s <= MaxGEMMScale) {
-			errs = append(errs, fmt.Errorf("calibration.gemm_scale.%s: is %v; allowed %v..%v", name, s, MinGEMMScale, MaxGEMMScale))
-		}
-	}
-	return errors.Join(errs...)
-}
-
 // Port is the bandwidth and α a run gives link l: its fit when the
 // calibration has one, else the catalog's (Effective, Latency).
 func (c *Calibration) Port(l Link) (units.Bandwidth, units.Time) {
@@ -100,14 +64,4 @@ func (c *Calibration) Scale(name string) float64 {
 		}
 	}
 	return 1
-}
-
-func keys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }

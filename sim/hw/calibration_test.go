@@ -1,7 +1,6 @@
 package hw
 
 import (
-	"strings"
 	"testing"
 
 	"paraplay/sim/units"
@@ -58,36 +57,5 @@ func TestLatencyBarelyMattersForLargeMessages(t *testing.T) {
 		if !near(float64(got), float64(l.Effective()), 0.001) {
 			t.Errorf("%s: busbw %v vs effective %v", name, got, l.Effective())
 		}
-	}
-}
-
-// TestCalibrationValidate holds a measured calibration's entries to known
-// presets and sane ranges, and its lookups to the catalog where it is
-// silent.
-func TestCalibrationValidate(t *testing.T) {
-	ok := &Calibration{Links: map[string]LinkFit{"ib-hdr": {Bandwidth: 20e9, Latency: 5000}, IdealLink: {Bandwidth: 1e9}},
-		GEMMScale: map[string]float64{"h100-sxm": 0.9}}
-	if err := ok.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	bad := &Calibration{Links: map[string]LinkFit{"ib-hdx": {Bandwidth: 20e9}, "ib-hdr": {Bandwidth: 0}},
-		GEMMScale: map[string]float64{"h100": 0.9, "h200": 1e6}}
-	err := bad.Validate()
-	for _, want := range []string{"calibration.links.ib-hdx", "calibration.links.ib-hdr.bandwidth: is 0MB/s", "calibration.gemm_scale.h100:", "calibration.gemm_scale.h200: is 1e+06"} {
-		if err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("got %v, want an error naming %q", err, want)
-		}
-	}
-	hdr, _ := LookupLink("ib-hdr")
-	ndr, _ := LookupLink("ib-ndr")
-	if bw, lat := ok.Port(hdr); bw != 20e9 || lat != 5000 {
-		t.Errorf("ib-hdr: %v, %v", bw, lat)
-	}
-	if bw, lat := ok.Port(ndr); bw != ndr.Effective() || lat != ndr.Latency {
-		t.Errorf("ib-ndr (not calibrated): %v, %v", bw, lat)
-	}
-	var none *Calibration
-	if none.Scale("h100-sxm") != 1 || ok.Scale("h100-sxm") != 0.9 || ok.Scale("b200") != 1 {
-		t.Error("GEMM scales")
 	}
 }

@@ -151,7 +151,7 @@ func (f calibrateFlags) fit(traces []string) (*calibration, error) {
 		s := calibrate.SpreadOf(g.Residuals)
 		c.notes = append(c.notes, fmt.Sprintf("gemm_scale.%s: %d GEMMs, residuals median %.1f%%, max %.1f%%", g.GPU, len(g.Points), 100*s.Median, 100*s.Max))
 	}
-	return c, c.Written.Validate()
+	return c, calibrate.Validate(c.Written)
 }
 
 // logPoints reads the nccl-tests logs into points.

@@ -195,19 +195,12 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
 	}
-	if n := s.NumGPUs(); f.kineto != "" && n > maxKinetoRanks {
-		fmt.Fprintf(stderr, "paraplay run: --kineto writes one file per GPU; at most %d GPUs (the scenario has %d)\n", maxKinetoRanks, n)
+	long := f.long.set() || s.Failures.Duration > 0
+	if err := f.check(s, long); err != nil {
+		fmt.Fprintf(stderr, "paraplay run: %v\n", err)
 		return exitUsage
 	}
-	if f.long.set() || s.Failures.Duration > 0 {
-		if f.kineto != "" {
-			fmt.Fprintf(stderr, "paraplay run: --kineto: a long run writes no trace\n")
-			return exitUsage
-		}
-		if f.fidelity == "detailed" {
-			fmt.Fprintf(stderr, "paraplay run: --fidelity detailed: a long run simulates its iteration analytically\n")
-			return exitUsage
-		}
+	if long {
 		return longCommand(pos[0], s, f.long, limits, f.json, stdout, stderr)
 	}
 	if err := run.CheckMirrored(s, limits); err != nil {
@@ -228,6 +221,20 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		return exitError
 	}
 	return 0
+}
+
+// check refuses flags the scenario cannot take: --kineto beyond
+// maxKinetoRanks GPUs or on a long run, --fidelity detailed on a long run.
+func (f runFlags) check(s scenario.Scenario, long bool) error {
+	switch n := s.NumGPUs(); {
+	case f.kineto != "" && n > maxKinetoRanks:
+		return fmt.Errorf("--kineto writes one file per GPU; at most %d GPUs (the scenario has %d)", maxKinetoRanks, n)
+	case long && f.kineto != "":
+		return fmt.Errorf("--kineto: a long run writes no trace")
+	case long && f.fidelity == "detailed":
+		return fmt.Errorf("--fidelity detailed: a long run simulates its iteration analytically")
+	}
+	return nil
 }
 
 // writeRun prints the run's summary and writes the files the flags ask for.
