@@ -11,6 +11,7 @@ import (
 	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -96,7 +97,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 19 {
+	switch b.next() % 20 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -157,5 +158,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 18:
 		scenario.Put(s, partitioned.Name, partitioned.Settings{Parts: pick(b, 1, 2, 3, 4), PreSteps: pick(b, 1, 64), FullSteps: pick(b, 1, 2)})
 		s.Strategy = pick(b, s.Strategy, partitioned.Name)
+	case 19:
+		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
+			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
 	}
 }

@@ -119,6 +119,9 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if len(s.Cluster.NodeGPUs) > 0 {
 		return Estimate{}, fmt.Errorf("cluster.node_gpus: Estimate covers clusters of one GPU type")
 	}
+	if SDPOf(&s).Fraction != 0 {
+		return Estimate{}, fmt.Errorf("parallel.sdp: Estimate covers replicas that hold the whole model")
+	}
 	tr, bt, err := e.prepare(s)
 	if err != nil {
 		return Estimate{}, err

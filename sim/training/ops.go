@@ -131,6 +131,10 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		Span: timeline.Span{Microbatch: o.Microbatch, Stage: k, Label: fmt.Sprintf("%v%d", o.Kind, o.Microbatch)}}
 	op.Compute, op.Comm = tr.op(o, k, tr.sch.SplitBackward)
 	held := taskgraph.Footprint{Bytes: tr.actBytes[k], InFlight: 1 / float64(tr.sch.Chunks)}
+	if tr.sdp != nil { // each worker computes and keeps its subnetwork's
+		op.Compute, op.Comm = opParts(o.Kind, tr.sdpTimes(r), tr.sch.SplitBackward)
+		held.Bytes = tr.sdpActivations(r)
+	}
 	switch o.Kind {
 	case pipeline.F:
 		op.Span.Kind, op.Take = timeline.Forward, held

@@ -131,6 +131,10 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			_, closedForms = sdpWork(p.DP, f, buckets, 1)
+			closedForms += 2 * m
+		}
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
@@ -146,7 +150,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
-	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Graphs: graphs})
+	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s), Graphs: graphs})
 	if real && !s.Model.Eager() {
 		w.Memory.N += opListBytes
 	}
@@ -196,6 +200,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	grad := 0.0
 	if real && dp*cp > 1 {
 		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+	}
+	if f := SDPOf(&s).Fraction; real && f != 0 {
+		grad, _ = sdpWork(p.DP, f, b, channels)
 	}
 	zero := 0.0
 	switch {
