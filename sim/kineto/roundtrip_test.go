@@ -85,10 +85,10 @@ func TestRoundTrip(t *testing.T) {
 				t.Errorf("a ParaPlay trace's import has a measured record: %v", got.Extra)
 			}
 			var a, b bytes.Buffer
-			if err := want.WriteJSON(&a); err != nil {
+			if err := timeline.WriteJSON(want, &a); err != nil {
 				t.Fatal(err)
 			}
-			if err := got.WriteJSON(&b); err != nil {
+			if err := timeline.WriteJSON(got, &b); err != nil {
 				t.Fatal(err)
 			}
 			if !bytes.Equal(a.Bytes(), b.Bytes()) {

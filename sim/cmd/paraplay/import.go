@@ -75,7 +75,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer) error
-	}{{*trace, tl.WriteChromeTrace}, {*tlPath, tl.WriteJSON}} {
+	}{{*trace, tl.WriteChromeTrace}, {*tlPath, func(w io.Writer) error { return timeline.WriteJSON(tl, w) }}} {
 		if out.path == "" {
 			continue
 		}
