@@ -16,6 +16,9 @@ type Message struct {
 	// Path is the link ids crossed, from Src to Dst. It is shared between
 	// messages on the same route: read it, never change it.
 	Path []int
+	// Route numbers the path among the network's routes, from 0 in the
+	// order they were first used: messages on the same path share it.
+	Route int
 	// Start is when it was sent; End when its last byte arrived.
 	Start, End units.Time
 	// Rates is its sending rate over time (see timeline.Transfer.Rates).
@@ -73,7 +76,7 @@ func (m *Message) Fire() {
 type Network struct {
 	topo    *topo.Topology
 	router  *topo.Router
-	routes  map[[2]int][]int // cached paths, shared by messages
+	routes  map[[2]int]route // cached paths, shared by messages
 	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng     *engine.Engine
 	active  []*Message   // flows past their latency
@@ -95,7 +98,7 @@ type Network struct {
 func New(t *topo.Topology, eng *engine.Engine) *Network {
 	n := len(t.Links)
 	return &Network{
-		topo: t, router: topo.NewRouter(t), routes: map[[2]int][]int{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
+		topo: t, router: topo.NewRouter(t), routes: map[[2]int]route{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
 	}
 }
@@ -121,28 +124,46 @@ func Cost(t *topo.Topology, path []int, b units.Bytes) units.Time {
 
 // Route returns the path a message from src to dst takes.
 func (n *Network) Route(src, dst int) ([]int, error) {
+	r, err := n.route(src, dst)
+	return r.path, err
+}
+
+// route is Route with the path's latency.
+func (n *Network) route(src, dst int) (route, error) {
 	var recent *[2]recentRoute
 	if src >= 0 && src < len(n.recent) {
 		recent = &n.recent[src]
 		for _, r := range recent {
 			if r.path != nil && r.dst == dst {
-				return r.path, nil
+				return r.route, nil
 			}
 		}
 	}
 	key := [2]int{src, dst}
-	p, ok := n.routes[key]
+	r, ok := n.routes[key]
 	if !ok {
-		var err error
-		if p, err = n.router.Route(src, dst); err != nil {
-			return nil, err
+		p, err := n.router.Route(src, dst)
+		if err != nil {
+			return route{}, err
 		}
-		n.routes[key] = p
+		r.path, r.id = p, len(n.routes)
+		for _, id := range p {
+			r.latency += n.topo.Links[id].Latency
+		}
+		n.routes[key] = r
 	}
-	if recent != nil && len(p) > 0 {
-		recent[0], recent[1] = recentRoute{dst, p}, recent[0]
+	if recent != nil && len(r.path) > 0 {
+		recent[0], recent[1] = recentRoute{dst, r}, recent[0]
 	}
-	return p, nil
+	return r, nil
+}
+
+// route is a path, its number (Message.Route) and the sum of its links'
+// latencies.
+type route struct {
+	path    []int
+	id      int
+	latency units.Time
 }
 
 // recentRoute is a path a GPU sent on lately: a GPU of a ring or a tree
@@ -150,8 +171,8 @@ func (n *Network) Route(src, dst int) ([]int, error) {
 // cheaper than hashing the pair into the map (a tenth of a 1,024-GPU
 // ring's network time).
 type recentRoute struct {
-	dst  int
-	path []int
+	dst int
+	route
 }
 
 // Send starts a message of b bytes from GPU src to GPU dst now; done, if
@@ -176,10 +197,11 @@ func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) error
 }
 
 func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle bool) (*Message, error) {
-	path, err := n.Route(src, dst)
+	rt, err := n.route(src, dst)
 	if err != nil {
 		return nil, err
 	}
+	path := rt.path
 	var m *Message
 	var rates []timeline.Rate
 	if k := len(n.free); k > 0 {
@@ -188,12 +210,8 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	} else {
 		m = new(Message)
 	}
-	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
-	var lat units.Time
-	for _, id := range path {
-		lat += n.topo.Links[id].Latency
-	}
-	n.eng.Schedule(n.eng.Now()+lat, m)
+	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Route: rt.id, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
+	n.eng.Schedule(n.eng.Now()+rt.latency, m)
 	return m, nil
 }
 
@@ -326,10 +344,19 @@ func (n *Network) share(flows []*Message, links []int) {
 		n.residual[id] = float64(n.topo.Links[id].Bandwidth)
 		n.count[id] = len(n.onLink[id])
 	}
+	left := len(flows)
 	for _, m := range flows {
 		m.frozen = false
+		if n.shareAlone(m) {
+			// Frozen first: no other flow crosses its links, so the
+			// filling would give it the same rate and leave the others'
+			// unchanged. Its links drop out of the filling.
+			left--
+			for _, id := range m.Path {
+				n.count[id] = 0
+			}
+		}
 	}
-	left := len(flows)
 	for left > 0 {
 		best := -1.0
 		for _, id := range links {
@@ -351,6 +378,28 @@ func (n *Network) share(flows []*Message, links []int) {
 			}
 		}
 	}
+}
+
+// shareAlone freezes m at its slowest link's bandwidth when it is alone
+// on every link of its path (the common case under the single-port
+// model), and reports whether it was. A flow alone on its links always
+// ends the filling at that rate: its links' share never falls below it
+// while it is unfrozen, and no other flow's freezing touches them.
+func (n *Network) shareAlone(m *Message) bool {
+	if len(m.Path) == 0 {
+		return false
+	}
+	best := -1.0
+	for _, id := range m.Path {
+		if len(n.onLink[id]) != 1 {
+			return false
+		}
+		if s := max(0, float64(n.topo.Links[id].Bandwidth)); best < 0 || s < best {
+			best = s
+		}
+	}
+	m.frozen, m.rate = true, best
+	return true
 }
 
 // bottleneckAt reports whether one of m's links offers at most share per

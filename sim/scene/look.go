@@ -37,7 +37,7 @@ type look struct {
 	caption func(f *Frames, t units.Time, live []int32) string
 	// traffic names the kind of traffic x carries, which colours its
 	// packet and its send in the strip.
-	traffic func(tl *timeline.Timeline, x *timeline.Transfer) string
+	traffic func(tl *timeline.Timeline, x timeline.Transfer) string
 	// memGPUs are the GPUs with a memory bar.
 	memGPUs func(f *Frames) []int
 	// memParts are the categories the memory bars stack, bottom to top.
@@ -89,7 +89,7 @@ func everyGPURows(tl *timeline.Timeline) stripRows { return chooseRows(tl, false
 // collectiveEntries is the legend of a collective: the GPU states and the
 // chunks' phases (none when no chunk moves, as on one GPU).
 func collectiveEntries(f *Frames) []legendEntry {
-	if len(f.tl.Transfers) == 0 {
+	if f.tl.Transfers.Len() == 0 {
 		return slices.Clone(legendEntries[:len(legendEntries)-2])
 	}
 	return slices.Clone(legendEntries[:])
@@ -102,7 +102,7 @@ func collectiveCaption(f *Frames, t units.Time, live []int32) string {
 
 // collectiveTraffic is a pipeline message, or the purpose of x's
 // collective.
-func collectiveTraffic(tl *timeline.Timeline, x *timeline.Transfer) string {
+func collectiveTraffic(tl *timeline.Timeline, x timeline.Transfer) string {
 	if x.Phase == trafficPP {
 		return trafficPP
 	}

@@ -159,7 +159,7 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
 func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	size := max(3, min(14*b.s, L.gpuW*0.45, L.gpuH*0.45))
 	for _, i := range b.live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		f := 0.0
 		if x.Bytes > 0 {
 			f = x.BytesAt(t) / float64(x.Bytes)

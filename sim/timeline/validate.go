@@ -38,14 +38,21 @@ func (tl *Timeline) Validate() error {
 	last, spanErrs := tl.checkSpans()
 	errs = append(errs, spanErrs...)
 	errs = append(errs, tl.checkMirrors()...)
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
-		if err := tl.checkTransfer(x); err != nil {
+	// One walk over the transfers; the capacity sweep runs only when the
+	// walk cannot settle it (exclusiveLinks).
+	ex := newExclusiveLinks(tl)
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
+		if err := tl.checkTransfer(&x); err != nil {
 			errs = append(errs, fmt.Errorf("transfers[%d]: %v", i, err))
+			ex.settled = false
 		}
 		last = max(last, x.End)
+		ex.add(&x)
 	}
-	errs = append(errs, tl.checkCapacity()...)
+	if !ex.settled {
+		errs = append(errs, tl.checkCapacity()...)
+	}
 	for i := range tl.Collectives {
 		c := &tl.Collectives[i]
 		if c.End < c.Start || c.Start < 0 || len(c.GPUs) != c.Ranks {
