@@ -19,11 +19,12 @@ type ports struct {
 	local              []int // local[g] is GPU g's index in its server, when ports are per peer
 	per                int   // the most GPUs in a server, when ports are per peer; else 0
 	sending, receiving []bool
-	bySrc, byDst       [][]int32 // waiting messages per sender / receiver, in arrival order
-	started            []bool    // by op: the message has left its queues
-	readySeq           []int32   // by op: order in which messages became ready
-	bySeq              []int32   // op of each ready sequence number
-	collected          []uint32  // by op: dispatch pass that last collected it
+	bySrc, byDst       [][]int32  // waiting messages per sender / receiver, in arrival order
+	started            []bool     // by op: the message has left its queues
+	readySeq           []int32    // by op: order in which messages became ready
+	bySeq              []int32    // op of each ready sequence number
+	seqPorts           [][2]int32 // send and receive port of each ready sequence number
+	collected          []uint32   // by op: dispatch pass that last collected it
 	pass               uint32
 	touched            touched
 	candidates         []int32 // ready sequence numbers of this pass's candidates
@@ -66,6 +67,7 @@ func (p *ports) size(ops int) {
 	p.readySeq = make([]int32, ops)
 	p.collected = make([]uint32, ops)
 	p.bySeq = make([]int32, 0, ops)
+	p.seqPorts = make([][2]int32, 0, ops)
 }
 
 // queue puts message id from send port src to receive port dst in their
@@ -73,6 +75,7 @@ func (p *ports) size(ops int) {
 func (p *ports) queue(id int32, src, dst int) {
 	p.readySeq[id] = int32(len(p.bySeq))
 	p.bySeq = append(p.bySeq, id)
+	p.seqPorts = append(p.seqPorts, [2]int32{int32(src), int32(dst)})
 	p.bySrc[src] = append(p.bySrc[src], id)
 	p.byDst[dst] = append(p.byDst[dst], id)
 }
@@ -111,8 +114,8 @@ func (g *Graph) dispatch() {
 		if p.started[id] {
 			continue
 		}
-		src, dst := g.portsOf(g.ops[id].item)
-		if !p.sending[src] && !p.receiving[dst] {
+		ends := p.seqPorts[seq] // portsOf, kept when it was queued
+		if !p.sending[ends[0]] && !p.receiving[ends[1]] {
 			g.send(id)
 		}
 	}
