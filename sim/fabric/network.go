@@ -87,6 +87,7 @@ type Network struct {
 	pass    uint64       // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
+	bandwidth []float64 // each link's, in bytes per second
 	residual  []float64
 	count     []int
 	linkMark  []uint64
@@ -97,10 +98,15 @@ type Network struct {
 // New returns a network on t whose events run on eng.
 func New(t *topo.Topology, eng *engine.Engine) *Network {
 	n := len(t.Links)
-	return &Network{
+	net := &Network{
 		topo: t, router: topo.NewRouter(t), routes: map[[2]int]route{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
+		bandwidth: make([]float64, n),
 	}
+	for i, l := range t.Links {
+		net.bandwidth[i] = float64(l.Bandwidth)
+	}
+	return net
 }
 
 // Cost is the α–β time of one message of b bytes alone on a path: the sum
@@ -316,11 +322,17 @@ func (n *Network) complete(m *Message) {
 		fl := n.onLink[id]
 		for i, f := range fl {
 			if f == m {
-				n.onLink[id] = append(fl[:i], fl[i+1:]...)
+				if i < len(fl)-1 {
+					copy(fl[i:], fl[i+1:])
+				}
+				fl[len(fl)-1] = nil
+				n.onLink[id] = fl[:len(fl)-1]
 				break
 			}
 		}
-		n.dirty = append(n.dirty, id)
+		if len(n.onLink[id]) > 0 { // an emptied link has no flow to reshare
+			n.dirty = append(n.dirty, id)
+		}
 	}
 	n.schedule()
 	if m.to != nil {
@@ -340,18 +352,24 @@ func (n *Network) complete(m *Message) {
 // capacity per unfrozen flow is smallest, give their flows that share, and
 // take it off every link those flows cross.
 func (n *Network) share(flows []*Message, links []int) {
-	for _, id := range links {
-		n.residual[id] = float64(n.topo.Links[id].Bandwidth)
-		n.count[id] = len(n.onLink[id])
-	}
+	// A flow alone on its links is frozen first: the filling would give
+	// it the same rate and leave the others' unchanged. When all are
+	// (the single-port model's runs), there is nothing left to fill.
 	left := len(flows)
 	for _, m := range flows {
-		m.frozen = false
-		if n.shareAlone(m) {
-			// Frozen first: no other flow crosses its links, so the
-			// filling would give it the same rate and leave the others'
-			// unchanged. Its links drop out of the filling.
+		if m.frozen = n.shareAlone(m); m.frozen {
 			left--
+		}
+	}
+	if left == 0 {
+		return
+	}
+	for _, id := range links {
+		n.residual[id] = n.bandwidth[id]
+		n.count[id] = len(n.onLink[id])
+	}
+	for _, m := range flows {
+		if m.frozen { // its links drop out of the filling
 			for _, id := range m.Path {
 				n.count[id] = 0
 			}
@@ -380,8 +398,8 @@ func (n *Network) share(flows []*Message, links []int) {
 	}
 }
 
-// shareAlone freezes m at its slowest link's bandwidth when it is alone
-// on every link of its path (the common case under the single-port
+// shareAlone sets m's rate to its slowest link's bandwidth when it is
+// alone on every link of its path (the common case under the single-port
 // model), and reports whether it was. A flow alone on its links always
 // ends the filling at that rate: its links' share never falls below it
 // while it is unfrozen, and no other flow's freezing touches them.
@@ -394,11 +412,11 @@ func (n *Network) shareAlone(m *Message) bool {
 		if len(n.onLink[id]) != 1 {
 			return false
 		}
-		if s := max(0, float64(n.topo.Links[id].Bandwidth)); best < 0 || s < best {
+		if s := max(0, n.bandwidth[id]); best < 0 || s < best {
 			best = s
 		}
 	}
-	m.frozen, m.rate = true, best
+	m.rate = best
 	return true
 }
 

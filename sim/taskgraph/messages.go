@@ -131,8 +131,10 @@ func (g *Graph) ready(id int32) {
 		return
 	}
 	src, dst := g.portsOf(g.ops[id].item)
-	g.msgs.ports.queue(id, src, dst)
-	g.touch(src, dst)
+	p := &g.msgs.ports
+	p.queue(id, src, dst)
+	p.touched.ready = append(p.touched.ready, id)
+	g.wantDispatch()
 }
 
 // send starts message id on the network.

@@ -162,37 +162,40 @@ func (s *capacitySweep) push(c rateCursor) { s.queue.Push(c.at, c) }
 // stay a trillionth below the sweep's limit, so that the sweep's running
 // float sums could not have found an overload the walk does not see.
 type exclusiveLinks struct {
-	tl      *Timeline
 	free    []units.Time // by link: when its last message ends
+	limit   []float64    // by link: the most a piece may send
 	prev    units.Time   // the last transfer's start
 	settled bool
 }
 
 func newExclusiveLinks(tl *Timeline) exclusiveLinks {
-	return exclusiveLinks{tl: tl, free: make([]units.Time, len(tl.Links)), settled: true}
+	e := exclusiveLinks{free: make([]units.Time, len(tl.Links)), limit: make([]float64, len(tl.Links)), settled: true}
+	for id, l := range tl.Links {
+		e.limit[id] = float64(l.Bandwidth) * (1 + 1e-9) * (1 - 1e-12)
+	}
+	return e
 }
 
-// add walks transfer x, which checkTransfer accepted (otherwise the caller
-// unsettles the walk).
-func (e *exclusiveLinks) add(x *Transfer) {
+// add walks the next transfer (its interval, path and rates), which
+// checkTransfer accepted (otherwise the caller unsettles the walk).
+func (e *exclusiveLinks) add(start, end units.Time, path []int, rates []Rate) {
 	if !e.settled {
 		return
 	}
-	if x.Start < e.prev {
+	if start < e.prev {
 		e.settled = false // out of order: the sweep sorts it out
 		return
 	}
-	e.prev = x.Start
+	e.prev = start
 	peak := 0.0
-	for _, r := range x.Rates {
+	for _, r := range rates {
 		peak = max(peak, r.BytesPerSecond)
 	}
-	for _, id := range x.Path {
-		if id < 0 || id >= len(e.free) || x.Start < e.free[id] ||
-			peak > float64(e.tl.Links[id].Bandwidth)*(1+1e-9)*(1-1e-12) {
+	for _, id := range path {
+		if id < 0 || id >= len(e.free) || start < e.free[id] || peak > e.limit[id] {
 			e.settled = false
 			return
 		}
-		e.free[id] = x.End
+		e.free[id] = end
 	}
 }

@@ -151,7 +151,7 @@ func TestExclusiveLinksNeverSettleAnOverload(t *testing.T) {
 		tl := capacityRun(xs...)
 		ex := newExclusiveLinks(tl)
 		for i := range xs {
-			ex.add(&xs[i])
+			ex.add(xs[i].Start, xs[i].End, xs[i].Path, xs[i].Rates)
 		}
 		if !ex.settled {
 			continue
@@ -181,7 +181,7 @@ func TestExclusiveLinksNeverSettleAnOverload(t *testing.T) {
 		xs := tc.xs
 		ex := newExclusiveLinks(capacityRun(xs...))
 		for i := range xs {
-			ex.add(&xs[i])
+			ex.add(xs[i].Start, xs[i].End, xs[i].Path, xs[i].Rates)
 		}
 		if ex.settled != tc.want {
 			t.Errorf("%s: settled = %v, want %v", tc.name, ex.settled, tc.want)

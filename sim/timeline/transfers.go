@@ -115,7 +115,11 @@ func (t *Transfers) Append(x Transfer) int {
 	if fits32(x.Src) && fits32(x.Dst) && fits32(x.Collective) && fits32(x.Step) && fits32(x.Chunk) {
 		r := &t.recs[i]
 		r.start, r.bytes, r.src, r.dst = x.Start, x.Bytes, int32(x.Src), int32(x.Dst)
-		r.collective, r.step, r.chunk, r.phase, r.route = int32(x.Collective), int32(x.Step), int32(x.Chunk), t.phaseOf(x.Phase), 0
+		r.collective, r.step, r.chunk, r.phase = int32(x.Collective), int32(x.Step), int32(x.Chunk), t.phaseOf(x.Phase)
+		r.route, r.rates, r.nrates = -1, int32(len(t.rates)), -1
+		if x.Path == nil && x.Rates == nil && x.End == 0 { // an executor's, completed by Arrive
+			return i
+		}
 	} else {
 		t.wide = append(t.wide, x)
 	}
@@ -149,7 +153,9 @@ func (t *Transfers) Arrive(i int, route int32, end units.Time, rates []Rate) {
 	r.end, r.route, r.rates, r.nrates = end, route, int32(len(t.rates)), -1
 	if rates != nil {
 		r.nrates = int32(len(rates))
-		t.rates = append(t.rates, rates...)
+		for _, x := range rates { // most messages have one or two: cheaper than a copy
+			t.rates = append(t.rates, x)
+		}
 	}
 }
 
