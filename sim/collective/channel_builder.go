@@ -30,7 +30,7 @@ type channelSlice struct {
 	dep                 int
 }
 
-func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int) *channelBuilder {
+func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int, mesh bool) *channelBuilder {
 	n := nodes * perNode
 	cb := &channelBuilder{sch: sch, n: n, pieces: pieces, channels: channels}
 	// Members per message of a piece step: one message per distinct
@@ -38,6 +38,9 @@ func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int) *cha
 	members := make(map[[2]int]int)
 	for c := range channels {
 		o := channelOrder(nodes, perNode, c)
+		if mesh {
+			o = meshChannelOrder(nodes, perNode, c)
+		}
 		p := make([]int, n)
 		for i, r := range o {
 			p[r] = i
@@ -137,7 +140,9 @@ func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
 		}
 		cb.next[m.channel][dst*cb.pieces+p] = idx
 		if t.Bytes == 0 {
-			t.Chunk, t.Offset = m.shard, m.rng.Offset
+			t.Chunk, t.Offset, t.Channel = m.shard, m.rng.Offset, int8(m.channel)
+		} else {
+			t.Channel = -1 // several channels' slices in one message
 		}
 		t.Bytes += m.rng.Bytes
 		if rngs != nil {

@@ -71,7 +71,7 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 	if err != nil {
 		return Measurement{}, nil, err
 	}
-	cfg.Alpha, cfg.Bandwidth = alpha, bw
+	cfg.Alpha, cfg.Bandwidth, cfg.Mesh = alpha, bw, cfg.Mesh || t.DirectPorts // on a mesh, channels take cables of their own
 	m := Measurement{Op: op, Algorithm: algo, Protocol: proto, Ranks: n, Bytes: cfg.Bytes}
 	if algo == AlgorithmNVLS {
 		if err := nvlsFits(t, op, ProtocolNone, o, gpus); err != nil {
@@ -193,6 +193,12 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 	if d <= 0 {
 		return nil, fmt.Errorf("run: analytic collective of duration %v", d)
 	}
+	return analyticTimeline(t, op, algo, bytes, gpus, d, title)
+}
+
+// analyticTimeline is CollectiveAnalytic's timeline, for GPUs and a
+// duration d > 0 known to be valid.
+func analyticTimeline(t *topo.Topology, op, algo string, bytes units.Bytes, gpus []int, d units.Time, title string) (*timeline.Timeline, error) {
 	tl := taskgraph.NewTimeline(t, title)
 	tl.Fidelity = taskgraph.Analytic
 	tl.Collectives = []timeline.Collective{{Name: collective.Op(op), Algorithm: algo, Ranks: len(gpus), Bytes: bytes,

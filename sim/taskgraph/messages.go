@@ -145,7 +145,7 @@ func (g *Graph) send(id int32) {
 	// without a sort; Arrived fills in the rest.
 	g.ops[id].slot = int32(g.out.Transfers.Append(timeline.Transfer{
 		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
-		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: g.eng.Now(),
+		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase, Start: g.eng.Now(),
 	}))
 	if c.tl >= 0 { // the collective's record starts with its first message
 		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {

@@ -19,7 +19,7 @@ import (
 // transfers, memory, ...), element by element: a run with 17 million spans
 // is gigabytes of JSON, which encoding/json would build whole in memory
 // before writing a byte. The CLI writes it (--timeline); the wasm, which
-// never does, leaves this file out for a stub (jsonstream_js.go): an
+// never does, leaves this file out for a stub (text_js.go): an
 // exported method stays in a binary that uses reflection, called or not,
 // and this one costs 5.6 KB gzipped.
 func (tl *Timeline) WriteJSON(w io.Writer) error {

@@ -33,8 +33,9 @@ type Transfers struct {
 	made   bool       // written [] when empty, not null
 }
 
-// transferRec is one message. route is −1 for a nil Path; nrates is −1
-// for nil Rates; a wide message (a field beyond 32 bits, as only a
+// transferRec is one message, 64 bytes: three 8-byte numbers, nine
+// 32-bit ones and the channel in what would be padding. route is −1 for a
+// nil Path; nrates is −1 for nil Rates; a wide message (a field beyond 32 bits, as only a
 // hand-made timeline has) keeps route = wideRoute and its whole Transfer
 // in wide[rates].
 type transferRec struct {
@@ -44,6 +45,7 @@ type transferRec struct {
 	src, dst, collective int32
 	step, chunk, phase   int32
 	route, rates, nrates int32
+	channel              int8
 }
 
 const wideRoute = -2
@@ -85,7 +87,7 @@ func (t *Transfers) At(i int) Transfer {
 		return t.wide[r.rates]
 	}
 	x := Transfer{Src: int(r.src), Dst: int(r.dst), Bytes: r.bytes, Collective: int(r.collective),
-		Step: int(r.step), Chunk: int(r.chunk), Phase: t.phases[r.phase], Start: r.start, End: r.end}
+		Step: int(r.step), Chunk: int(r.chunk), Channel: r.channel, Phase: t.phases[r.phase], Start: r.start, End: r.end}
 	if r.route >= 0 {
 		x.Path = t.paths[r.route]
 	}
@@ -116,6 +118,7 @@ func (t *Transfers) Append(x Transfer) int {
 		r := &t.recs[i]
 		r.start, r.bytes, r.src, r.dst = x.Start, x.Bytes, int32(x.Src), int32(x.Dst)
 		r.collective, r.step, r.chunk, r.phase = int32(x.Collective), int32(x.Step), int32(x.Chunk), t.phaseOf(x.Phase)
+		r.channel = x.Channel
 		r.route, r.rates, r.nrates = -1, int32(len(t.rates)), -1
 		if x.Path == nil && x.Rates == nil && x.End == 0 { // an executor's, completed by Arrive
 			return i

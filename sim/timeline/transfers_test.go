@@ -5,17 +5,26 @@ import (
 	"math"
 	"reflect"
 	"testing"
+	"unsafe"
 )
+
+// TestTransferRecordIs64Bytes: the record the memory budget counts
+// (budget.TransferBytes) and the padding the channel lives in.
+func TestTransferRecordIs64Bytes(t *testing.T) {
+	if got := unsafe.Sizeof(transferRec{}); got != 64 {
+		t.Errorf("transferRec is %d bytes, want 64", got)
+	}
+}
 
 // someTransfers covers what a list must give back as it was given: nil and
 // empty paths and rates, several phases, and numbers beyond 32 bits.
 func someTransfers() []Transfer {
 	return []Transfer{
-		{Path: []int{0, 3}, Src: 0, Dst: 1, Bytes: 1 << 40, Collective: -1, Step: 3, Chunk: 2, Phase: "reduce-scatter",
+		{Path: []int{0, 3}, Src: 0, Dst: 1, Bytes: 1 << 40, Collective: -1, Step: 3, Chunk: 2, Channel: 7, Phase: "reduce-scatter",
 			Start: 5, End: 9, Rates: []Rate{{At: 6, BytesPerSecond: 1e9}, {At: 7, BytesPerSecond: 0}}},
-		{Src: 1, Dst: 0, Phase: "all-gather", Start: 5, End: 6},
+		{Src: 1, Dst: 0, Channel: -1, Phase: "all-gather", Start: 5, End: 6},
 		{Path: []int{}, Src: 2, Dst: 3, Phase: "reduce-scatter", Rates: []Rate{}},
-		{Path: []int{7}, Src: 1 << 40, Dst: -3, Collective: math.MinInt32 - 1, Step: math.MaxInt32 + 1, Phase: "wide",
+		{Path: []int{7}, Src: 1 << 40, Dst: -3, Collective: math.MinInt32 - 1, Step: math.MaxInt32 + 1, Channel: 3, Phase: "wide",
 			Rates: []Rate{{At: 1, BytesPerSecond: 2}}},
 		{Path: []int{0, 3}, Src: 0, Dst: 1, Collective: math.MaxInt32, Step: math.MinInt32, Chunk: -1, Phase: ""},
 	}
@@ -50,13 +59,13 @@ func TestTransfersGiveBackWhatTheyKeep(t *testing.T) {
 func TestTransfersAsAnExecutorWritesThem(t *testing.T) {
 	var xs Transfers
 	xs.Grow(3, 4)
-	a := xs.Append(Transfer{Src: 0, Dst: 1, Bytes: 10, Collective: 0, Phase: "p", Start: 1})
+	a := xs.Append(Transfer{Src: 0, Dst: 1, Bytes: 10, Collective: 0, Channel: 2, Phase: "p", Start: 1})
 	b := xs.Append(Transfer{Src: 1, Dst: 0, Bytes: 20, Collective: 0, Phase: "p", Start: 2})
 	route := xs.Route([]int{4, 5})
 	xs.Arrive(b, route, 8, []Rate{{At: 3, BytesPerSecond: 1e9}})
 	xs.Arrive(a, route, 9, []Rate{{At: 2, BytesPerSecond: 1e9}, {At: 4, BytesPerSecond: 2e9}})
 	want := []Transfer{
-		{Path: []int{4, 5}, Src: 0, Dst: 1, Bytes: 10, Phase: "p", Start: 1, End: 9, Rates: []Rate{{At: 2, BytesPerSecond: 1e9}, {At: 4, BytesPerSecond: 2e9}}},
+		{Path: []int{4, 5}, Src: 0, Dst: 1, Bytes: 10, Channel: 2, Phase: "p", Start: 1, End: 9, Rates: []Rate{{At: 2, BytesPerSecond: 1e9}, {At: 4, BytesPerSecond: 2e9}}},
 		{Path: []int{4, 5}, Src: 1, Dst: 0, Bytes: 20, Phase: "p", Start: 2, End: 8, Rates: []Rate{{At: 3, BytesPerSecond: 1e9}}},
 	}
 	for i := range want {

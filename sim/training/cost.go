@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"paraplay/sim/gemm"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/compression"
@@ -35,9 +36,21 @@ type costs struct {
 	opTime   [3][]units.Time
 	commTime [2][]units.Time
 	commKind timeline.Kind
-	actBytes []float64   // activation bytes one microbatch leaves on stage k
+	activationMemory
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
-	seqCost  map[[2]int][5]units.Time
+	// p2pGather is the all-gather of a message's tp slices on its
+	// receiver's tensor-parallel group (parallel.p2p: blocking).
+	p2pGather units.Time
+	seqCost   map[[2]int][5]units.Time
+}
+
+// activationMemory is the activation memory of one microbatch on each model
+// stage.
+type activationMemory struct {
+	actBytes []float64 // activation bytes one microbatch leaves on stage k
+	// heldW[k] is what of it a microbatch keeps on stage k from its B to
+	// its W when the schedule charges it (heldw.go), else nil.
+	heldW []float64
 }
 
 // pricing turns FLOPs into time on the reference GPU.
@@ -53,6 +66,11 @@ type pricing struct {
 	// unfusedAcc adds each weight gradient into the fp32 main gradient
 	// with a kernel of its own (training.grad_accumulation: unfused).
 	unfusedAcc bool
+	// fp16 trains in fp16 with loss scaling (training.precision: fp16).
+	fp16 bool
+	// comp is the compression whose encoding of activations the ops pay
+	// for (codec.go; codecOf).
+	comp scenario.Compression
 }
 
 // time is the compute time of an op of total FLOPs of which linear are
@@ -93,6 +111,7 @@ func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
 	c.eff = s.Training.Efficiency
 	c.explicitEff = c.eff != 0
 	c.unfusedAcc = s.Training.GradAccumulation == "unfused"
+	c.fp16 = s.Training.Precision == "fp16"
 	if c.eff == 0 {
 		c.eff = gpu.Efficiency
 	}
@@ -115,16 +134,33 @@ func (tr *iteration) price() error {
 		c.balance(tr.stageMult())
 	}
 	actElems := c.boundaryElements()
-	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), tr.s.Compression.Activations)
+	c.comp = codecOf(tr.s.Compression, tr.fid)
 	// Compressed activations shrink the pipeline messages and the tensor-,
-	// context- and expert-parallel exchanges alike (package compression).
+	// context- and expert-parallel exchanges alike (package compression);
+	// a subspace of rank k (Protocol Models) shrinks the pipeline messages
+	// to k/h.
+	p2p := tr.s.Compression.Activations
+	if k := tr.s.Compression.Rank; k > 0 {
+		p2p = float64(k) / float64(c.model.Hidden)
+	}
+	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), p2p)
 	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
+	if c.par.P2P == P2PBlocking && c.par.TP > 1 {
+		// An all-gather is half a ring all-reduce of the gathered bytes.
+		c.p2pGather = tr.tpAllReduce(float64(c.p2pBytes)*float64(c.par.TP)/bytesPerElement) / 2
+	}
 	act, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
 	if err != nil {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, epA2A, act)
-	return nil
+	if tr.sch.ChargeHeldW {
+		if err := c.chargeHeldW(act); err != nil {
+			return err
+		}
+	}
+	tr.sdp, err = tr.subnetworks(act)
+	return err
 }
 
 func (c *costs) size(stages int) {
@@ -212,6 +248,12 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 		}
 	}
 	c.opTimes(act, c.explicitEff)
+	if cf, cb := c.layerCodec(); cf+cb > 0 {
+		for k, n := range c.layers {
+			c.opTime[pipeline.F][k] += units.Time(n) * cf
+			c.opTime[pipeline.B][k] += units.Time(n) * cb
+		}
+	}
 	switch {
 	case p.TP > 1:
 		c.commKind = timeline.TPComm
@@ -241,8 +283,7 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		return alpha, bw
 	}
 	if p.TP > 1 {
-		a, bw := groupCost(tr.plan.Group(0, parallel.TP))
-		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*bytesPerElement), a, bw))
+		tpAR = tr.tpAllReduce(actElems)
 	}
 	if p.CP > 1 {
 		a, bw := groupCost(tr.plan.Group(0, parallel.CP))
@@ -256,6 +297,16 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
 	}
 	return tpAR, cpStep, epA2A
+}
+
+// tpAllReduce is a ring all-reduce of elems 16-bit elements on the first
+// tensor-parallel group's bottleneck path.
+func (tr *iteration) tpAllReduce(elems float64) units.Time {
+	a, bw, err := tr.paths.Bottleneck(tr.plan.Group(0, parallel.TP))
+	if err != nil {
+		return 0
+	}
+	return units.Round(collective.RingTime(tr.par.TP, units.Bytes(elems*bytesPerElement), a, bw))
 }
 
 // op is op o's compute and blocking communication on model stage k: a B
@@ -299,9 +350,11 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, r)
 	lin := workload.StageLinearFLOPs(m, c.layers[k], p.MicroBatchSize, p.TP, p.CP, r)
 	ratio := float64(seq) / float64(c.model.SeqLen)
+	cf, cb := c.layerCodec() // in proportion to the length, as the bytes
+	l := float64(c.layers[k]) * ratio
 	t := [5]units.Time{
-		c.time(f.Forward, lin.Forward),
-		c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute),
+		c.time(f.Forward, lin.Forward) + units.Round(l*cf.Seconds()),
+		c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute) + units.Round(l*cb.Seconds()),
 		c.time(f.BackwardWeight, lin.BackwardWeight),
 		units.Round(c.commTime[0][k].Seconds() * ratio),
 		units.Round(c.commTime[1][k].Seconds() * ratio),
@@ -337,12 +390,51 @@ func (c *costs) gradBytes(k int) units.Bytes {
 }
 
 // optimizerStep is the optimizer step of a GPU of a pipeline device that
-// holds stages ks: memory-bound, 28 bytes of HBM traffic per parameter of
-// the shard it updates.
+// holds stages ks: memory-bound, stepBytes of HBM traffic per parameter of
+// the shard it updates, streamed at the fraction of the HBM bandwidth the
+// GPU's memory-bound kernels reach (gemm.Params.HBMEfficiency, as the
+// operator pricer takes it; the datasheet bandwidth for a GPU without GEMM
+// parameters).
 func (c *costs) optimizerStep(ks []int) units.Time {
 	shard := c.deviceParams(ks)
 	if c.par.ZeRO >= 1 {
 		shard /= float64(c.par.DP)
 	}
-	return max(1, units.Round(28*shard/float64(c.gpu.HBMBandwidth)))
+	bw := float64(c.gpu.HBMBandwidth)
+	if p, err := gemm.Lookup(c.gpu.Name); err == nil {
+		bw *= p.HBMEfficiency
+	}
+	return max(1, units.Round(stepBytes(c.fp16, c.unfusedAcc)*shard/bw))
+}
+
+// stepBytes is the HBM traffic per parameter of Megatron-LM's
+// mixed-precision optimizer step (megatron/optimizer/optimizer.py,
+// Float16OptimizerWithFloat16Params.step, and clip_grads.py, at aed2f75e,
+// 2021, and since):
+//
+//	28  Adam (apex FusedAdam): reads the fp32 weight, gradient and both
+//	    moments, writes the weight and the moments
+//	 4  the gradient norm for clipping (multi_tensor_l2norm reads each
+//	    fp32 gradient; the rescale, when the norm exceeds the limit, is
+//	    not counted)
+//	 6  the fp32 master weights copied into the 16-bit model weights
+//	 8  fp16 only: unscaling by the loss scale with the inf/NaN check
+//	    (torch._amp_foreach_non_finite_check_and_unscale_ reads and writes
+//	    each fp32 gradient)
+//	 6  fp16 gradients accumulated in 16 bits (unfused): each copied into
+//	    a new fp32 gradient (model_param.grad.float())
+//	 4  otherwise: the fp32 main-gradient buffer zeroed for the next
+//	    step (zero_grad_buffer)
+//
+// so 42 bytes in bf16, 50 in fp16 with fused accumulation and 52 in fp16
+// with unfused accumulation (Megatron-LM 2021).
+func stepBytes(fp16, unfused bool) float64 {
+	b := 28.0 + 4 + 6
+	if fp16 {
+		b += 8
+	}
+	if fp16 && unfused {
+		return b + 6
+	}
+	return b + 4
 }

@@ -11,6 +11,31 @@ import (
 	"paraplay/sim/units"
 )
 
+// The values of parallel.grad_reduce and parallel.p2p.
+const (
+	// GradReduceOverlap starts each gradient bucket's collective as soon as
+	// the chunk's last backward has produced it (PyTorch DDP; Li et al.
+	// 2020), the default.
+	GradReduceOverlap = "overlap"
+	// GradReduceAfterBackward sums every chunk's gradients in one
+	// collective each once the device's last backward of the iteration is
+	// done: Megatron-LM's local DDP (--DDP-impl local, its default in
+	// 2021), whose train_step calls allreduce_gradients after
+	// forward_backward_func returns (NVIDIA/Megatron-LM
+	// megatron/training.py at aed2f75e, April 2021).
+	GradReduceAfterBackward = "after_backward"
+	// P2PAsync lets a pipeline message travel while its sender computes,
+	// the default.
+	P2PAsync = "async"
+	// P2PBlocking holds the sender until its message has landed, and has
+	// the receiver all-gather the tensor-parallel slices it came in before
+	// it starts: Megatron-LM's 2021 _communicate (megatron/
+	// p2p_communication.py at aed2f75e) waits on batch_isend_irecv and
+	// calls torch.cuda.synchronize, then gather_split_1d_tensor, the
+	// scatter/gather of Narayanan et al. 2021, §4.1.
+	P2PBlocking = "blocking"
+)
+
 // dataParallel adds, for every model chunk, the data-parallel gradient
 // collectives after its last backward, then each GPU's optimizer step
 // and ZeRO's parameter gathers.
@@ -30,6 +55,9 @@ func (tr *iteration) dataParallel() error {
 				opt = append(opt, tr.optimizer(r, d, done[r]))
 			}
 		}
+		if tr.sdp != nil {
+			return tr.sdpRefresh(opt)
+		}
 		// ZeRO-1/2: every replica updated one shard; gather the new
 		// parameters (ZeRO-3 gathers them before each pass instead).
 		if tr.par.ZeRO == 1 || tr.par.ZeRO == 2 {
@@ -44,31 +72,60 @@ func (tr *iteration) dataParallel() error {
 	return nil
 }
 
-// gradients adds the collectives that sum device d's chunk c gradients,
-// bucket by bucket, and appends to done[r] the ops after which replica
-// r's part is summed. Gradients are summed over every copy of the same
-// weights: the data-parallel replicas and, inside each, the
-// context-parallel ranks (which saw other parts of the same sequences).
-func (tr *iteration) gradients(d, c int, done [][]int) error {
+// group is a set of GPUs (of the given replicas) that sum the gradients
+// of the same parameters, bytes of them each, for purpose ("dp"; "sdp" for
+// a subnetwork group).
+type group struct {
+	gpus, replicas []int
+	bytes          units.Bytes
+	purpose        string
+}
+
+// gradGroups lists the sums of model stage k's gradients on device d:
+// for each tensor-parallel rank, over every copy of its weights — the
+// live data-parallel replicas and, inside each, the context-parallel
+// ranks (which saw other parts of the same sequences); or parallel.sdp's
+// groups.
+func (tr *iteration) gradGroups(d, k int) []group {
+	if tr.sdp != nil {
+		return tr.sdpGroups()
+	}
 	pl := tr.plan
+	var gs []group
+	for t := 0; t < pl.TP; t++ {
+		g := group{bytes: tr.gradBytes(k), purpose: "dp"}
+		for r := 0; r < pl.DP; r++ {
+			for cp := 0; cp < pl.CP && tr.alive(r); cp++ {
+				g.gpus = append(g.gpus, tr.mpGroup[r][d][cp*pl.TP+t])
+				g.replicas = append(g.replicas, r)
+			}
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// gradients adds the collectives that sum device d's chunk c gradients
+// (gradGroups), bucket by bucket, and appends to done[r] the ops after
+// which replica r's part is summed.
+func (tr *iteration) gradients(d, c int, done [][]int) error {
 	k := tr.stageOfDev[d][c]
-	last := tr.lastBackward(d, c)
-	grads := tr.gradBytes(k)
+	last, kLast := tr.lastBackward(d, c), k
+	if tr.par.GradReduce == GradReduceAfterBackward {
+		// After the flush: the device's last op of the iteration.
+		order := tr.sch.Order[d]
+		last = order[len(order)-1]
+		kLast = tr.stageOfDev[d][last.Chunk]
+	}
 	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
 		op = collective.OpReduceScatter
 	}
-	for t := 0; t < pl.TP; t++ {
-		var gpus, ready, replica []int
-		for r := 0; r < pl.DP; r++ {
-			if !tr.alive(r) {
-				continue
-			}
-			for cp := 0; cp < pl.CP; cp++ {
-				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
-				ready = append(ready, tr.ids[tr.source(r)][k][last.Kind][last.Microbatch])
-				replica = append(replica, r)
-			}
+	for _, g := range tr.gradGroups(d, k) {
+		gpus, replica, grads := g.gpus, g.replicas, g.bytes
+		ready := make([]int, len(gpus))
+		for i, r := range replica {
+			ready[i] = tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch]
 		}
 		if len(gpus) == 1 || tr.fid == ideal || grads == 0 {
 			for i, r := range replica {
@@ -88,7 +145,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 				}
 			}
 			rd, bytes := tr.compress(gpus, ready, bytes)
-			ids, err := tr.collective(op, "dp", gpus, rd, bytes)
+			ids, err := tr.collective(op, g.purpose, gpus, rd, bytes)
 			if err != nil {
 				return err
 			}
@@ -101,21 +158,27 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 }
 
 // compress applies the scenario's compression to a data-parallel gradient
-// collective: the bytes on the wire shrink by the ratio, and each rank
-// first spends compression.time_per_mib per MiB on its compute stream. It
-// returns the ops the ranks now start after.
+// collective (encode).
 func (tr *iteration) compress(gpus, ready []int, bytes units.Bytes) ([]int, units.Bytes) {
-	c := tr.s.Compression
-	if !c.Enabled() {
+	return tr.encode(gpus, ready, bytes, tr.s.Compression.Ratio)
+}
+
+// encode compresses a data-parallel collective of bytes to ratio of them:
+// the bytes on the wire shrink by the ratio, and each rank first spends
+// compression.time_per_mib per MiB of the uncompressed buffer on its
+// compute stream. It returns the ops the ranks now start after; ready has
+// one entry per GPU (a compressed run is never mirrored).
+func (tr *iteration) encode(gpus, ready []int, bytes units.Bytes, ratio float64) ([]int, units.Bytes) {
+	if ratio >= 1 {
 		return ready, bytes
 	}
 	rd := append([]int(nil), ready...)
-	if d := compression.Time(c.TimePerMiB, bytes); d > 0 {
+	if d := compression.Time(tr.s.Compression.TimePerMiB, bytes); d > 0 {
 		for i := range rd {
 			rd[i] = tr.g.AddCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
 		}
 	}
-	return rd, compression.Bytes(bytes, c.Ratio)
+	return rd, compression.Bytes(bytes, ratio)
 }
 
 // gatherAfterStep all-gathers device d's updated parameters across the
@@ -139,7 +202,9 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 		if len(gpus) < 2 {
 			continue
 		}
-		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, opt, params); err != nil {
+		// compression.parameters shrinks the gather (Xu et al. 2024).
+		rd, bytes := tr.encode(gpus, opt, params, tr.s.Compression.Parameters)
+		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
 			return err
 		}
 	}
@@ -210,6 +275,7 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 		// A join that waits for what ready[r] waits for: the ops before it.
 		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
 	}
+	starts, bytes = tr.encode(gpus, starts, bytes, tr.s.Compression.Parameters)
 	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 
@@ -228,7 +294,7 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		if tr.mirrored {
 			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
-		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Protocol: tr.protocol, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
@@ -240,6 +306,8 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		return nil, err
 	}
 	first := tr.g.AddSchedule(sch, gpus, ready, purpose)
+	cs := tr.g.Timeline().Collectives
+	cs[len(cs)-1].Protocol = tr.protocol
 	// Rank r is done when the messages into it and out of it are.
 	for r := range done {
 		done[r] = tr.g.AddJoin()
@@ -257,6 +325,10 @@ func (tr *iteration) optimizer(r, d int, deps []int) int {
 	if !tr.real {
 		return tr.g.AddJoin(deps...)
 	}
-	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: tr.optimizerStep(tr.stageOfDev[d]),
+	step := tr.optimizerStep(tr.stageOfDev[d])
+	if tr.sdp != nil {
+		step = tr.sdpOptimizerStep(r)
+	}
+	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: step,
 		Span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
 }

@@ -11,20 +11,28 @@
 // Around the ops:
 //   - pipeline point-to-point messages between consecutive model stages,
 //     b·(s/cp)·h elements per microbatch and direction, split over the tp
-//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1);
+//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1),
+//     travelling while the sender computes on, or with parallel.p2p:
+//     blocking holding the sender until they land and all-gathering the
+//     slices on the receiver first (Megatron-LM's 2021 exchange);
 //   - the data-parallel gradient collectives of each model chunk, in
 //     buckets of about 25 MB (PyTorch DDP's default, Li et al. 2020; at
 //     most 8 per chunk): the chunk's last backward is cut into as many
 //     pieces, and each bucket's collective starts when its piece ends, on
 //     the communication stream, so it overlaps the rest of the backward
-//     and the remaining compute; ZeRO-1/2 reduce-scatter instead and
+//     and the remaining compute (parallel.grad_reduce: after_backward
+//     instead sums each chunk's gradients at once after the device's last
+//     backward, as Megatron-LM's local DDP did in 2021); ZeRO-1/2 reduce-scatter instead and
 //     all-gather the updated parameters after the step, ZeRO-3 also
 //     all-gathers parameters before every pass, one op ahead (Rajbhandari
 //     et al. 2020);
-//   - the optimizer step, memory-bound: 28 bytes of HBM traffic per
-//     parameter of the shard this GPU updates (read fp32 master weights,
-//     Adam's two moments and the gradient, write them back and the bf16
-//     copy; an estimate, not a measurement).
+//   - the optimizer step, memory-bound: Megatron-LM's mixed-precision step,
+//     42 bytes of HBM traffic per parameter of the shard this GPU updates
+//     in bf16 (Adam's 28, the gradient norm's 4, the fp32-to-bf16 weight
+//     copy's 6, the main-gradient buffer's reset, 4), 50 or 52 in fp16
+//     (stepBytes: the loss-scale unscale, and with unfused accumulation the
+//     fp16 gradients' copy to fp32), at the fraction of HBM a streaming
+//     kernel reaches; counted from the code, not measured.
 //
 // Compute (optime.go): a dense model's F, B and W are its operator lists
 // (package operators: every kernel of a layer, the embedding and the head,
@@ -64,7 +72,10 @@
 // cost.go what each op costs (a real model's FLOPs on the GPU, or
 // synthetic op times), ops.go lays out the pipeline's ops and their
 // dependencies, dataparallel.go the gradient collectives, ZeRO and the
-// optimizer, memory.go the memory and metrics of the record, reserve.go
+// optimizer, sdp.go and sdpcomm.go subnetwork data parallelism
+// (parallel.sdp: each worker holds a slice of every layer, its gradients
+// summed over the slice's holders), memory.go the memory and metrics of
+// the record, reserve.go
 // the memory a process holds beside its tensors (the CUDA context and
 // cuBLAS workspaces of its GPU type, NCCL's buffers and the allocator's
 // segments per communicator; peaks above 90% of HBM are flagged, not

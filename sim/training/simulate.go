@@ -56,6 +56,9 @@ type iteration struct {
 	// (analytic fidelity), which a mirrored run copies to its mirrors.
 	sends [2]int
 	opTable
+	// protocol is collective.protocol as the run resolved it
+	// (useProtocol); empty for the links as they are.
+	protocol string
 }
 
 // fidelity is how an iteration prices its communication.
@@ -138,6 +141,13 @@ func newIteration(s scenario.Scenario, it *iterState) (*iteration, error) {
 	return tr, nil
 }
 
+// Topology is the hardware a training run of s trains on (for strategies
+// built on training runs, such as partitioned pretraining).
+func Topology(s scenario.Scenario) (*topo.Topology, error) {
+	t, _, err := trainingTopology(s)
+	return t, err
+}
+
 // trainingTopology builds the scenario's hardware and looks up its GPU (a
 // zero hw.GPU for ideal links).
 func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
@@ -183,6 +193,10 @@ func newIterationOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology
 func (tr *iteration) build() error {
 	tr.groups()
 	if err := tr.price(); err != nil {
+		return err
+	}
+	tr.assignSequences()
+	if err := tr.useProtocol(); err != nil {
 		return err
 	}
 	tr.mirrored = tr.mirrorable()
