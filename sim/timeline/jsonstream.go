@@ -18,11 +18,12 @@ import (
 // json.Encoder gives it, but field by field and, in the lists (spans,
 // transfers, memory, ...), element by element: a run with 17 million spans
 // is gigabytes of JSON, which encoding/json would build whole in memory
-// before writing a byte. The CLI writes it (--timeline); the wasm, which
-// never does, leaves this file out for a stub (text_js.go): an
-// exported method stays in a binary that uses reflection, called or not,
-// and this one costs 5.6 KB gzipped.
-func (tl *Timeline) WriteJSON(w io.Writer) error {
+// before writing a byte.
+//
+// It is a function, not a method: only the command line writes it, and
+// Ebitengine's text/template makes the linker keep every exported method
+// of the app's types, so a method would carry encoding/json into the wasm.
+func WriteJSON(tl *Timeline, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := writeFields(bw, reflect.ValueOf(tl).Elem(), tl); err != nil {
 		return err
