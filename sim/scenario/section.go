@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
+	"slices"
 	"strings"
 )
 
@@ -110,4 +111,30 @@ func Edit[T any](s *Scenario, name string, f func(*T)) {
 	v := Get[T](s, name)
 	f(&v)
 	Put(s, name, v)
+}
+
+// validateSections reports each strategy section set in s (differing from
+// its default) that s's strategy neither owns nor uses: its keys would be
+// read by no one.
+func (s *Scenario) validateSections(bad Reporter) {
+	_, own, _ := KindOf(s.Strategy)
+	for _, name := range slices.Sorted(maps.Keys(s.sections)) {
+		if slices.ContainsFunc(own.Sections, func(sec Section) bool { return sec.Name == name }) || own.uses(name) {
+			continue
+		}
+		bad(name, "applies to %s runs; strategy is %s", owners(name), s.Strategy)
+	}
+}
+
+// owners names the strategies that own section name, for messages.
+func owners(name string) string {
+	registry.RLock()
+	defer registry.RUnlock()
+	var names []string
+	for i, k := range registry.kinds {
+		if slices.ContainsFunc(registry.keys[i].Sections, func(sec Section) bool { return sec.Name == name }) {
+			names = append(names, k.Name())
+		}
+	}
+	return strings.Join(names, ", ")
 }

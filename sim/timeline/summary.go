@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"paraplay/sim/collective"
+	"paraplay/sim/cost"
 	"slices"
 
 	"paraplay/sim/units"
@@ -79,6 +80,13 @@ type Summary struct {
 	// Extra holds the reports of the records in Timeline.Extra, by the
 	// same names.
 	Extra map[string]Report `json:"extra,omitempty"`
+	// Estimate is what training to the scenario's token budget costs
+	// (training.tokens; package cost): its fields (gpu_hours, cost_usd,
+	// energy_kwh, co2_kg, …) sit at the top of the JSON. Nil without a
+	// budget.
+	*cost.Estimate
+
+	costBasis summaryCost // the iteration as package cost takes it
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the
@@ -254,6 +262,7 @@ func (s *Summary) writeCore(w io.Writer) {
 		p("  throughput            %.0f tokens/s\n", s.TokensPerSecond)
 		p("  MFU                   %.1f%%   (HFU %.1f%%)\n", 100*s.MFU, 100*s.HFU)
 	}
+	s.writeCost(w)
 	if s.Schedule != "" {
 		p("  pipeline bubble       %.1f%%   (%s)\n", 100*s.BubbleFraction, s.Schedule)
 	}

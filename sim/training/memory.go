@@ -1,6 +1,7 @@
 package training
 
 import (
+	"paraplay/sim/cost"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -30,6 +31,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			}
 			info.PeakFLOPS = sum / float64(len(tr.gpuOf))
 		}
+		info.Cost = tr.costBasis()
 	}
 	tl.Training = info
 	twin := tr.twinOf() // a mirror's activations are its twin's
@@ -88,4 +90,19 @@ func (c *costs) zero3Buffer(ks []int) units.Bytes {
 		}
 	}
 	return units.Bytes(2*2*unit + 0.5)
+}
+
+// costBasis is what the summary prices the run with (package cost): the
+// token budget, the cost settings, and the GPUs' ratings, one for a cluster
+// of one GPU type, else one per GPU.
+func (tr *iteration) costBasis() *timeline.CostBasis {
+	b := &timeline.CostBasis{Tokens: tr.s.Training.Tokens, Settings: CostSettings(&tr.s)}
+	gpus := tr.gpuOf
+	if !tr.heterogeneous() {
+		gpus = gpus[:1]
+	}
+	for _, g := range gpus {
+		b.Ratings = append(b.Ratings, cost.Rating{TDP: g.TDP, Idle: g.IdlePower, Price: g.Price})
+	}
+	return b
 }
