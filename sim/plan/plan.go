@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"paraplay/sim/cost"
 	"paraplay/sim/scenario"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
@@ -94,6 +95,19 @@ type Metrics struct {
 	// Exposed is the communication no compute hid, by kind (tp, cp, ep,
 	// pp, dp, zero), in seconds per GPU.
 	Exposed map[string]float64 `json:"exposed_comm_s,omitempty"`
+
+	cost cost.Iteration // the run as package cost prices it (Plan.Cost)
+	set  cost.Settings
+}
+
+// Cost is what training tokens costs on the plan (cost.Of of its
+// simulated iteration, with the config's cost settings); ok is false for
+// a plan that was not simulated.
+func (p *Plan) Cost(tokens float64) (e cost.Estimate, ok bool) {
+	if p.Result == nil || p.Result.cost.GPUs == 0 {
+		return e, false
+	}
+	return cost.Of(p.Result.cost, tokens, p.Result.set), true
 }
 
 // Iteration is the plan's simulated iteration time, or its lower bound
