@@ -109,6 +109,7 @@ type runFlags struct {
 	trace    string
 	timeline string
 	budget   string
+	imp      importFlags
 }
 
 // parseInterleaved lets flags come before or after the file name.
@@ -138,6 +139,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
 	fs.StringVar(&f.budget, "budget", "cli", "the work budget: cli, browser, or key=value,… (events, transfers, spans, memory, trace)")
 	f.long.register(fs)
+	f.imp.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -145,8 +147,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file, got %d\n\n%s", len(pos), usage)
+	if want := 1 - f.imp.count(); len(pos) != want || want < 0 {
+		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file or one --from-megatron / --from-torchtitan, got %d\n\n%s", len(pos)+f.imp.count(), usage)
 		return exitUsage
 	}
 	limits, err := budget.Parse(f.budget)
@@ -157,12 +159,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if f.trace == "" {
 		limits.TraceBytes = math.Inf(1) // no trace is written
 	}
-	data, err := os.ReadFile(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "paraplay: %v\n", err)
-		return exitUsage
+	if f.imp.count() == 1 {
+		pos = []string{f.imp.source()}
 	}
-	s, err := scenario.Parse(data)
+	s, err := f.imp.load(pos[0])
 	if err == nil && f.fidelity != "" {
 		err = overrideFidelity(&s, f.fidelity)
 	}

@@ -117,6 +117,8 @@ func planCommand(args []string, stdout, stderr io.Writer) int {
 		shown = shown[:f.top]
 	}
 	switch {
+	case f.emit != "":
+		err = writeEmit(stdout, stderr, f.emit, r)
 	case f.json:
 		err = writePlanJSON(stdout, shown, cfg.Training.Tokens)
 	case f.csv:
@@ -157,6 +159,12 @@ func (f *planFlags) config() (plan.Config, error) {
 	}
 	if f.json && f.csv {
 		bad("csv", "and --json both given; choose one")
+	}
+	if f.emit != "" && !slices.Contains(emitFormats, f.emit) {
+		bad("emit", "%q; allowed %s", f.emit, strings.Join(emitFormats, ", "))
+	}
+	if f.emit != "" && (f.json || f.csv) {
+		bad("emit", "and --json or --csv both given; choose one")
 	}
 	var tokens float64
 	if f.tokens != "" {
@@ -344,14 +352,6 @@ func newPlanRow(rank int, p *plan.Plan, tokens float64) planRow {
 	return r
 }
 
-// planTokens is the token count the planner prices: --tokens, or a million.
-func planTokens(tokens float64) float64 {
-	if tokens > 0 {
-		return tokens
-	}
-	return 1e6
-}
-
 func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
 	rows := make([]planRow, len(plans))
 	for i, p := range plans {
@@ -465,15 +465,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
-	if len(r.Plans) > 0 && r.Plans[0].Status == plan.Best {
-		q := r.Plans[0].Scenario
-		q.Fidelity = "auto"
-		fmt.Fprintf(w, "best plan as a scenario: %s\n", q.Query().Encode())
-		if e, ok := r.Plans[0].Cost(planTokens(c.Training.Tokens)); ok {
-			fmt.Fprintf(w, "best plan's cost for %s tokens: %.2f days, %s GPU-hours, $%s, %sWh\n", cost.FormatTokens(e.Tokens), e.Days,
-				cost.Short(e.GPUHours), cost.Short(e.CostUSD), cost.Short(e.EnergyKWh*1e3))
-		}
-	}
+	writeBestPlan(w, r)
 	return nil
 }
 
