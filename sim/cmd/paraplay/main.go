@@ -22,6 +22,10 @@ Usage:
   paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json] [--budget B]
   paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json] [--budget B]
                                a long run: failures, recovery and goodput (analytic)
+  paraplay run --from-megatron "torchrun … pretrain_gpt.py FLAGS" [--gpu G] [run flags]
+  paraplay run --from-torchtitan JOB.toml [--gpu G] [--gpus-per-node N] [run flags]
+                               run the plan of a framework's launch configuration
+                               (paraplay plan --emit megatron|torchtitan|deepspeed writes one)
   paraplay presets [--json]    the GPU and link presets, with their sources
   paraplay plan --model M --gpus N --global-batch B [flags]
                                search every parallel plan (paraplay plan -h for flags)

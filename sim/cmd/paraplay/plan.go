@@ -30,6 +30,8 @@ Examples:
   paraplay plan --model llama3-70b --gpus 64 --gpu h100-sxm --global-batch 512 --seq-len 8192
   paraplay plan --model llama3-8b --gpus 16 --global-batch 64 --top 5 --detailed-top 2
   paraplay plan --model mixtral-8x7b --gpus 32 --global-batch 128 --json
+  paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --tokens 15T --gpu-hour 2
+  paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --emit megatron
 
 Flags:
 `
