@@ -1,7 +1,7 @@
 package collective
 
 import (
-	"slices"
+	"sort"
 
 	"paraplay/sim/units"
 )
@@ -53,14 +53,16 @@ func NCCLTree(nodes, perNode int, s units.Bytes, pieces, channels int) Schedule 
 		}
 	}
 	sends := ncclTreeSends(nodes, perNode, k, c)
-	slices.SortStableFunc(sends, func(a, b treeSend) int { return a.step - b.step })
+	sort.SliceStable(sends, func(i, j int) bool { return sends[i].step < sends[j].step })
 	b := newBuilder(&sch, sizes)
 	for _, x := range sends {
 		phase := PhaseBroadcast
 		if x.up {
 			phase = PhaseReduce
 		}
-		b.send(x.step, x.src, x.dst, x.lo, x.hi, phase, x.up)
+		if i := b.send(x.step, x.src, x.dst, x.lo, x.hi, phase, x.up); i >= 0 {
+			sch.Transfers[i].Channel = int8(x.lo / (2 * k)) // grid chunk (ch·k + p)·2 + h
+		}
 	}
 	return sch
 }

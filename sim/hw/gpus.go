@@ -1,9 +1,6 @@
 package hw
 
 import (
-	"slices"
-	"strings"
-
 	"paraplay/sim/units"
 )
 
@@ -157,7 +154,7 @@ func GPUs() []GPU {
 		},
 	}
 	gpus = append(gpus, newerGPUs()...)
-	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
+	sortGPUs(gpus)
 	return gpus
 }
 

@@ -3,6 +3,7 @@ package scene
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 
 	"paraplay/sim/timeline"
@@ -54,11 +55,18 @@ type indexedID struct {
 	id string
 }
 
+// Len, Less and Swap sort cur by i (sort.Interface). sort.Sort rather than
+// slices.SortFunc: each element type slices sorts is another copy of
+// pdqsort in the wasm (about 4 KB gzipped); sort's one copy serves all.
+func (r *recentIDs) Len() int           { return len(r.cur) }
+func (r *recentIDs) Less(i, j int) bool { return r.cur[i].i < r.cur[j].i }
+func (r *recentIDs) Swap(i, j int)      { r.cur[i], r.cur[j] = r.cur[j], r.cur[i] }
+
 // next starts a frame: IDs not used in the last two frames are forgotten.
 // The slices keep their storage, so a steady animation allocates none.
 func (r *recentIDs) next() {
 	if !r.sorted {
-		slices.SortFunc(r.cur, func(a, b indexedID) int { return cmp.Compare(a.i, b.i) })
+		sort.Sort(r) // r is a pointer: no allocation, as a frame must make none
 	}
 	r.cur, r.last = r.last[:0], r.cur
 	r.sorted = true
@@ -130,6 +138,8 @@ type frameIDs struct {
 	switchID, switchLabel            idTable
 	number                           idTable // "7": chunk numbers, GPU numbers
 	loadKey                          idTable // the link-load legend's swatches
+	channelKey                       idTable // the channels' legend keys
+	innetUp, innetDown               idTable // an in-network reduction's markers, by link id
 	xfer, xferLabel                  transferIDs
 	nodeState                        map[State]*idTable // "node/<n>/gpus/<state>"
 }
@@ -147,8 +157,10 @@ func newFrameIDs(tl *timeline.Timeline) frameIDs {
 		node:      idTable{prefix: "node/"}, nodeLabel: idTable{prefix: "node/", suffix: "/label"},
 		nodeName: idTable{prefix: "node "}, nodeGPUs: idTable{prefix: "node/", suffix: "/gpus"},
 		switchID: idTable{prefix: "switch/"}, switchLabel: idTable{prefix: "switch/", suffix: "/label"},
-		loadKey: idTable{prefix: "legend/load/"},
-		xfer:    newTransferIDs(transfers, ""), xferLabel: newTransferIDs(transfers, "/label"),
+		loadKey:    idTable{prefix: "legend/load/"},
+		channelKey: idTable{prefix: "channel/"},
+		innetUp:    idTable{prefix: "innet/up/"}, innetDown: idTable{prefix: "innet/down/"},
+		xfer: newTransferIDs(transfers, ""), xferLabel: newTransferIDs(transfers, "/label"),
 		nodeState: map[State]*idTable{},
 	}
 }
