@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"reflect"
-	"slices"
+	"sort"
 	"strings"
 )
 
@@ -118,8 +118,13 @@ func Edit[T any](s *Scenario, name string, f func(*T)) {
 // read by no one.
 func (s *Scenario) validateSections(bad Reporter) {
 	_, own, _ := KindOf(s.Strategy)
-	for _, name := range slices.Sorted(maps.Keys(s.sections)) {
-		if slices.ContainsFunc(own.Sections, func(sec Section) bool { return sec.Name == name }) || own.uses(name) {
+	names := make([]string, 0, len(s.sections))
+	for name := range s.sections {
+		names = append(names, name)
+	}
+	sort.Strings(names) // package sort: the browser build has no slices.Sort of strings
+	for _, name := range names {
+		if hasSection(own.Sections, name) || own.uses(name) {
 			continue
 		}
 		bad(name, "applies to %s runs; strategy is %s", owners(name), s.Strategy)
@@ -132,9 +137,19 @@ func owners(name string) string {
 	defer registry.RUnlock()
 	var names []string
 	for i, k := range registry.kinds {
-		if slices.ContainsFunc(registry.keys[i].Sections, func(sec Section) bool { return sec.Name == name }) {
+		if hasSection(registry.keys[i].Sections, name) {
 			names = append(names, k.Name())
 		}
 	}
 	return strings.Join(names, ", ")
+}
+
+// hasSection reports whether secs holds a section called name.
+func hasSection(secs []Section, name string) bool {
+	for _, sec := range secs {
+		if sec.Name == name {
+			return true
+		}
+	}
+	return false
 }
