@@ -103,7 +103,18 @@ func tpus() []GPU {
 			HBM: hbm, HBMBandwidth: bw, Efficiency: 0.6, EfficiencyBasis: cite(tpuEff), Link: link, GPUsPerNode: per,
 			Server: server, Source: src}
 	}
-	return []GPU{
+	power := map[string][3]float64{ // TDP W, idle W, $ per chip-hour
+		"tpu-v4": {200, 60, 3.22}, "tpu-v5e": {200, 60, 1.2}, "tpu-v5p": {300, 90, 4.2}, "tpu-v6e": {300, 90, 2.7}, "tpu7x": {600, 180, 6}}
+	withPower := func(gs []GPU) []GPU {
+		for i := range gs {
+			p := power[gs[i].Name]
+			gs[i].TDP, gs[i].IdlePower, gs[i].Price = p[0], p[1], p[2]
+			gs[i].PowerSource = cite("UNCONFIRMED: Google publishes no per-chip TDP for its TPUs; a round figure of the order Jouppi et al. (2023) report for TPU v4's mean power, scaled by generation. ASSUMPTION for idle: 30% of it")
+			gs[i].PriceBasis = cite("ASSUMPTION: an illustrative on-demand rate per chip-hour of the order of Cloud TPU's list prices (UNCONFIRMED, not read this session)")
+		}
+		return gs
+	}
+	return withPower([]GPU{
 		t("tpu-v4", "Google TPU v4", "ici-v4", "TPU v4 host (4 chips, 2x2x1)", 4, 275e12, 0, 32*units.GiB, 1200*units.GBps,
 			cite("Cloud TPU docs, 'TPU v4' (cloud.google.com/tpu/docs/v4): peak 275 TFLOPS per chip (bf16 or int8, so no faster int8), HBM2 32 GiB at 1,200 GBps; the book's table agrees (2.75e14, 32GB, 1.2e12). "+tpuBook)),
 		t("tpu-v5e", "Google TPU v5e", "ici-v5e", "TPU v5e host (8 chips, 4x2)", 8, 197e12, 0, 16*units.GiB, 819*units.GBps,
@@ -114,7 +125,7 @@ func tpus() []GPU {
 			cite("Cloud TPU docs, 'TPU v6e' (docs.cloud.google.com/tpu/docs/v6e): peak 918 TFLOPs bf16 and 1,836 TOPs int8 per chip, HBM 32 GB at 1,638 GBps, 8 chips per host, 256-chip pod, 2D torus, two 256x256 MXUs per TensorCore; the book's table: 9.20e14 bf16, 32GB, 1.6e12 B/s (we take the Cloud page's 918). "+tpuBook)),
 		t("tpu7x", "Google TPU7x (Ironwood)", "ici-tpu7x", "TPU7x host (4 chips, 2x2x1)", 4, 2307e12, 4614e12, 192*units.GiB, 7380*units.GBps,
 			cite("Cloud TPU docs, 'TPU7x (Ironwood)' (docs.cloud.google.com/tpu/docs/tpu7x): peak 2,307 TFLOPs bf16 and 4,614 TFLOPs FP8 per chip, 192 GiB HBM, 9,216-chip pod, 'many similarities with TPU v5p'; GKE's Ironwood page: 4 chips and 2 NICs per VM. HBM bandwidth UNCONFIRMED in a Google page: 7.3 TB/s as press reports of Google's Hot Chips 2025 talk print it (mattfife.com, pakinomist.com), taken as 7,380 GBps; not in the book's table")),
-	}
+	})
 }
 
 // iciLinks are the TPUs' ICI links: one cable to one neighbour, per

@@ -176,14 +176,18 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
 	case 21:
-		// A TPU slice: its shape, slices and wraparound, and the torus
-		// collective's algorithm, axes and op.
-		c := &s.Cluster
-		c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
-		c.Nodes, c.GPUsPerNode, c.NodeGPUs, c.Intra, c.Inter, c.Network = 0, 0, nil, "", "", ""
-		c.Slices, c.Wraparound, c.Twisted = pick(b, 0, 1, 2), pick(b, "", "none", "x"), pick(b, false, true)
-		s.GPUs = 0
-		s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
-		s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
+		mutateTPU(b, s)
 	}
+}
+
+// mutateTPU puts s on a TPU slice: its shape, slices and wraparound, and
+// the torus collective's algorithm, axes and op.
+func mutateTPU(b *bytesOf, s *scenario.Scenario) {
+	c := &s.Cluster
+	c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
+	c.Nodes, c.GPUsPerNode, c.NodeGPUs, c.Intra, c.Inter, c.Network = 0, 0, nil, "", "", ""
+	c.Slices, c.Wraparound, c.Twisted = pick(b, 0, 1, 2), pick(b, "", "none", "x"), pick(b, false, true)
+	s.GPUs = 0
+	s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
+	s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
 }
