@@ -1,0 +1,466 @@
+package kineto
+
+import (
+	"errors"
+	"fmt"
+	"io"
+)
+
+// scanFile walks one file with the package's tokenizer (scanner): the
+// browser's path, which fills the same rawEvent and top-level structs as
+// encoding/json does on the command line (decodeFile), key matching,
+// null and duplicate keys included, so both give the same trace
+// (TestScanMatchesJSON, FuzzScan).
+func scanFile(rd *reader, r io.Reader) error {
+	w := &scanWalk{reader: rd, s: newScanner(r, rd.lim)}
+	return w.file()
+}
+
+// scanWalk walks one file with the scanner.
+type scanWalk struct {
+	*reader
+	s *scanner
+}
+
+// found is the error of a top-level value of the wrong kind.
+func (w *scanWalk) found(why string) error {
+	if c := w.s.peek(); c != 0 {
+		return w.at(w.s.off(), fmt.Sprintf("found %q: %s", c, why))
+	}
+	return w.s.syntax("")
+}
+
+// file walks the top-level object as jsonWalk.file does.
+func (w *scanWalk) file() error {
+	s := w.s
+	if s.peek() != '{' {
+		return w.found("the file must be a JSON object with a traceEvents list")
+	}
+	seen := false
+	err := s.object(func(key []byte) error {
+		at := s.off()
+		switch string(key) {
+		case "traceEvents":
+			seen = true
+			return w.eventList()
+		case "distributedInfo":
+			var d distInfo
+			if err := w.value(at, "distributedInfo", func() error { return w.distInfo(&d) }); err != nil {
+				return err
+			}
+			return w.setDistributed(&d, at)
+		case "deviceProperties":
+			var ds []deviceProps
+			if err := w.value(at, "deviceProperties", func() error { return w.devices(&ds) }); err != nil {
+				return err
+			}
+			return w.setDevices(ds, at)
+		case metaKey:
+			m := &Meta{}
+			if err := w.value(at, metaKey, func() error { return w.meta(m) }); err != nil {
+				return err
+			}
+			return w.setMeta(m, at)
+		}
+		return s.skip(0, false)
+	})
+	if err != nil {
+		return err
+	}
+	if s.peek() != 0 || s.err != io.EOF {
+		if s.pos == len(s.buf) && s.err != io.EOF {
+			return s.syntax("")
+		}
+		return w.at(s.off(), "data after the end of the top-level object")
+	}
+	if !seen {
+		return w.at(s.off(), "no traceEvents list: not a Chrome trace")
+	}
+	return nil
+}
+
+// value decodes one top-level value with dec, naming key in a type error
+// and holding the value to Limits.MaxValue.
+func (w *scanWalk) value(at int64, key string, dec func() error) error {
+	err := dec()
+	var te *typeError
+	if errors.As(err, &te) {
+		return w.at(at, fmt.Sprintf("%s: %s is %s, which it cannot be", key, te.where(), te))
+	}
+	if err == nil && w.s.off()-at > w.lim.MaxValue {
+		return w.s.tooLarge(at)
+	}
+	return err
+}
+
+// eventList reads traceEvents one event at a time.
+func (w *scanWalk) eventList() error {
+	s := w.s
+	if s.peek() != '[' {
+		return w.found("traceEvents must be a list")
+	}
+	at := s.off() + 1
+	return s.array(func() error {
+		var e rawEvent
+		err := w.decodeEvent(&e)
+		var te *typeError
+		var le *limitError
+		switch {
+		case errors.As(err, &te):
+			return w.at(at, fmt.Sprintf("event %d: %s is %s, which it cannot be", w.events, te.where(), te))
+		case errors.As(err, &le):
+			return err
+		case err != nil:
+			return w.at(at, fmt.Sprintf("event %d: %v", w.events, err))
+		case s.off()-at > w.lim.MaxValue:
+			return s.tooLarge(at)
+		}
+		if err := w.event(&e, at); err != nil {
+			return err
+		}
+		w.events++
+		at = s.off()
+		return nil
+	})
+}
+
+// eventNames are rawEvent's keys, in the order event's switch takes them.
+var eventNames = []string{"ph", "cat", "name", "ts", "dur", "pid", "tid", "args"}
+
+// decodeEvent decodes one element of traceEvents into e.
+func (w *scanWalk) decodeEvent(e *rawEvent) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		return s.lit()
+	case '{':
+	default:
+		return s.typeError(c)
+	}
+	return s.object(func(key []byte) error {
+		i := match(key, eventNames)
+		if i < 0 {
+			return s.skip(1, true)
+		}
+		return named(eventNames[i], w.eventField(e, i))
+	})
+}
+
+// eventField decodes field i of eventNames into e.
+func (w *scanWalk) eventField(e *rawEvent, i int) error {
+	s := w.s
+	switch i {
+	case 0, 1, 2:
+		return s.string([]*string{&e.Ph, &e.Cat, &e.Name}[i])
+	case 3, 4:
+		return w.number([]*number{&e.Ts, &e.Dur}[i-3])
+	case 5, 6:
+		return w.id([]*anyID{&e.Pid, &e.Tid}[i-5])
+	}
+	return w.args(&e.Args)
+}
+
+// argNames are rawArgs' keys, numbers first, then strings, then the rest.
+var argNames = []string{"External id", "correlation", "device", "stream", "bytes", "In msg nelems", "Out msg nelems",
+	"Group size", "paraplay microbatch", "paraplay stage", "paraplay iteration", "paraplay collective", "paraplay channels",
+	"Collective name", "dtype", "Process Group Name", "name", "labels", "paraplay kind", "paraplay op",
+	"paraplay algorithm", "paraplay protocol", "paraplay purpose",
+	"Input Dims", "Input type", "paraplay ranks"}
+
+// args decodes an event's args into a.
+func (w *scanWalk) args(a *rawArgs) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		return s.lit()
+	case '{':
+	default:
+		return s.typeError(c)
+	}
+	nums := [...]*number{&a.External, &a.Correlation, &a.Device, &a.Stream, &a.Bytes, &a.InElems, &a.OutElems,
+		&a.GroupSize, &a.Microbatch, &a.Stage, &a.Iteration, &a.CollIndex, &a.Channels}
+	strs := [...]*string{&a.Collective, &a.DType, &a.Group, &a.Name, &a.Labels, &a.Kind, &a.Op,
+		&a.Algorithm, &a.Protocol, &a.Purpose}
+	return s.object(func(key []byte) error {
+		i := match(key, argNames)
+		var err error
+		switch {
+		case i < 0:
+			return s.skip(2, true)
+		case i < len(nums):
+			err = w.number(nums[i])
+		case i < len(nums)+len(strs):
+			err = s.string(strs[i-len(nums)])
+		case i < len(argNames)-1 && !analysisInputs:
+			return s.skip(2, true)
+		case i < len(argNames)-1:
+			var raw []byte
+			raw, err = s.record(2)
+			*[]*rawValue{&a.InputDims, &a.InputType}[i-len(nums)-len(strs)] = raw
+		default:
+			err = w.ints(&a.Ranks)
+		}
+		return named(argNames[i], err)
+	})
+}
+
+// number fills a number field as encoding/json fills a json.Number: a
+// number, or a string holding one; null leaves it as it was.
+func (w *scanWalk) number(v *number) error {
+	s := w.s
+	switch c := s.peek(); {
+	case c == 'n':
+		return s.lit()
+	case c == '"':
+		if err := s.str(); err != nil {
+			return err
+		}
+		if !validNumber(s.tok) {
+			return fmt.Errorf("invalid number literal %q", s.tok)
+		}
+	case c == '-' || c >= '0' && c <= '9':
+		if err := s.num(); err != nil {
+			return err
+		}
+	default:
+		return s.typeError(c)
+	}
+	*v = number(s.tok)
+	return nil
+}
+
+// id fills a pid or tid as anyID.UnmarshalJSON does: a whole number; a
+// string or null leaves it as it was.
+func (w *scanWalk) id(v *anyID) error {
+	s := w.s
+	switch c := s.peek(); {
+	case c == 'n':
+		return s.lit()
+	case c == '"':
+		return s.str()
+	case c != '-' && (c < '0' || c > '9'):
+		if c == 't' || c == 'f' {
+			return fmt.Errorf("kineto: id %s is not a whole number", kind(c))
+		}
+		return s.typeError(c)
+	}
+	if err := s.num(); err != nil {
+		return err
+	}
+	n, err := integer(string(s.tok))
+	if err != nil {
+		return fmt.Errorf("kineto: id %s is not a whole number", s.tok)
+	}
+	v.num, v.isNum = n, true
+	return nil
+}
+
+// ints fills a []int as encoding/json does: it reuses the slice's storage
+// (an element that is null keeps what was there), and null empties it.
+func (w *scanWalk) ints(v *[]int) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		*v = nil
+		return s.lit()
+	case '[':
+	default:
+		return s.typeError(c)
+	}
+	out := (*v)[:0]
+	err := s.array(func() error {
+		if len(out) < cap(out) {
+			out = out[:len(out)+1]
+		} else {
+			out = append(out, 0)
+		}
+		n := int64(out[len(out)-1])
+		err := s.integer(&n)
+		out[len(out)-1] = int(n)
+		return err
+	})
+	if len(out) == 0 {
+		out = []int{}
+	}
+	*v = out
+	return err
+}
+
+// distInfo decodes distributedInfo into d.
+func (w *scanWalk) distInfo(d *distInfo) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		return s.lit()
+	case '{':
+	default:
+		return s.typeError(c)
+	}
+	return s.object(func(key []byte) error {
+		switch match(key, []string{"backend", "rank", "world_size"}) {
+		case 0:
+			return s.string(&d.Backend)
+		case 1:
+			if s.peek() == 'n' {
+				d.Rank = nil
+				return s.lit()
+			}
+			var n int64
+			if err := s.integer(&n); err != nil {
+				return err
+			}
+			r := int(n)
+			d.Rank = &r
+			return nil
+		case 2:
+			return intField(s, &d.WorldSize)
+		}
+		return s.skip(1, true)
+	})
+}
+
+// intField fills an int as encoding/json does.
+func intField(s *scanner, v *int) error {
+	n := int64(*v)
+	err := s.integer(&n)
+	*v = int(n)
+	return err
+}
+
+// devices decodes deviceProperties into ds.
+func (w *scanWalk) devices(ds *[]deviceProps) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		*ds = nil
+		return s.lit()
+	case '[':
+	default:
+		return s.typeError(c)
+	}
+	*ds = []deviceProps{}
+	return s.array(func() error {
+		*ds = append(*ds, deviceProps{})
+		d := &(*ds)[len(*ds)-1]
+		switch c := s.peek(); c {
+		case 'n':
+			return s.lit()
+		case '{':
+		default:
+			return s.typeError(c)
+		}
+		return s.object(func(key []byte) error {
+			switch i := match(key, []string{"id", "numSms", "computeMajor", "computeMinor", "name", "totalGlobalMem"}); {
+			case i >= 0 && i < 4:
+				return intField(s, []*int{&d.ID, &d.SMs, &d.ComputeMajor, &d.ComputeMinor}[i])
+			case i == 4:
+				return s.string(&d.Name)
+			case i == 5:
+				return s.integer(&d.Memory)
+			}
+			return s.skip(2, true)
+		})
+	})
+}
+
+// meta decodes ParaPlay's run description into m.
+func (w *scanWalk) meta(m *Meta) error {
+	s := w.s
+	switch c := s.peek(); c {
+	case 'n':
+		return s.lit()
+	case '{':
+	default:
+		return s.typeError(c)
+	}
+	return s.object(func(key []byte) error {
+		switch i := match(key, []string{"title", "fidelity", "name", "role", "gpu", "node"}); {
+		case i >= 0 && i < 4:
+			return s.string([]*string{&m.Title, &m.Fidelity, &m.Name, &m.Role}[i])
+		case i >= 4:
+			return intField(s, []*int{&m.GPU, &m.Node}[i-4])
+		}
+		return s.skip(1, true)
+	})
+}
+
+// scanDims reads a GEMM operator's Input Dims as decodeDims does with
+// encoding/json: false unless raw is a list of lists of whole numbers
+// (null counts as empty).
+func scanDims(raw []byte) ([][]int64, bool) {
+	s := newScanner(bytesReader(raw), Limits{MaxBytes: 1 << 40, MaxValue: 1 << 40, MaxEvents: 1})
+	var dims [][]int64
+	list, err := listOf(s, func() error {
+		var row []int64
+		list, err := listOf(s, func() error {
+			var n int64
+			err := s.integer(&n)
+			row = append(row, n)
+			return err
+		})
+		if list && row == nil {
+			row = []int64{}
+		}
+		dims = append(dims, row)
+		return err
+	})
+	if list && dims == nil {
+		dims = [][]int64{}
+	}
+	return dims, err == nil && s.atEnd()
+}
+
+// scanTypes reads a GEMM operator's Input type as decodeTypes does with
+// encoding/json: as far as it is a list of strings (another element
+// reads as "").
+func scanTypes(raw []byte) []string {
+	s := newScanner(bytesReader(raw), Limits{MaxBytes: 1 << 40, MaxValue: 1 << 40, MaxEvents: 1})
+	var types []string
+	list, err := listOf(s, func() error {
+		var v string
+		err := s.string(&v)
+		var te *typeError
+		if errors.As(err, &te) { // encoding/json goes on past a type error
+			err = s.skip(1, true)
+		}
+		types = append(types, v)
+		return err
+	})
+	if err != nil || !s.atEnd() {
+		return nil
+	}
+	if list && types == nil {
+		types = []string{}
+	}
+	return types
+}
+
+// listOf reads a list, calling elem for each element, or null; another
+// value is an error. It reports whether it read a list.
+func listOf(s *scanner, elem func() error) (bool, error) {
+	switch c := s.peek(); c {
+	case '[':
+		return true, s.array(elem)
+	case 'n':
+		return false, s.lit()
+	default:
+		return false, s.typeError(c)
+	}
+}
+
+// atEnd reports whether only whitespace is left.
+func (s *scanner) atEnd() bool { return s.peek() == 0 && s.err == io.EOF }
+
+// bytesReader reads b.
+func bytesReader(b []byte) io.Reader { return &sliceReader{b} }
+
+type sliceReader struct{ b []byte }
+
+func (r *sliceReader) Read(p []byte) (int, error) {
+	if len(r.b) == 0 {
+		return 0, io.EOF
+	}
+	n := copy(p, r.b)
+	r.b = r.b[n:]
+	return n, nil
+}
