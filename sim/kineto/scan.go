@@ -541,16 +541,16 @@ func (s *scanner) typeError(c byte) error {
 	return &typeError{value: kind(c)}
 }
 
-// match is the index of the name key matches, exactly or else ignoring
+// match is the index of the field key names, exactly or else ignoring
 // case as encoding/json matches struct fields, or -1.
-func match(key []byte, names []string) int {
-	for i, n := range names {
-		if string(key) == n {
+func match(key []byte, fs []field) int {
+	for i := range fs {
+		if string(key) == fs[i].key {
 			return i
 		}
 	}
-	for i, n := range names {
-		if bytes.EqualFold(key, []byte(n)) {
+	for i := range fs {
+		if bytes.EqualFold(key, []byte(fs[i].key)) {
 			return i
 		}
 	}

@@ -13,13 +13,36 @@ import (
 // (TestScanMatchesJSON, FuzzScan).
 func scanFile(rd *reader, r io.Reader) error {
 	w := &scanWalk{reader: rd, s: newScanner(r, rd.lim)}
+	e, a := &w.e, &w.e.Args
+	w.eventFields = []field{{"ph", &e.Ph}, {"cat", &e.Cat}, {"name", &e.Name}, {"pid", &e.Pid}, {"tid", &e.Tid},
+		{"ts", &e.Ts}, {"dur", &e.Dur}, {"args", a}}
+	w.argFields = []field{{"External id", &a.External}, {"correlation", &a.Correlation}, {"device", &a.Device},
+		{"stream", &a.Stream}, {"bytes", &a.Bytes}, {"Collective name", &a.Collective}, {"In msg nelems", &a.InElems},
+		{"Out msg nelems", &a.OutElems}, {"Group size", &a.GroupSize}, {"dtype", &a.DType},
+		{"Process Group Name", &a.Group}, {"Input Dims", &a.InputDims}, {"Input type", &a.InputType},
+		{"name", &a.Name}, {"labels", &a.Labels}, {"paraplay kind", &a.Kind}, {"paraplay microbatch", &a.Microbatch},
+		{"paraplay stage", &a.Stage}, {"paraplay iteration", &a.Iteration}, {"paraplay collective", &a.CollIndex},
+		{"paraplay op", &a.Op}, {"paraplay algorithm", &a.Algorithm}, {"paraplay protocol", &a.Protocol},
+		{"paraplay channels", &a.Channels}, {"paraplay purpose", &a.Purpose}, {"paraplay ranks", &a.Ranks}}
 	return w.file()
 }
 
-// scanWalk walks one file with the scanner.
+// scanWalk walks one file with the scanner. It decodes every event into
+// e, through the field tables made once (eventFields, argFields).
 type scanWalk struct {
 	*reader
-	s *scanner
+	s                      *scanner
+	e                      rawEvent
+	eventFields, argFields []field
+}
+
+// field is a key of an object the walk decodes and where its value goes:
+// a *string, *number, *anyID, *rawArgs (the event's args), *rawValue,
+// *[]int, *int, *int64 or **int, each filled as encoding/json fills that
+// type (value).
+type field struct {
+	key string
+	to  any
 }
 
 // found is the error of a top-level value of the wrong kind.
@@ -45,19 +68,22 @@ func (w *scanWalk) file() error {
 			return w.eventList()
 		case "distributedInfo":
 			var d distInfo
-			if err := w.value(at, "distributedInfo", func() error { return w.distInfo(&d) }); err != nil {
+			fs := []field{{"backend", &d.Backend}, {"rank", &d.Rank}, {"world_size", &d.WorldSize}}
+			if err := w.top(at, "distributedInfo", func() error { return w.fields(fs, 1) }); err != nil {
 				return err
 			}
 			return w.setDistributed(&d, at)
 		case "deviceProperties":
 			var ds []deviceProps
-			if err := w.value(at, "deviceProperties", func() error { return w.devices(&ds) }); err != nil {
+			if err := w.top(at, "deviceProperties", func() error { return w.devices(&ds) }); err != nil {
 				return err
 			}
 			return w.setDevices(ds, at)
 		case metaKey:
 			m := &Meta{}
-			if err := w.value(at, metaKey, func() error { return w.meta(m) }); err != nil {
+			fs := []field{{"title", &m.Title}, {"fidelity", &m.Fidelity}, {"gpu", &m.GPU}, {"name", &m.Name},
+				{"node", &m.Node}, {"role", &m.Role}}
+			if err := w.top(at, metaKey, func() error { return w.fields(fs, 1) }); err != nil {
 				return err
 			}
 			return w.setMeta(m, at)
@@ -79,9 +105,9 @@ func (w *scanWalk) file() error {
 	return nil
 }
 
-// value decodes one top-level value with dec, naming key in a type error
+// top decodes one top-level value with dec, naming key in a type error
 // and holding the value to Limits.MaxValue.
-func (w *scanWalk) value(at int64, key string, dec func() error) error {
+func (w *scanWalk) top(at int64, key string, dec func() error) error {
 	err := dec()
 	var te *typeError
 	if errors.As(err, &te) {
@@ -101,8 +127,8 @@ func (w *scanWalk) eventList() error {
 	}
 	at := s.off() + 1
 	return s.array(func() error {
-		var e rawEvent
-		err := w.decodeEvent(&e)
+		w.e = rawEvent{}
+		err := w.fields(w.eventFields, 1)
 		var te *typeError
 		var le *limitError
 		switch {
@@ -115,7 +141,7 @@ func (w *scanWalk) eventList() error {
 		case s.off()-at > w.lim.MaxValue:
 			return s.tooLarge(at)
 		}
-		if err := w.event(&e, at); err != nil {
+		if err := w.event(&w.e, at); err != nil {
 			return err
 		}
 		w.events++
@@ -124,11 +150,10 @@ func (w *scanWalk) eventList() error {
 	})
 }
 
-// eventNames are rawEvent's keys, in the order event's switch takes them.
-var eventNames = []string{"ph", "cat", "name", "ts", "dur", "pid", "tid", "args"}
-
-// decodeEvent decodes one element of traceEvents into e.
-func (w *scanWalk) decodeEvent(e *rawEvent) error {
+// fields fills fs from the object next (null leaves them as they were);
+// depth is the nesting of that object. Keys match as in encoding/json:
+// exactly, else ignoring case; others are skipped.
+func (w *scanWalk) fields(fs []field, depth int) error {
 	s := w.s
 	switch c := s.peek(); c {
 	case 'n':
@@ -138,70 +163,54 @@ func (w *scanWalk) decodeEvent(e *rawEvent) error {
 		return s.typeError(c)
 	}
 	return s.object(func(key []byte) error {
-		i := match(key, eventNames)
+		i := match(key, fs)
 		if i < 0 {
-			return s.skip(1, true)
+			return s.skip(depth, true)
 		}
-		return named(eventNames[i], w.eventField(e, i))
+		return named(fs[i].key, w.value(fs[i].to, depth))
 	})
 }
 
-// eventField decodes field i of eventNames into e.
-func (w *scanWalk) eventField(e *rawEvent, i int) error {
+// value fills to from the value next, as encoding/json fills its type, in
+// an object at depth.
+func (w *scanWalk) value(to any, depth int) error {
 	s := w.s
-	switch i {
-	case 0, 1, 2:
-		return s.string([]*string{&e.Ph, &e.Cat, &e.Name}[i])
-	case 3, 4:
-		return w.number([]*number{&e.Ts, &e.Dur}[i-3])
-	case 5, 6:
-		return w.id([]*anyID{&e.Pid, &e.Tid}[i-5])
-	}
-	return w.args(&e.Args)
-}
-
-// argNames are rawArgs' keys, numbers first, then strings, then the rest.
-var argNames = []string{"External id", "correlation", "device", "stream", "bytes", "In msg nelems", "Out msg nelems",
-	"Group size", "paraplay microbatch", "paraplay stage", "paraplay iteration", "paraplay collective", "paraplay channels",
-	"Collective name", "dtype", "Process Group Name", "name", "labels", "paraplay kind", "paraplay op",
-	"paraplay algorithm", "paraplay protocol", "paraplay purpose",
-	"Input Dims", "Input type", "paraplay ranks"}
-
-// args decodes an event's args into a.
-func (w *scanWalk) args(a *rawArgs) error {
-	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
-		return s.lit()
-	case '{':
-	default:
-		return s.typeError(c)
-	}
-	nums := [...]*number{&a.External, &a.Correlation, &a.Device, &a.Stream, &a.Bytes, &a.InElems, &a.OutElems,
-		&a.GroupSize, &a.Microbatch, &a.Stage, &a.Iteration, &a.CollIndex, &a.Channels}
-	strs := [...]*string{&a.Collective, &a.DType, &a.Group, &a.Name, &a.Labels, &a.Kind, &a.Op,
-		&a.Algorithm, &a.Protocol, &a.Purpose}
-	return s.object(func(key []byte) error {
-		i := match(key, argNames)
-		var err error
-		switch {
-		case i < 0:
-			return s.skip(2, true)
-		case i < len(nums):
-			err = w.number(nums[i])
-		case i < len(nums)+len(strs):
-			err = s.string(strs[i-len(nums)])
-		case i < len(argNames)-1 && !analysisInputs:
-			return s.skip(2, true)
-		case i < len(argNames)-1:
-			var raw []byte
-			raw, err = s.record(2)
-			*[]*rawValue{&a.InputDims, &a.InputType}[i-len(nums)-len(strs)] = raw
-		default:
-			err = w.ints(&a.Ranks)
+	switch v := to.(type) {
+	case *string:
+		return s.string(v)
+	case *number:
+		return w.number(v)
+	case *anyID:
+		return w.id(v)
+	case *rawArgs:
+		return w.fields(w.argFields, depth+1)
+	case *rawValue:
+		if !analysisInputs {
+			return s.skip(depth, true)
 		}
-		return named(argNames[i], err)
-	})
+		raw, err := s.record(depth)
+		*v = raw
+		return err
+	case *[]int:
+		return w.ints(v)
+	case *int:
+		return intField(s, v)
+	case *int64:
+		return s.integer(v)
+	case **int:
+		if s.peek() == 'n' {
+			*v = nil
+			return s.lit()
+		}
+		var n int64
+		if err := s.integer(&n); err != nil {
+			return err
+		}
+		r := int(n)
+		*v = &r
+		return nil
+	}
+	return s.skip(depth, true)
 }
 
 // number fills a number field as encoding/json fills a json.Number: a
@@ -286,39 +295,6 @@ func (w *scanWalk) ints(v *[]int) error {
 	return err
 }
 
-// distInfo decodes distributedInfo into d.
-func (w *scanWalk) distInfo(d *distInfo) error {
-	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
-		return s.lit()
-	case '{':
-	default:
-		return s.typeError(c)
-	}
-	return s.object(func(key []byte) error {
-		switch match(key, []string{"backend", "rank", "world_size"}) {
-		case 0:
-			return s.string(&d.Backend)
-		case 1:
-			if s.peek() == 'n' {
-				d.Rank = nil
-				return s.lit()
-			}
-			var n int64
-			if err := s.integer(&n); err != nil {
-				return err
-			}
-			r := int(n)
-			d.Rank = &r
-			return nil
-		case 2:
-			return intField(s, &d.WorldSize)
-		}
-		return s.skip(1, true)
-	})
-}
-
 // intField fills an int as encoding/json does.
 func intField(s *scanner, v *int) error {
 	n := int64(*v)
@@ -342,45 +318,8 @@ func (w *scanWalk) devices(ds *[]deviceProps) error {
 	return s.array(func() error {
 		*ds = append(*ds, deviceProps{})
 		d := &(*ds)[len(*ds)-1]
-		switch c := s.peek(); c {
-		case 'n':
-			return s.lit()
-		case '{':
-		default:
-			return s.typeError(c)
-		}
-		return s.object(func(key []byte) error {
-			switch i := match(key, []string{"id", "numSms", "computeMajor", "computeMinor", "name", "totalGlobalMem"}); {
-			case i >= 0 && i < 4:
-				return intField(s, []*int{&d.ID, &d.SMs, &d.ComputeMajor, &d.ComputeMinor}[i])
-			case i == 4:
-				return s.string(&d.Name)
-			case i == 5:
-				return s.integer(&d.Memory)
-			}
-			return s.skip(2, true)
-		})
-	})
-}
-
-// meta decodes ParaPlay's run description into m.
-func (w *scanWalk) meta(m *Meta) error {
-	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
-		return s.lit()
-	case '{':
-	default:
-		return s.typeError(c)
-	}
-	return s.object(func(key []byte) error {
-		switch i := match(key, []string{"title", "fidelity", "name", "role", "gpu", "node"}); {
-		case i >= 0 && i < 4:
-			return s.string([]*string{&m.Title, &m.Fidelity, &m.Name, &m.Role}[i])
-		case i >= 4:
-			return intField(s, []*int{&m.GPU, &m.Node}[i-4])
-		}
-		return s.skip(1, true)
+		return w.fields([]field{{"id", &d.ID}, {"name", &d.Name}, {"totalGlobalMem", &d.Memory}, {"numSms", &d.SMs},
+			{"computeMajor", &d.ComputeMajor}, {"computeMinor", &d.ComputeMinor}}, 2)
 	})
 }
 
