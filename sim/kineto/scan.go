@@ -549,8 +549,14 @@ func match(key []byte, fs []field) int {
 			return i
 		}
 	}
+	ascii := true
+	for _, c := range key {
+		ascii = ascii && c < utf8.RuneSelf
+	}
 	for i := range fs {
-		if bytes.EqualFold(key, []byte(fs[i].key)) {
+		// An ASCII key folds only onto a name of its length (the names
+		// are ASCII); another may hold a Kelvin sign, which folds onto k.
+		if (!ascii || len(key) == len(fs[i].key)) && bytes.EqualFold(key, []byte(fs[i].key)) {
 			return i
 		}
 	}
