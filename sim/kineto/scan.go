@@ -369,24 +369,45 @@ func (s *scanner) typeError(c byte) error {
 	return &typeError{value: kind(c)}
 }
 
+// table is the fields of one struct with their keys indexed: exactly,
+// and lower-cased for keys that differ only in ASCII case.
+type table struct {
+	fs            []field
+	exact, folded map[string]int
+}
+
+func newTable(fs ...field) *table {
+	t := &table{fs: fs, exact: map[string]int{}, folded: map[string]int{}}
+	for i, f := range fs {
+		t.exact[f.key] = i
+		t.folded[strings.ToLower(f.key)] = i
+	}
+	return t
+}
+
 // match is the index of the field key names, exactly or else ignoring
-// case as encoding/json matches struct fields, or -1.
-func match(key []byte, fs []field) int {
-	for i := range fs {
-		if string(key) == fs[i].key {
-			return i
-		}
+// case as encoding/json matches struct fields, or -1; low is scratch.
+func (t *table) match(key []byte, low *[]byte) int {
+	if i, ok := t.exact[string(key)]; ok {
+		return i
 	}
-	ascii := true
+	*low = (*low)[:0]
 	for _, c := range key {
-		ascii = ascii && c < utf8.RuneSelf
-	}
-	for i := range fs {
-		// An ASCII key folds only onto a name of its length (the names
-		// are ASCII); another may hold a Kelvin sign, which folds onto k.
-		if (!ascii || len(key) == len(fs[i].key)) && bytes.EqualFold(key, []byte(fs[i].key)) {
-			return i
+		if c >= utf8.RuneSelf { // a Kelvin sign folds onto k: compare rune by rune
+			for i := range t.fs {
+				if bytes.EqualFold(key, []byte(t.fs[i].key)) {
+					return i
+				}
+			}
+			return -1
 		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		*low = append(*low, c)
+	}
+	if i, ok := t.folded[string(*low)]; ok {
+		return i
 	}
 	return -1
 }

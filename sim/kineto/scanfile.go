@@ -14,16 +14,16 @@ import (
 func scanFile(rd *reader, r io.Reader) error {
 	w := &scanWalk{reader: rd, s: newScanner(r, rd.lim)}
 	e, a := &w.e, &w.e.Args
-	w.eventFields = []field{{"ph", &e.Ph}, {"cat", &e.Cat}, {"name", &e.Name}, {"pid", &e.Pid}, {"tid", &e.Tid},
-		{"ts", &e.Ts}, {"dur", &e.Dur}, {"args", a}}
-	w.argFields = []field{{"External id", &a.External}, {"correlation", &a.Correlation}, {"device", &a.Device},
+	w.eventFields = newTable([]field{{"ph", &e.Ph}, {"cat", &e.Cat}, {"name", &e.Name}, {"pid", &e.Pid}, {"tid", &e.Tid},
+		{"ts", &e.Ts}, {"dur", &e.Dur}, {"args", a}}...)
+	w.argFields = newTable([]field{{"External id", &a.External}, {"correlation", &a.Correlation}, {"device", &a.Device},
 		{"stream", &a.Stream}, {"bytes", &a.Bytes}, {"Collective name", &a.Collective}, {"In msg nelems", &a.InElems},
 		{"Out msg nelems", &a.OutElems}, {"Group size", &a.GroupSize}, {"dtype", &a.DType},
 		{"Process Group Name", &a.Group}, {"Input Dims", &a.InputDims}, {"Input type", &a.InputType},
 		{"name", &a.Name}, {"labels", &a.Labels}, {"paraplay kind", &a.Kind}, {"paraplay microbatch", &a.Microbatch},
 		{"paraplay stage", &a.Stage}, {"paraplay iteration", &a.Iteration}, {"paraplay collective", &a.CollIndex},
 		{"paraplay op", &a.Op}, {"paraplay algorithm", &a.Algorithm}, {"paraplay protocol", &a.Protocol},
-		{"paraplay channels", &a.Channels}, {"paraplay purpose", &a.Purpose}, {"paraplay ranks", &a.Ranks}}
+		{"paraplay channels", &a.Channels}, {"paraplay purpose", &a.Purpose}, {"paraplay ranks", &a.Ranks}}...)
 	return w.file()
 }
 
@@ -33,7 +33,8 @@ type scanWalk struct {
 	*reader
 	s                      *scanner
 	e                      rawEvent
-	eventFields, argFields []field
+	eventFields, argFields *table
+	low                    []byte // scratch for match
 }
 
 // field is a key of an object the walk decodes and where its value goes:
@@ -68,7 +69,7 @@ func (w *scanWalk) file() error {
 			return w.eventList()
 		case "distributedInfo":
 			var d distInfo
-			fs := []field{{"backend", &d.Backend}, {"rank", &d.Rank}, {"world_size", &d.WorldSize}}
+			fs := newTable(field{"backend", &d.Backend}, field{"rank", &d.Rank}, field{"world_size", &d.WorldSize})
 			if err := w.top(at, "distributedInfo", func() error { return w.fields(fs, 1) }); err != nil {
 				return err
 			}
@@ -81,8 +82,8 @@ func (w *scanWalk) file() error {
 			return w.setDevices(ds, at)
 		case metaKey:
 			m := &Meta{}
-			fs := []field{{"title", &m.Title}, {"fidelity", &m.Fidelity}, {"gpu", &m.GPU}, {"name", &m.Name},
-				{"node", &m.Node}, {"role", &m.Role}}
+			fs := newTable(field{"title", &m.Title}, field{"fidelity", &m.Fidelity}, field{"gpu", &m.GPU},
+				field{"name", &m.Name}, field{"node", &m.Node}, field{"role", &m.Role})
 			if err := w.top(at, metaKey, func() error { return w.fields(fs, 1) }); err != nil {
 				return err
 			}
@@ -153,7 +154,7 @@ func (w *scanWalk) eventList() error {
 // fields fills fs from the object next (null leaves them as they were);
 // depth is the nesting of that object. Keys match as in encoding/json:
 // exactly, else ignoring case; others are skipped.
-func (w *scanWalk) fields(fs []field, depth int) error {
+func (w *scanWalk) fields(fs *table, depth int) error {
 	s := w.s
 	switch c := s.peek(); c {
 	case 'n':
@@ -162,13 +163,34 @@ func (w *scanWalk) fields(fs []field, depth int) error {
 	default:
 		return s.typeError(c)
 	}
-	return s.object(func(key []byte) error {
-		i := match(key, fs)
-		if i < 0 {
-			return s.skip(depth, true)
+	s.pos++
+	if s.peek() == '}' {
+		s.pos++
+		return nil
+	}
+	for { // object's loop, without a closure to allocate per event
+		if err := s.key(); err != nil {
+			return err
 		}
-		return named(fs[i].key, w.value(fs[i].to, depth))
-	})
+		var err error
+		if i := fs.match(s.tok, &w.low); i < 0 {
+			err = s.skip(depth, true)
+		} else {
+			err = named(fs.fs[i].key, w.value(fs.fs[i].to, depth))
+		}
+		if err != nil {
+			return err
+		}
+		switch s.peek() {
+		case ',':
+			s.pos++
+		case '}':
+			s.pos++
+			return nil
+		default:
+			return s.syntax("after object key:value pair")
+		}
+	}
 }
 
 // value fills to from the value next, as encoding/json fills its type, in
@@ -318,8 +340,8 @@ func (w *scanWalk) devices(ds *[]deviceProps) error {
 	return s.array(func() error {
 		*ds = append(*ds, deviceProps{})
 		d := &(*ds)[len(*ds)-1]
-		return w.fields([]field{{"id", &d.ID}, {"name", &d.Name}, {"totalGlobalMem", &d.Memory}, {"numSms", &d.SMs},
-			{"computeMajor", &d.ComputeMajor}, {"computeMinor", &d.ComputeMinor}}, 2)
+		return w.fields(newTable(field{"id", &d.ID}, field{"name", &d.Name}, field{"totalGlobalMem", &d.Memory},
+			field{"numSms", &d.SMs}, field{"computeMajor", &d.ComputeMajor}, field{"computeMinor", &d.ComputeMinor}), 2)
 	})
 }
 

@@ -128,14 +128,21 @@ func (s *scanner) num() error {
 	at := s.off()
 	s.tok = s.tok[:0]
 	for {
-		c, ok := s.raw()
-		if !ok || !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
-			break
+		i := s.pos
+		for i < len(s.buf) {
+			c := s.buf[i]
+			if !(c >= '0' && c <= '9' || c == '-' || c == '+' || c == '.' || c == 'e' || c == 'E') {
+				break
+			}
+			i++
 		}
-		s.tok = append(s.tok, c)
-		s.pos++
+		s.tok = append(s.tok, s.buf[s.pos:i]...)
+		s.pos = i
 		if int64(len(s.tok)) > s.lim.MaxValue {
 			return s.tooLarge(at)
+		}
+		if i < len(s.buf) || !s.fill() {
+			break
 		}
 	}
 	if !validNumber(s.tok) {

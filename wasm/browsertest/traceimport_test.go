@@ -151,10 +151,12 @@ func TestPlaygroundImportsTrace(t *testing.T) {
 	paths := traceFiles(t)
 	want := importHost(t, paths)
 	reqs.record(true)
+	start := time.Now()
 	if err := chromedp.Do(ctx, chromedp.SetUploadFiles("#trace-file", paths)); err != nil {
 		t.Fatalf("picking the traces: %v", err)
 	}
 	waitFor(t, ctx, "the imported run", `document.getElementById("trace-status").textContent.startsWith("Showing") && window.paraplay.end === `+ftoa(float64(want.End)))
+	t.Logf("%d files, %d spans imported and shown in %v", len(paths), len(want.Spans), time.Since(start).Round(time.Millisecond))
 	if urls := reqs.record(false); len(urls) > 0 {
 		t.Errorf("the page made %d requests while importing (want none: the files stay local): %v", len(urls), urls)
 	}
