@@ -23,8 +23,9 @@ import (
 // makes the run, which plays as a simulated one does.
 
 // traceLimits bound one file in the browser: 1 GiB of JSON, one value of
-// 16 MiB, a million kept events (the playground draws at most
-// budget.Browser.Spans spans of the whole run).
+// 16 MiB, a million kept events; readTraces lowers the events so that all
+// the files together keep at most budget.Browser.Spans (500,000 kernels:
+// about 25 MB of them, 48 bytes each, and their spans).
 var traceLimits = kineto.Limits{MaxBytes: 1 << 30, MaxValue: 16 << 20, MaxEvents: 1 << 20}
 
 // maxTraceFiles bounds the ranks imported at once.
@@ -89,14 +90,20 @@ func readTraces(files js.Value) (*timeline.Timeline, []string, error) {
 	}
 	var traces []*kineto.Trace
 	var names []string
+	kept := 0
 	for i := range n {
 		f := files.Index(i)
 		name := f.Get("name").String()
-		t, err := kineto.Read(&streamReader{r: f.Get("stream").Call("getReader")}, name, traceLimits)
+		// The files share the run's span budget: each may keep what the
+		// ones before left, so memory stays bounded however many there are.
+		lim := traceLimits
+		lim.MaxEvents = max(1, min(lim.MaxEvents, int(budget.Browser.Spans)-kept))
+		t, err := kineto.Read(&streamReader{r: f.Get("stream").Call("getReader")}, name, lim)
 		if err != nil {
 			return nil, nil, err
 		}
 		traces, names = append(traces, t), append(names, name)
+		kept += len(t.Kernels) + len(t.Steps)
 	}
 	tl, err := kineto.Timeline(traces)
 	return tl, names, err
