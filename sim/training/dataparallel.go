@@ -145,13 +145,13 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 				}
 			}
 			rd, bytes := tr.compress(gpus, ready, bytes)
-			sum := tr.collective
+			var ids []int
+			var err error
 			if hierarchical(tr.par) && g.purpose == "dp" {
-				sum = func(_ collective.Op, _ string, _, rd []int, bytes units.Bytes) ([]int, error) {
-					return tr.sumHierarchical(g, rd, bytes)
-				}
+				ids, err = tr.sumHierarchical(g, rd, bytes)
+			} else {
+				ids, err = tr.collective(op, g.purpose, gpus, rd, bytes)
 			}
-			ids, err := sum(op, g.purpose, gpus, rd, bytes)
 			if err != nil {
 				return err
 			}
@@ -200,31 +200,22 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 	}
 	sg := tr.par.ShardGroup()
 	for j := range tr.mpGroup[0][d] {
-		// Within each ZeRO group of sg replicas (one group of all but
-		// with parallel.zero_group, hzp.go).
-		for lo := 0; lo < pl.DP; lo += sg {
-			var gpus, ready []int
-			for r, i := 0, 0; r < pl.DP; r++ {
-				if !tr.alive(r) {
-					continue
-				}
-				if r >= lo && r < lo+sg {
-					gpus = append(gpus, tr.mpGroup[r][d][j])
-					ready = append(ready, opt[min(i, len(opt)-1)])
-				}
-				i++ // opt has one op per live replica (or replica 0's alone, mirrored)
+		var gpus, ready []int
+		for r, i := 0, 0; r < pl.DP; r++ {
+			if tr.alive(r) {
+				gpus = append(gpus, tr.mpGroup[r][d][j])
+				ready = append(ready, opt[min(i, len(opt)-1)]) // opt: a live replica's each, or replica 0's alone (mirrored)
+				i++
 			}
-			if len(gpus) < 2 {
-				continue
-			}
-			if sg == pl.DP {
-				ready = opt
+			if (r+1)%sg != 0 || len(gpus) < 2 {
+				continue // gather within each ZeRO group of sg replicas (hzp.go)
 			}
 			// compression.parameters shrinks the gather (Xu et al. 2024).
 			rd, bytes := tr.encode(gpus, ready, params, tr.s.Compression.Parameters)
 			if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
 				return err
 			}
+			gpus, ready = nil, nil
 		}
 	}
 	return nil

@@ -2,7 +2,6 @@ package training
 
 import (
 	"strconv"
-	"strings"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
@@ -62,91 +61,70 @@ func hierarchical(p scenario.Parallel) bool {
 	return p.ZeRO >= 1 && p.ShardGroup() < p.DP
 }
 
-// checkZeROGroup refuses a zero_group that is not 0 or a divisor of dp,
-// or is set without a ZeRO stage.
+// checkZeROGroup refuses a zero_group that is not 0 or, with a ZeRO
+// stage, a divisor of dp.
 func checkZeROGroup(p scenario.Parallel, bad scenario.Reporter) {
-	g := p.ZeROGroup
-	switch {
-	case g == 0:
-	case g < 0 || p.DP < 1 || p.DP%g != 0:
-		bad("parallel.zero_group", "is %d; allowed 0 (shard over all of dp) or a divisor of parallel.dp %d: %s", g, p.DP, divisorList(p.DP))
-	case p.ZeRO == 0:
-		bad("parallel.zero_group", "is %d but parallel.zero is 0, which shards nothing; set parallel.zero to 1, 2 or 3, or zero_group to 0", g)
+	if g := p.ZeROGroup; g != 0 && (g < 0 || p.DP < 1 || p.DP%g != 0 || p.ZeRO == 0) {
+		bad("parallel.zero_group", "is %d with parallel.zero %d and dp %d; allowed 0 (shard over all of dp) or, with zero 1–3, a divisor of dp: %s",
+			g, p.ZeRO, p.DP, divisorList(p.DP))
 	}
 }
 
-// divisorList is "1, 2, 4, 8" for 8 (up to 64 listed; n ≥ 1).
+// divisorList is "1, 2, 4, 8" for 8: the divisors of n up to 65,536 (the
+// most GPUs a training run has), at most about 200 characters of them.
 func divisorList(n int) string {
-	if n < 1 {
-		return "none (parallel.dp must be ≥ 1)"
-	}
-	var ds []string
-	for d := 1; d <= n && len(ds) < 64; d++ {
+	var b []byte
+	for d := 1; d <= min(n, 1<<16) && len(b) < 200; d++ {
 		if n%d == 0 {
-			ds = append(ds, strconv.Itoa(d))
+			if len(b) > 0 {
+				b = append(b, ", "...)
+			}
+			b = strconv.AppendInt(b, int64(d), 10)
 		}
 	}
-	return strings.Join(ds, ", ")
-}
-
-// shardGroups splits the indexes of members (whose replicas are replica)
-// by ZeRO group: replica r is in group r/g. Empty groups are left out; a
-// flat ZeRO gives one group of all.
-func (tr *iteration) shardGroups(replica []int) [][]int {
-	g := tr.par.ShardGroup()
-	byGroup := make([][]int, (tr.par.DP+g-1)/max(g, 1))
-	for i, r := range replica {
-		byGroup[r/g] = append(byGroup[r/g], i)
-	}
-	out := byGroup[:0]
-	for _, idx := range byGroup {
-		if len(idx) > 0 {
-			out = append(out, idx)
-		}
-	}
-	return out
+	return string(b)
 }
 
 // sumHierarchical sums one bucket of bytes of gradients over g's GPUs
 // (rank i may start after ready[i]) as hierarchical ZeRO does: a
-// reduce-scatter within each shard group, then an all-reduce of each
-// shard across the groups. It returns, per rank, the op after which its
-// shard is summed.
+// reduce-scatter within each ZeRO group, then an all-reduce of each shard
+// across the groups. It returns, per rank, the op after which its shard
+// is summed.
 func (tr *iteration) sumHierarchical(g group, ready []int, bytes units.Bytes) ([]int, error) {
-	parts := tr.shardGroups(g.replicas)
-	done := make([]int, len(g.gpus))
-	copy(done, ready)
+	sg := tr.par.ShardGroup()
+	var parts [][]int // the indexes of g.gpus in each ZeRO group (g.replicas ascend)
 	widest := 0
-	for _, idx := range parts {
-		widest = max(widest, len(idx))
-		if len(idx) < 2 {
-			continue
+	for i, r := range g.replicas {
+		if i == 0 || r/sg != g.replicas[i-1]/sg {
+			parts = append(parts, nil)
 		}
-		ids, err := tr.collective(collective.OpReduceScatter, g.purpose, pickAt(g.gpus, idx), pickAt(done, idx), bytes)
-		if err != nil {
-			return nil, err
-		}
-		for j, i := range idx {
-			done[i] = ids[j]
-		}
+		k := len(parts) - 1
+		parts[k] = append(parts[k], i)
+		widest = max(widest, len(parts[k]))
 	}
-	shard := bytes / units.Bytes(widest)
-	for j := 0; j < widest; j++ {
-		var idx []int // the j-th GPU of each group: the holders of one shard
-		for _, p := range parts {
-			if j < len(p) {
-				idx = append(idx, p[j])
+	done := append([]int(nil), ready...)
+	for pass := 0; pass <= widest; pass++ {
+		sets, op, b := parts, collective.OpReduceScatter, bytes
+		if pass > 0 { // the holders of shard pass−1: that GPU of each group
+			var idx []int
+			for _, p := range parts {
+				if pass <= len(p) {
+					idx = append(idx, p[pass-1])
+				}
 			}
+			sets, op, b = [][]int{idx}, collective.OpAllReduce, bytes/units.Bytes(widest)
 		}
-		if len(idx) < 2 || shard == 0 {
-			continue
-		}
-		ids, err := tr.collective(collective.OpAllReduce, g.purpose, pickAt(g.gpus, idx), pickAt(done, idx), shard)
-		if err != nil {
-			return nil, err
-		}
-		for k, i := range idx {
-			done[i] = ids[k]
+		for _, idx := range sets {
+			if len(idx) < 2 || b == 0 {
+				continue
+			}
+			ids, err := tr.collective(op, g.purpose, pickAt(g.gpus, idx), pickAt(done, idx), b)
+			if err != nil {
+				return nil, err
+			}
+			for k, i := range idx {
+				done[i] = ids[k]
+			}
 		}
 	}
 	return done, nil

@@ -11,6 +11,7 @@ import (
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategytest"
+	"paraplay/sim/timeline"
 	"paraplay/sim/workload"
 )
 
@@ -101,7 +102,7 @@ func TestZeROGroupOfAllIsZeRO(t *testing.T) {
 				t.Fatal(err)
 			}
 			tl := strategytest.MustRun(t, Strategy{}.Simulate, s)
-			if err := tl.WriteJSON(&traces[i]); err != nil {
+			if err := timeline.WriteJSON(tl, &traces[i]); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -119,10 +120,10 @@ func TestZeROGroupErrors(t *testing.T) {
 		zero, g int
 		want    string
 	}{
-		{3, 3, "allowed 0 (shard over all of dp) or a divisor of parallel.dp 16: 1, 2, 4, 8, 16"},
+		{3, 3, "is 3 with parallel.zero 3 and dp 16; allowed 0 (shard over all of dp) or, with zero 1–3, a divisor of dp: 1, 2, 4, 8, 16"},
 		{3, -2, "allowed 0"},
-		{3, 32, "a divisor of parallel.dp 16"},
-		{0, 8, "parallel.zero is 0"},
+		{3, 32, "a divisor of dp: 1, 2, 4, 8, 16"},
+		{0, 8, "with parallel.zero 0"},
 	} {
 		_, err := scenario.Parse([]byte(hzpYAML(2, 8, c.zero, c.g, 2)))
 		if err == nil || !strings.Contains(err.Error(), "parallel.zero_group") || !strings.Contains(err.Error(), c.want) {

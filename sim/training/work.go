@@ -215,11 +215,11 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
 	}
 	if real && hierarchical(p) {
-		// hzp.go: a reduce-scatter within each of the dp/g groups of
-		// g·cp, then g·cp all-reduces across the dp/g groups.
-		in := collective.Messages(op, "ring", collective.Config{Ranks: p.ShardGroup() * p.CP})
-		across := collective.Messages("all_reduce", "ring", collective.Config{Ranks: p.DP / p.ShardGroup()})
-		grad = channels * pp * v * tp * b * (dp/sg*in + sg*cp*across)
+		// hzp.go: a ring reduce-scatter within each of the dp/g groups of
+		// n = g·cp, n(n−1) messages, then n ring all-reduces across the
+		// R = dp/g groups, 2R(R−1) each.
+		n, R := sg*cp, dp/sg
+		grad = channels * pp * v * tp * b * (R*n*(n-1) + n*2*R*(R-1))
 	}
 	if f := SDPOf(&s).Fraction; real && f != 0 {
 		grad, _ = sdpWork(p.DP, f, b, channels)
