@@ -207,13 +207,15 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 				ready = append(ready, opt[min(i, len(opt)-1)]) // opt: a live replica's each, or replica 0's alone (mirrored)
 				i++
 			}
-			if (r+1)%sg != 0 || len(gpus) < 2 {
+			if (r+1)%sg != 0 {
 				continue // gather within each ZeRO group of sg replicas (hzp.go)
 			}
-			// compression.parameters shrinks the gather (Xu et al. 2024).
-			rd, bytes := tr.encode(gpus, ready, params, tr.s.Compression.Parameters)
-			if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
-				return err
+			if len(gpus) >= 2 {
+				// compression.parameters shrinks the gather (Xu et al. 2024).
+				rd, bytes := tr.encode(gpus, ready, params, tr.s.Compression.Parameters)
+				if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
+					return err
+				}
 			}
 			gpus, ready = nil, nil
 		}

@@ -39,6 +39,7 @@ func TestHierarchicalZeRO(t *testing.T) {
 		{2, 4, 1, 4, 2},  // ZeRO-1
 		{2, 4, 2, 4, 1},  // ZeRO-2
 		{4, 2, 2, 1, 2},  // g = 1: replicated, sums across all
+		{2, 4, 1, 1, 2},  // g = 1, ZeRO-1: no gather after the step
 	} {
 		name := fmt.Sprintf("%dx%d ZeRO-%d g=%d m=%d", c.nodes, c.perNode, c.zero, c.g, c.m)
 		parts, tl, _ := strategytest.Caption(t, Strategy{}, hzpYAML(c.nodes, c.perNode, c.zero, c.g, c.m))
@@ -85,6 +86,15 @@ func TestHierarchicalZeRO(t *testing.T) {
 		t.Logf("%s: %.4g B between servers, closed form %.4g", name, got, want)
 		if math.Abs(got-want) > 1e-6*want+64 {
 			t.Errorf("%s: %.0f B between servers, want %.0f (%+.3g%%)", name, got, want, 100*(got/want-1))
+		}
+		gathersRun := 0
+		for _, col := range tl.Collectives {
+			if col.Purpose == "zero" {
+				gathersRun++
+			}
+		}
+		if want := int(R * gathers); c.g < 2 && gathersRun != 0 || c.g >= 2 && gathersRun != want {
+			t.Errorf("%s: %d parameter gathers, want %d (%g groups × %g, none in groups of one)", name, gathersRun, want, R, gathers)
 		}
 		strategytest.Checked(t, parts, "hierarchical ZeRO model states")
 		strategytest.Checked(t, parts, "hierarchical ZeRO cross-server bytes")

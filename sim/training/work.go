@@ -138,15 +138,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	sends, closedForms := 0.0, 0.0
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
-		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
-		if hierarchical(p) { // hzp.go: per bucket dp/g + g·cp sums, dp/g groups' gathers
-			sg := float64(p.ShardGroup())
-			closedForms = pp*v*tp*buckets*(dp/sg+sg*cp) + pp*2*m*v*mp*dp/sg
-		}
-		if f := SDPOf(&s).Fraction; real && f != 0 {
-			_, closedForms = sdpWork(p.DP, f, buckets, 1)
-			closedForms += 2 * m
-		}
+		closedForms = analyticCollectives(s, v, m, buckets)
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
@@ -167,6 +159,27 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		w.Memory.N += opListBytes
 	}
 	return w, mirror, nil
+}
+
+// analyticCollectives bounds the closed-form collectives of an analytic
+// iteration of s with v chunks, m microbatches and b buckets: per chunk
+// and tensor-parallel rank a gradient sum per bucket, and per op and
+// model-parallel rank a ZeRO gather; hierarchical ZeRO (hzp.go) sums a
+// bucket in dp/g + g·cp collectives and gathers in each of the dp/g
+// groups.
+func analyticCollectives(s scenario.Scenario, v, m, b float64) float64 {
+	p := s.Parallel
+	dp, pp, tp, cp := float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
+	n := pp*v*tp*b + pp*2*m*v*tp*cp
+	if hierarchical(p) {
+		sg := float64(p.ShardGroup())
+		n = pp*v*tp*b*(dp/sg+sg*cp) + pp*2*m*v*tp*cp*dp/sg
+	}
+	if f := SDPOf(&s).Fraction; !s.Model.IsSynthetic() && f != 0 {
+		_, n = sdpWork(p.DP, f, b, 1)
+		n += 2 * m
+	}
+	return n
 }
 
 // opListBytes bounds what building the operator lists of FlashAttention's
