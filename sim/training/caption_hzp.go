@@ -33,12 +33,12 @@ func hzpMetrics(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 		fmt.Sprintf("model states per GPU {}; ZeRO-%d sharded within groups of g = %d: %s = {}", p.ZeRO, g, formula),
 		float64(mem.Parameters+mem.Gradients+mem.OptimizerStates), want, strategy.GiB)}
 	cross, err := CrossBytes(p, psi, s.PerNode())
-	if len(tl.Transfers) == 0 || err != nil {
+	if tl.Transfers.Len() == 0 || err != nil {
 		return parts
 	}
 	var sent float64
-	for _, x := range tl.Transfers {
-		if tl.GPUs[x.Src].Node != tl.GPUs[x.Dst].Node {
+	for i := range tl.Transfers.Len() {
+		if x := tl.Transfers.At(i); tl.GPUs[x.Src].Node != tl.GPUs[x.Dst].Node {
 			sent += float64(x.Bytes)
 		}
 	}
