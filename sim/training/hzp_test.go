@@ -78,8 +78,8 @@ func TestHierarchicalZeRO(t *testing.T) {
 		}
 		want := R*(gathers+1)*ring(g, inGroup) + g*2*ring(R, across)/g
 		var got float64
-	for i := range tl.Transfers.Len() {
-		if x := tl.Transfers.At(i); tl.GPUs[x.Src].Node != tl.GPUs[x.Dst].Node {
+		for i := range tl.Transfers.Len() {
+			if x := tl.Transfers.At(i); tl.GPUs[x.Src].Node != tl.GPUs[x.Dst].Node {
 				got += float64(x.Bytes)
 			}
 		}
