@@ -107,6 +107,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Collective.Algorithm = pick(b, "ring", "tree", "auto", "recursive_doubling", "halving_doubling", "hierarchical")
 	case 3:
 		s.Iterations = pick(b, 1, 2, 64)
+		s.Recovery.Policy = pick(b, s.Recovery.Policy, "resihp", "elastic")
 	case 4:
 		s.Parallel.DP, s.Parallel.TP, s.Parallel.PP = pick(b, 1, 2, 4), pick(b, 1, 2, 8), pick(b, 1, 2, 4)
 	case 5:

@@ -112,7 +112,7 @@ func (tr *iteration) price() error {
 		return err
 	}
 	if c.par.Partition == "balanced" {
-		c.balance(tr.stageMult())
+		c.balance(tr.stageMult(), 0)
 	}
 	actElems := c.boundaryElements()
 	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), tr.s.Compression.Activations)

@@ -60,6 +60,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
+	checkResiHP(s, bad)
 	checkPrecision(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
@@ -72,6 +73,30 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
 		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+// checkResiHP checks what the animated resihp policy needs when a faults
+// list gives it something to act on: a real, dense model on one type of
+// GPU (it re-partitions layers and moves their state) and, when a GPU
+// stops, a data-parallel replica to copy the lost state from.
+func checkResiHP(s *scenario.Scenario, bad scenario.Reporter) {
+	if s.Recovery.Policy != scenario.PolicyResiHP || len(s.Faults) == 0 {
+		return
+	}
+	const why = "is resihp, which re-partitions a model's layers and moves their state"
+	switch {
+	case s.Model.IsSynthetic():
+		bad("recovery.policy", "%s; model.synthetic has no layers (give model.preset)", why)
+	case len(s.Cluster.NodeGPUs) > 0:
+		bad("recovery.policy", "%s on one type of GPU; drop cluster.node_gpus", why)
+	case s.Parallel.EP > 1:
+		bad("recovery.policy", "%s, for dense models; parallel.ep is %d", why, s.Parallel.EP)
+	case s.Stops() && s.Parallel.DP < 2:
+		bad("recovery.policy", "is resihp, which copies a stopped GPU's state from another data-parallel replica; parallel.dp is %d, it needs at least 2", s.Parallel.DP)
+	}
+	if m, err := s.Model.Resolve(); err == nil && m.IsMoE() {
+		bad("recovery.policy", "%s, for dense models; %s is a mixture of experts", why, s.Model.Label())
 	}
 }
 

@@ -65,7 +65,33 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		Memory: w.Memory.Times(plays+predictions, why)}
 	// The joined timeline's fault states: a few per fault and GPU.
 	out.Spans.N += 4 * float64(len(s.Faults)) * float64(s.NumGPUs())
+	if s.Recovery.Policy == scenario.PolicyResiHP {
+		resihpWork(s, w, stops, &out)
+	}
 	return out
+}
+
+// resihpWork adds what the resihp policy's re-plans cost (resihp.go): one
+// per fault at most, and a prediction after each (counted with the
+// iteration's work w). A re-plan's state transfer sends at most
+// G·min(G−1, pp·v·(tp+1)) messages (each GPU takes the slices of an old
+// stage and tensor rank from one peer); a regroup's search simulates at
+// most maxRegroupSims layouts at analytic fidelity, none of more work than
+// an analytic iteration of s (its model-parallel group does not grow),
+// and the estimator and the layouts' states allocate about one more.
+func resihpWork(s scenario.Scenario, w budget.Work, stops float64, out *budget.Work) {
+	p, g := s.Parallel, float64(s.NumGPUs())
+	replans := float64(len(s.Faults))
+	msgs := budget.Count{N: replans * g * min(g-1, float64(p.PP*max(1, p.VirtualStages)*(p.TP+1))), Why: "the re-plans' state transfers"}
+	xfer := budget.Of(budget.Items{Transfers: msgs, Spans: budget.Count{N: replans * g}, GPUs: s.NumGPUs(), Graphs: replans})
+	a := s
+	a.Fidelity = "analytic"
+	if aw, err := iterationWork(a); err == nil {
+		w = aw
+	}
+	search := budget.Work{Events: w.Events.Times(stops*maxRegroupSims, "a regroup's layouts"),
+		Memory: w.Memory.Times(stops*maxRegroupSims+replans, "the re-plans")}
+	*out = out.Plus(xfer).Plus(search)
 }
 
 // iterationWork bounds one iteration of s (see Work) and refuses one whose
@@ -133,12 +159,15 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
+	joins := 0.0
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
-		// ZeRO-3's prefetches: a join per replica and gather, holding a
-		// copy of its op's predecessors.
-		closedForms += 4 * pp * 2 * m * v * mp * dp * sim
+		// ZeRO-3's prefetches: a join per replica and gather (4 events,
+		// as any op), each holding a copy of its op's predecessors (the
+		// memory of 4 ops).
+		joins = pp * 2 * m * v * mp * dp * sim
 	}
-	ev := budget.Count{N: 4*(groupOps+closedForms+sends*sim+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	closedForms += 4 * joins
+	ev := budget.Count{N: 4*(groupOps+closedForms-3*joins+sends*sim+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
 	closedForms += sends
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
