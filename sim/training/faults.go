@@ -230,7 +230,7 @@ func newDriver(s scenario.Scenario) (*driver, error) {
 	n, dp := s.NumGPUs(), s.Parallel.DP
 	d := &driver{s: s, redoUntil: -1,
 		fleet:     fleet{live: make([]bool, dp), spare: make([]units.Time, n), gpuOut: make([]bool, n), ends: map[int][]units.Time{}},
-		detectors: detectors{predicted: map[string]prediction{}}, adaptive: adaptive{cur: placement{s: s}, slowMult: map[int]float64{}, statics: map[int][]staticAt{}}}
+		detectors: detectors{predicted: map[string]prediction{}}, adaptive: adaptive{cur: placement{s: s}, slowMult: map[int]float64{}}}
 	for r := range d.live {
 		d.live[r] = true
 	}

@@ -19,6 +19,8 @@ type placement struct {
 	s scenario.Scenario
 	// phys[g] is the cluster GPU of the layout's GPU g; nil: the identity.
 	phys []int
+	// of[c] is the layout's GPU on cluster GPU c, or −1 (with phys).
+	of []int
 	// gen counts the re-plans that led to it: it keys the predictions.
 	gen int
 }
@@ -36,12 +38,7 @@ func (p *placement) local(c int) int {
 	if p.phys == nil {
 		return c
 	}
-	for g, x := range p.phys {
-		if x == c {
-			return g
-		}
-	}
-	return -1
+	return p.of[c]
 }
 
 // coord is where cluster GPU c sits in the layout's plan; ok is false when
@@ -75,11 +72,11 @@ func (p *placement) onCluster(tl, cluster *timeline.Timeline, router *topo.Route
 		}
 		c.GPUs = gpus
 	}
-	routes := map[[2]int][]int{}
+	routes := map[int][]int{}
 	for i := range tl.Transfers {
 		x := &tl.Transfers[i]
 		x.Src, x.Dst = p.phys[x.Src], p.phys[x.Dst]
-		key := [2]int{x.Src, x.Dst}
+		key := x.Src*len(cluster.GPUs) + x.Dst
 		if _, ok := routes[key]; !ok {
 			path, err := router.Route(x.Src, x.Dst)
 			if err != nil {
@@ -107,6 +104,9 @@ type staticAt struct {
 // starts at off, when it differs from what it held before.
 func (d *driver) noteStatic(m timeline.Memory, off units.Time) {
 	m.Activations, m.KVCache = nil, nil
+	if d.statics == nil {
+		d.statics = make([][]staticAt, len(d.out.Memory))
+	}
 	segs := d.statics[m.GPU]
 	if n := len(segs); n > 0 && segs[n-1].m.Static() == m.Static() {
 		return
@@ -122,6 +122,9 @@ func (d *driver) noteStatic(m timeline.Memory, off units.Time) {
 // what the GPU held.
 func (d *driver) rebaseMemory() {
 	for g, segs := range d.statics {
+		if len(segs) == 0 {
+			continue
+		}
 		base := segs[0].m
 		for _, s := range segs {
 			if s.m.Static() < base.Static() {

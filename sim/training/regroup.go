@@ -1,7 +1,6 @@
 package training
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -45,7 +44,7 @@ func grids(bad []bool, nodes, per int) []grid {
 	} else {
 		masks = []int{0, -1}
 	}
-	seen := map[[2]int]bool{}
+	seen := map[int]bool{}
 	var out []grid
 	for _, mask := range masks {
 		var g grid
@@ -59,8 +58,8 @@ func grids(bad []bool, nodes, per int) []grid {
 				g.nodes = append(g.nodes, n)
 			}
 		}
-		key := [2]int{len(g.nodes), len(g.slots)}
-		if key[0] > 0 && key[1] > 0 && !seen[key] {
+		key := len(g.nodes)*(per+1) + len(g.slots)
+		if len(g.nodes) > 0 && len(g.slots) > 0 && !seen[key] {
 			seen[key] = true
 			out = append(out, g)
 		}
@@ -145,7 +144,11 @@ func (d *driver) bestLayout(bad []bool) (placement, error) {
 			cands = append(cands, cand{s, g, e.LowerBound})
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b cand) int { return cmp.Compare(a.bound, b.bound) })
+	for i := 1; i < len(cands); i++ { // by bound, stable: an insertion sort of a few dozen
+		for j := i; j > 0 && cands[j].bound < cands[j-1].bound; j-- {
+			cands[j], cands[j-1] = cands[j-1], cands[j]
+		}
+	}
 	best, bestT := -1, units.Time(0)
 	for i, c := range cands {
 		if best >= 0 && c.bound >= bestT || i == maxRegroupSims {
@@ -165,13 +168,17 @@ func (d *driver) bestLayout(bad []bool) (placement, error) {
 	}
 	c := cands[best]
 	c.s.Fidelity = d.s.Fidelity
-	phys := make([]int, 0, len(c.g.nodes)*len(c.g.slots))
+	p := placement{s: c.s, of: make([]int, len(bad))}
+	for i := range p.of {
+		p.of[i] = -1
+	}
 	for _, n := range c.g.nodes {
 		for _, l := range c.g.slots {
-			phys = append(phys, n*per+l)
+			p.of[n*per+l] = len(p.phys)
+			p.phys = append(p.phys, n*per+l)
 		}
 	}
-	return placement{s: c.s, phys: phys}, nil
+	return p, nil
 }
 
 // layoutLabel names a layout: "dp 4·tp 2·pp 3 on 24 GPUs".

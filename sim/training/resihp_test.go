@@ -190,15 +190,14 @@ func TestStateTransferClosedForm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	id := func(g int) int { return g }
-	m := mover{from: from, to: to, fromAt: id, toAt: id, gone: func(int) bool { return false }, node: func(g int) int { return g / 8 }}
-	xfers, err := m.plan()
-	if err != nil {
+	tl := mustSimulate(t, s) // its GPUs and servers
+	m := mover{from: from, to: to, old: placement{s: s}, next: placement{s: next}, gone: make([]bool, 32), out: tl}
+	if err := m.plan(); err != nil {
 		t.Fatal(err)
 	}
 	var got float64
-	for _, x := range xfers {
-		got += x[2]
+	for _, x := range m.xfers {
+		got += x.bytes
 	}
 	model, _ := s.Model.Resolve()
 	want := 6 * 2 * workload.StageParams(model, 1, false, false, 1, 1) * 14

@@ -1,7 +1,6 @@
 package training
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 
@@ -83,105 +82,98 @@ func (h held) params(u int) float64 {
 }
 
 // mover works out the model state that must cross the fabric when the
-// job goes from one layout to another.
+// job goes from layout old to layout next.
 type mover struct {
-	from, to     held
-	fromAt, toAt func(int) int  // a layout's GPU → its cluster GPU
-	gone         func(int) bool // cluster GPUs that hold nothing any more
-	node         func(int) int  // a cluster GPU's server
-	owners       map[int][]int  // unit → the old layout's live GPUs holding it
-	bytes        map[[2]int]float64
+	from, to  held
+	old, next placement
+	gone      []bool             // cluster GPUs that hold nothing any more
+	out       *timeline.Timeline // the run: its GPUs' servers
+	owners    [][]owned          // unit → its old slices, each with its live holders
+	xfers     []xfer
 }
 
-// plan is the transfers, as (source, destination, bytes) between cluster
-// GPUs, sorted. Each GPU of the new layout needs its slices at the new
-// layout's bytes per parameter; what it held itself in the old layout
-// stays, the rest comes from an old holder of the slice that is still
-// alive: one on the same server when there is one, else the holder dst
-// mod holders, so that a GPU takes a stage's slices from one peer and the
-// peers share the load. For ZeRO
-// stages above 0 a GPU is taken to keep the share of the sharded states
-// it held (ZeRO's shards are not tracked one by one).
-func (m *mover) plan() ([][3]float64, error) {
-	m.owners, m.bytes = map[int][]int{}, map[[2]int]float64{}
-	mine := map[[2]int]piece{} // (cluster GPU, unit) → its old slice
+// owned is one old slice of a unit and the old layout's live GPUs that
+// hold it.
+type owned struct {
+	lo, hi float64
+	gs     []int
+}
+
+// xfer is the model state one cluster GPU sends another.
+type xfer struct {
+	src, dst int
+	bytes    float64
+}
+
+// plan works out the transfers between cluster GPUs, by destination. Each
+// GPU of the new layout needs its slices at the new layout's bytes per
+// parameter; what it held itself in the old layout stays, the rest comes
+// from an old holder of the slice that is still alive: one on the same
+// server when there is one, else the holder dst mod holders, so that a
+// GPU takes a stage's slices from one peer and the peers share the load.
+// For ZeRO stages above 0 a GPU is taken to keep the share of the sharded
+// states it held (ZeRO's shards are not tracked one by one).
+func (m *mover) plan() error {
+	m.owners = make([][]owned, m.from.model.Layers+2)
 	for g, ps := range m.from.hold {
 		for _, p := range ps {
-			mine[[2]int{m.fromAt(g), p.unit}] = p
-			if !m.gone(m.fromAt(g)) {
-				m.owners[p.unit] = append(m.owners[p.unit], g)
+			if m.gone[m.old.at(g)] {
+				continue
 			}
+			os := m.owners[p.unit]
+			i := slices.IndexFunc(os, func(o owned) bool { return o.lo == p.lo })
+			if i < 0 {
+				i, os = len(os), append(os, owned{lo: p.lo, hi: p.hi})
+			}
+			os[i].gs = append(os[i].gs, g)
+			m.owners[p.unit] = os
 		}
 	}
 	for g, ps := range m.to.hold {
-		dst := m.toAt(g)
+		dst, first := m.next.at(g), len(m.xfers)
+		var mine []piece
+		if o := m.old.local(dst); o >= 0 {
+			mine = m.from.hold[o]
+		}
 		for _, want := range ps {
-			for _, gap := range minus(want, mine[[2]int{dst, want.unit}]) {
-				if err := m.fetch(gap, dst); err != nil {
-					return nil, err
+			gaps := []piece{want}
+			for _, p := range mine {
+				if p.unit == want.unit { // keep what it holds: the parts of want outside p
+					gaps = append(gaps[:0], piece{p.unit, want.lo, min(want.hi, p.lo)}, piece{p.unit, max(want.lo, p.hi), want.hi})
+				}
+			}
+			for _, gap := range gaps {
+				if gap.hi <= gap.lo {
+					continue
+				}
+				if err := m.fetch(gap, dst, first); err != nil {
+					return err
 				}
 			}
 		}
 	}
-	out := make([][3]float64, 0, len(m.bytes))
-	for k, b := range m.bytes {
-		out = append(out, [3]float64{float64(k[0]), float64(k[1]), b})
-	}
-	slices.SortFunc(out, func(a, b [3]float64) int { return cmp.Or(cmp.Compare(a[0], b[0]), cmp.Compare(a[1], b[1])) })
-	return out, nil
-}
-
-// minus is the parts of want outside have (have may be another unit's or
-// empty): none, one or two slices.
-func minus(want, have piece) []piece {
-	if have.unit != want.unit || have.hi <= have.lo {
-		return []piece{want}
-	}
-	var out []piece
-	if want.lo < have.lo {
-		out = append(out, piece{want.unit, want.lo, min(want.hi, have.lo)})
-	}
-	if want.hi > have.hi {
-		out = append(out, piece{want.unit, max(want.lo, have.hi), want.hi})
-	}
-	return out
+	return nil
 }
 
 // fetch charges gap, which cluster GPU dst needs, to the old holders of
 // its parts: for each old slice it overlaps, one holder of that slice (see
-// plan).
-func (m *mover) fetch(gap piece, dst int) error {
-	var parts []piece // the old slices gap overlaps
-	holders := map[float64][]int{}
-	for _, g := range m.owners[gap.unit] {
-		for _, p := range m.from.hold[g] {
-			if p.unit == gap.unit && p.hi > gap.lo && p.lo < gap.hi {
-				if _, ok := holders[p.lo]; !ok {
-					parts = append(parts, p)
-				}
-				holders[p.lo] = append(holders[p.lo], g)
-			}
-		}
-	}
-	perUnit := m.to.params(gap.unit) * m.to.perParam
+// plan). dst's transfers so far start at xfers[first].
+func (m *mover) fetch(gap piece, dst, first int) error {
 	covered := 0.0
-	for _, p := range parts {
-		gs := holders[p.lo]
-		src := -1
-		for _, g := range gs {
-			if m.node(m.fromAt(g)) == m.node(dst) {
-				src = m.fromAt(g)
+	for _, o := range m.owners[gap.unit] {
+		if o.hi <= gap.lo || o.lo >= gap.hi {
+			continue
+		}
+		src := m.old.at(o.gs[dst%len(o.gs)])
+		for _, g := range o.gs {
+			if c := m.old.at(g); m.out.GPUs[c].Node == m.out.GPUs[dst].Node {
+				src = c
 				break
 			}
 		}
-		if src < 0 {
-			src = m.fromAt(gs[dst%len(gs)])
-		}
-		part := min(p.hi, gap.hi) - max(p.lo, gap.lo)
+		part := min(o.hi, gap.hi) - max(o.lo, gap.lo)
 		covered += part
-		if src != dst {
-			m.bytes[[2]int{src, dst}] += part * perUnit
-		}
+		m.add(first, src, dst, part*m.to.params(gap.unit)*m.to.perParam)
 	}
 	if covered < (gap.hi-gap.lo)*(1-1e-9) {
 		return fmt.Errorf("recovery.policy: resihp lost every copy of model unit %d (no data-parallel replica of it survives)", gap.unit)
@@ -189,23 +181,35 @@ func (m *mover) fetch(gap piece, dst int) error {
 	return nil
 }
 
-// sendState plays the transfers (source, destination, bytes) on topology
-// t from instant 0, one point-to-point message per pair (each GPU sends
-// and receives one at a time, as every message of the simulator does):
-// the run's state transfer. Its traffic is the "model" kind.
-func sendState(t *topo.Topology, xfers [][3]float64) (*timeline.Timeline, error) {
-	n := len(t.GPUs)
-	g := taskgraph.New(t, "state transfer")
-	var total units.Bytes
-	for _, x := range xfers {
-		total += units.Bytes(x[2] + 0.5)
-	}
-	ch := g.AddChannel(collective.Schedule{Op: collective.OpSendRecv, Algorithm: "p2p", Ranks: n, Bytes: total},
-		taskgraph.Identity(n), "model")
-	for _, x := range xfers {
-		if b := units.Bytes(x[2] + 0.5); b > 0 {
-			g.AddMessage(ch, collective.Transfer{Src: int(x[0]), Dst: int(x[1]), Bytes: b, Phase: "state"})
+// add adds bytes from src to dst, whose transfers start at xfers[first].
+func (m *mover) add(first, src, dst int, bytes float64) {
+	for i := first; i < len(m.xfers); i++ {
+		if m.xfers[i].src == src {
+			m.xfers[i].bytes += bytes
+			return
 		}
 	}
-	return g.Run()
+	m.xfers = append(m.xfers, xfer{src, dst, bytes})
+}
+
+// sendState plays the transfers on topology t from instant 0, one
+// point-to-point message per pair (each GPU sends and receives one at a
+// time, as every message of the simulator does): the run's state
+// transfer, whose traffic is the "model" kind. It returns the bytes sent.
+func sendState(t *topo.Topology, xfers []xfer) (*timeline.Timeline, float64, error) {
+	n := len(t.GPUs)
+	g := taskgraph.New(t, "state transfer")
+	ch := g.AddChannel(collective.Schedule{Op: collective.OpSendRecv, Algorithm: "p2p", Ranks: n}, taskgraph.Identity(n), "model")
+	total := 0.0
+	for _, x := range xfers {
+		if b := units.Bytes(x.bytes + 0.5); b > 0 {
+			g.AddMessage(ch, collective.Transfer{Src: x.src, Dst: x.dst, Bytes: b, Phase: "state"})
+			total += float64(b)
+		}
+	}
+	tl, err := g.Run()
+	if err == nil && len(tl.Collectives) > 0 {
+		tl.Collectives[0].Bytes = units.Bytes(total)
+	}
+	return tl, total, err
 }
