@@ -40,6 +40,8 @@ var hideable = map[string]string{
 //	  compare:         # a table of plans instead of a demo (plantable.go)
 //	    - {label: the block's plan, set: ""}
 //	    - {label: fewer stages, set: "pp=8&dp=256&microbatches=8"}
+//	  beside:          # links under the demo to play.html's compare mode:
+//	    - {label: checkpoint-restart, set: "recovery=checkpoint-restart"}
 type demoView struct {
 	Poster    units.Time
 	HasPoster bool
@@ -56,10 +58,13 @@ type demoView struct {
 	// Compare makes the block a table of plans, each the block's scenario
 	// with some URL parameters changed, priced by the planner's screen.
 	Compare []compareRow
+	// Beside adds, under the demo, a link per row to play.html's compare
+	// mode: the block's run (a=) beside the row's (b=), on one clock.
+	Beside []compareRow
 }
 
 // viewKeys lists the options for error messages.
-const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare"
+const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, beside"
 
 // splitView finds the top-level view: key of a sim block, decodes it, and
 // returns the YAML with the view section blanked out line by line, so the
@@ -130,9 +135,13 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 		view.Hide = parts
 		return nil
 	}
-	if key == "compare" {
+	if key == "compare" || key == "beside" {
 		rows, err := decodeCompare(v)
-		view.Compare = rows
+		if key == "beside" {
+			view.Beside = rows
+		} else {
+			view.Compare = rows
+		}
 		return err
 	}
 	if v.Kind != yaml.ScalarNode {
