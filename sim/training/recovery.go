@@ -134,21 +134,22 @@ func (d *driver) restart(victims []int, t, detect units.Time) int {
 // elastic plays elastic data parallelism: the replicas of the failed GPUs
 // are dropped, and the others redo the interrupted step without them.
 func (d *driver) elastic(step int, victims []int, t, detect units.Time) (int, error) {
-	plan := d.s.Parallel.Plan()
 	live := append([]bool(nil), d.live...) // iterStates keep the old slice
 	before := count(live)
 	for _, g := range victims {
-		live[plan.Coord(g).DP] = false
+		r, _, _ := d.cur.coord(g)
+		live[r] = false
 	}
 	if count(live) == 0 {
-		return 0, fmt.Errorf("recovery.policy: elastic lost every data-parallel replica at %v", t)
+		return 0, fmt.Errorf("recovery.policy: %s lost every data-parallel replica at %v", d.s.Recovery.Policy, t)
 	}
 	for g := range d.gpuOut {
-		r := plan.Coord(g).DP
+		r, _, ok := d.cur.coord(g)
 		switch {
-		case d.live[r] && !live[r] && d.gpuOut[g]:
+		case !ok || !d.live[r] || live[r]:
+		case d.gpuOut[g]:
 			d.addState(timeline.State{GPU: g, Node: -1, State: timeline.StateFailed, Start: t, End: -1})
-		case d.live[r] && !live[r]:
+		default:
 			d.addState(timeline.State{GPU: g, Node: -1, State: timeline.StateDropped, Start: detect, End: -1})
 			d.ends[g] = append(d.ends[g], detect)
 		}

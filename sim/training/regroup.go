@@ -14,6 +14,9 @@ import (
 // of it is whole.
 type grid struct{ nodes, slots []int }
 
+// errNoLayout: no plan of the job's family fits the GPUs left.
+var errNoLayout = errors.New("recovery.policy: resihp found no plan that fits the GPUs left")
+
 // maxRegroupSims bounds the candidate layouts a regroup simulates; the
 // best of those simulated wins.
 const maxRegroupSims = 4
@@ -164,7 +167,7 @@ func (d *driver) bestLayout(bad []bool) (placement, error) {
 		}
 	}
 	if best < 0 {
-		return placement{}, errors.New("recovery.policy: resihp found no plan that fits the GPUs left; lower parallel.micro_batch_size or raise the cluster")
+		return placement{}, errNoLayout
 	}
 	c := cands[best]
 	c.s.Fidelity = d.s.Fidelity

@@ -193,23 +193,28 @@ func onePlain(s scenario.Scenario) scenario.Scenario {
 // communicators, moves the model state the new layout needs from the
 // surviving replicas, and redoes the interrupted step on the new layout.
 // GPUs the new layout leaves out sit idle (dropped) to the end of the run.
+// When no plan fits the GPUs left, the job drops the replicas that lost a
+// GPU instead, as elastic data parallelism does.
 func (d *driver) regroup(step int, victims []int, t, detect units.Time) (int, error) {
 	n := len(d.gpuOut)
 	bad := make([]bool, n)
 	probe := iterState{slow: d.slow, spare: d.spare}
 	for c := range bad {
-		bad[c] = d.gpuOut[c] || d.cur.local(c) < 0 || d.slowMult[c] > 1 && probe.speed(c, detect) < 1
-		if slices.Contains(victims, c) {
-			d.addState(timeline.State{GPU: c, Node: -1, State: timeline.StateFailed, Start: t, End: -1})
-		}
+		bad[c] = d.gpuOut[c] || !d.running(c) || d.slowMult[c] > 1 && probe.speed(c, detect) < 1
 	}
 	next, err := d.bestLayout(bad)
+	if err == errNoLayout {
+		return d.elastic(step, victims, t, detect)
+	}
 	if err != nil {
 		return 0, err
 	}
+	for _, c := range victims {
+		d.addState(timeline.State{GPU: c, Node: -1, State: timeline.StateFailed, Start: t, End: -1})
+	}
 	next.gen = d.cur.gen + 1
 	for c := range n {
-		if next.local(c) < 0 && d.cur.local(c) >= 0 && !d.gpuOut[c] {
+		if next.local(c) < 0 && d.running(c) && !d.gpuOut[c] {
 			d.addState(timeline.State{GPU: c, Node: -1, State: timeline.StateDropped, Start: detect, End: -1})
 			d.ends[c] = append(d.ends[c], detect)
 		}

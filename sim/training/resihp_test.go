@@ -247,3 +247,28 @@ func TestGrids(t *testing.T) {
 		t.Errorf("grids %v; want %v", got, want)
 	}
 }
+
+// TestResiHPFallsBackToDropping checks resihp when no plan fits the GPUs
+// left (here every plan on the survivors needs more memory than the job's
+// own, already over the HBM: 4096 sequences a microbatch): the job drops
+// the stopped GPU's replica, as elastic data parallelism does, instead of
+// failing.
+func TestResiHPFallsBackToDropping(t *testing.T) {
+	data, err := os.ReadFile("../scenario/testdata/faults-resihp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Parallel.Microbatches, s.Parallel.MicroBatchSize = 1, 4096
+	tl := mustSimulate(t, s)
+	var kinds []string
+	for _, r := range tl.Recovery {
+		kinds = append(kinds, r.Kind)
+	}
+	if !strings.Contains(strings.Join(kinds, " "), "drop") {
+		t.Errorf("recovery steps %v; want a drop when no plan fits", kinds)
+	}
+}
