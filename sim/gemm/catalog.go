@@ -6,26 +6,6 @@ import (
 	"strings"
 )
 
-// Where the ceilings come from. MAMF is the "Maximum Achievable Matmul
-// FLOPS comparison table" of Stas Bekman's ml-engineering book
-// (stas00/ml-engineering, compute/accelerator/README.md): the best mean
-// rate mamf-finder.py found over a brute-force search of shapes, with
-// PyTorch, per accelerator. Its figures are quoted in each entry.
-const (
-	mamfSource = "Ceilings: ml-engineering (stas00/ml-engineering, compute/accelerator/README.md), Maximum Achievable Matmul FLOPS table"
-
-	fitH100 = "Fitted (go test ./sim/gemm -run TestFit -fit h100-sxm -v) to the 375 bf16 and 375 tf32 shapes of the openxla/xla sm_90 table (published/xla_matmul.txt); the fp8 column is not fitted (TestH100FP8ColumnExceedsPeak), so Balance[fp8] is bf16's, UNCONFIRMED."
-	fitB200 = "Fitted (go test ./sim/gemm -run TestFit -fit b200 -v) to the 375 bf16, tf32 and fp8 shapes of the openxla/xla sm_100 table (published/xla_matmul.txt)."
-	fitMI   = "Fitted (go test ./sim/gemm -run TestFit -fit mi300x -fitceil tf32,fp8 -v) to the 375 bf16, tf32 and fp8 shapes of the ROCm/xla gfx942 table (published/xla_matmul.txt), whose own repeats disagree by a p90 of 31% in bf16 (TestTableSelfConsistency)."
-
-	// Borrowed: GPUs without a measured table take the fitted shape
-	// parameters of the measured GPU of their family.
-	borrowHopper = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's (same Hopper SM)."
-	borrowOlder  = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's, borrowed across architectures (no table for this GPU was found)."
-	fitA100      = "TileOverhead fitted (go test ./sim/gemm -run 'TestFit$' -fit a100-sxm-80gb -fitceil= -fitfixed launch,hbm -v, which also moves Balance to 87.8) to the 9 fp16 shapes of published/cookbook_a100.txt (EleutherAI's sizing benchmarks, on a GPU the files do not name, taken as an A100: UNCONFIRMED), median |error| 3.3%, p90 5.4%; Balance held at 85.3, the operand reuse of the largest tile (256×128), so that the MAMF ceiling stays reachable as MAMF measured it; Launch and HBMEfficiency, which those large shapes cannot fix, are the h100-sxm fit's, UNCONFIRMED."
-	borrowAmpere = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the a100-sxm-80gb fit's (same Ampere SM). "
-)
-
 // Fitted shape parameters of the H100 SXM, shared by the Hopper parts and
 // borrowed by the older NVIDIA GPUs.
 var (
@@ -61,63 +41,47 @@ const (
 	cdna3HBM         = 0.98
 )
 
-// catalog is every GPU's GEMM parameters, sorted by name. It is one
-// static table, no code: the browser app carries it, and a table of
-// literals costs it a fraction of the code that would build one.
+// catalog is every GPU's GEMM parameters, sorted by name, without their
+// citations (sources). It is one static table, no code: the browser app
+// carries it, and a table of literals costs it a fraction of the code that
+// would build one.
 var catalog = [...]Params{
-	{GPU: "a100-sxm-40gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
-		Basis:  mamfSource + ": A100 SXM bf16 271.2 of 312 TFLOP/s (measured on the 80GB part; fp16 and tf32 taken at the same fraction, UNCONFIRMED). " + borrowAmpere + fitA100},
-	{GPU: "a100-sxm-80gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA A100 Tensor Core GPU Architecture whitepaper: 108 SMs. A100 datasheet: TF32 156, BF16/FP16 312 TFLOPS dense; no FP8",
-		Basis:  mamfSource + ": A100 SXM bf16 271.2 of 312 TFLOP/s (fp16 and tf32 taken at the same fraction, UNCONFIRMED). " + fitA100},
-	{GPU: "a10g", SMs: 80, Rate: ampereRate, Ceiling: [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8}, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "UNVERIFIED: 80 SMs as third-party listings give for the AWS-only A10G (no NVIDIA datasheet); TF32 at half the bf16 rate as on every Ampere part, not a vendor figure",
-		Basis:  "ASSUMPTION: ceilings 0.8 of peak, a guess (no MAMF measurement). " + borrowAmpere + fitA100},
-	{GPU: "b200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM,
-		Source: "UNVERIFIED SM count: 148 SMs as CUDA's device query reports for B200 (no NVIDIA datasheet prints it). NVIDIA HGX B200 specifications (8 GPUs, sparse): TF32 18, FP16/BF16 36, FP8 72 PFLOPS, i.e. 1.125, 2.25 and 4.5 PFLOPS dense per GPU",
-		Basis:  mamfSource + ": B200 SXM bf16 1745.0 of 2250, fp8 3432.5 of 4500 TFLOP/s; tf32's ceiling fitted. " + fitB200},
-	{GPU: "gb200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM,
-		Source: "UNVERIFIED SM count: the B200's 148 (the GB200's Blackwell GPU is the same die, clocked higher; no NVIDIA datasheet prints the count). NVIDIA GB200 NVL72 specifications (72 GPUs, sparse): FP16/BF16 360, FP8 720 PFLOPS, i.e. 2.5 and 5 PFLOPS dense per GPU",
-		Basis:  "UNCONFIRMED by any table: every parameter is the b200 fit's, ceilings as fractions of the GB200's own peaks. " + fitB200},
-	{GPU: "h100-pcie", SMs: 114, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 114 SMs on H100 PCIe. H100 datasheet, PCIe column, dense: TF32 378, BF16/FP16 756, FP8 1,513 TFLOPS",
-		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the PCIe part. " + borrowHopper},
-	{GPU: "h100-sxm", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA H100 Tensor Core GPU Architecture whitepaper: 132 SMs on H100 SXM5. H100 datasheet, SXM column, dense (half the sparsity figures): TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
-		Basis:  mamfSource + ": H100 SXM bf16 794.5 of 989, fp8 1402.6 of 1979 TFLOP/s; tf32's ceiling fitted. " + fitH100},
-	{GPU: "h20", SMs: 78, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "UNVERIFIED: 78 SMs as third-party listings report for the China-market H20 (no NVIDIA datasheet); TF32 and FP8 at half and twice the bf16 rate as on every Hopper part",
-		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H20. " + borrowHopper},
-	{GPU: "h200", SMs: 132, Rate: hopperRate, Ceiling: [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA H200 datasheet: the H100 SXM's GH100 with 132 SMs; dense TF32 494.7, BF16/FP16 989.4, FP8 1,979 TFLOPS",
-		Basis:  mamfSource + ": H200 SXM fp8 1453.4 of 1979 TFLOP/s; bf16 noted there as the same as H100 SXM's 794.5; tf32 the h100-sxm fit's, UNCONFIRMED. " + borrowHopper},
-	{GPU: "h800", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "UNVERIFIED: the H800 SXM is the H100 SXM's GH100 (132 SMs) with NVLink cut to 400 GB/s, as third-party listings say (NVIDIA publishes no H800 datasheet); dense BF16 989.4, FP8 1,979 TFLOPS as the H100's",
-		Basis:  "UNCONFIRMED: the h100-sxm ceilings (fractions of peak) taken for the H800. " + borrowHopper},
-	{GPU: "mi300x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM,
-		Source: "AMD Instinct MI300X data sheet: 304 compute units; dense TF32 653.7, BF16/FP16 1,307.4, FP8 2,614.9 TFLOPS",
-		Basis:  mamfSource + ": MI300X bf16 668.4 TFLOP/s (with PyTorch TunableOp); tf32's ceiling fitted; fp8's 0.70 an ASSUMPTION the fit did not move (the MAMF table has no MI300X fp8 figure). " + fitMI},
-	{GPU: "mi325x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM,
-		Source: "AMD Instinct MI325X: the MI300X's 304 CDNA 3 compute units with 256 GB of HBM3E; dense BF16 1,307.4, FP8 2,614.9 TFLOPS as the MI300X's",
-		Basis:  "UNCONFIRMED by any table: every parameter is the mi300x fit's. " + fitMI},
-	{GPU: "t4", SMs: 40, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.6}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
-		Basis:  "ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). " + borrowOlder},
-	{GPU: "v100-sxm", SMs: 80, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.8}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM,
-		Source: "NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
-		Basis:  "ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). " + borrowOlder},
+	{GPU: "a100-sxm-40gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "a100-sxm-80gb", SMs: 108, Rate: ampereRate, Ceiling: a100Ceiling, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "a10g", SMs: 80, Rate: ampereRate, Ceiling: [numDTypes]float64{BF16: 0.8, FP16: 0.8, TF32: 0.8}, Balance: a100Balance, TileOverhead: a100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "b200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM},
+	{GPU: "gb200", SMs: 148, Rate: hopperRate, Ceiling: blackwellCeiling, Balance: blackwellBalance, TileOverhead: blackwellTile, Launch: blackwellLaunch, HBMEfficiency: blackwellHBM},
+	{GPU: "h100-pcie", SMs: 114, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "h100-sxm", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "h20", SMs: 78, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "h200", SMs: 132, Rate: hopperRate, Ceiling: [numDTypes]float64{BF16: 794.5 / 989.4, FP16: 794.5 / 989.4, TF32: 0.629, FP8: 1453.4 / 1979}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "h800", SMs: 132, Rate: hopperRate, Ceiling: h100Ceiling, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "mi300x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM},
+	{GPU: "mi325x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM},
+	{GPU: "t4", SMs: 40, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.6}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "v100-sxm", SMs: 80, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.8}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
 }
 
 // Catalog returns the GEMM parameters of every GPU in the hw catalog, a
-// fresh slice on every call, sorted by GPU name.
-func Catalog() []Params { return slices.Clone(catalog[:]) }
+// fresh slice on every call, sorted by GPU name, each with its citations
+// (sources.go; the browser's build carries none, sources_js.go).
+func Catalog() []Params {
+	c := slices.Clone(catalog[:])
+	for i := range c {
+		c[i].cite()
+	}
+	return c
+}
+
+// cite fills p's Source and Basis from the catalog's citations.
+func (p *Params) cite() { p.Source, p.Basis = sources[p.GPU][0], sources[p.GPU][1] }
 
 // Lookup returns the parameters catalogued for the GPU called name; the
 // error of an unknown name lists the known ones.
 func Lookup(name string) (Params, error) {
 	for _, p := range catalog {
 		if p.GPU == name {
+			p.cite()
 			return p, nil
 		}
 	}

@@ -50,7 +50,7 @@ func TestRequiredPresetsExist(t *testing.T) {
 			t.Error(err)
 		}
 	}
-	for _, name := range []string{"nvlink2", "nvlink3", "nvlink4", "nvlink4-h800", "nvlink5", "pcie3", "pcie4", "pcie5", "ib-hdr", "ib-ndr", "roce-400g", "eth-10g", "eth-100g", "wan-100m", "wan-1g", "wan-10g"} {
+	for _, name := range []string{"nvlink2", "nvlink3", "nvlink4", "nvlink4-h800", "nvlink5", "pcie3", "pcie4", "pcie5", "ib-edr", "ib-hdr", "ib-ndr", "roce-400g", "eth-10g", "eth-100g", "wan-100m", "wan-1g", "wan-10g"} {
 		if _, err := LookupLink(name); err != nil {
 			t.Error(err)
 		}

@@ -118,6 +118,12 @@ func nvLinks() []Link {
 func networkLinks() []Link {
 	return []Link{
 		{
+			Name: "ib-edr", Kind: KindInfiniBand, DisplayName: "InfiniBand EDR 100 Gb/s",
+			LineRate: 100 * units.Gbps, Achievable: 0.9, AchievableBasis: ib90,
+			Latency: 4 * units.Microsecond, LatencyBasis: netAlpha,
+			Source: "InfiniBand Trade Association, InfiniBand Architecture Specification: EDR 4x port = 100 Gb/s; Mellanox ConnectX-4/5 (100 Gb/s), the V100 generation's NIC",
+		},
+		{
 			Name: "ib-hdr", Kind: KindInfiniBand, DisplayName: "InfiniBand HDR 200 Gb/s",
 			LineRate: 200 * units.Gbps, Achievable: 0.9, AchievableBasis: ib90,
 			Latency: 4 * units.Microsecond, LatencyBasis: netAlpha,

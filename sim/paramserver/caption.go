@@ -5,6 +5,7 @@ package paramserver
 import (
 	"fmt"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -25,6 +26,7 @@ import (
 //
 // Jitter and compression change the compute and the bytes the closed
 // forms assume, so with either the caption keeps to simulated figures.
+// Slim-DP adds its bytes beside their closed forms (slimParts).
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
 	a := sum.Async
 	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(sum.Iteration)),
@@ -38,6 +40,9 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		lag.Text += fmt.Sprintf(" (bound from %d to %d)", s.Sync.Staleness, s.Sync.Staleness+s.Sync.StalenessRange)
 	}
 	parts = append(parts, lag)
+	if s.Compression.Method == scenario.CompressSlimDP {
+		parts = append(parts, slimParts(s, tl)...)
+	}
 	if !exact {
 		return parts, nil
 	}
@@ -97,4 +102,29 @@ func windowThroughput(a *timeline.Async, iters int) float64 {
 		return 0
 	}
 	return float64(done) / window.Seconds()
+}
+
+// slimParts is a Slim-DP run's bytes: what worker 0 pushes and pulls in
+// its first iteration, beside the closed forms of a subset of r of the
+// S/4 fp32 parameters, 2rS with a 4-byte index beside each value pushed
+// and rS pulled.
+func slimParts(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
+	var push, pull float64
+	for _, x := range tl.Transfers {
+		switch {
+		case x.Step != 0:
+		case x.Phase == collective.PhasePush && x.Src == 0:
+			push += float64(x.Bytes)
+		case x.Phase == collective.PhasePull && x.Dst == 0:
+			pull += float64(x.Bytes)
+		}
+	}
+	rS := s.Compression.Ratio * float64(s.Collective.Size)
+	src := "Sun et al. 2017 (Slim-DP): a subset of the parameters, fp32 values, a 4-byte index beside each one pushed"
+	return []strategy.Part{
+		strategy.Compare(strategy.Check{Name: "Slim-DP push bytes", Formula: "k·(4 + 4) = 2rS", Source: src, Tolerance: 1e-6},
+			"Slim-DP push per worker: simulated {}; 2rS = {}", push, 2*rS, strategy.Size),
+		strategy.Compare(strategy.Check{Name: "Slim-DP pull bytes", Formula: "k·4 = rS", Source: src, Tolerance: 1e-6},
+			"pull: simulated {}; rS = {}", pull, rS, strategy.Size),
+	}
 }

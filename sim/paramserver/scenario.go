@@ -23,7 +23,7 @@ func (Strategy) Name() string { return Name }
 // Keys declares the shared sections a parameter server reads; its
 // gradients are summed, so its collective is an all-reduce.
 func (Strategy) Keys() scenario.Keys {
-	return scenario.Keys{Uses: []string{"sync", "compression.ratio", "compression.time_per_mib", "straggler"}, Op: "all_reduce"}
+	return scenario.Keys{Uses: []string{"sync", "compression.ratio", "compression.time_per_mib", "compression.method", "straggler"}, Op: "all_reduce"}
 }
 
 // Check checks the sync section, sync.mode included.

@@ -95,7 +95,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 16 {
+	switch b.next() % 17 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -117,6 +117,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
+		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
+		s.Parallel.P2P = pick(b, "", "async", "blocking")
 	case 7:
 		s.Training.Efficiency = pick(b, 0, 1e-300, 1e-9, 1)
 	case 8:
@@ -143,5 +145,10 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 15:
 		s.Straggler.CV = pick(b, 0.0, 0.5)
 		s.Seed = uint64(b.next())
+	case 16:
+		c := &s.Compression
+		c.Ratio, c.Activations, c.Parameters = pick(b, 1, 0.25, 1e-9), pick(b, 1, 0.5, 1e-9), pick(b, 1, 0.5, 1e-9)
+		c.Rank, c.Method = pick(b, 0, 1, 64, scenario.MaxRank), pick(b, scenario.CompressScaled, scenario.CompressSlimDP)
+		c.TimePerMiB = pick(b, 0, units.Microsecond, scenario.MaxCompressCost)
 	}
 }

@@ -97,6 +97,10 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { return assign(&s.Parallel.SequenceParallel, v, parseBool) }},
 	{"parallel.tp_comm_overlap", "tp_comm_overlap", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Parallel.TPCommOverlap) },
 		func(s *Scenario, v string) error { return assign(&s.Parallel.TPCommOverlap, v, parseBool) }},
+	{"parallel.grad_reduce", "grad_reduce", "overlap or after_backward", func(s *Scenario) string { return s.Parallel.GradReduce },
+		func(s *Scenario, v string) error { s.Parallel.GradReduce = v; return nil }},
+	{"parallel.p2p", "p2p", "async or blocking", func(s *Scenario) string { return s.Parallel.P2P },
+		func(s *Scenario, v string) error { s.Parallel.P2P = v; return nil }},
 	{"parallel.recompute", "recompute", "none, selective or full", func(s *Scenario) string { return s.Parallel.Recompute },
 		func(s *Scenario, v string) error { s.Parallel.Recompute = v; return nil }},
 	{"parallel.order", "order", "dimensions innermost first, e.g. tp,cp,pp,dp", func(s *Scenario) string { return s.Parallel.Order },
@@ -156,6 +160,12 @@ var headFields = []Field{
 	timeField("compression.time_per_mib", "compress_cost", func(s *Scenario) *units.Time { return &s.Compression.TimePerMiB }),
 	{"compression.activations", "compress_act", "a fraction of activation bytes sent, e.g. 0.5 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Activations, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Activations) }},
+	{"compression.parameters", "compress_params", "a fraction of ZeRO's gathered parameter bytes sent, e.g. 0.5 (1 = off)", func(s *Scenario) string { return strconv.FormatFloat(s.Compression.Parameters, 'f', -1, 64) },
+		func(s *Scenario, v string) error { return parseFloat(v, &s.Compression.Parameters) }},
+	{"compression.rank", "compress_rank", "a whole number, e.g. 20 (0 = off)", func(s *Scenario) string { return strconv.Itoa(s.Compression.Rank) },
+		func(s *Scenario, v string) error { return parseInt(v, &s.Compression.Rank) }},
+	{"compression.method", "compress_method", "scaled or slim-dp", func(s *Scenario) string { return s.Compression.Method },
+		func(s *Scenario, v string) error { s.Compression.Method = strings.TrimSpace(v); return nil }},
 }
 
 // tailFields close the field table, after every registered section.

@@ -198,7 +198,7 @@ func Default() Scenario {
 		Recovery:    DefaultRecovery(),
 		Failures:    DefaultFailures(),
 		Sync:        defaultSync(),
-		Compression: Compression{Ratio: 1, Activations: 1},
+		Compression: Compression{Ratio: 1, Activations: 1, Parameters: 1, Method: CompressScaled},
 	}
 }
 

@@ -75,10 +75,13 @@ type Sync struct {
 	Layers int `yaml:"layers" json:"layers"`
 }
 
-// Compression shrinks the data-parallel traffic: the gradients and models
-// of the parameter-server and local-sgd strategies, and the data-parallel
-// gradient collectives of a training run (not its tp, pp, cp or ep
-// traffic: Xu et al. 2024 find activations far less tolerant of it).
+// Compression shrinks traffic, each class by its own key: the gradients
+// and models of the parameter-server and local-sgd strategies and a
+// training run's data-parallel gradients (Ratio), a training run's
+// activations (Activations, or Rank for a subspace) and its ZeRO
+// parameter gathers (Parameters). Xu et al. (2024) compress the gradients
+// hard and the activations and parameters mildly, which they find far
+// less tolerant of it.
 type Compression struct {
 	// Ratio is the fraction of the bytes that is sent, 0 < r ≤ 1 (1 = off),
 	// e.g. 0.01 for Deep Gradient Compression's top-0.1% sparsification
@@ -90,11 +93,42 @@ type Compression struct {
 	TimePerMiB units.Time `yaml:"time_per_mib" json:"time_per_mib"`
 	// Activations is the fraction of a training run's activation traffic
 	// that is sent, 0 < a ≤ 1 (1 = off): pipeline messages and the tp, cp
-	// and ep exchanges, the class Xu et al. (2024) compress only mildly
-	// and Protocol Models (Ramasinghe et al. 2025) make compressible. Its
-	// compute is not charged.
+	// and ep exchanges, the class Xu et al. (2024) compress only mildly.
+	// Each op that sends them pays TimePerMiB per MiB of the uncompressed
+	// bytes.
 	Activations float64 `yaml:"activations" json:"activations"`
+	// Parameters is the fraction of a training run's ZeRO parameter
+	// gathers that is sent, 0 < p ≤ 1 (1 = off): the all-gather after the
+	// step (ZeRO-1/2) or before each pass (ZeRO-3), which Xu et al. (2024)
+	// compress mildly with the activations. Each rank pays TimePerMiB per
+	// MiB of the gathered parameters.
+	Parameters float64 `yaml:"parameters" json:"parameters"`
+	// Rank is k, the dimension of the subspace a training run's pipeline
+	// messages are projected onto, 0..MaxRank (0 = off): Protocol Models
+	// (Ramasinghe et al. 2025) send k coordinates per token instead of h
+	// values, so a message shrinks to k/h, and the sender's projection
+	// and the receiver's rebuilding each cost 2·tokens·h·k FLOPs.
+	Rank int `yaml:"rank" json:"rank"`
+	// Method is how a parameter server's messages shrink: "scaled" (every
+	// message is Ratio of its bytes) or "slim-dp" (Sun et al. 2017: a
+	// worker exchanges Ratio of the parameters, 4-byte values, and its
+	// pushes carry a 4-byte index with each).
+	Method string `yaml:"method" json:"method"`
 }
+
+// The compression methods of compression.method.
+const (
+	// CompressScaled shrinks every message to compression.ratio of its
+	// bytes.
+	CompressScaled = "scaled"
+	// CompressSlimDP exchanges a subset of the parameters, each pushed
+	// value with its index (Slim-DP).
+	CompressSlimDP = "slim-dp"
+)
+
+// MaxRank bounds compression.rank: the widest hidden size a model may
+// have.
+const MaxRank = 1 << 17
 
 // defaultSync is the sync section of Default.
 func defaultSync() Sync {
@@ -166,10 +200,29 @@ func (s *Scenario) validateCompression(bad Reporter) {
 		bad("compression.time_per_mib", "is %v; allowed 0..%v", c.TimePerMiB, MaxCompressCost)
 	}
 	s.exclusive("compression.ratio", s.Compression.Enabled(), "applies to strategies %s; strategy is %s", bad)
-	if a := s.Compression.Activations; !(a > 0 && a <= 1) {
+	c := s.Compression
+	if a := c.Activations; !(a > 0 && a <= 1) {
 		bad("compression.activations", "is %v; allowed 0 < activations ≤ 1 (1 = no compression)", a)
 	} else {
 		s.exclusive("compression.activations", a != 1, "applies to %s runs (pipeline, tp, cp and ep traffic); strategy is %s", bad)
+	}
+	if p := c.Parameters; !(p > 0 && p <= 1) {
+		bad("compression.parameters", "is %v; allowed 0 < parameters ≤ 1 (1 = no compression)", p)
+	} else {
+		s.exclusive("compression.parameters", p != 1, "applies to %s runs (ZeRO's parameter gathers); strategy is %s", bad)
+	}
+	switch {
+	case c.Rank < 0 || c.Rank > MaxRank:
+		bad("compression.rank", "is %d; allowed 0..%d (0 = off)", c.Rank, MaxRank)
+	case c.Rank > 0 && c.Activations != 1:
+		bad("compression.rank", "is %d and compression.activations %v: the rank sets the pipeline messages' size (k/h); leave compression.activations at 1", c.Rank, c.Activations)
+	default:
+		s.exclusive("compression.rank", c.Rank != 0, "applies to %s runs (pipeline messages); strategy is %s", bad)
+	}
+	if c.Method != CompressScaled && c.Method != CompressSlimDP {
+		bad("compression.method", "%q is not known; allowed: %s, %s", c.Method, CompressScaled, CompressSlimDP)
+	} else {
+		s.exclusive("compression.method", c.Method != CompressScaled, "slim-dp applies to %s runs; strategy is %s", bad)
 	}
 }
 

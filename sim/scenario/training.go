@@ -84,6 +84,21 @@ type Parallel struct {
 	// tp_comm_overlap through Transformer Engine), off by default as in
 	// Megatron; it needs sequence_parallel.
 	TPCommOverlap bool `yaml:"tp_comm_overlap" json:"tp_comm_overlap,omitempty"`
+	// GradReduce is when the data-parallel gradient collectives start:
+	// overlap (the default, "" alike: PyTorch DDP's buckets, each as soon
+	// as the last backward has produced it) or after_backward (one
+	// collective per model chunk once the device's last backward of the
+	// iteration is done, after the pipeline flush, as Megatron-LM's local
+	// DDP of 2021 did: its train_step all-reduces after
+	// forward_backward_func returns).
+	GradReduce string `yaml:"grad_reduce" json:"grad_reduce,omitempty"`
+	// P2P is how a pipeline message holds its GPUs: async (the default,
+	// "" alike: the sender computes on while it is in flight) or blocking
+	// (the sender's next op waits until it has landed, and the receiver
+	// first all-gathers the tensor-parallel slices it came in, as
+	// Megatron-LM's 2021 p2p_communication did with torch.cuda.synchronize
+	// after each exchange and its scatter/gather of the tp ranks' slices).
+	P2P string `yaml:"p2p" json:"p2p,omitempty"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the

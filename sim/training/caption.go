@@ -30,6 +30,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
+	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 && s.Failures.Duration == 0 {
 		more, err := resihpMetrics(s, tl)
 		if err != nil {

@@ -37,7 +37,10 @@ type costs struct {
 	commKind timeline.Kind
 	actBytes []float64   // activation bytes one microbatch leaves on stage k
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
-	seqCost  map[[2]int][5]units.Time
+	// p2pGather is the all-gather of a message's tp slices on its
+	// receiver's tensor-parallel group (parallel.p2p: blocking).
+	p2pGather units.Time
+	seqCost   map[[2]int][5]units.Time
 }
 
 // pricing turns FLOPs into time on the reference GPU.
@@ -53,6 +56,9 @@ type pricing struct {
 	// unfusedAcc adds each weight gradient into the fp32 main gradient
 	// with a kernel of its own (training.grad_accumulation: unfused).
 	unfusedAcc bool
+	// comp is the compression whose encoding of activations the ops pay
+	// for (codec.go; codecOf).
+	comp scenario.Compression
 }
 
 // time is the compute time of an op of total FLOPs of which linear are
@@ -115,10 +121,21 @@ func (tr *iteration) price() error {
 		c.balance(tr.stageMult(), 0)
 	}
 	actElems := c.boundaryElements()
-	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), tr.s.Compression.Activations)
+	c.comp = codecOf(tr.s.Compression, tr.fid)
 	// Compressed activations shrink the pipeline messages and the tensor-,
-	// context- and expert-parallel exchanges alike (package compression).
+	// context- and expert-parallel exchanges alike (package compression);
+	// a subspace of rank k (Protocol Models) shrinks the pipeline messages
+	// to k/h.
+	p2p := tr.s.Compression.Activations
+	if k := tr.s.Compression.Rank; k > 0 {
+		p2p = float64(k) / float64(c.model.Hidden)
+	}
+	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), p2p)
 	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
+	if c.par.P2P == P2PBlocking && c.par.TP > 1 {
+		// An all-gather is half a ring all-reduce of the gathered bytes.
+		c.p2pGather = tr.tpAllReduce(float64(c.p2pBytes)*float64(c.par.TP)/bytesPerElement) / 2
+	}
 	act, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
 	if err != nil {
 		return err
@@ -212,6 +229,12 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 		}
 	}
 	c.opTimes(act, c.explicitEff)
+	if cf, cb := c.layerCodec(); cf+cb > 0 {
+		for k, n := range c.layers {
+			c.opTime[pipeline.F][k] += units.Time(n) * cf
+			c.opTime[pipeline.B][k] += units.Time(n) * cb
+		}
+	}
 	switch {
 	case p.TP > 1:
 		c.commKind = timeline.TPComm
@@ -241,8 +264,7 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		return alpha, bw
 	}
 	if p.TP > 1 {
-		a, bw := groupCost(tr.plan.Group(0, parallel.TP))
-		tpAR = units.Round(collective.RingTime(p.TP, units.Bytes(actElems*bytesPerElement), a, bw))
+		tpAR = tr.tpAllReduce(actElems)
 	}
 	if p.CP > 1 {
 		a, bw := groupCost(tr.plan.Group(0, parallel.CP))
@@ -256,6 +278,16 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
 	}
 	return tpAR, cpStep, epA2A
+}
+
+// tpAllReduce is a ring all-reduce of elems 16-bit elements on the first
+// tensor-parallel group's bottleneck path.
+func (tr *iteration) tpAllReduce(elems float64) units.Time {
+	a, bw, err := tr.paths.Bottleneck(tr.plan.Group(0, parallel.TP))
+	if err != nil {
+		return 0
+	}
+	return units.Round(collective.RingTime(tr.par.TP, units.Bytes(elems*bytesPerElement), a, bw))
 }
 
 // op is op o's compute and blocking communication on model stage k: a B
@@ -299,9 +331,11 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, r)
 	lin := workload.StageLinearFLOPs(m, c.layers[k], p.MicroBatchSize, p.TP, p.CP, r)
 	ratio := float64(seq) / float64(c.model.SeqLen)
+	cf, cb := c.layerCodec() // in proportion to the length, as the bytes
+	l := float64(c.layers[k]) * ratio
 	t := [5]units.Time{
-		c.time(f.Forward, lin.Forward),
-		c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute),
+		c.time(f.Forward, lin.Forward) + units.Round(l*cf.Seconds()),
+		c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute) + units.Round(l*cb.Seconds()),
 		c.time(f.BackwardWeight, lin.BackwardWeight),
 		units.Round(c.commTime[0][k].Seconds() * ratio),
 		units.Round(c.commTime[1][k].Seconds() * ratio),

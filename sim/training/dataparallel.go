@@ -11,6 +11,31 @@ import (
 	"paraplay/sim/units"
 )
 
+// The values of parallel.grad_reduce and parallel.p2p.
+const (
+	// GradReduceOverlap starts each gradient bucket's collective as soon as
+	// the chunk's last backward has produced it (PyTorch DDP; Li et al.
+	// 2020), the default.
+	GradReduceOverlap = "overlap"
+	// GradReduceAfterBackward sums every chunk's gradients in one
+	// collective each once the device's last backward of the iteration is
+	// done: Megatron-LM's local DDP (--DDP-impl local, its default in
+	// 2021), whose train_step calls allreduce_gradients after
+	// forward_backward_func returns (NVIDIA/Megatron-LM
+	// megatron/training.py at aed2f75e, April 2021).
+	GradReduceAfterBackward = "after_backward"
+	// P2PAsync lets a pipeline message travel while its sender computes,
+	// the default.
+	P2PAsync = "async"
+	// P2PBlocking holds the sender until its message has landed, and has
+	// the receiver all-gather the tensor-parallel slices it came in before
+	// it starts: Megatron-LM's 2021 _communicate (megatron/
+	// p2p_communication.py at aed2f75e) waits on batch_isend_irecv and
+	// calls torch.cuda.synchronize, then gather_split_1d_tensor, the
+	// scatter/gather of Narayanan et al. 2021, §4.1.
+	P2PBlocking = "blocking"
+)
+
 // dataParallel adds, for every model chunk, the data-parallel gradient
 // collectives after its last backward, then each GPU's optimizer step
 // and ZeRO's parameter gathers.
@@ -52,7 +77,13 @@ func (tr *iteration) dataParallel() error {
 func (tr *iteration) gradients(d, c int, done [][]int) error {
 	pl := tr.plan
 	k := tr.stageOfDev[d][c]
-	last := tr.lastBackward(d, c)
+	last, kLast := tr.lastBackward(d, c), k
+	if tr.par.GradReduce == GradReduceAfterBackward {
+		// After the flush: the device's last op of the iteration.
+		order := tr.sch.Order[d]
+		last = order[len(order)-1]
+		kLast = tr.stageOfDev[d][last.Chunk]
+	}
 	grads := tr.gradBytes(k)
 	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
@@ -66,7 +97,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 			}
 			for cp := 0; cp < pl.CP; cp++ {
 				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
-				ready = append(ready, tr.ids[tr.source(r)][k][last.Kind][last.Microbatch])
+				ready = append(ready, tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch])
 				replica = append(replica, r)
 			}
 		}
@@ -101,21 +132,27 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 }
 
 // compress applies the scenario's compression to a data-parallel gradient
-// collective: the bytes on the wire shrink by the ratio, and each rank
-// first spends compression.time_per_mib per MiB on its compute stream. It
-// returns the ops the ranks now start after.
+// collective (encode).
 func (tr *iteration) compress(gpus, ready []int, bytes units.Bytes) ([]int, units.Bytes) {
-	c := tr.s.Compression
-	if !c.Enabled() {
+	return tr.encode(gpus, ready, bytes, tr.s.Compression.Ratio)
+}
+
+// encode compresses a data-parallel collective of bytes to ratio of them:
+// the bytes on the wire shrink by the ratio, and each rank first spends
+// compression.time_per_mib per MiB of the uncompressed buffer on its
+// compute stream. It returns the ops the ranks now start after; ready has
+// one entry per GPU (a compressed run is never mirrored).
+func (tr *iteration) encode(gpus, ready []int, bytes units.Bytes, ratio float64) ([]int, units.Bytes) {
+	if ratio >= 1 {
 		return ready, bytes
 	}
 	rd := append([]int(nil), ready...)
-	if d := compression.Time(c.TimePerMiB, bytes); d > 0 {
+	if d := compression.Time(tr.s.Compression.TimePerMiB, bytes); d > 0 {
 		for i := range rd {
 			rd[i] = tr.g.AddCompute(timeline.Span{GPU: gpus[i], Kind: timeline.Compress, Label: "C"}, d, rd[i])
 		}
 	}
-	return rd, compression.Bytes(bytes, c.Ratio)
+	return rd, compression.Bytes(bytes, ratio)
 }
 
 // gatherAfterStep all-gathers device d's updated parameters across the
@@ -139,7 +176,9 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 		if len(gpus) < 2 {
 			continue
 		}
-		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, opt, params); err != nil {
+		// compression.parameters shrinks the gather (Xu et al. 2024).
+		rd, bytes := tr.encode(gpus, opt, params, tr.s.Compression.Parameters)
+		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
 			return err
 		}
 	}
@@ -210,6 +249,7 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 		// A join that waits for what ready[r] waits for: the ops before it.
 		starts[r] = tr.g.AddJoin(tr.g.Predecessors(id)...)
 	}
+	starts, bytes = tr.encode(gpus, starts, bytes, tr.s.Compression.Parameters)
 	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 

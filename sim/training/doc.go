@@ -11,13 +11,18 @@
 // Around the ops:
 //   - pipeline point-to-point messages between consecutive model stages,
 //     b·(s/cp)·h elements per microbatch and direction, split over the tp
-//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1);
+//     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1),
+//     travelling while the sender computes on, or with parallel.p2p:
+//     blocking holding the sender until they land and all-gathering the
+//     slices on the receiver first (Megatron-LM's 2021 exchange);
 //   - the data-parallel gradient collectives of each model chunk, in
 //     buckets of about 25 MB (PyTorch DDP's default, Li et al. 2020; at
 //     most 8 per chunk): the chunk's last backward is cut into as many
 //     pieces, and each bucket's collective starts when its piece ends, on
 //     the communication stream, so it overlaps the rest of the backward
-//     and the remaining compute; ZeRO-1/2 reduce-scatter instead and
+//     and the remaining compute (parallel.grad_reduce: after_backward
+//     instead sums each chunk's gradients at once after the device's last
+//     backward, as Megatron-LM's local DDP did in 2021); ZeRO-1/2 reduce-scatter instead and
 //     all-gather the updated parameters after the step, ZeRO-3 also
 //     all-gathers parameters before every pass, one op ahead (Rajbhandari
 //     et al. 2020);

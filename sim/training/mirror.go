@@ -7,7 +7,7 @@ import (
 
 // Mirrored replicas. Data-parallel replicas that cannot differ — one plain
 // iteration (no faults, stragglers or variable batches), one GPU type, no
-// gradient compression, analytic or ideal communication and the same
+// gradient or parameter compression, analytic or ideal communication and the same
 // links between every replica's pipeline stages — do exactly what replica
 // 0 does, at the same instants, on their own GPUs. Only replica 0's ops
 // are simulated: the data-parallel collectives still span every replica's
@@ -25,7 +25,7 @@ var everyReplica bool
 // mirrorable reports whether the iteration's replicas cannot differ (see
 // above). It needs the groups and the prices.
 func (tr *iteration) mirrorable() bool {
-	if everyReplica || tr.plan.DP == 1 || tr.it != nil || tr.fid == detailed || tr.heterogeneous() || tr.s.Compression.Enabled() {
+	if everyReplica || tr.plan.DP == 1 || tr.it != nil || tr.fid == detailed || tr.heterogeneous() || encodesPerRank(tr.s.Compression) {
 		return false
 	}
 	if tr.fid == ideal || tr.p2pBytes == 0 {
@@ -55,7 +55,7 @@ func (tr *iteration) mirrorable() bool {
 // its Work), and whether asking built the iteration's topology (a second
 // one, for the work bound): it lays out the groups and prices to ask.
 func mirrorCheck(s scenario.Scenario) (mirrored, built bool) {
-	if imperfect(s) || s.Parallel.DP == 1 || fidelityOf(s) == detailed || s.Compression.Enabled() {
+	if imperfect(s) || s.Parallel.DP == 1 || fidelityOf(s) == detailed || encodesPerRank(s.Compression) {
 		return false, false
 	}
 	tr, err := newIteration(s, nil)
@@ -136,3 +136,8 @@ func (tr *iteration) mirror(tl *timeline.Timeline, first, end int) {
 	}
 	tl.Collectives = append(tl.Collectives[:end], append(copies, tl.Collectives[end:]...)...)
 }
+
+// encodesPerRank reports whether compression adds work on each rank of the
+// data-parallel collectives (gradients, or ZeRO's gathers), which the
+// mirrors would not repeat.
+func encodesPerRank(c scenario.Compression) bool { return c.Enabled() || c.Parameters != 1 }

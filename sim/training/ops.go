@@ -23,6 +23,10 @@ type opTable struct {
 	// work[r] is replica r's compute time on the reference GPU, for the
 	// imbalance that variable-length batches cause.
 	work []units.Time
+	// next maps an op's last piece to the first piece of the op its
+	// device runs after it; filled only for parallel.p2p: blocking, whose
+	// sender waits for its message before that next op.
+	next map[int]int
 }
 
 func newOpTable(replicas, stages, microbatches int) opTable {
@@ -65,7 +69,14 @@ func (tr *iteration) pipelineOps() {
 		for d, order := range sch.Order {
 			prev := -1
 			for _, o := range order {
+				before := prev
 				prev = tr.addPipelineOp(r, d, o, prev, o == last[d][o.Chunk])
+				if tr.par.P2P == P2PBlocking && before >= 0 {
+					if tr.next == nil {
+						tr.next = map[int]int{}
+					}
+					tr.next[before] = tr.firsts[r][tr.stageOfDev[d][o.Chunk]][o.Kind][o.Microbatch]
+				}
 			}
 		}
 	}
@@ -129,6 +140,7 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		op.Span.Kind = timeline.BackwardWeight
 	}
 	tr.sequenceCost(&op, r, k, o)
+	op.Compute += tr.opCodec(o.Kind, k)
 	tr.work[r] += op.Compute
 	if op.Compute == 0 && op.Comm == 0 {
 		op.Compute = 1 // a zero-length op still orders the pipeline
@@ -171,7 +183,9 @@ func (tr *iteration) dependencies() {
 
 // message makes op to (on model stage kTo) wait for op from (on stage
 // kFrom) and for the activations or gradients it sends: one message per
-// tp·cp rank on the network, or a closed-form delay.
+// tp·cp rank on the network, or a closed-form delay. With parallel.p2p:
+// blocking the receiver also waits for the all-gather of the slices
+// (p2pGather) and the sender's next op for the whole exchange.
 func (tr *iteration) message(r, kFrom, kTo, from, to int) {
 	if from < 0 || to < 0 {
 		return
@@ -182,20 +196,34 @@ func (tr *iteration) message(r, kFrom, kTo, from, to int) {
 		return
 	}
 	src, dst := tr.mpGroup[r][dFrom], tr.mpGroup[r][dTo]
+	var done []int
 	if tr.fid != detailed {
 		a, bw, err := tr.paths.Cost(src[0], dst[0])
 		if err != nil {
 			tr.g.Fail(err)
 			return
 		}
-		delay := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpPipelineSend, Algorithm: "p2p", Purpose: "pp", Bytes: tr.p2pBytes,
-			GPUs: []int{src[0], dst[0]}, Time: a + bw.TransferTime(tr.p2pBytes)}, from)
-		tr.g.Depend(to, delay)
-		return
+		t := a + bw.TransferTime(tr.p2pBytes)
+		if tr.next != nil {
+			t += tr.p2pGather
+		}
+		done = []int{tr.g.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpPipelineSend, Algorithm: "p2p", Purpose: "pp", Bytes: tr.p2pBytes,
+			GPUs: []int{src[0], dst[0]}, Time: t}, from)}
+	} else {
+		for i := range src {
+			done = append(done, tr.g.AddMessage(tr.p2p, collective.Transfer{Src: src[i], Dst: dst[i], Bytes: tr.p2pBytes, Phase: "pp"}, from))
+		}
+		if tr.next != nil && tr.p2pGather > 0 {
+			done = []int{tr.g.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpAllGather, Algorithm: "ring", Purpose: "pp",
+				Bytes: tr.p2pBytes * units.Bytes(len(dst)), GPUs: dst, Time: tr.p2pGather}, done...)}
+		}
 	}
-	for i := range src {
-		id := tr.g.AddMessage(tr.p2p, collective.Transfer{Src: src[i], Dst: dst[i], Bytes: tr.p2pBytes, Phase: "pp"}, from)
+	next, blocking := tr.next[from]
+	for _, id := range done {
 		tr.g.Depend(to, id)
+		if blocking {
+			tr.g.Depend(next, id)
+		}
 	}
 }
 
@@ -203,9 +231,11 @@ func (tr *iteration) message(r, kFrom, kTo, from, to int) {
 const ddpBucket = 25e6
 
 // bucketCount is how many gradient buckets model stage k's gradients make:
-// one per 25 MB, at most 8, and 1 when no data-parallel sum is needed.
+// one per 25 MB, at most 8, and 1 when no data-parallel sum is needed or
+// the sum waits for the whole backward (parallel.grad_reduce:
+// after_backward, which sums each chunk's flat gradient buffer at once).
 func (tr *iteration) bucketCount(k int) int {
-	if !tr.real || tr.fid == ideal || tr.plan.DP*tr.plan.CP == 1 {
+	if !tr.real || tr.fid == ideal || tr.plan.DP*tr.plan.CP == 1 || tr.par.GradReduce == GradReduceAfterBackward {
 		return 1
 	}
 	n := int((float64(tr.gradBytes(k)) + ddpBucket - 1) / ddpBucket)

@@ -31,7 +31,8 @@ func (Strategy) Name() string { return Name }
 func (Strategy) Keys() scenario.Keys {
 	return scenario.Keys{
 		Uses: []string{"model", "parallel", "training", "cluster.node_gpus", "data", "faults", "straggler",
-			"recovery", "failures", "compression", "fidelity"},
+			"recovery", "failures", "compression.ratio", "compression.time_per_mib", "compression.activations",
+			"compression.parameters", "compression.rank", "fidelity"},
 		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
 			"iterations", "cluster.node_gpus"},
 		MinGPUs: 1,
@@ -62,11 +63,18 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkExperts(s, bad)
 	checkResiHP(s, bad)
 	checkPrecision(s, bad)
+	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
 	}
 	if p.TPCommOverlap && (p.TP < 2 || !p.SequenceParallel) {
 		bad("parallel.tp_comm_overlap", "is true with tp %d and sequence_parallel %v; it needs tp ≥ 2 and sequence_parallel: true (the overlap splits sequence parallelism's all-gathers and reduce-scatters)", p.TP, p.SequenceParallel)
+	}
+	if g := p.GradReduce; g != "" && g != GradReduceOverlap && g != GradReduceAfterBackward {
+		bad("parallel.grad_reduce", "%q is not known; allowed: %s, %s", g, GradReduceOverlap, GradReduceAfterBackward)
+	}
+	if m := p.P2P; m != "" && m != P2PAsync && m != P2PBlocking {
+		bad("parallel.p2p", "%q is not known; allowed: %s, %s", m, P2PAsync, P2PBlocking)
 	}
 	if g := s.Training.GradAccumulation; g != "" && g != "fused" && g != "unfused" {
 		bad("training.grad_accumulation", "%q is not known; allowed: fused, unfused", g)

@@ -23,7 +23,7 @@ import (
 //
 // with c = 2 when ops carry blocking tp/cp/ep communication (a second
 // span), 1 for the optimizer step, k = 1 when compression adds a span per
-// collective. Detailed fidelity sends every message:
+// collective, and codecSpans for compressed parameters. Detailed fidelity sends every message:
 //
 //	transfers ≤ (G/pp)·(pp·v − 1)·2m·[pp·v > 1]               pipeline sends
 //	          + pp·v·tp·b·ring(dp·cp)                          gradient sums
@@ -135,7 +135,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if s.Compression.Enabled() {
 		k = 1
 	}
-	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets)
+	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets + codecSpans(s, ops))
 	spans := budget.Count{N: spansN, Why: fmt.Sprintf("%g GPUs × %g ops (%g parallel.microbatches × %g chunks)", g, ops, m, v),
 		Field: "parallel.microbatches", Fix: "lower parallel.microbatches or use fewer GPUs"}
 	var tr budget.Count
@@ -167,7 +167,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		joins = pp * 2 * m * v * mp * dp * sim
 	}
 	closedForms += 4 * joins
-	ev := budget.Count{N: 4*(groupOps+closedForms-3*joins+sends*sim+k*g*v*buckets) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
+	ev := budget.Count{N: 4*(groupOps+closedForms-3*joins+sends*sim+k*g*v*buckets+g*codecSpans(s, ops)) + budget.EventsPerItem*tr.N, Why: spans.Why, Field: spans.Field, Fix: spans.Fix}
 	closedForms += sends
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
@@ -298,4 +298,14 @@ func clockFits(s scenario.Scenario) error {
 		return &scenario.FieldError{Field: "training.efficiency", Msg: "is " + fmt.Sprint(s.Training.Efficiency) + ": " + msg + "; raise training.efficiency"}
 	}
 	return &scenario.FieldError{Field: "model", Msg: msg + "; use a smaller model shape, fewer parallel.microbatches or more tp"}
+}
+
+// codecSpans bounds the compression spans per GPU that compressed ZeRO
+// gathers add (dataparallel.go): one encoding per ZeRO-1/2 gather or per
+// ZeRO-3 op.
+func codecSpans(s scenario.Scenario, ops float64) float64 {
+	if c := s.Compression; c.Parameters < 1 && c.TimePerMiB > 0 {
+		return max(1, ops*float64(s.Parallel.ZeRO/3))
+	}
+	return 0
 }

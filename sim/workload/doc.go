@@ -10,7 +10,7 @@
 // kv_heads, ffn_hidden, vocab V, seq_len s; a GeLU or SwiGLU MLP; optional
 // mixture of experts with experts and top_k). Presets, by LookupModel and
 // Models: gpt3-1.3b and gpt3-175b (Brown et al. 2020, Table 2.1),
-// llama3-8b, llama3-70b and llama3-405b (Dubey et al. 2024), mixtral-8x7b
+// gpt-neox-20b (Black et al. 2022), llama3-8b, llama3-70b and llama3-405b (Dubey et al. 2024), mixtral-8x7b
 // (Jiang et al. 2024), and megatron-1.7b … megatron-1t, the weak-scaling
 // models of Narayanan et al. 2021 (SC'21), Table 1.
 //

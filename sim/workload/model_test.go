@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -10,7 +11,7 @@ func TestPresetsValidate(t *testing.T) {
 		if err := m.Validate(); err != nil {
 			t.Errorf("%s: %v", m.Name, err)
 		}
-		if m.Source == "" || m.PublishedParams == 0 {
+		if (m.Source == "" && runtime.GOOS != "js") || m.PublishedParams == 0 { // the browser carries no sources
 			t.Errorf("%s: preset without a source or a published parameter count", m.Name)
 		}
 		if i > 0 && Models()[i-1].Name >= m.Name {
@@ -78,5 +79,20 @@ func TestValidateSplit(t *testing.T) {
 		if got := m.ValidateSplit(tc.tp, tc.cp) == nil; got != tc.ok {
 			t.Errorf("ValidateSplit(%d, %d) ok = %v, want %v", tc.tp, tc.cp, got, tc.ok)
 		}
+	}
+}
+
+// GPT-NeoX-20B's exact count, tensor by tensor, is the released model's:
+// 44·(12h² + 13h) + 2·50,432·h (untied) + 2h (final LayerNorm) with
+// h = 6,144 is 20,554,567,680, as the model card prints.
+func TestNeoX20BParams(t *testing.T) {
+	m, err := LookupModel("gpt-neox-20b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := 6144.0
+	want := 44*(12*h*h+13*h) + 2*50432*h + 2*h
+	if got := float64(Params(m).Total()); got != want || want != 20554567680 {
+		t.Errorf("Params(gpt-neox-20b) = %.0f, want %.0f (the card's 20,554,567,680)", got, want)
 	}
 }

@@ -6,16 +6,8 @@ import (
 	"strings"
 )
 
-// Sources of the preset shapes.
-const (
-	srcGPT3     = "Brown et al. 2020, \"Language Models are Few-Shot Learners\" (GPT-3), Table 2.1; vocabulary 50,257 (GPT-2 BPE) and context 2,048 from §2.1"
-	srcMegatron = "Narayanan et al. 2021, \"Efficient Large-Scale Language Model Training on GPU Clusters Using Megatron-LM\" (SC'21), " +
-		"Table 1 (weak scaling): heads, hidden, layers and parameters; vocabulary 51,200 and sequence 2,048 from §5.1"
-	srcLlama3 = "Dubey et al. 2024, \"The Llama 3 Herd of Models\", Table 3 and §3.2 (8K-token pre-training sequences); " +
-		"vocabulary 128,256 and untied embeddings from the released config.json (meta-llama/"
-	srcMixtral = "Jiang et al. 2024, \"Mixtral of Experts\", Table 1 and §2 (46.7B total, 12.9B active parameters, 32K context); " +
-		"vocabulary and widths from mistralai/Mixtral-8x7B-v0.1 config.json"
-)
+// The sources of the preset shapes (Model.Source) are in sources.go; the
+// browser, which never shows them, carries empty ones (sources_js.go).
 
 // gpt is a GPT-2/3-style layer stack: MHA, 4h GeLU MLP, LayerNorm, biases,
 // learned positions, tied embeddings.
@@ -43,15 +35,15 @@ func Models() []Model {
 	const megatronVocab = 51200
 	mixtral := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, 32768, 46.7e9, srcMixtral)
 	mixtral.Experts, mixtral.TopK = 8, 2
-	gpt3XL := gpt("gpt3-1.3b", 24, 2048, 16, 50257, 1.3e9, srcGPT3+
-		". Table 2.1 prints 24 heads of 128 for d_model 2,048, which cannot both hold; "+
-		"we keep d_head 128 and use 16 heads (attention head count changes no parameter and no FLOP count)")
+	gpt3XL := gpt("gpt3-1.3b", 24, 2048, 16, 50257, 1.3e9, srcGPT3XL)
+	neox := gpt("gpt-neox-20b", 44, 6144, 64, 50432, 20554567680, srcNeoX)
+	neox.Position, neox.TiedEmbeddings = PositionRoPE, false
 	models := []Model{
-		gpt3XL,
+		gpt3XL, neox,
 		gpt("gpt3-175b", 96, 12288, 96, 50257, 175.0e9, srcGPT3),
-		llama("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8192, 8.03e9, srcLlama3+"Meta-Llama-3-8B); 8.03B is the count Hugging Face shows for the released checkpoint, which the paper rounds to 8B"),
-		llama("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 8192, 70.6e9, srcLlama3+"Meta-Llama-3-70B); 70.6B is the count Hugging Face shows for the released checkpoint, which the paper rounds to 70B"),
-		llama("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 8192, 405e9, srcLlama3+"Llama-3.1-405B); 405B as the paper prints"),
+		llama("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8192, 8.03e9, srcLlama8),
+		llama("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 8192, 70.6e9, srcLlama70),
+		llama("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 8192, 405e9, srcLlama405),
 		mixtral,
 	}
 	// Narayanan et al. 2021, Table 1: (parameters in billions, heads, hidden, layers).

@@ -42,19 +42,24 @@ func TestRLHFPresets(t *testing.T) {
 	noConsoleErrors(t, con)
 }
 
-// TestSiteRLHFArticle reads the RLHF article: its three demos show
+// TestSiteRLHFArticle reads the RLHF article: its four demos show
 // posters and captions whose simulated figure matches its closed form,
-// each is saved as a screenshot, and the disaggregated demo plays.
+// each is saved as a screenshot, and the interleaved and disaggregated
+// demos play.
 func TestSiteRLHFArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "rlhf.html", 3, "rlhf")
+	captions := readDemos(t, ctx, base, "rlhf.html", 4, "rlhf")
 	if c := captions[0]; !strings.Contains(c, "simulated step 3.19 s; reshard + generate + score + train = 3.19 s") {
 		t.Errorf("the co-located caption lacks its sum-of-phases check: %q", c)
 	}
-	if c := captions[1]; !strings.Contains(c, "simulated steady rate") || !strings.Contains(c, "min(1/T_gen, 1/T_train)") {
+	if c := captions[1]; !strings.Contains(c, "simulated step 3.53 s; reshard + generate + max(ref, reward + critic) + max(actor, critic train) = 3.53 s") {
+		t.Errorf("the interleaved caption lacks its closed form: %q", c)
+	}
+	if c := captions[2]; !strings.Contains(c, "simulated steady rate") || !strings.Contains(c, "min(1/T_gen, 1/T_train)") {
 		t.Errorf("the disaggregated caption lacks its steady-rate check: %q", c)
 	}
 	playDemo(t, ctx, 2, "rlhf")
+	playDemo(t, ctx, 3, "rlhf")
 	noConsoleErrors(t, con)
 }
