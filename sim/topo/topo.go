@@ -125,4 +125,3 @@ func (t *Topology) LinkBetween(from, to int) (int, bool) {
 	}
 	return 0, false
 }
-
