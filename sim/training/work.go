@@ -55,6 +55,11 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		}
 	}
 	plays := min(it*(1+stops), 4*scenario.MaxIterations+1)
+	if pol := s.Recovery.Policy; pol == scenario.PolicyElastic || pol == scenario.PolicyResiHP {
+		// A stop aborts one iteration and the step is redone at once:
+		// nothing rolls back to a checkpoint.
+		plays = min(it+stops, 4*scenario.MaxIterations+1)
+	}
 	predictions := stops + 1
 	if s.Data.SeqDist != "" && s.Data.SeqDist != "fixed" {
 		predictions = plays
