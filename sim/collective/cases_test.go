@@ -43,6 +43,12 @@ func schedules() map[string][]Schedule {
 		out["channel_reduce_scatter"] = append(out["channel_reduce_scatter"], ChannelRing(OpReduceScatter, nodes, per, s, 1, ch))
 		out["channel_all_gather"] = append(out["channel_all_gather"], ChannelRing(OpAllGather, nodes, per, s, 1, ch))
 	}
+	for _, c := range [][2]int{{2, 2}, {2, 4}, {3, 2}, {4, 3}, {2, 8}} {
+		out["all_to_all_pxn"] = append(out["all_to_all_pxn"], AllToAllPXN(c[0], c[1], s))
+	}
+	for _, c := range [][3]int{{2, 4, 4}, {2, 4, 8}, {3, 2, 2}, {2, 6, 6}} {
+		out["mesh_channel_ring"] = append(out["mesh_channel_ring"], MeshChannelRing(OpAllReduce, c[0], c[1], s, 1, c[2]))
+	}
 	for _, c := range [][4]int{{2, 2, 1, 1}, {2, 4, 1, 4}, {4, 4, 3, 4}, {3, 4, 2, 2}, {5, 2, 2, 2}, {4, 3, 1, 8}} {
 		out["nccl_tree"] = append(out["nccl_tree"], NCCLTree(c[0], c[1], s, c[2], c[3]))
 	}

@@ -30,7 +30,7 @@ type channelSlice struct {
 	dep                 int
 }
 
-func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int) *channelBuilder {
+func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int, mesh bool) *channelBuilder {
 	n := nodes * perNode
 	cb := &channelBuilder{sch: sch, n: n, pieces: pieces, channels: channels}
 	// Members per message of a piece step: one message per distinct
@@ -38,6 +38,9 @@ func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int) *cha
 	members := make(map[[2]int]int)
 	for c := range channels {
 		o := channelOrder(nodes, perNode, c)
+		if mesh {
+			o = meshChannelOrder(nodes, perNode, c)
+		}
 		p := make([]int, n)
 		for i, r := range o {
 			p[r] = i

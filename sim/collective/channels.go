@@ -41,6 +41,12 @@ type Range struct {
 // stays twice, not channels times, the size of one ring. channels ≤ 1 is
 // the single ring over the ranks in order (Ring and friends).
 func ChannelRing(op Op, nodes, perNode int, s units.Bytes, pieces, channels int) Schedule {
+	return channelRing(op, nodes, perNode, s, pieces, channels, false)
+}
+
+// channelRing is ChannelRing, with each node a mesh of direct cables when
+// mesh is set (MeshChannelRing).
+func channelRing(op Op, nodes, perNode int, s units.Bytes, pieces, channels int, mesh bool) Schedule {
 	n := nodes * perNode
 	if channels <= 1 || nodes < 1 || perNode < 1 {
 		switch op {
@@ -55,7 +61,7 @@ func ChannelRing(op Op, nodes, perNode int, s units.Bytes, pieces, channels int)
 	if n < 2 || s <= 0 {
 		return sch
 	}
-	cb := newChannelBuilder(&sch, nodes, perNode, max(pieces, 1), channels)
+	cb := newChannelBuilder(&sch, nodes, perNode, max(pieces, 1), channels, mesh && meshLayout(nodes, perNode))
 	rs, ag := ringPhases(op, n)
 	for step := 0; step < rs+ag; step++ {
 		cb.step(step, rs)

@@ -52,6 +52,11 @@ type Config struct {
 	// ChannelRing), 1..MaxChannels; 0 means 1. The callers that know the
 	// hardware default it to one per NIC of a node (DefaultChannels).
 	Channels int
+	// Mesh says each node's GPUs are joined pairwise by direct cables
+	// (topo.Topology.DirectPorts, MI300X's xGMI) rather than through a
+	// switch: a ring on channels across nodes then lays each channel on
+	// cables of its own (MeshChannelRing).
+	Mesh bool
 	// Servers is the number of parameter servers among the Ranks for the
 	// ps algorithm (ranks 0..Servers−1); 0 means 1.
 	Servers int

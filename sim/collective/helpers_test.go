@@ -29,10 +29,32 @@ func execute(s Schedule, alpha units.Time, bw units.Bandwidth) float64 {
 // bandwidth, and a NIC on the network, used by all others at the inter
 // link's — the model of TwoLevelTime.
 func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
+	return executePorts(s, intra, inter, perNode, false)
+}
+
+// executeMesh is executeNodes on nodes whose ranks are joined pairwise by
+// cables (a mesh, MeshChannelRing's model): every cable is a port of its
+// own, so a rank sends to each peer of its node at once, and its NIC is
+// one more port.
+func executeMesh(s Schedule, intra, inter Link, perNode int) float64 {
+	return executePorts(s, intra, inter, perNode, true)
+}
+
+// executePorts is executeNodes, with a port per cable when mesh is set.
+// Port 2·rank+1 is the NIC (the inter link), every other port the intra
+// link.
+func executePorts(s Schedule, intra, inter Link, perNode int, mesh bool) float64 {
 	n := len(s.Transfers)
+	ports := 2 * s.Ranks
+	if mesh {
+		ports += s.Ranks * max(perNode, 1)
+	}
 	port := func(rank, peer int) int {
 		if perNode > 0 && rank/perNode != peer/perNode {
 			return 2*rank + 1
+		}
+		if mesh && perNode > 0 {
+			return 2*s.Ranks + rank*perNode + peer%perNode
 		}
 		return 2 * rank
 	}
@@ -50,14 +72,14 @@ func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 			queue = append(queue, readyItem{0, i})
 		}
 	}
-	outBusy, inBusy := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
+	outBusy, inBusy := make([]bool, ports), make([]bool, ports)
 	running := &readyQueue{} // by arrival time
 	now := 0.0
 	for {
 		rest := queue[:0]
 		// A waiting transfer keeps its place in both ports' queues: no
 		// later transfer may overtake it on either port.
-		outHeld, inHeld := make([]bool, 2*s.Ranks), make([]bool, 2*s.Ranks)
+		outHeld, inHeld := make([]bool, ports), make([]bool, ports)
 		for _, it := range queue {
 			t := s.Transfers[it.i]
 			o, in := port(t.Src, t.Dst), port(t.Dst, t.Src)
@@ -68,7 +90,7 @@ func executeNodes(s Schedule, intra, inter Link, perNode int) float64 {
 			}
 			outBusy[o], inBusy[in] = true, true
 			l := intra
-			if o%2 == 1 {
+			if o < 2*s.Ranks && o%2 == 1 {
 				l = inter
 			}
 			arrive := now + l.Alpha.Seconds() + float64(t.Bytes)/float64(l.Bandwidth)
@@ -213,6 +235,8 @@ type replayer struct {
 	// received[dst][src] counts all-to-all bytes.
 	received [][]units.Bytes
 	anc      [][]bool // anc[i][j]: transfer j is (transitively) in i's After
+	// forwarded[i] says an all-to-all transfer is a hop others wait for.
+	forwarded []bool
 }
 
 // replayCell is one segment of one rank's buffer.
@@ -297,7 +321,7 @@ func (rp *replayer) send(i int) (replayMsg, error) {
 func (rp *replayer) deliver(m replayMsg) {
 	t := rp.s.Transfers[m.i]
 	if rp.s.Op == OpAllToAll {
-		rp.received[t.Dst][t.Src] += t.Bytes
+		rp.deliverAllToAll(m.i)
 		return
 	}
 	for k, g := range rp.segs(t) {
@@ -311,6 +335,33 @@ func (rp *replayer) deliver(m replayMsg) {
 			c.counts, c.writers = m.counts[k], []int{m.i}
 		}
 	}
+}
+
+// deliverAllToAll counts transfer i's all-to-all bytes at its receiver,
+// per rank they came from. A transfer that another waits for is a hop of
+// PXN's forwarding (AllToAllPXN): its bytes are not for its receiver,
+// which sends them on; a transfer that waits for others carries their
+// bytes, on behalf of their senders, and the rest as its own.
+func (rp *replayer) deliverAllToAll(i int) {
+	if rp.forwarded == nil {
+		rp.forwarded = make([]bool, len(rp.s.Transfers))
+		for _, t := range rp.s.Transfers {
+			for _, d := range t.After {
+				rp.forwarded[d] = true
+			}
+		}
+	}
+	if rp.forwarded[i] {
+		return
+	}
+	t := rp.s.Transfers[i]
+	own := t.Bytes
+	for _, d := range t.After {
+		h := rp.s.Transfers[d]
+		rp.received[t.Dst][h.Src] += h.Bytes
+		own -= h.Bytes
+	}
+	rp.received[t.Dst][t.Src] += own
 }
 
 // initiallyHolds reports whether rank r contributes the segment starting at

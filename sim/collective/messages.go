@@ -18,7 +18,7 @@ import (
 //	all_reduce/ps                   2·workers·servers
 //	all_reduce/direct               2n(n−1)
 //	reduce_scatter/ring, all_gather/ring   n(n−1)·m
-//	all_to_all/pairwise             n(n−1)
+//	all_to_all/pairwise, pxn        n(n−1)     (pxn: M(g−1) NVLink and M−1 NIC messages a rank)
 //	reduce_scatter/direct, all_gather/direct   n(n−1)
 //	broadcast/binomial, reduce/binomial   n−1
 //	broadcast/chain                 (n−1)·k
@@ -73,7 +73,7 @@ func Messages(op, algo string, cfg Config) float64 {
 		return 2 * (n - s) * s
 	case "reduce_scatter/ring", "all_gather/ring":
 		return n * (n - 1) * float64(channelMessages(cfg))
-	case "all_to_all/pairwise":
+	case "all_to_all/pairwise", "all_to_all/pxn":
 		return n * (n - 1)
 	case "broadcast/binomial", "reduce/binomial":
 		return n - 1

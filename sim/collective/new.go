@@ -20,7 +20,7 @@ var opAlgorithms = []struct {
 	{"all_gather", []string{"ring", "direct"}},
 	{"broadcast", []string{"binomial", "chain"}},
 	{"reduce", []string{"binomial"}},
-	{"all_to_all", []string{"pairwise"}},
+	{"all_to_all", []string{"pairwise", "pxn"}},
 	{"sendrecv", []string{"direct"}},
 	{"barrier", []string{"dissemination"}},
 }
@@ -74,7 +74,7 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 	switch op + "/" + algo {
 	case "all_reduce/ring":
 		if nodes, per := cfg.twoLevel(); cfg.channels() > 1 {
-			return ChannelRing(OpAllReduce, nodes, per, s, k, cfg.channels()), nil
+			return channelRing(OpAllReduce, nodes, per, s, k, cfg.channels(), cfg.Mesh), nil
 		}
 		return RingPipelined(n, s, k), nil
 	case "all_reduce/tree":
@@ -93,7 +93,7 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return Direct(Op(op), n, s), nil
 	case "reduce_scatter/ring", "all_gather/ring":
 		nodes, per := cfg.twoLevel()
-		return ChannelRing(Op(op), nodes, per, s, 1, cfg.channels()), nil
+		return channelRing(Op(op), nodes, per, s, 1, cfg.channels(), cfg.Mesh), nil
 	case "broadcast/binomial":
 		return BroadcastBinomial(n, s, cfg.Root), nil
 	case "broadcast/chain":
@@ -102,6 +102,9 @@ func New(op, algo string, cfg Config) (Schedule, error) {
 		return ReduceBinomial(n, s, cfg.Root), nil
 	case "all_to_all/pairwise":
 		return AllToAllPairwise(n, s), nil
+	case "all_to_all/pxn":
+		nodes, per := cfg.twoLevel()
+		return AllToAllPXN(nodes, per, s), nil
 	case "sendrecv/direct":
 		return SendRecv(s), nil
 	case "barrier/dissemination":
@@ -150,6 +153,8 @@ func Resolve(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) 
 		return "", fmt.Errorf("collective: halving_doubling needs a power-of-two number of ranks, got %d", n)
 	case algo == "hierarchical" && (cfg.Nodes < 1 || cfg.PerNode < 1):
 		return "", fmt.Errorf("collective: hierarchical needs nodes and per-node ranks, got %d×%d", cfg.Nodes, cfg.PerNode)
+	case algo == "pxn" && (cfg.Nodes < 2 || cfg.PerNode < 2):
+		return "", fmt.Errorf("collective: pxn forwards through a peer of the sender's node; it needs at least 2 nodes of at least 2 ranks, got %d×%d", cfg.Nodes, cfg.PerNode)
 	case algo == "ps" && n-cfg.servers() < cfg.servers():
 		return "", fmt.Errorf("collective: ps needs at least as many workers as servers, got %d servers among %d ranks", cfg.servers(), n)
 	case op == "sendrecv" && n != 2:

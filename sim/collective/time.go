@@ -51,7 +51,7 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "all_reduce/ring":
 		if cfg.channels() > 1 {
 			nodes, per := cfg.twoLevel()
-			return ChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, alpha, bw, alpha, bw), nil
+			return cfg.channelRingTime(op, nodes, per, k, Link{alpha, bw}, Link{alpha, bw}), nil
 		}
 		return 2*(nf-1)*float64(k)*a + 2*(nf-1)/nf*S*beta, nil
 	case "all_reduce/tree":
@@ -74,11 +74,17 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 	case "reduce_scatter/ring", "all_gather/ring":
 		if cfg.channels() > 1 {
 			nodes, per := cfg.twoLevel()
-			return ChannelRingTime(op, nodes, per, cfg.channels(), 1, cfg.Bytes, alpha, bw, alpha, bw), nil
+			return cfg.channelRingTime(op, nodes, per, 1, Link{alpha, bw}, Link{alpha, bw}), nil
 		}
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
 	case "all_to_all/pairwise":
 		return (nf-1)*a + (nf-1)/nf*S*beta, nil
+	case "all_to_all/pxn":
+		// One port: all M(g−1) NVLink messages, then the M−1 through the
+		// NIC (AllToAllPXN).
+		nodes, per := cfg.twoLevel()
+		M, g := float64(nodes), float64(per)
+		return M*(g-1)*msg(S/nf) + (M-1)*msg(g*S/nf), nil
 	case "broadcast/binomial", "reduce/binomial":
 		return float64(ceilLog2(n)) * msg(S), nil
 	case "broadcast/chain":
@@ -97,7 +103,19 @@ func Time(op, algo string, cfg Config, alpha units.Time, bw units.Bandwidth) (fl
 // them).
 func channelMessages(cfg Config) int {
 	nodes, per := cfg.twoLevel()
+	if cfg.Mesh {
+		return meshPortMessages(nodes, per, cfg.channels())
+	}
 	return channelPortMessages(nodes, per, cfg.channels())
+}
+
+// channelRingTime is ChannelRingTime, or MeshChannelRingTime on a mesh,
+// of cfg's ring on nodes × per ranks with k pieces.
+func (cfg Config) channelRingTime(op string, nodes, per, k int, intra, inter Link) float64 {
+	if cfg.Mesh {
+		return MeshChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth)
+	}
+	return ChannelRingTime(op, nodes, per, cfg.channels(), k, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth)
 }
 
 // FormulaText is the closed form Time uses for op/algo, in plain-text
@@ -129,6 +147,8 @@ func FormulaText(op, algo string, chunks int) string {
 		return "⌈log₂n⌉·(α + S/B)"
 	case "broadcast/chain":
 		return "(n+k−2)·(α + S/(kB))"
+	case "all_to_all/pxn":
+		return "M(g−1)·(α + S/(nB)) + (M−1)·(α + g·S/(nB))"
 	}
 	return "(" + Label(algo) + ")"
 }

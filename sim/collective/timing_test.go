@@ -125,6 +125,17 @@ func timingCases() []timingCase {
 		{"all_to_all", "pairwise", any, plain, func(n int, S, a, b float64) float64 {
 			return float64(n-1)*a + float64(n-1)/float64(n)*S*b
 		}},
+		// PXN on one port per rank: the M(g−1) NVLink messages of S/n
+		// (gathers to the proxies, then the node's own exchange) go first,
+		// then the M−1 NIC messages of g·S/n.
+		{"all_to_all", "pxn", []int{4, 8, 16}, func(n int) Config {
+			nodes := max(2, n/4)
+			return Config{Nodes: nodes, PerNode: n / nodes}
+		}, func(n int, S, a, b float64) float64 {
+			M := float64(max(2, n/4))
+			g := float64(n) / M
+			return M*(g-1)*(a+S/float64(n)*b) + (M-1)*(a+g*S/float64(n)*b)
+		}},
 		{"broadcast", "binomial", any, func(n int) Config { return Config{Ranks: n, Root: n - 1} }, func(n int, S, a, b float64) float64 {
 			return lg(n) * (a + S*b)
 		}},

@@ -18,9 +18,12 @@ type Link struct {
 // reports false for the algorithms that have no such form here (or a
 // layout that does not fit it), which are then priced on one link (Time):
 //
-//   - ring ops on channels: ChannelRingTime;
+//   - ring ops on channels: ChannelRingTime (MeshChannelRingTime when
+//     cfg.Mesh);
 //   - the hierarchical all-reduce: HierarchicalTime;
 //   - NCCL's tree (chains in the nodes, two trees across): NCCLTreeTime;
+//   - all-to-all, pairwise (AllToAllPairwiseTwoLevelTime) and through
+//     the destination's rail (AllToAllPXNTime);
 //   - recursive doubling on a power of two of ranks and of ranks per node:
 //     its log2 n exchanges at distance d = 1, 2, …, n/2 each cost
 //     α + S·β of the link the distance crosses (inside a node while
@@ -51,9 +54,13 @@ func TwoLevelTime(op, algo string, cfg Config, intra, inter Link) (float64, bool
 	}
 	switch {
 	case ring && cfg.channels() > 1 && per > 1:
-		return ChannelRingTime(op, nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
+		return cfg.channelRingTime(op, nodes, per, cfg.chunks(), intra, inter), true
 	case op == "all_reduce" && algo == "tree" && per > 1:
 		return NCCLTreeTime(nodes, per, cfg.channels(), cfg.chunks(), cfg.Bytes, intra, inter), true
+	case op == "all_to_all" && algo == "pxn" && per > 1:
+		return AllToAllPXNTime(nodes, per, cfg.Bytes, intra, inter), true
+	case op == "all_to_all" && algo == "pairwise" && per > 1:
+		return AllToAllPairwiseTwoLevelTime(nodes, per, cfg.Bytes, intra, inter), true
 	case op == "all_reduce" && algo == "hierarchical":
 		return HierarchicalTime(nodes, per, cfg.Bytes, intra.Alpha, intra.Bandwidth, inter.Alpha, inter.Bandwidth), true
 	case op == "all_reduce" && algo == "recursive_doubling" && pow2:

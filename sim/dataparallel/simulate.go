@@ -1,7 +1,6 @@
 package dataparallel
 
 import (
-	"paraplay/sim/collective"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
@@ -22,13 +21,14 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	var sch collective.Schedule
+	p := nccltest.Planned{Topology: t}
 	if n > 1 {
-		if sch, err = nccltest.Schedule(s, t); err != nil {
+		if p, err = nccltest.Plan(s, t); err != nil {
 			return nil, err
 		}
 	}
-	g := taskgraph.New(t, s.Title())
+	sch := p.Schedule
+	g := taskgraph.New(p.Topology, s.Title())
 	g.Reserve(2*n+len(sch.Transfers), len(sch.Transfers), 0)
 	// The seed is the only source of randomness.
 	rng := s.Rand()
@@ -42,7 +42,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 		backward[i] = g.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "backward"}, jitter(s.Compute.Backward), f)
 	}
 	if n > 1 {
-		g.AddSchedule(sch, taskgraph.Identity(n), backward, "")
+		p.Add(g, taskgraph.Identity(n), backward)
 	}
 	return g.Finish("dataparallel")
 }

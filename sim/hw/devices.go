@@ -89,23 +89,23 @@ func Devices() []Device {
 	ds := []Device{
 		{
 			Name: "raspberry-pi-5", Kind: "board", DisplayName: "Raspberry Pi 5 (8 GB)",
-			PeakFLOPS: 153.6e9, Memory: 8 * units.GiB, Efficiency: 0.2, Basis: effEdge,
-			Source: "Raspberry Pi 5 product brief: Broadcom BCM2712, quad-core Arm Cortex-A76 at 2.4 GHz, 8 GB LPDDR4X. DERIVED peak: 4 cores × 2.4 GHz × 16 fp32 FLOP/cycle (two 128-bit NEON FMA pipes per core, Arm Cortex-A76 Software Optimization Guide) = 153.6 GFLOP/s",
+			PeakFLOPS: 153.6e9, Memory: 8 * units.GiB, Efficiency: 0.2, Basis: cite(effEdge),
+			Source: cite("Raspberry Pi 5 product brief: Broadcom BCM2712, quad-core Arm Cortex-A76 at 2.4 GHz, 8 GB LPDDR4X. DERIVED peak: 4 cores × 2.4 GHz × 16 fp32 FLOP/cycle (two 128-bit NEON FMA pipes per core, Arm Cortex-A76 Software Optimization Guide) = 153.6 GFLOP/s"),
 		},
 		{
 			Name: "jetson-orin-nano", Kind: "board", DisplayName: "NVIDIA Jetson Orin Nano 8GB",
-			PeakFLOPS: 1.28e12, Memory: 8 * units.GiB, Efficiency: 0.3, Basis: effEdge,
-			Source: "NVIDIA Jetson Orin Nano Series datasheet: 1024-core Ampere GPU at up to 625 MHz, 8 GB LPDDR5. DERIVED peak: 1024 cores × 2 FLOP (FMA) × 625 MHz = 1.28 TFLOP/s fp32",
+			PeakFLOPS: 1.28e12, Memory: 8 * units.GiB, Efficiency: 0.3, Basis: cite(effEdge),
+			Source: cite("NVIDIA Jetson Orin Nano Series datasheet: 1024-core Ampere GPU at up to 625 MHz, 8 GB LPDDR5. DERIVED peak: 1024 cores × 2 FLOP (FMA) × 625 MHz = 1.28 TFLOP/s fp32"),
 		},
 		{
 			Name: "phone", Kind: "phone", DisplayName: "a recent smartphone (illustrative)",
-			PeakFLOPS: 1e12, Memory: 8 * units.GiB, Efficiency: 0.2, Basis: effEdge,
-			Source: "ILLUSTRATIVE, not a product: a round 1 TFLOP/s fp32 for a recent phone GPU and 8 GB of RAM shared with the OS; no datasheet checked",
+			PeakFLOPS: 1e12, Memory: 8 * units.GiB, Efficiency: 0.2, Basis: cite(effEdge),
+			Source: cite("ILLUSTRATIVE, not a product: a round 1 TFLOP/s fp32 for a recent phone GPU and 8 GB of RAM shared with the OS; no datasheet checked"),
 		},
 		{
 			Name: "laptop", Kind: "laptop", DisplayName: "an 8-core laptop CPU (illustrative)",
-			PeakFLOPS: 768e9, Memory: 16 * units.GiB, Efficiency: 0.25, Basis: effEdge,
-			Source: "ILLUSTRATIVE, not a product: 8 cores × 3 GHz × 32 fp32 FLOP/cycle (AVX2: two 8-lane FMA units) = 768 GFLOP/s, 16 GB of RAM",
+			PeakFLOPS: 768e9, Memory: 16 * units.GiB, Efficiency: 0.25, Basis: cite(effEdge),
+			Source: cite("ILLUSTRATIVE, not a product: 8 cores × 3 GHz × 32 fp32 FLOP/cycle (AVX2: two 8-lane FMA units) = 768 GFLOP/s, 16 GB of RAM"),
 		},
 	}
 	slices.SortFunc(ds, func(a, b Device) int { return strings.Compare(a.Name, b.Name) })

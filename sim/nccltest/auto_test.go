@@ -21,7 +21,7 @@ func TestAutoIsNeverMuchSlower(t *testing.T) {
 	rng := rand.New(rand.NewPCG(21, 2026))
 	gpus := []string{"h100-sxm", "a100-sxm-80gb"}
 	inters := []string{"ib-ndr", "ib-hdr"}
-	ops := []string{"all_reduce", "all_reduce", "broadcast", "all_gather", "reduce_scatter"}
+	ops := []string{"all_reduce", "all_reduce", "broadcast", "all_gather", "reduce_scatter", "all_to_all"}
 	networks := []topo.Network{topo.RailOptimized, topo.FatTree}
 	picked := map[string]int{}
 	for i := range 300 {

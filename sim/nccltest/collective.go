@@ -71,7 +71,7 @@ func MeasureWith(t *topo.Topology, op, algo string, o Options, cfg collective.Co
 	if err != nil {
 		return Measurement{}, nil, err
 	}
-	cfg.Alpha, cfg.Bandwidth = alpha, bw
+	cfg.Alpha, cfg.Bandwidth, cfg.Mesh = alpha, bw, cfg.Mesh || t.DirectPorts // on a mesh, channels take cables of their own
 	m := Measurement{Op: op, Algorithm: algo, Protocol: proto, Ranks: n, Bytes: cfg.Bytes}
 	if algo == AlgorithmNVLS {
 		if err := nvlsFits(t, op, ProtocolNone, o, gpus); err != nil {

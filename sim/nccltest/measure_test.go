@@ -25,12 +25,18 @@ func TestEveryAlgorithmMatchesItsClosedForm(t *testing.T) {
 		{"all_reduce", "halving_doubling", 8}, {"all_reduce", "recursive_doubling", 8},
 		{"reduce_scatter", "ring", 8}, {"all_gather", "ring", 8},
 		{"broadcast", "binomial", 8}, {"broadcast", "chain", 8}, {"reduce", "binomial", 8},
-		{"all_to_all", "pairwise", 8}, {"sendrecv", "direct", 2}, {"barrier", "dissemination", 8},
+		{"all_to_all", "pairwise", 8}, {"all_to_all", "pxn", 8}, {"all_to_all", "pxn", 12},
+		{"sendrecv", "direct", 2}, {"barrier", "dissemination", 8},
 	}
 	for _, tc := range cases {
 		for _, s := range []units.Bytes{4 * units.KiB, 64 * units.MiB} {
 			sw := topo.Switched(tc.n, p)
 			cfg := collective.Config{Ranks: tc.n, Bytes: s}
+			if tc.algo == "pxn" {
+				// Nodes of 4 ranks on one switch: every rank's single
+				// port carries its NVLink and NIC messages alike.
+				cfg.Nodes, cfg.PerNode = tc.n/4, 4
+			}
 			m, tl, err := MeasureCollective(sw, tc.op, tc.algo, cfg, taskgraph.Detailed)
 			if err != nil {
 				t.Fatalf("%s/%s n=%d: %v", tc.op, tc.algo, tc.n, err)
@@ -136,5 +142,47 @@ func BenchmarkAnalytic16384(b *testing.B) {
 		if _, _, err := MeasureCollective(c.Topology, "all_reduce", "ring", collective.Config{Ranks: 16384, Bytes: units.GiB}, taskgraph.Analytic); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAllToAllDetailedAgreesWithAnalytic: across nodes, each with a port
+// into its NVSwitch and a NIC per GPU, the pairwise exchange and PXN run
+// in detail as their two-level closed forms say (within 2%):
+// collective.AllToAllPairwiseTwoLevelTime and AllToAllPXNTime. On a
+// rail-optimized network PXN's messages stay on their rail and its NIC
+// carries what pairwise's does in M−1 messages instead of n−g, so it is
+// faster at small sizes, where the latency counts.
+func TestAllToAllDetailedAgreesWithAnalytic(t *testing.T) {
+	for _, shape := range [][2]int{{2, 8}, {4, 8}, {3, 4}} {
+		b, err := cluster.Build(cluster.Spec{GPU: "h100-sxm", Nodes: shape[0], PerNode: shape[1], Inter: "ib-ndr"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var times [2][2]float64
+		for j, size := range []units.Bytes{64 * units.KiB, 256 * units.MiB} {
+			for i, algo := range []string{"pairwise", "pxn"} {
+				cfg := collective.Config{Nodes: shape[0], PerNode: shape[1], Bytes: size}
+				det, tl, err := MeasureCollective(b.Topology, "all_to_all", algo, cfg, taskgraph.Detailed)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := tl.Validate(); err != nil {
+					t.Fatal(err)
+				}
+				ana, _, err := MeasureCollective(b.Topology, "all_to_all", algo, cfg, taskgraph.Analytic)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rel := math.Abs(det.Time.Seconds()-ana.Time.Seconds()) / det.Time.Seconds(); rel > 0.02 {
+					t.Errorf("%s %d×%d %v: detailed %v, analytic %v (%.2f%% apart)", algo, shape[0], shape[1], size, det.Time, ana.Time, 100*rel)
+				}
+				times[j][i] = det.Time.Seconds()
+			}
+		}
+		if !(times[0][1] < times[0][0]) {
+			t.Errorf("%d×%d at 64 KiB: pxn %.4g s, pairwise %.4g s; want pxn faster", shape[0], shape[1], times[0][1], times[0][0])
+		}
+		t.Logf("%d×%d H100: 64 KiB pairwise %.1f µs, pxn %.1f µs; 256 MiB pairwise %.3f ms, pxn %.3f ms", shape[0], shape[1],
+			times[0][0]*1e6, times[0][1]*1e6, times[1][0]*1e3, times[1][1]*1e3)
 	}
 }

@@ -7,9 +7,10 @@ import (
 	"paraplay/sim/topo"
 )
 
-// AlgorithmNVLS is NCCL's NVLink SHARP all-reduce (collective.NVLSTime):
-// the NVSwitch adds and multicasts, so it has no point-to-point schedule
-// and always runs at analytic fidelity. It is offered here rather than in
+// AlgorithmNVLS is NCCL's NVLink SHARP all-reduce, all-gather and
+// reduce-scatter (collective.NVLSTime, NVLSGatherScatterTime): the
+// NVSwitch adds and multicasts, so it has no point-to-point schedule and
+// always runs at analytic fidelity. It is offered here rather than in
 // collective.Algorithms because it depends on the switch, not on the
 // ranks: only when Options.NVLS says the node's switch can reduce.
 const AlgorithmNVLS = "nvls"
@@ -43,12 +44,13 @@ func NVLSCapable(intraLink string) bool {
 }
 
 // nvlsFits reports why AlgorithmNVLS cannot run op on gpus of t with
-// protocol proto, or nil when it can: all_reduce, an NVLS switch, every
-// rank on one node, and the Simple protocol (NCCL's only one for NVLS).
+// protocol proto, or nil when it can: all_reduce, all_gather or
+// reduce_scatter, an NVLS switch, every rank on one node, and the Simple
+// protocol (NCCL's only one for NVLS).
 func nvlsFits(t *topo.Topology, op, proto string, o Options, gpus []int) error {
 	switch {
-	case op != "all_reduce":
-		return fmt.Errorf("run: nvls does all_reduce only, not %s", op)
+	case op != "all_reduce" && op != "all_gather" && op != "reduce_scatter":
+		return fmt.Errorf("run: nvls does all_reduce, all_gather and reduce_scatter, not %s", op)
 	case !o.NVLS:
 		return fmt.Errorf("run: nvls needs a switch that reduces (NVLink 4 or 5: nvlink4, nvlink4-h800, nvlink5)")
 	case proto != ProtocolNone && proto != "simple":
@@ -62,12 +64,17 @@ func nvlsFits(t *topo.Topology, op, proto string, o Options, gpus []int) error {
 	return nil
 }
 
-// predictNVLS is collective.NVLSTime on the path between the first two
-// ranks (every GPU's port into the switch).
-func predictNVLS(t *topo.Topology, cfg collective.Config, gpus []int) (float64, error) {
+// predictNVLS is collective.NVLSTime (all_reduce) or
+// NVLSGatherScatterTime on the path between the first two ranks (every
+// GPU's port into the switch).
+func predictNVLS(t *topo.Topology, op string, cfg collective.Config, gpus []int) (float64, error) {
 	a, b, err := topo.NewPaths(t).Cost(gpus[0], gpus[1])
 	if err != nil {
 		return 0, err
 	}
-	return collective.NVLSTime(len(gpus), cfg.Bytes, collective.Link{Alpha: a, Bandwidth: b}), nil
+	l := collective.Link{Alpha: a, Bandwidth: b}
+	if op != "all_reduce" {
+		return collective.NVLSGatherScatterTime(len(gpus), cfg.Bytes, l), nil
+	}
+	return collective.NVLSTime(len(gpus), cfg.Bytes, l), nil
 }

@@ -139,15 +139,17 @@ func predict(t *topo.Topology, op, algo, proto string, o Options, cfg collective
 	if err := nvlsFits(t, op, proto, o, gpus); err != nil {
 		return 0, err
 	}
-	return predictNVLS(t, cfg, gpus)
+	return predictNVLS(t, op, cfg, gpus)
 }
 
 // Predict is the closed-form time of op/algo (not "auto") with cfg on t,
-// rank r on gpus[r]: on a cluster of several nodes, collective.TwoLevelTime
+// rank r on gpus[r]: on a cluster of several nodes (of the topology, not
+// only of cfg: on one switch every rank has a single port),
+// collective.TwoLevelTime
 // on the path between two GPUs of node 0 (NVLink) and from GPU 0 to the
 // first GPU of node 1 (its NIC, one rail) where the algorithm has a
-// two-level form (ring on channels, hierarchical, recursive doubling and
-// halving-doubling); otherwise collective.Time on the bottleneck path
+// two-level form (ring on channels, hierarchical, recursive doubling,
+// halving-doubling and the all-to-alls); otherwise collective.Time on the bottleneck path
 // between neighbouring ranks (topo.Paths.Bottleneck).
 func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []int) (float64, error) {
 	alpha, bw, err := bottleneck(t, gpus)
@@ -160,7 +162,7 @@ func Predict(t *topo.Topology, op, algo string, cfg collective.Config, gpus []in
 	if op != "sendrecv" && algo == AlgorithmDirect && t.DirectPorts && oneNode(t, gpus) {
 		return collective.DirectMeshPhases(collective.Op(op), len(gpus), cfg.Bytes, collective.Link{Alpha: alpha, Bandwidth: bw}), nil
 	}
-	if cfg.Nodes > 1 && cfg.PerNode > 1 && cfg.PerNode < len(gpus) {
+	if cfg.Nodes > 1 && cfg.PerNode > 1 && cfg.PerNode < len(gpus) && !oneNode(t, gpus) {
 		paths := topo.NewPaths(t)
 		ia, ib, err := paths.Cost(gpus[0], gpus[1])
 		if err != nil {

@@ -39,8 +39,16 @@ func withProtocol(t *topo.Topology, p collective.Protocol) *topo.Topology {
 	return &out
 }
 
-// protocolView is t as protocol name sees it: t itself for ProtocolNone,
-// else withProtocol; an unknown name is an error listing the allowed ones.
+// ProtocolView is t as protocol name sees it: t itself for ProtocolNone,
+// else every link's bandwidth × the protocol's payload share and every
+// link out of a GPU α + the protocol's delta for its class
+// (collective.Protocol); an unknown name is an error listing the allowed
+// ones. A training run prices all its NCCL traffic on it.
+func ProtocolView(t *topo.Topology, name string) (*topo.Topology, error) {
+	return protocolView(t, name)
+}
+
+// protocolView is ProtocolView.
 func protocolView(t *topo.Topology, name string) (*topo.Topology, error) {
 	if name == ProtocolNone {
 		return t, nil

@@ -12,19 +12,20 @@ import (
 )
 
 // Simulate runs the scenario's collective alone, from time 0, as
-// nccl-tests would run it. s must be valid (run.Simulate validates it).
+// nccl-tests would run it, with collective.protocol's protocol (Plan). s
+// must be valid (run.Simulate validates it).
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	t, err := Topology(s)
 	if err != nil {
 		return nil, err
 	}
-	sch, err := Schedule(s, t)
+	p, err := Plan(s, t)
 	if err != nil {
 		return nil, err
 	}
-	g := taskgraph.New(t, s.Title())
-	g.Reserve(2*s.NumGPUs()+len(sch.Transfers), len(sch.Transfers), 0)
-	g.AddSchedule(sch, taskgraph.Identity(s.NumGPUs()), nil, "")
+	g := taskgraph.New(p.Topology, s.Title())
+	g.Reserve(2*s.NumGPUs()+len(p.Schedule.Transfers), len(p.Schedule.Transfers), 0)
+	p.Add(g, taskgraph.Identity(s.NumGPUs()), nil)
 	return g.Finish("nccltest")
 }
 
@@ -70,26 +71,62 @@ func Config(s scenario.Scenario) collective.Config {
 }
 
 // Schedule builds the scenario's collective on its GPUs 0..n−1 of t;
-// "auto" is Choose's pick.
+// "auto" is Choose's pick. It prices the links as they are, whatever
+// collective.protocol says (Plan applies it).
 func Schedule(s scenario.Scenario, t *topo.Topology) (collective.Schedule, error) {
+	s.Collective.Protocol = ProtocolNone
+	p, err := Plan(s, t)
+	return p.Schedule, err
+}
+
+// Planned is a scenario's collective ready to run: its schedule, the NCCL
+// protocol it runs with and the topology as that protocol sees it.
+type Planned struct {
+	// Schedule is the collective's messages.
+	Schedule collective.Schedule
+	// Protocol is collective.protocol resolved (ChooseWith picks for
+	// "auto"), or ProtocolNone.
+	Protocol string
+	// Topology is t as Protocol sees it (protocolView): the run's network.
+	Topology *topo.Topology
+}
+
+// Plan builds the scenario's collective on its GPUs 0..n−1 of t with
+// collective.protocol: none (the links as they are), a protocol, or
+// "auto", which ChooseWith resolves with the algorithm, the pair of least
+// predicted time, as NCCL's tuner does when NCCL_PROTO is unset.
+func Plan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
 	n := s.NumGPUs()
 	alpha, bw, err := bottleneck(t, taskgraph.Identity(n))
 	if err != nil {
-		return collective.Schedule{}, err
+		return Planned{}, err
 	}
 	cfg := Config(s)
-	cfg.Alpha, cfg.Bandwidth = alpha, bw
-	algo := s.Collective.Algorithm
-	if algo == "auto" {
-		choice, err := Choose(t, s.Collective.Op, cfg, taskgraph.Identity(n))
+	cfg.Alpha, cfg.Bandwidth, cfg.Mesh = alpha, bw, t.DirectPorts
+	algo, proto := s.Collective.Algorithm, s.Collective.Protocol
+	if algo == "auto" || proto == ProtocolAuto {
+		choice, err := ChooseWith(t, s.Collective.Op, algo, Options{Protocol: proto}, cfg, taskgraph.Identity(n))
 		if err != nil {
-			return collective.Schedule{}, fmt.Errorf("collective: %w", err)
+			return Planned{}, fmt.Errorf("collective: %w", err)
 		}
-		algo = choice.Picked()
+		algo, proto = choice.Picked(), choice.PickedProtocol()
+	}
+	seen, err := protocolView(t, proto)
+	if err != nil {
+		return Planned{}, fmt.Errorf("collective.protocol: %w", err)
 	}
 	sch, err := collective.New(s.Collective.Op, algo, cfg)
 	if err != nil {
-		return collective.Schedule{}, fmt.Errorf("collective: %w", err)
+		return Planned{}, fmt.Errorf("collective: %w", err)
 	}
-	return sch, nil
+	return Planned{Schedule: sch, Protocol: proto, Topology: seen}, nil
+}
+
+// Add places the planned collective on g, rank r on gpus[r] after
+// ready[r] (as taskgraph.Graph.AddSchedule), and records its protocol.
+func (p Planned) Add(g *taskgraph.Graph, gpus, ready []int) (first int) {
+	first = g.AddSchedule(p.Schedule, gpus, ready, "")
+	cs := g.Timeline().Collectives
+	cs[len(cs)-1].Protocol = p.Protocol
+	return first
 }

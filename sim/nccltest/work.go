@@ -18,17 +18,19 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 
 // Transfers bounds the messages of the scenario's collective, with the
 // fields that drive it: "512 GPUs × 64 collective.chunks (ring
-// all-reduce: 2(n−1)·n·k)". "auto" is resolved on the topology's
-// bottleneck, as Schedule resolves it.
+// all-reduce: 2(n−1)·n·k)". "auto" is resolved as Plan resolves it.
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
 	cfg := Config(s)
 	algo := s.Collective.Algorithm
-	if algo == "auto" {
-		// Resolved as Schedule resolves it; a topology that does not
-		// build is bounded over every algorithm (collective.Messages).
-		if t, err := Topology(s); err == nil {
-			if c, err := Choose(t, s.Collective.Op, cfg, taskgraph.Identity(n)); err == nil {
+	// Resolved as Plan resolves it, with the scenario's protocol, on a
+	// mesh's own channel layout; a topology that does not build is
+	// bounded over every algorithm (collective.Messages).
+	if t, err := Topology(s); err == nil {
+		cfg.Mesh = t.DirectPorts
+		if algo == "auto" {
+			o := Options{Protocol: s.Collective.Protocol}
+			if c, err := ChooseWith(t, s.Collective.Op, algo, o, cfg, taskgraph.Identity(n)); err == nil {
 				algo = c.Picked()
 			}
 		}

@@ -105,6 +105,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 2:
 		s.Collective.Chunks = pick(b, 1, 2, 64)
 		s.Collective.Algorithm = pick(b, "ring", "tree", "auto", "recursive_doubling", "halving_doubling", "hierarchical")
+		s.Collective.Protocol = pick(b, "", "simple", "ll", "ll128", "auto", "LL", "x")
 	case 3:
 		s.Iterations = pick(b, 1, 2, 64)
 		s.Recovery.Policy = pick(b, s.Recovery.Policy, "resihp", "elastic")

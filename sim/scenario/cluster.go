@@ -80,4 +80,7 @@ func (s *Scenario) validateCollective(keys Keys, bad Reporter) {
 	if c.Channels < 0 || c.Channels > collective.MaxChannels {
 		bad("collective.channels", "is %d; allowed 0 (one per NIC) to %d", c.Channels, collective.MaxChannels)
 	}
+	if _, err := collective.ProtocolByName(c.Protocol); c.Protocol != "" && c.Protocol != ProtocolAuto && (err != nil || c.Protocol != strings.ToLower(c.Protocol)) {
+		bad("collective.protocol", "is %q; allowed: %s, %s, or empty for the links as they are", c.Protocol, strings.Join(collective.ProtocolNames(), ", "), ProtocolAuto)
+	}
 }

@@ -67,6 +67,8 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { return parseInt(v, &s.Collective.Chunks) }},
 	{"collective.channels", "channels", "a whole number; 0 = one per NIC", func(s *Scenario) string { return strconv.Itoa(s.Collective.Channels) },
 		func(s *Scenario, v string) error { return parseInt(v, &s.Collective.Channels) }},
+	{"collective.protocol", "proto", "simple, ll, ll128 or auto; empty = the links as they are", func(s *Scenario) string { return s.Collective.Protocol },
+		func(s *Scenario, v string) error { s.Collective.Protocol = v; return nil }},
 	{"fidelity", "fidelity", "auto, detailed or analytic", func(s *Scenario) string { return s.Fidelity },
 		func(s *Scenario, v string) error { s.Fidelity = v; return nil }},
 	{"model.preset", "model", "a model preset, e.g. llama3-8b", func(s *Scenario) string { return s.Model.Preset },

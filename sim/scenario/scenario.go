@@ -169,7 +169,15 @@ type Collective struct {
 	// default, one per NIC of a node across nodes and one inside a node
 	// (collective.DefaultChannels).
 	Channels int `yaml:"channels,omitempty" json:"channels,omitempty"`
+	// Protocol is NCCL's protocol for the run's collectives: simple, ll,
+	// ll128, or auto (the tuner picks the one with the least predicted
+	// time, as NCCL_PROTO unset does); empty prices the catalog's links as
+	// they are (collective.Protocol).
+	Protocol string `yaml:"protocol,omitempty" json:"protocol,omitempty"`
 }
+
+// ProtocolAuto is collective.protocol's value that lets the tuner pick.
+const ProtocolAuto = "auto"
 
 // NumGPUs is the number of GPUs the scenario runs on.
 func (s *Scenario) NumGPUs() int {

@@ -68,6 +68,8 @@ func TestParseErrorsNameTheField(t *testing.T) {
 		{"compute:\n  jitter: 2\n", "compute.jitter", "0..0.9"},
 		{"collective:\n  algorithm: magic\n", "collective.algorithm", "ring"},
 		{"collective:\n  size: 2TiB\n", "collective.size", "1TiB"},
+		{"collective:\n  protocol: LL\n", "collective.protocol", "ll128"},
+		{"collective:\n  protocol: fast\n", "collective.protocol", "auto"},
 		{"colour: blue\n", "colour", "unknown key"},
 		{"link:\n  speed: 1GB/s\n", "link.speed", "unknown key"},
 		{"gpus: [1, 2]\n", "gpus", "single value"},
@@ -123,6 +125,7 @@ func TestFromQueryErrors(t *testing.T) {
 		{"colour=red", "colour"},
 		{"gpus=4&gpus=8", "gpus"},
 		{"algo=<script>", "algo (collective.algorithm)"},
+		{"proto=ll256", "proto (collective.protocol)"},
 		{"bw=1MB/s&lat=2s", "lat (link.latency)"},
 	}
 	for _, tc := range tests {
@@ -163,7 +166,8 @@ func FuzzFromQuery(f *testing.F) {
 	for _, q := range []string{"gpus=8&size=64KiB", "bw=1GB/s&lat=1us", "x=1", "gpus=%zz", "seed=1&seed=2",
 		"strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&eta=1&queue=3",
 		"strategy=split-learning&clients=8&hops=4&client_speeds=1,1,1,1,1,1,1,0.25",
-		"strategy=split-learning&split_mode=fedavg&local_steps=3&uplink=1Mbps&speed_cv=0.5"} {
+		"strategy=split-learning&split_mode=fedavg&local_steps=3&uplink=1Mbps&speed_cv=0.5",
+		"proto=ll128&algo=auto", "proto=auto&gpus=8", "proto=Simple"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

@@ -17,7 +17,7 @@ func (tr *iteration) ringConfig(gpus []int, bytes units.Bytes) collective.Config
 	if !ok {
 		return cfg
 	}
-	cfg.Nodes, cfg.PerNode = nodes, per
+	cfg.Nodes, cfg.PerNode, cfg.Mesh = nodes, per, tr.topo.DirectPorts
 	cfg.Channels = collective.DefaultChannels(nodes, per)
 	return cfg
 }
@@ -47,7 +47,7 @@ func (tr *iteration) nodeBlocks(gpus []int) (nodes, per int, ok bool) {
 }
 
 // ringTime is the closed form of the ring cfg over gpus: on channels,
-// collective.ChannelRingTime on the path between the group's first two
+// collective.ChannelRingTime (MeshChannelRingTime on a mesh) on the path between the group's first two
 // GPUs (NVLink) and from its first GPU to its first GPU of the next node
 // (the NIC); otherwise collective.Time on the bottleneck path between
 // neighbouring ranks.
@@ -60,6 +60,9 @@ func (tr *iteration) ringTime(op collective.Op, cfg collective.Config, gpus []in
 		ea, eb, err := tr.paths.Cost(gpus[0], gpus[cfg.PerNode])
 		if err != nil {
 			return 0, err
+		}
+		if cfg.Mesh {
+			return collective.MeshChannelRingTime(string(op), cfg.Nodes, cfg.PerNode, cfg.Channels, 1, cfg.Bytes, ia, ib, ea, eb), nil
 		}
 		return collective.ChannelRingTime(string(op), cfg.Nodes, cfg.PerNode, cfg.Channels, 1, cfg.Bytes, ia, ib, ea, eb), nil
 	}

@@ -268,7 +268,7 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		if tr.mirrored {
 			ready = slices.Compact(slices.Clone(ready)) // the mirrors wait for replica 0's ops
 		}
-		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
+		id := tr.g.AddClosedForm(taskgraph.ClosedForm{Op: op, Algorithm: algo, Protocol: tr.protocol, Channels: cfg.Channels, Purpose: purpose, Bytes: bytes, GPUs: gpus,
 			Time: max(1, units.Round(secs))}, ready...)
 		for r := range done {
 			done[r] = id
@@ -280,6 +280,8 @@ func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []
 		return nil, err
 	}
 	first := tr.g.AddSchedule(sch, gpus, ready, purpose)
+	cs := tr.g.Timeline().Collectives
+	cs[len(cs)-1].Protocol = tr.protocol
 	// Rank r is done when the messages into it and out of it are.
 	for r := range done {
 		done[r] = tr.g.AddJoin()

@@ -56,6 +56,9 @@ type iteration struct {
 	// (analytic fidelity), which a mirrored run copies to its mirrors.
 	sends [2]int
 	opTable
+	// protocol is collective.protocol as the run resolved it
+	// (useProtocol); empty for the links as they are.
+	protocol string
 }
 
 // fidelity is how an iteration prices its communication.
@@ -183,6 +186,9 @@ func newIterationOn(s scenario.Scenario, sch pipeline.Schedule, t *topo.Topology
 func (tr *iteration) build() error {
 	tr.groups()
 	if err := tr.price(); err != nil {
+		return err
+	}
+	if err := tr.useProtocol(); err != nil {
 		return err
 	}
 	tr.mirrored = tr.mirrorable()

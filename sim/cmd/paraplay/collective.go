@@ -83,7 +83,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, collectiveUsage); fs.PrintDefaults() }
 	fs.StringVar(&f.op, "op", "all_reduce", "operation: "+strings.Join(collective.Ops(), ", "))
-	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, direct (all-reduce straight to every peer, auto's pick on a mesh such as MI300X; also sendrecv's), nvls (NVLink SHARP, one node of NVLink 4 or 5), collnet (IB SHARP in-network reduction across nodes of ib-hdr/ndr/xdr; never auto's pick, as NCCL needs NCCL_COLLNET_ENABLE), binomial, chain, pairwise, dissemination or auto")
+	fs.StringVar(&f.algo, "algo", "auto", "algorithm: ring, tree, halving_doubling, recursive_doubling, hierarchical, ps, direct (all-reduce straight to every peer, auto's pick on a mesh such as MI300X; also sendrecv's), nvls (NVLink SHARP, one node of NVLink 4 or 5), collnet (IB SHARP in-network reduction across nodes of ib-hdr/ndr/xdr; never auto's pick, as NCCL needs NCCL_COLLNET_ENABLE), binomial, chain, pairwise, pxn (all-to-all through the NVLink peer on the destination's rail, across nodes), dissemination or auto")
 	fs.StringVar(&f.proto, "proto", nccltest.ProtocolAuto, "NCCL protocol: simple, ll, ll128, auto (the fastest predicted, with --algo auto also the algorithm) or none (the catalog's links as they are; the default with --link-bw)")
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs (default: nodes × gpus-per-node)")
 	fs.IntVar(&f.nodes, "nodes", 0, "number of nodes (default: enough for --gpus)")
