@@ -218,7 +218,7 @@ func TestResiHPRefuses(t *testing.T) {
 		{"synthetic", func(s *scenario.Scenario) {
 			s.Model = scenario.Model{Synthetic: scenario.Synthetic{Forward: units.Millisecond, BackwardInput: units.Millisecond, BackwardWeight: units.Millisecond}}
 		}, "model.synthetic"},
-		{"one replica", func(s *scenario.Scenario) { s.Parallel.DP, s.Parallel.PP, s.Parallel.Microbatches = 1, 8, 64 }, "parallel.dp is 1"},
+		{"one replica", func(s *scenario.Scenario) { s.Parallel.DP, s.Parallel.PP, s.Parallel.Microbatches = 1, 8, 64 }, "parallel.dp ≥ 2 (it is 1)"},
 		{"mixed GPUs", func(s *scenario.Scenario) { s.Cluster.NodeGPUs = []string{"a100-sxm-40gb", "a100-sxm-80gb"} }, "node_gpus"},
 	} {
 		s := base

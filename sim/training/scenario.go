@@ -92,19 +92,10 @@ func checkResiHP(s *scenario.Scenario, bad scenario.Reporter) {
 	if s.Recovery.Policy != scenario.PolicyResiHP || len(s.Faults) == 0 {
 		return
 	}
-	const why = "is resihp, which re-partitions a model's layers and moves their state"
-	switch {
-	case s.Model.IsSynthetic():
-		bad("recovery.policy", "%s; model.synthetic has no layers (give model.preset)", why)
-	case len(s.Cluster.NodeGPUs) > 0:
-		bad("recovery.policy", "%s on one type of GPU; drop cluster.node_gpus", why)
-	case s.Parallel.EP > 1:
-		bad("recovery.policy", "%s, for dense models; parallel.ep is %d", why, s.Parallel.EP)
-	case s.Stops() && s.Parallel.DP < 2:
-		bad("recovery.policy", "is resihp, which copies a stopped GPU's state from another data-parallel replica; parallel.dp is %d, it needs at least 2", s.Parallel.DP)
-	}
-	if m, err := s.Model.Resolve(); err == nil && m.IsMoE() {
-		bad("recovery.policy", "%s, for dense models; %s is a mixture of experts", why, s.Model.Label())
+	m, err := s.Model.Resolve()
+	if s.Model.IsSynthetic() || err == nil && m.IsMoE() || s.Parallel.EP > 1 || len(s.Cluster.NodeGPUs) > 0 || s.Stops() && s.Parallel.DP < 2 {
+		bad("recovery.policy", "is resihp, which re-partitions a dense model's layers and copies a stopped GPU's state from another data-parallel replica: "+
+			"it needs a model without experts (not model.synthetic), one GPU type (no cluster.node_gpus) and, when a GPU stops, parallel.dp ≥ 2 (it is %d)", s.Parallel.DP)
 	}
 }
 
