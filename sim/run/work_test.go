@@ -108,7 +108,13 @@ func TestWorkBoundsRandom(t *testing.T) {
 		if err != nil || small.Check(w) != nil {
 			continue
 		}
-		checkBound(t, s.Title()+" ("+s.Describe()+")", w, measure(t, s))
+		a := measure(t, s)
+		if a.memory > w.Memory.N {
+			// A shape the process has not run yet fills the shared
+			// caches (see TestWorkBoundsTestdata): measure it again.
+			a.memory = min(a.memory, measure(t, s).memory)
+		}
+		checkBound(t, s.Title()+" ("+s.Describe()+")", w, a)
 		runs++
 	}
 	if runs < 1000 {
