@@ -32,11 +32,16 @@
 // the reason). glossary.yaml's terms are linked from their first use.
 // docs/coverage.yaml copies the survey's article plan (which surveyed paper
 // each article must cite); TestCoverage checks the written articles against
-// it and logs the papers still waiting for an unwritten article.
+// it and logs the papers still waiting for an unwritten article. Its
+// mechanisms map says, for every surveyed paper, whether ParaPlay runs the
+// paper's own mechanism (simulated, partial, prose or off-topic), with the
+// scenario keys and the demo that run it; references.html shows the status
+// beside each paper, and TestMechanisms checks each entry's demo section and
+// keys against the articles and the scenario's field table.
 //
 // The pieces, in the order data flows through them:
 //
-//	LoadLibrary        references.yaml + glossary.yaml → Library
+//	LoadLibrary        references.yaml + glossary.yaml + coverage.yaml's mechanisms → Library
 //	ParseFrontMatter   leading ---/YAML/--- block → FrontMatter + body
 //	RenderArticle      front matter + Markdown (goldmark) → Article
 //	Build              docs/ → out/: pages, posters, stylesheets, KaTeX, report

@@ -1,7 +1,6 @@
 package hw
 
 import (
-	"fmt"
 	"math"
 
 	"paraplay/sim/units"
@@ -85,25 +84,6 @@ func (l Link) Effective() units.Bandwidth {
 // MeshPeers, or LineRate for a switched link.
 func (l Link) PeerRate() units.Bandwidth {
 	return l.LineRate / units.Bandwidth(max(l.MeshPeers, 1))
-}
-
-// validateMeasurement checks the optional calibration point: a ring cannot
-// move more than the line rate, and a number without a source is not data.
-func (l Link) validateMeasurement() []error {
-	var errs []error
-	m := float64(l.MeasuredBusBW)
-	switch {
-	case m == 0 && l.MeasuredSource != "":
-		errs = append(errs, fmt.Errorf("link %s: measured source given without a measured bus bandwidth", l.Name))
-	case m == 0:
-	case !positive(m):
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v must be positive", l.Name, l.MeasuredBusBW))
-	case l.MeasuredBusBW > l.LineRate:
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v exceeds the line rate %v", l.Name, l.MeasuredBusBW, l.LineRate))
-	case l.MeasuredSource == "":
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth has no source", l.Name))
-	}
-	return errs
 }
 
 func knownKind(k LinkKind) bool {

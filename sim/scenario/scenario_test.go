@@ -167,7 +167,8 @@ func FuzzFromQuery(f *testing.F) {
 		"strategy=rlhf&gpus=8&placement=disaggregated&gen_gpus=2&eta=1&queue=3",
 		"strategy=split-learning&clients=8&hops=4&client_speeds=1,1,1,1,1,1,1,0.25",
 		"strategy=split-learning&split_mode=fedavg&local_steps=3&uplink=1Mbps&speed_cv=0.5",
-		"proto=ll128&algo=auto", "proto=auto&gpus=8", "proto=Simple"} {
+		"proto=ll128&algo=auto", "proto=auto&gpus=8", "proto=Simple",
+		"model=gpt3-1.3b&gpu=h100-sxm&nodes=4&gpus_per_node=1&dp=4&sdp=0.5&sdp_masking=forward&sdp_level=neuron&sdp_assignment=disjoint"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

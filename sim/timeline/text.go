@@ -65,7 +65,7 @@ func (s *Summary) writeCore(w io.Writer) {
 	}
 	if len(s.ExposedBy) > 0 {
 		p("  exposed communication by kind:")
-		for _, k := range []string{"tp", "cp", "ep", "pp", "dp", "zero"} {
+		for _, k := range []string{"tp", "cp", "ep", "pp", "dp", "sdp", "zero", "model"} {
 			if v, ok := s.ExposedBy[k]; ok {
 				p(" %s %v", k, units.Round(v))
 			}

@@ -35,12 +35,21 @@ type costs struct {
 	opTime   [3][]units.Time
 	commTime [2][]units.Time
 	commKind timeline.Kind
-	actBytes []float64   // activation bytes one microbatch leaves on stage k
+	activationMemory
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
 	// p2pGather is the all-gather of a message's tp slices on its
 	// receiver's tensor-parallel group (parallel.p2p: blocking).
 	p2pGather units.Time
 	seqCost   map[[2]int][5]units.Time
+}
+
+// activationMemory is the activation memory of one microbatch on each model
+// stage.
+type activationMemory struct {
+	actBytes []float64 // activation bytes one microbatch leaves on stage k
+	// heldW[k] is what of it a microbatch keeps on stage k from its B to
+	// its W when the schedule charges it (heldw.go), else nil.
+	heldW []float64
 }
 
 // pricing turns FLOPs into time on the reference GPU.
@@ -141,7 +150,13 @@ func (tr *iteration) price() error {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, epA2A, act)
-	return nil
+	if tr.sch.ChargeHeldW {
+		if err := c.chargeHeldW(act); err != nil {
+			return err
+		}
+	}
+	tr.sdp, err = tr.subnetworks(act)
+	return err
 }
 
 func (c *costs) size(stages int) {

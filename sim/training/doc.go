@@ -69,7 +69,10 @@
 // cost.go what each op costs (a real model's FLOPs on the GPU, or
 // synthetic op times), ops.go lays out the pipeline's ops and their
 // dependencies, dataparallel.go the gradient collectives, ZeRO and the
-// optimizer, memory.go the memory and metrics of the record, reserve.go
+// optimizer, sdp.go and sdpcomm.go subnetwork data parallelism
+// (parallel.sdp: each worker holds a slice of every layer, its gradients
+// summed over the slice's holders), memory.go the memory and metrics of
+// the record, reserve.go
 // the memory a process holds beside its tensors (the CUDA context and
 // cuBLAS workspaces of its GPU type, NCCL's buffers and the allocator's
 // segments per communicator; peaks above 90% of HBM are flagged, not

@@ -7,6 +7,7 @@ import (
 	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -118,6 +119,9 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if len(s.Cluster.NodeGPUs) > 0 {
 		return Estimate{}, fmt.Errorf("cluster.node_gpus: Estimate covers clusters of one GPU type")
 	}
+	if SDPOf(&s).Fraction != 0 {
+		return Estimate{}, fmt.Errorf("parallel.sdp: Estimate covers replicas that hold the whole model")
+	}
 	tr, bt, err := e.prepare(s)
 	if err != nil {
 		return Estimate{}, err
@@ -175,7 +179,8 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 
 // peakMemory is the largest per-GPU peak, computed as Simulate's memory
 // tracker computes it: an F takes its stage's activations when it starts,
-// the B of the same microbatch and stage gives them back when it ends, and
+// the B of the same microbatch and stage gives them back when it ends
+// (under 2BP, all but the W's inputs, which its W gives back), and
 // a device runs its ops one at a time in order, so the walk through the
 // order visits every level the run will.
 func (tr *iteration) peakMemory() units.Bytes {
@@ -185,11 +190,19 @@ func (tr *iteration) peakMemory() units.Bytes {
 		var bytes, peak float64
 		for _, o := range order {
 			k := tr.stageOfDev[d][o.Chunk]
-			switch o.Kind {
-			case pipeline.F:
+			switch {
+			case o.Kind == pipeline.F:
 				bytes += tr.actBytes[k]
 				peak = max(peak, bytes)
-			case pipeline.B:
+			case tr.heldW != nil: // B and W under 2BP (heldw.go)
+				take, give, wGive := tr.backwardFootprints(k, taskgraph.Footprint{Bytes: tr.actBytes[k]})
+				if o.Kind == pipeline.W {
+					take, give = taskgraph.Footprint{}, wGive
+				}
+				bytes += take.Bytes
+				peak = max(peak, bytes)
+				bytes = max(0, bytes-give.Bytes)
+			case o.Kind == pipeline.B:
 				bytes = max(0, bytes-tr.actBytes[k])
 			}
 		}

@@ -162,6 +162,10 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			_, closedForms = sdpWork(p.DP, f, buckets, 1)
+			closedForms += 2 * m
+		}
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
@@ -227,6 +231,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	grad := 0.0
 	if real && dp*cp > 1 {
 		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+	}
+	if f := SDPOf(&s).Fraction; real && f != 0 {
+		grad, _ = sdpWork(p.DP, f, b, channels)
 	}
 	zero := 0.0
 	switch {
