@@ -267,25 +267,12 @@ func (d *driver) state(step int, healthy bool) *iterState {
 	if cur.phys == nil {
 		return it
 	}
-	n := cur.s.NumGPUs()
-	it.slow, it.spare, it.degraded = nil, make([]units.Time, n), nil
-	for g := range n {
-		it.spare[g] = d.spare[cur.at(g)]
-	}
+	// A regrouped layout has its own GPU numbers (resihp uses no spares and
+	// refuses link_degrade faults: checkResiHP).
+	it.slow, it.spare = nil, make([]units.Time, cur.s.NumGPUs())
 	for _, f := range d.slow {
 		if g := cur.local(f.gpu); g >= 0 {
 			it.slow = append(it.slow, slowFault{gpu: g, at: f.at, factor: f.factor})
-		}
-	}
-	per, clusterPer := cur.s.PerNode(), d.s.PerNode()
-	for node, f := range d.degradedLinks() {
-		for j := range n / per {
-			if cur.at(j*per)/clusterPer == node {
-				if it.degraded == nil {
-					it.degraded = map[int]float64{}
-				}
-				it.degraded[j] = f
-			}
 		}
 	}
 	return it

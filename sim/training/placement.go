@@ -114,12 +114,12 @@ func (d *driver) noteStatic(m timeline.Memory, off units.Time) {
 	d.statics[m.GPU] = append(segs, staticAt{off, m})
 }
 
-// rebaseMemory makes the run's memory record exact across re-plans: a
-// GPU's static fields become the smallest it held, and what it held
-// beyond them in each stretch of the run is added to its activation
-// series there (the series then counts, beside the activations, the
-// model states a re-plan gave the GPU), so that every instant's total is
-// what the GPU held.
+// rebaseMemory makes the run's memory record follow the re-plans: a GPU's
+// static fields become the smallest it held, and what it held beyond them
+// in each stretch of the run is added to its activation points there (the
+// series then counts, beside the activations, the model states a re-plan
+// gave the GPU, from the new layout's first point on), so that every
+// point's total is what the GPU held.
 func (d *driver) rebaseMemory() {
 	for g, segs := range d.statics {
 		if len(segs) == 0 {
@@ -133,27 +133,14 @@ func (d *driver) rebaseMemory() {
 		}
 		om := &d.out.Memory[g]
 		om.Parameters, om.Gradients, om.OptimizerStates, om.Buffers = base.Parameters, base.Gradients, base.OptimizerStates, base.Buffers
-		var out []timeline.MemoryPoint
-		var last timeline.MemoryPoint
-		pts, k := om.Activations, 0
-		off := func(t units.Time) units.Bytes {
-			for k+1 < len(segs) && segs[k+1].at <= t {
+		k := 0
+		for i := range om.Activations {
+			p := &om.Activations[i]
+			for k+1 < len(segs) && segs[k+1].at <= p.At {
 				k++
 			}
-			return segs[k].m.Static() - base.Static()
-		}
-		for i := 0; i < len(pts) || k+1 < len(segs); {
-			if i < len(pts) && (k+1 >= len(segs) || pts[i].At < segs[k+1].at) {
-				last = pts[i]
-				i++
-			} else {
-				last.At = segs[k+1].at // a new stretch: the same activations, new states
-			}
-			p := last
-			p.Bytes += off(p.At)
-			out = append(out, p)
+			p.Bytes += segs[k].m.Static() - base.Static()
 			om.Peak = max(om.Peak, om.Static()+p.Bytes)
 		}
-		om.Activations = out
 	}
 }

@@ -252,7 +252,6 @@ func (d *driver) replan(old, next placement, at, rebuild units.Time, detail stri
 	if err != nil {
 		return 0, err
 	}
-	(&iterState{degraded: d.degradedLinks()}).degrade(t)
 	tl, bytes, err := sendState(t, m.xfers)
 	if err != nil {
 		return 0, err
