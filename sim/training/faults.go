@@ -327,7 +327,7 @@ func (d *driver) iteration(step int) (int, error) {
 	d.out.Iterations = append(d.out.Iterations, rec)
 	d.now += tl.End
 	d.index++
-	if d.resihp() && rec.PredictorFlag && step+1 < d.s.Iterations {
+	if d.resihp() && len(d.s.Faults) > 0 && rec.PredictorFlag && step+1 < d.s.Iterations {
 		if err := d.repartition(computeTimes(tl), pred.compute); err != nil {
 			return 0, err
 		}

@@ -25,7 +25,8 @@ import (
 // costs its communicator rebuild (recovery.reconfigure_cost, on a
 // regroup) and the transfer of the model state the new layout needs over
 // the fabric (statexfer.go); both show on the timeline as a "replan"
-// recovery step and as replanning states.
+// recovery step and as replanning states. It acts in runs with a faults
+// list (which checkResiHP vets); straggler noise alone re-plans nothing.
 
 // adaptive is what the resihp policy keeps between iterations.
 type adaptive struct {

@@ -70,15 +70,15 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		Memory: w.Memory.Times(plays+predictions, why)}
 	// The joined timeline's fault states: a few per fault and GPU.
 	out.Spans.N += 4 * float64(len(s.Faults)) * float64(s.NumGPUs())
-	if s.Recovery.Policy == scenario.PolicyResiHP {
+	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 {
 		resihpWork(s, w, stops, &out)
 	}
 	return out
 }
 
-// resihpWork adds what the resihp policy's re-plans cost (resihp.go): one
-// per fault at most, and a prediction after each (counted with the
-// iteration's work w). A re-plan's state transfer sends at most
+// resihpWork adds what the resihp policy's re-plans cost (resihp.go): a
+// re-partition after a flagged step at most, a regroup per stop, and a
+// prediction after each (counted with the iteration's work w). A re-plan's state transfer sends at most
 // G·min(G−1, pp·v·(tp+1)) messages (each GPU takes the slices of an old
 // stage and tensor rank from one peer); a regroup's search simulates at
 // most maxRegroupSims layouts at analytic fidelity, none of more work than
@@ -86,7 +86,9 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // and the estimator and the layouts' states allocate about one more.
 func resihpWork(s scenario.Scenario, w budget.Work, stops float64, out *budget.Work) {
 	p, g := s.Parallel, float64(s.NumGPUs())
-	replans := float64(len(s.Faults))
+	// A re-partition can follow any step the detector flags (a fail-slow,
+	// or straggler noise above its threshold), a regroup any stop.
+	replans := stops + float64(max(s.Iterations, 1))
 	msgs := budget.Count{N: replans * g * min(g-1, float64(p.PP*max(1, p.VirtualStages)*(p.TP+1))), Why: "the re-plans' state transfers"}
 	xfer := budget.Of(budget.Items{Transfers: msgs, Spans: budget.Count{N: replans * g}, GPUs: s.NumGPUs(), Graphs: replans})
 	a := s
