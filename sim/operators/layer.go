@@ -30,12 +30,18 @@ func layerBlocks(c Config, sh shape) []block {
 	var bs []block
 	bs = append(bs, norm("attn.norm", c, sh))
 	bs = append(bs, tpEnter("attn.tp_enter", c, sh)...)
-	bs = append(bs, linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather))
+	bs = append(bs, biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut))
+	if sh.bias {
+		bs = append(bs, qkvBiasAdd(c, sh, qkvOut))
+	}
 	if c.Model.Position == workload.PositionRoPE {
 		bs = append(bs, rotary(c, sh))
 	}
 	bs = append(bs, attentionBlocks(c, sh)...)
-	bs = append(bs, linear("attn.proj", sh, sh.tokens, sh.heads*sh.d, sh.h, sh.tokens*sh.heads*sh.d*sh.linear.Bytes(), 0))
+	// The row-parallel projections add their bias after the all-reduce
+	// (or reduce-scatter), fused into the bias-dropout-add, so their bias
+	// gradient sums the tokens this GPU holds there.
+	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.d, sh.h, sh.tokens*sh.heads*sh.d*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
 	bs = append(bs, tpExit("attn.tp_exit", c, sh)...)
 	bs = append(bs, residual("attn.residual", c, sh))
 	bs = append(bs, norm("mlp.norm", c, sh))
@@ -66,12 +72,12 @@ func mlpBlocks(c Config, sh shape, inSaved, regather float64) []block {
 	if c.Model.FFN == workload.FFNSwiGLU {
 		width, per, name = 2*sh.f, swigluFLOPs, "mlp.swiglu"
 	}
-	up := linear("mlp.up", sh, sh.tokens, sh.h, width, inSaved, regather)
+	up := biasGrad(linear("mlp.up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width)
 	in, out := sh.tokens*width, sh.tokens*sh.f
 	act := pointwise(name, KindElementwise, Forward, dt, out, per, in*sh.act, out*sh.linear.Bytes())
 	act.SavedBytes = in * sh.act
 	actBwd := pointwise(name+".grad", KindElementwise, BackwardInput, dt, out, 2*per, in*sh.act+out*sh.act, in*sh.act)
-	down := linear("mlp.down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0)
+	down := biasGrad(linear("mlp.down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0), sh, sh.local, sh.h)
 	return []block{up, {fwd: act, bwd: []Op{actBwd}}, down}
 }
 

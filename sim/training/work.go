@@ -183,7 +183,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
-	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Graphs: graphs})
+	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s), Graphs: graphs})
 	if real && !s.Model.Eager() {
 		w.Memory.N += opListBytes
 	}
