@@ -21,7 +21,11 @@
 // also starts when it scrolls into view, but only the first such figure and
 // only while no other demo runs. Without JavaScript the poster and caption
 // remain. A scenario that does not parse fails the build with
-// "file.md:LINE: message", where LINE points into the Markdown file.
+// "file.md:LINE: message", where LINE points into the Markdown file. A
+// block with view.compare is a table instead of a demo: of training plans
+// priced by the planner's screen (plantable.go), or, with view.sweep, of a
+// lone collective's simulated times at several buffer sizes, one column
+// per variant (sweeptable.go).
 //
 // Math ($…$, $$…$$) is typeset once per build by KaTeX from npm (one node
 // process for every formula of the site); pages then need only KaTeX's

@@ -86,8 +86,10 @@ const (
 	// strategy's tables (measured ≤ 900 B).
 	OpBytes = 1536
 	// TransferBytes is a transfer's op, message, fabric flow and record
-	// (measured ≈ 950 B).
-	TransferBytes = 1024
+	// (measured ≈ 950 B; up to ≈ 1,010 B since the record carries its
+	// channel, the 136-byte record being copied as a training run collects
+	// its iterations).
+	TransferBytes = 1088
 	// EventBytes is an engine event in the heap (40 B, grown by doubling).
 	EventBytes = 64
 	// GPUBytes is a GPU's topology, routes, streams and memory track.

@@ -10,9 +10,8 @@ import (
 	"paraplay/sim/units"
 )
 
-// The report's text, for the command line and the site's build (the
-// browser shows a long run as a picture and never prints it: leaving
-// these out of GOOS=js keeps them out of the wasm).
+// The report as text is for the command line (the browser draws a long
+// run), so the wasm leaves it out.
 
 // WriteText prints the report for people.
 func (r Report) WriteText(w io.Writer) error {

@@ -35,6 +35,9 @@ func Transfers(s scenario.Scenario) budget.Count {
 			}
 		}
 	}
+	if inNetwork(algo) {
+		return budget.Count{} // one analytic collective, no messages
+	}
 	c := budget.Count{N: collective.Messages(s.Collective.Op, algo, cfg), Field: "gpus",
 		Why: fmt.Sprintf("%d GPUs (%s %s)", n, s.Collective.Algorithm, collective.Label(s.Collective.Op)),
 		Fix: "use fewer GPUs"}

@@ -10,7 +10,8 @@ import (
 )
 
 // The summary's lines are for the command line and the site's build; the
-// browser prints no summary (sim/timeline/text.go).
+// browser prints no summary (sim/timeline/summary_text.go; record_js.go
+// is its stand-in).
 
 // WriteText prints the phases.
 func (r report) WriteText(w io.Writer) {

@@ -2,10 +2,6 @@
 
 package timeline
 
-// The streamed timeline JSON is for the command line (--timeline) and the
-// host; the browser downloads a Chrome trace instead, so GOOS=js leaves
-// this file out of the wasm (jsonstream_js.go).
-
 import (
 	"bufio"
 	"encoding"

@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -19,10 +20,10 @@ type Record interface {
 }
 
 // Report is a record's part of a summary: lines for people (and, as a
-// value, fields for --json). Its WriteText (textReport, text.go) prints
-// the lines; the browser build leaves it out.
+// value, fields for --json).
 type Report interface {
-	textReport
+	// WriteText prints the report's lines, each indented by two spaces.
+	WriteText(w io.Writer)
 }
 
 // builtin is a record that Timeline and Summary hold in typed fields: where
@@ -144,6 +145,23 @@ func (tl *Timeline) reportRecords(s *Summary) {
 			s.Extra[name] = rep
 		}
 	}
+}
+
+// reports lists the summary's reports: the typed ones in the order of
+// builtins, then Extra in sorted key order.
+func (s *Summary) reports() []Report {
+	var out []Report
+	for _, b := range builtins {
+		if r := b.report(s); r != nil {
+			out = append(out, r)
+		}
+	}
+	for _, name := range sortedKeys(s.Extra) {
+		if r := s.Extra[name]; r != nil {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 // sortedKeys is m's keys in order, so that a map is walked the same way

@@ -214,11 +214,6 @@ func busFactor(op collective.Op, n int) float64 {
 	return 1
 }
 
-// ncclLike are the algorithms NCCL (or RCCL) runs on channels with a
-// protocol, whose summary lines say both; a parameter server's push-pull
-// or a textbook binomial tree has neither.
-var ncclLike = map[string]bool{"ring": true, "tree": true, "nvls": true, "collnet": true, "direct": true}
-
 type span struct{ start, end units.Time }
 
 // union merges overlapping intervals into a sorted disjoint list.
