@@ -68,6 +68,11 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	out := budget.Work{Spans: w.Spans.Times(plays, why), Transfers: w.Transfers.Times(plays, why),
 		Events: w.Events.Times(plays+predictions, why), TraceBytes: w.TraceBytes.Times(plays, why),
 		Memory: w.Memory.Times(plays+predictions, why)}
+	// Each play's records are copied into the joined timeline (recovery.go's
+	// merge), whose slices grow as they fill: a span's and a transfer's
+	// bytes again a play (a 16-GPU llama3-8b run of 5 iterations had
+	// allocated 2.6% over the plays and predictions alone).
+	out.Memory.N += plays * (budget.SpanBytes*w.Spans.N + budget.TransferBytes*w.Transfers.N)
 	// The joined timeline's fault states: a few per fault and GPU.
 	out.Spans.N += 4 * float64(len(s.Faults)) * float64(s.NumGPUs())
 	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 {
@@ -78,18 +83,27 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 
 // resihpWork adds what the resihp policy's re-plans cost (resihp.go): a
 // re-partition after a flagged step at most, a regroup per stop, and a
-// prediction after each (counted with the iteration's work w). A re-plan's state transfer sends at most
-// G·min(G−1, pp·v·(tp+1)) messages (each GPU takes the slices of an old
-// stage and tensor rank from one peer); a regroup's search simulates at
-// most maxRegroupSims layouts at analytic fidelity, none of more work than
-// an analytic iteration of s (its model-parallel group does not grow),
-// and the estimator and the layouts' states allocate about one more.
+// prediction after each (counted with the iteration's work w). A GPU
+// takes the slices of one old stage and tensor rank from one peer
+// (statexfer.go): in a regroup from at most pp·v·(tp+1) peers; in a
+// re-partition, which keeps every GPU's tensor rank and what it held,
+// from at most one peer per other device stage, pp−1, where pp is the
+// deepest pipeline the job can run (a regroup keeps tp·pp at most the
+// job's). A regroup's search simulates at most maxRegroupSims layouts at
+// analytic fidelity, none of more work than an analytic iteration of s
+// (its model-parallel group does not grow), and the estimator and the
+// layouts' states allocate about one more.
 func resihpWork(s scenario.Scenario, w budget.Work, stops float64, out *budget.Work) {
 	p, g := s.Parallel, float64(s.NumGPUs())
 	// A re-partition can follow any step the detector flags (a fail-slow,
 	// or straggler noise above its threshold), a regroup any stop.
-	replans := stops + float64(max(s.Iterations, 1))
-	msgs := budget.Count{N: replans * g * min(g-1, float64(p.PP*max(1, p.VirtualStages)*(p.TP+1))), Why: "the re-plans' state transfers"}
+	parts, deepest := float64(max(s.Iterations, 1)), p.PP
+	if stops > 0 {
+		deepest = p.PP * p.TP
+	}
+	replans := stops + parts
+	msgs := budget.Count{N: stops*g*min(g-1, float64(p.PP*max(1, p.VirtualStages)*(p.TP+1))) + parts*g*min(g-1, float64(deepest-1)),
+		Why: "the re-plans' state transfers"}
 	xfer := budget.Of(budget.Items{Transfers: msgs, Spans: budget.Count{N: replans * g}, GPUs: s.NumGPUs(), Graphs: replans})
 	a := s
 	a.Fidelity = "analytic"
