@@ -111,6 +111,7 @@ func (g GPU) Validate() error {
 	if err := validName(g.Link); err != nil {
 		errs = append(errs, fmt.Errorf("gpu %s: link: %w", g.Name, err))
 	}
+	errs = append(errs, g.powerProblems()...)
 	if g.GPUsPerNode < 1 {
 		errs = append(errs, fmt.Errorf("gpu %s: %d GPUs per node, want at least 1", g.Name, g.GPUsPerNode))
 	}
@@ -141,4 +142,21 @@ func (d Device) Validate() error {
 		errs = append(errs, fmt.Errorf("device %s: efficiency %v must be in (0, 1]", d.Name, d.Efficiency))
 	}
 	return errors.Join(errs...)
+}
+
+// powerProblems are the problems with g's power and price: a GPU whose
+// figures are missing or unphysical. The catalog's tests run it; the
+// browser reads the catalog they passed.
+func (g GPU) powerProblems() []error {
+	var errs []error
+	if !positive(g.TDP) || !(g.IdlePower > 0 && g.IdlePower < g.TDP) {
+		errs = append(errs, fmt.Errorf("gpu %s: power: TDP %v W must be positive and idle %v W in (0, TDP)", g.Name, g.TDP, g.IdlePower))
+	}
+	if !positive(g.Price) {
+		errs = append(errs, fmt.Errorf("gpu %s: price %v $/GPU-hour must be positive", g.Name, g.Price))
+	}
+	if g.PowerSource == "" || g.PriceBasis == "" {
+		errs = append(errs, fmt.Errorf("gpu %s: power source is empty or price basis is empty", g.Name))
+	}
+	return errs
 }

@@ -73,18 +73,22 @@ func (p *placement) onCluster(tl, cluster *timeline.Timeline, router *topo.Route
 		c.GPUs = gpus
 	}
 	routes := map[int][]int{}
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	var rerr error
+	tl.Transfers = tl.Transfers.Kept(func(x *timeline.Transfer) bool {
 		x.Src, x.Dst = p.phys[x.Src], p.phys[x.Dst]
 		key := x.Src*len(cluster.GPUs) + x.Dst
 		if _, ok := routes[key]; !ok {
 			path, err := router.Route(x.Src, x.Dst)
 			if err != nil {
-				return fmt.Errorf("resihp: %w", err)
+				rerr = err
 			}
 			routes[key] = path
 		}
 		x.Path = routes[key]
+		return true
+	})
+	if rerr != nil {
+		return fmt.Errorf("resihp: %w", rerr)
 	}
 	for i := range tl.Memory {
 		tl.Memory[i].GPU = p.phys[tl.Memory[i].GPU]

@@ -255,7 +255,8 @@ func (d *driver) merge(tl *timeline.Timeline, off units.Time) {
 		c.Start, c.End = c.Start+off, c.End+off
 		out.Collectives = append(out.Collectives, c)
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		x.Start, x.End = x.Start+off, x.End+off
 		if x.Collective >= 0 {
 			x.Collective += base
@@ -265,7 +266,7 @@ func (d *driver) merge(tl *timeline.Timeline, off units.Time) {
 			rates[i] = timeline.Rate{At: r.At + off, BytesPerSecond: r.BytesPerSecond}
 		}
 		x.Rates = rates
-		out.Transfers = append(out.Transfers, x)
+		out.Transfers.Append(x)
 	}
 }
 
@@ -292,16 +293,12 @@ func clip(tl *timeline.Timeline, at units.Time) {
 		}
 	}
 	tl.Collectives = colls
-	xs := tl.Transfers[:0]
-	for _, x := range tl.Transfers {
-		if x.End <= at {
-			if x.Collective >= 0 {
-				x.Collective = keep[x.Collective]
-			}
-			xs = append(xs, x)
+	tl.Transfers = tl.Transfers.Kept(func(x *timeline.Transfer) bool {
+		if x.End <= at && x.Collective >= 0 {
+			x.Collective = keep[x.Collective]
 		}
-	}
-	tl.Transfers = xs
+		return x.End <= at
+	})
 	for i := range tl.Memory {
 		m := &tl.Memory[i]
 		pts := m.Activations[:0]

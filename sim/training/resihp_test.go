@@ -153,8 +153,8 @@ func TestResiHPShowsItsReplans(t *testing.T) {
 			t.Errorf("%s: no GPU is shown replanning", r.Detail)
 		}
 		moved := 0
-		for _, x := range tl.Transfers {
-			if x.Start >= r.Start && x.End <= r.End && tl.Collectives[x.Collective].Purpose == "model" {
+		for i := range tl.Transfers.Len() {
+			if x := tl.Transfers.At(i); x.Start >= r.Start && x.End <= r.End && tl.Collectives[x.Collective].Purpose == "model" {
 				moved++
 			}
 		}
