@@ -98,9 +98,10 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // layouts' states allocate about one more.
 func resihpWork(s scenario.Scenario, w budget.Work, stops float64, out *budget.Work) {
 	p, g := s.Parallel, float64(s.NumGPUs())
-	// A re-partition can follow any step the detector flags (a fail-slow,
-	// or straggler noise above its threshold), a regroup any stop.
-	parts, deepest := float64(max(s.Iterations, 1)), p.PP
+	// A re-partition can follow any step but the last that the detector
+	// flags (a fail-slow, or straggler noise above its threshold), a
+	// regroup any stop.
+	parts, deepest := float64(max(s.Iterations-1, 0)), p.PP
 	if stops > 0 {
 		deepest = p.PP * p.TP
 	}
