@@ -75,6 +75,8 @@ type demo struct {
 	scenario scenario.Scenario
 	view     demoView
 	summary  timeline.Summary
+	// beside are the links to compare mode (view.beside), as HTML.
+	beside string
 	// caption is the line of key numbers under the poster, written from
 	// parts (captionMetrics): its figures and closed-form checks.
 	caption string
@@ -124,7 +126,12 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 	if err != nil {
 		return nil, fmt.Errorf("goodput chart: %w", err)
 	}
+	beside, err := besideLinks(s, v.Beside)
+	if err != nil {
+		return nil, err
+	}
 	return &demo{
+		beside:   beside,
 		chart:    chart,
 		scenario: s,
 		view:     v,
@@ -133,6 +140,25 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 		parts:    parts,
 		poster:   Poster{Path: path, SVG: full, Compact: &Poster{Path: compactPath(path), SVG: compact}},
 	}, nil
+}
+
+// besideLinks is, for each row of view.beside, a link to play.html's
+// compare mode with the block's scenario as run A and the row's (the
+// block's with the row's URL parameters set) as run B, both valid.
+func besideLinks(s scenario.Scenario, rows []compareRow) (string, error) {
+	var b strings.Builder
+	for _, r := range rows {
+		other, err := applySet(s, r.Set)
+		if err == nil {
+			err = other.Validate()
+		}
+		if err != nil {
+			return "", fmt.Errorf("view.beside %q: %w", r.Label, err)
+		}
+		q := url.Values{"a": {s.Query().Encode()}, "b": {other.Query().Encode()}}
+		fmt.Fprintf(&b, ` · <a href="%s">side by side with %s</a>`, html.EscapeString("play.html?"+q.Encode()), html.EscapeString(r.Label))
+	}
+	return b.String(), nil
 }
 
 // posterSVG draws the frame at t with opt as SVG, without the items the
@@ -225,10 +251,10 @@ func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int)
 	fmt.Fprintf(stringWriter{w}, `<figure class="demo" id="demo-%d" data-src="%s" data-title="Live demo: %s"%s>
 <div class="frame"%s>%s
 <button class="play" type="button" hidden aria-label="Play the live demo: %s"><span aria-hidden="true">▶</span> Play</button>%s</div>
-%s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a> · <a href="%s" title="iframe code for web pages and reveal.js, a link for Google Slides, a GIF for PowerPoint">embed this</a></figcaption>
+%s<figcaption>%s. <span class="metrics">%s</span> · <a href="%s">open full page</a> · <a href="%s" title="iframe code for web pages and reveal.js, a link for Google Slides, a GIF for PowerPoint">embed this</a>%s</figcaption>
 </figure>
 `, n, esc(d.query(true)), title, auto, style, d.posterHTML(title), title, placeholder,
-		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)), esc(d.embedPage()))
+		d.chartHTML(), caption, esc(d.metrics()), esc(d.query(false)), esc(d.embedPage()), d.beside)
 }
 
 // posterHTML is the figure's poster: a <picture> whose compact poster a

@@ -1,6 +1,8 @@
 package site
 
 import (
+	"html"
+	"net/url"
 	"strings"
 	"testing"
 
@@ -153,5 +155,32 @@ func TestCompareView(t *testing.T) {
 	v, _, errs := splitView([]byte("gpus: 4\nview:\n  plan: true\n  compare:\n    - {label: a, set: \"pp=2\"}\n"))
 	if len(errs) > 0 || !v.Plan || len(v.Compare) != 1 || v.Compare[0].Set != "pp=2" {
 		t.Errorf("view %+v, errors %v", v, errs)
+	}
+}
+
+// TestBesideLinks checks view.beside: a link per row to play.html's
+// compare mode, the block's run as a= and the row's as b=, and an error
+// naming the row when the row's scenario is not valid.
+func TestBesideLinks(t *testing.T) {
+	v, _, errs := splitView([]byte("gpus: 4\nview:\n  beside:\n    - {label: tree, set: \"algo=tree\"}\n"))
+	if len(errs) > 0 || len(v.Beside) != 1 {
+		t.Fatalf("view %+v, errors %v", v, errs)
+	}
+	s := scenario.Default()
+	got, err := besideLinks(s, v.Beside)
+	if err != nil {
+		t.Fatal(err)
+	}
+	href := got[strings.Index(got, `href="`)+6 : strings.Index(got, `">`)]
+	q, err := url.ParseQuery(strings.TrimPrefix(html.UnescapeString(href), "play.html?"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := q.Get("a"), q.Get("b")
+	if a != s.Query().Encode() || !strings.Contains(b, "algo=tree") || !strings.Contains(got, "side by side with tree") {
+		t.Errorf("link %q: a=%q b=%q; want the block beside algo=tree", got, a, b)
+	}
+	if _, err := besideLinks(s, []compareRow{{"bad", "gpus=1000"}}); err == nil || !strings.Contains(err.Error(), `view.beside "bad"`) {
+		t.Errorf("a row that does not validate: error %v; want one naming view.beside and the row", err)
 	}
 }

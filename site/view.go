@@ -42,6 +42,8 @@ var hideable = map[string]string{
 //	    - {label: fewer stages, set: "pp=8&dp=256&microbatches=8"}
 //	  sweep: [64KiB, 1MiB]  # with compare: a lone collective's times at
 //	                   # each size for each variant (sweeptable.go)
+//	  beside:          # links under the demo to play.html's compare mode:
+//	    - {label: checkpoint-restart, set: "recovery=checkpoint-restart"}
 type demoView struct {
 	Poster    units.Time
 	HasPoster bool
@@ -61,10 +63,13 @@ type demoView struct {
 	// Sweep, with Compare, makes the block a table of a lone collective's
 	// simulated times: a row per buffer size, a column per variant.
 	Sweep []units.Bytes
+	// Beside adds, under the demo, a link per row to play.html's compare
+	// mode: the block's run (a=) beside the row's (b=), on one clock.
+	Beside []compareRow
 }
 
 // viewKeys lists the options for error messages.
-const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, sweep"
+const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, sweep, beside"
 
 // splitView finds the top-level view: key of a sim block, decodes it, and
 // returns the YAML with the view section blanked out line by line, so the
@@ -135,9 +140,13 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 		view.Hide = parts
 		return nil
 	}
-	if key == "compare" {
+	if key == "compare" || key == "beside" {
 		rows, err := decodeCompare(v)
-		view.Compare = rows
+		if key == "beside" {
+			view.Beside = rows
+		} else {
+			view.Compare = rows
+		}
 		return err
 	}
 	if key == "sweep" {

@@ -14,10 +14,14 @@ const (
 	Replan            = "replan"
 	Redundant         = "redundant"
 	Reroute           = "reroute"
+	// ResiHP is the adaptive policy of ResiHP (2026), animated iteration
+	// by iteration in sim/training; a long run, whose failures are node
+	// losses, costs it as Replan.
+	ResiHP = "resihp"
 )
 
 // Policies lists the recovery policies.
-var Policies = []string{CheckpointRestart, Elastic, Replan, Redundant, Reroute}
+var Policies = []string{CheckpointRestart, Elastic, Replan, Redundant, Reroute, ResiHP}
 
 // Job is what the recovery models need to know about the training job. The
 // training simulator supplies it from one simulated iteration.
@@ -100,7 +104,7 @@ func newModel(policy string, j Job) (model, error) {
 		return model{reconfigure: true, speed: func(lost int) (float64, error) {
 			return float64(max(0, j.Replicas-lost)) / float64(j.Replicas), nil
 		}}, nil
-	case Replan:
+	case Replan, ResiHP:
 		// Oobleck (Jang et al., SOSP'23) and ResiHP (2026): pay a re-plan,
 		// then run the best layout on the surviving GPUs, whose throughput
 		// the training simulator measures.

@@ -1,7 +1,6 @@
 package hw
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -50,32 +49,6 @@ func (d Device) ComputeTime(flops float64) units.Time {
 		panic(fmt.Sprintf("hw: %s: FLOP count %v must be finite and non-negative", d.Name, flops))
 	}
 	return units.Round(flops / d.FLOPS())
-}
-
-// Validate reports every problem with d at once, joined.
-func (d Device) Validate() error {
-	var errs []error
-	if err := validName(d.Name); err != nil {
-		errs = append(errs, err)
-	}
-	if d.Kind != "board" && d.Kind != "phone" && d.Kind != "laptop" {
-		errs = append(errs, fmt.Errorf("device %s: kind %q must be board, phone or laptop", d.Name, d.Kind))
-	}
-	for _, f := range []struct{ what, v string }{{"display name", d.DisplayName}, {"basis", d.Basis}, {"source", d.Source}} {
-		if f.v == "" {
-			errs = append(errs, fmt.Errorf("device %s: %s is empty", d.Name, f.what))
-		}
-	}
-	if !positive(d.PeakFLOPS) {
-		errs = append(errs, fmt.Errorf("device %s: peak %v FLOP/s must be positive", d.Name, d.PeakFLOPS))
-	}
-	if d.Memory <= 0 {
-		errs = append(errs, fmt.Errorf("device %s: memory %v must be positive", d.Name, d.Memory))
-	}
-	if !fraction(d.Efficiency) {
-		errs = append(errs, fmt.Errorf("device %s: efficiency %v must be in (0, 1]", d.Name, d.Efficiency))
-	}
-	return errors.Join(errs...)
 }
 
 // effEdge is the basis of every client device's efficiency: none is

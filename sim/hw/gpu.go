@@ -1,7 +1,6 @@
 package hw
 
 import (
-	"errors"
 	"fmt"
 	"math"
 
@@ -120,48 +119,4 @@ func (g GPU) MixedComputeTime(flops, fp8Flops, efficiency float64) units.Time {
 		panic(fmt.Sprintf("hw: %s: efficiency %v must be in (0, 1]", g.Name, efficiency))
 	}
 	return units.Round(flops/(g.PeakFLOPS*efficiency) + fp8Flops/(g.PeakFP8*efficiency))
-}
-
-// Validate reports every problem with g at once, joined. It checks that Link
-// is a well-formed name, not that it is in this catalog, so that callers can
-// describe GPUs on links of their own.
-func (g GPU) Validate() error {
-	var errs []error
-	if err := validName(g.Name); err != nil {
-		errs = append(errs, err)
-	}
-	for _, f := range []struct{ what, v string }{
-		{"vendor", g.Vendor}, {"display name", g.DisplayName}, {"efficiency basis", g.EfficiencyBasis},
-		{"server", g.Server}, {"source", g.Source},
-	} {
-		if f.v == "" {
-			errs = append(errs, fmt.Errorf("gpu %s: %s is empty", g.Name, f.what))
-		}
-	}
-	if g.Precision != "bf16" && g.Precision != "fp16" {
-		errs = append(errs, fmt.Errorf("gpu %s: precision %q must be bf16 or fp16", g.Name, g.Precision))
-	}
-	if !positive(g.PeakFLOPS) {
-		errs = append(errs, fmt.Errorf("gpu %s: peak %v FLOP/s must be positive", g.Name, g.PeakFLOPS))
-	}
-	if g.PeakFP8 != 0 && !(positive(g.PeakFP8) && g.PeakFP8 >= g.PeakFLOPS) {
-		errs = append(errs, fmt.Errorf("gpu %s: FP8 peak %v FLOP/s must be 0 (no FP8) or at least the %v of PeakFLOPS", g.Name, g.PeakFP8, g.PeakFLOPS))
-	}
-	if g.HBM <= 0 {
-		errs = append(errs, fmt.Errorf("gpu %s: memory %v must be positive", g.Name, g.HBM))
-	}
-	if !positive(float64(g.HBMBandwidth)) {
-		errs = append(errs, fmt.Errorf("gpu %s: memory bandwidth %v must be positive", g.Name, g.HBMBandwidth))
-	}
-	if !fraction(g.Efficiency) {
-		errs = append(errs, fmt.Errorf("gpu %s: efficiency %v must be in (0, 1]", g.Name, g.Efficiency))
-	}
-	if err := validName(g.Link); err != nil {
-		errs = append(errs, fmt.Errorf("gpu %s: link: %w", g.Name, err))
-	}
-	errs = append(errs, g.powerProblems()...)
-	if g.GPUsPerNode < 1 {
-		errs = append(errs, fmt.Errorf("gpu %s: %d GPUs per node, want at least 1", g.Name, g.GPUsPerNode))
-	}
-	return errors.Join(errs...)
 }

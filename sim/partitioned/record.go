@@ -3,7 +3,6 @@ package partitioned
 import (
 	"errors"
 	"fmt"
-	"io"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -50,16 +49,3 @@ func (r *Record) Check(tl *timeline.Timeline) []error {
 func (r *Record) Report(*timeline.Timeline, *timeline.Summary) timeline.Report { return report{r} }
 
 type report struct{ *Record }
-
-// WriteText prints the phases.
-func (r report) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "  phase 1               %d sub-models of 1/%d the width, %s parameters each, on %d GPUs each: %d × %v a step\n",
-		r.Parts, r.Parts, millions(r.SubParams), r.SubGPUs, r.PreSteps, r.SubStep)
-	fmt.Fprintf(w, "  merge                 all-gather of %s of weights over %d GPUs: %v\n", gib(r.MergeBytes), r.GPUs, r.Merge)
-	fmt.Fprintf(w, "  phase 3               the full model, %s parameters, on %d GPUs: %d × %v a step\n", millions(r.FullParams), r.GPUs, r.FullSteps, r.FullStep)
-	fmt.Fprintf(w, "  peak memory per GPU   %s in phase 1, %s in phase 3\n", gib(r.SubPeak), gib(r.FullPeak))
-}
-
-func millions(x float64) string { return fmt.Sprintf("%.1fM", x/1e6) }
-
-func gib(b units.Bytes) string { return fmt.Sprintf("%.2f GiB", float64(b)/(1<<30)) }

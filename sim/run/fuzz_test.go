@@ -120,6 +120,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Collective.Protocol = pick(b, "", "simple", "ll", "ll128", "auto", "LL", "x")
 	case 3:
 		s.Iterations = pick(b, 1, 2, 64)
+		s.Recovery.Policy = pick(b, s.Recovery.Policy, "resihp", "elastic")
 	case 4:
 		s.Parallel.DP, s.Parallel.TP, s.Parallel.PP = pick(b, 1, 2, 4), pick(b, 1, 2, 8), pick(b, 1, 2, 4)
 	case 5:

@@ -77,7 +77,7 @@ func TestFaultErrorsNameTheField(t *testing.T) {
 		{"faults: [{kind: fail_stop, gpu: 1, colour: red}]\n", "faults[0].colour", "unknown key"},
 		{"faults: [{kind: fail_stop, gpu: 1, factor: 0.5}]\n", "faults[0].factor", "no factor"},
 		{"faults: [1, 2]\n", "faults", "mapping"},
-		{"faults: [{kind: fail_stop, gpu: 1}]\nrecovery: {policy: replan}\n", "recovery.policy", "checkpoint-restart or elastic"},
+		{"faults: [{kind: fail_stop, gpu: 1}]\nrecovery: {policy: replan}\n", "recovery.policy", "checkpoint-restart, elastic, resihp"},
 		{"recovery: {policy: pray}\n", "recovery.policy", "elastic"},
 		{"recovery: {restart_cost: -1s}\n", "recovery.restart_cost", "non-negative"},
 		{"straggler: {cv: 2}\n", "straggler.cv", "0..1"},

@@ -144,7 +144,7 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { return assign(&s.Faults, v, ParseFaults) }},
 	{"straggler.cv", "straggler_cv", "a fraction, e.g. 0.1", func(s *Scenario) string { return strconv.FormatFloat(s.Straggler.CV, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Straggler.CV) }},
-	{"recovery.policy", "recovery", "checkpoint-restart, elastic, replan, redundant or reroute", func(s *Scenario) string { return s.Recovery.Policy },
+	{"recovery.policy", "recovery", "checkpoint-restart, elastic, replan, redundant, reroute or resihp", func(s *Scenario) string { return s.Recovery.Policy },
 		func(s *Scenario, v string) error { s.Recovery.Policy = v; return nil }},
 	timeField("recovery.checkpoint_interval", "ckpt_interval", func(s *Scenario) *units.Time { return &s.Recovery.CheckpointInterval }),
 	timeField("recovery.checkpoint_cost", "ckpt_cost", func(s *Scenario) *units.Time { return &s.Recovery.CheckpointCost }),

@@ -24,6 +24,11 @@ const (
 	// PolicyReroute: send the failed stage's microbatches to its peers
 	// (ReCycle, SWARM).
 	PolicyReroute = fault.Reroute
+	// PolicyResiHP: ResiHP's adaptive policy, animated: on a fail-slow
+	// the detector flags, re-partition the layers by measured speed; on a
+	// fail-stop, regroup TP/PP/DP over the healthy GPUs (sim/training's
+	// resihp.go).
+	PolicyResiHP = fault.ResiHP
 )
 
 // RecoveryPolicies lists the policies recovery.policy takes.
@@ -31,14 +36,15 @@ var RecoveryPolicies = fault.Policies
 
 // AnimatedPolicies are the policies the iteration-by-iteration simulation
 // (package run) animates; the others are costed by the long-run model.
-var AnimatedPolicies = []string{PolicyCheckpointRestart, PolicyElastic}
+var AnimatedPolicies = []string{PolicyCheckpointRestart, PolicyElastic, PolicyResiHP}
 
 // MaxRecoveryTime bounds the recovery durations: one week.
 const MaxRecoveryTime = 7 * 24 * 3600 * units.Second
 
 // Recovery is what the job does when a GPU fails.
 type Recovery struct {
-	// Policy is checkpoint-restart, elastic, replan, redundant or reroute.
+	// Policy is checkpoint-restart, elastic, replan, redundant, reroute or
+	// resihp.
 	Policy string `yaml:"policy" json:"policy"`
 	// CheckpointInterval is the time between checkpoints, 0..MaxRecoveryTime
 	// (0: after every iteration). A checkpoint is taken at the end of the
@@ -54,8 +60,9 @@ type Recovery struct {
 	HeartbeatTimeout units.Time `yaml:"heartbeat_timeout" json:"heartbeat_timeout"`
 	// ReconfigureCost is the time the elastic, replan, redundant and
 	// reroute policies of a long run take to rebuild their groups when a
-	// node leaves or rejoins, 0..MaxRecoveryTime (default 1m, an
-	// estimate).
+	// node leaves or rejoins, and the animated resihp policy's
+	// communicator rebuild when it regroups, 0..MaxRecoveryTime (default
+	// 1m, an estimate).
 	ReconfigureCost units.Time `yaml:"reconfigure_cost" json:"reconfigure_cost"`
 }
 
@@ -100,7 +107,7 @@ func (s *Scenario) Stops() bool {
 func (s *Scenario) validateAnimatedRecovery(bad Reporter) {
 	if s.Stops() && slices.Contains(RecoveryPolicies, s.Recovery.Policy) && !slices.Contains(AnimatedPolicies, s.Recovery.Policy) {
 		bad("recovery.policy", "%s is costed by the long-run model only; a faults list that stops a GPU animates %s",
-			s.Recovery.Policy, strings.Join(AnimatedPolicies, " or "))
+			s.Recovery.Policy, strings.Join(AnimatedPolicies, ", "))
 	}
 	if s.Stops() && s.Recovery.Policy == PolicyElastic && s.Parallel.DP < 2 {
 		bad("recovery.policy", "elastic drops a data-parallel replica; parallel.dp is %d, it needs at least 2", s.Parallel.DP)

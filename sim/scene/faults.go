@@ -18,6 +18,7 @@ var (
 	colHung       = Color{0xf5, 0xb7, 0x00, 0x70}
 	colRestarting = Color{0x7b, 0x3f, 0xa0, 0x70}
 	colCheckpoint = Color{0x2a, 0x9d, 0x8f, 0x80}
+	colReplan     = Color{0x1d, 0x3f, 0x8c, 0xa0}
 	colDropped    = Color{0xb0, 0xb0, 0xb0, 0xd8}
 	colDetOK      = Color{0x7f, 0x9c, 0xbd, 0xff}
 	colDetNaive   = Color{0xf2, 0x8e, 0x2b, 0xff}
@@ -37,6 +38,8 @@ func stateTint(state string) (Color, bool) {
 		return colRestarting, true
 	case timeline.StateCheckpoint:
 		return colCheckpoint, true
+	case timeline.StateReplan:
+		return colReplan, true
 	}
 	return Color{}, false
 }
@@ -84,8 +87,25 @@ func (b *builder) gpuFaults(tl *timeline.Timeline, t units.Time, cx, cy []float6
 			c.A = 0xff
 			r := b.rect(id, x0-2*b.s, y0-2*b.s, bw+4*b.s, bh+4*b.s, Color{})
 			r.Stroke, r.StrokeWidth = c, max(2, 3*b.s)
+			if size := b.size(min(10*b.fs, bh*0.3)); st == timeline.StateReplan && size >= 7 {
+				// Its place in the new layout (resihp's re-plan), on a band
+				// over the box's activity line.
+				b.rect(id+"/band", x0, y0+bh*0.55, bw, bh*0.45, c)
+				b.text(id+"/group", x0+bw/2, y0+bh*0.55+bh*0.225+size*0.35, groupAt(tl, g, t), size, colWhite, AnchorMiddle).Bold = true
+			}
 		}
 	}
+}
+
+// groupAt is GPU g's place in the layout a re-plan under way at t moves
+// it to.
+func groupAt(tl *timeline.Timeline, g int, t units.Time) string {
+	for _, s := range tl.States {
+		if s.GPU == g && s.State == timeline.StateReplan && s.Start <= t && t < s.End {
+			return s.Group
+		}
+	}
+	return ""
 }
 
 // slowAt reports whether GPU g is in a fail-slow state at t.
@@ -278,6 +298,8 @@ func recoveryCaption(tl *timeline.Timeline, t units.Time) string {
 			return failed + " · peers wait: " + r.Detail
 		case (r.Kind == "restart" || r.Kind == "checkpoint") && r.Start <= t && t < r.End:
 			return r.Detail
+		case r.Kind == "replan" && r.Start <= t && t < r.End:
+			return "resihp: " + r.Detail
 		case r.Kind == "drop" && r.Start <= t:
 			for _, it := range tl.Iterations {
 				if it.Start >= r.Start { // the first iteration after the drop

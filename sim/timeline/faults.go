@@ -24,6 +24,10 @@ const (
 	StateDropped = "dropped"
 	// StateDegraded: a link runs at Factor of its bandwidth.
 	StateDegraded = "degraded"
+	// StateReplan: the GPU takes part in a re-plan of the job's layout
+	// (resihp): communicators are rebuilt and model state moves; Group
+	// names its place in the new layout.
+	StateReplan = "replanning"
 )
 
 // State is a stretch of time a GPU (or a node's links) spends in a fault
@@ -37,6 +41,9 @@ type State struct {
 	State string `json:"state"`
 	// Factor is the share of speed or bandwidth kept (slow, degraded).
 	Factor float64 `json:"factor,omitempty"`
+	// Group is, while replanning, the GPU's place in the new layout,
+	// e.g. "r1·s0" (data-parallel replica 1, pipeline stage 0).
+	Group string `json:"group,omitempty"`
 	// Start and End bound it; End ≥ Start.
 	Start units.Time `json:"start"`
 	End   units.Time `json:"end"`
@@ -91,7 +98,10 @@ func (it Iteration) Observed() units.Time { return it.End - it.Start }
 // Recovery is one step of the recovery after a failure, for the caption
 // and the summary.
 type Recovery struct {
-	// Kind is "fail", "detect", "restart", "redo", "drop" or "checkpoint".
+	// Kind is "fail", "detect", "restart", "redo", "drop", "checkpoint"
+	// or "replan" (resihp's change of layout: a re-partition of the
+	// layers or a regroup, with its communicator rebuild and state
+	// transfer).
 	Kind string `json:"kind"`
 	// GPU is the failed GPU it is about (−1: all).
 	GPU int `json:"gpu"`

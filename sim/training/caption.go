@@ -37,6 +37,13 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	parts = append(parts, hzpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
+	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 && s.Failures.Duration == 0 {
+		more, err := resihpMetrics(s, tl)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, more...)
+	}
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
 		if err != nil {

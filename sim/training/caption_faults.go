@@ -107,3 +107,31 @@ func longRunMetrics(s scenario.Scenario) ([]strategy.Part, error) {
 	}
 	return []strategy.Part{head, strategy.Figure("MTBF {}; Young √(2·C·MTBF) = {}", human(rep.MTBF), human(rep.YoungInterval))}, nil
 }
+
+// resihpMetrics is the caption's part for a run under the resihp policy:
+// its re-plans and the time they took (communicator rebuilds and state
+// transfers), and its throughput (tokens trained over the run's time)
+// beside checkpoint-restart's and elastic's under the same faults, each
+// simulated here.
+func resihpMetrics(s scenario.Scenario, tl *timeline.Timeline) ([]strategy.Part, error) {
+	n, cost := 0, units.Time(0)
+	for _, r := range tl.Recovery {
+		if r.Kind == "replan" {
+			n, cost = n+1, cost+r.End-r.Start
+		}
+	}
+	tput := func(tl *timeline.Timeline) strategy.Value {
+		return strategy.Value{V: tl.Training.Tokens / tl.End.Seconds(), Unit: strategy.Count, Role: strategy.Simulated}
+	}
+	vals := []strategy.Value{strategy.Whole(n), strategy.Nanos(cost), tput(tl)}
+	for _, p := range []string{scenario.PolicyCheckpointRestart, scenario.PolicyElastic} {
+		other := s
+		other.Recovery.Policy = p
+		otl, err := Simulate(other)
+		if err != nil {
+			return nil, fmt.Errorf("recovery.policy %s under the same faults: %w", p, err)
+		}
+		vals = append(vals, tput(otl))
+	}
+	return []strategy.Part{strategy.Figure("{} re-plans, {} of re-planning; {} tokens/s, under the same faults checkpoint-restart {} and elastic {}", vals...)}, nil
+}

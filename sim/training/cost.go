@@ -135,7 +135,7 @@ func (tr *iteration) price() error {
 		return err
 	}
 	if c.par.Partition == "balanced" {
-		c.balance(tr.stageMult())
+		c.balance(tr.stageMult(), 0)
 	}
 	actElems := c.boundaryElements()
 	c.comp = codecOf(tr.s.Compression, tr.fid)

@@ -89,8 +89,14 @@
 // iterations is played step by step (faults.go, recovery.go): each step is
 // one simulated iteration, faults scale its compute or cut it short,
 // recovery policies stall, restart or drop replicas between steps, and the
-// steps are joined into one timeline with a record per iteration. Mixed
-// GPU types and balanced stage partitions live in hetero.go.
+// steps are joined into one timeline with a record per iteration. The
+// resihp policy (resihp.go) re-plans between steps: it re-partitions the
+// layers when the detector flags a slow GPU and regroups the job onto a
+// grid of the healthy GPUs after a fail-stop (regroup.go), whose steps are
+// simulated as a scenario of their own and mapped onto the cluster
+// (placement.go), and it charges each re-plan's state transfer as messages
+// on the fabric (statexfer.go). Mixed GPU types and balanced stage
+// partitions live in hetero.go.
 //
 // Beside Simulate: Estimator (estimate.go) bounds an iteration from its op
 // costs without running it, for the planner; Long (longrun.go) replays

@@ -175,6 +175,7 @@ type driver struct {
 	stopEvents
 	lastCheckpoint
 	detectors
+	adaptive
 }
 
 // fleet is the run's GPUs and replicas as failures and recoveries leave
@@ -235,7 +236,7 @@ func newDriver(s scenario.Scenario) (*driver, error) {
 	n, dp := s.NumGPUs(), s.Parallel.DP
 	d := &driver{s: s, redoUntil: -1,
 		fleet:     fleet{live: make([]bool, dp), spare: make([]units.Time, n), gpuOut: make([]bool, n), ends: map[int][]units.Time{}},
-		detectors: detectors{predicted: map[string]prediction{}}}
+		detectors: detectors{predicted: map[string]prediction{}}, adaptive: adaptive{cur: placement{s: s}, slowMult: map[int]float64{}}}
 	for r := range d.live {
 		d.live[r] = true
 	}
@@ -252,23 +253,49 @@ func newDriver(s scenario.Scenario) (*driver, error) {
 	return d, nil
 }
 
-// state is the iterState of the next iteration, on step step.
+// state is the iterState of the next iteration, on step step, on the
+// current layout (its GPUs and servers numbered as the layout numbers
+// them).
 func (d *driver) state(step int, healthy bool) *iterState {
+	cur := &d.cur
+	ls := d.s
+	ls.Parallel = cur.s.Parallel
 	it := &iterState{index: d.index, step: step, offset: d.now, live: d.live, healthy: healthy,
-		slow: d.slow, spare: d.spare, lengths: seqLengths(d.s, step, d.s.Parallel.DP)}
-	for _, f := range d.s.Faults {
-		if f.Kind == scenario.LinkDegrade && f.At <= d.now {
-			if it.degraded == nil {
-				it.degraded = map[int]float64{}
-			}
-			factor := f.Factor
-			if old, ok := it.degraded[f.Node]; ok {
-				factor = min(old, factor)
-			}
-			it.degraded[f.Node] = factor
+		slow: d.slow, spare: d.spare, lengths: seqLengths(ls, step, ls.Parallel.DP), degraded: d.degradedLinks()}
+	if d.resihp() {
+		d.rebalance(it.lengths)
+	}
+	if cur.phys == nil {
+		return it
+	}
+	// A regrouped layout has its own GPU numbers (resihp uses no spares and
+	// refuses link_degrade faults: checkResiHP).
+	it.slow, it.spare = nil, make([]units.Time, cur.s.NumGPUs())
+	for _, f := range d.slow {
+		if g := cur.local(f.gpu); g >= 0 {
+			it.slow = append(it.slow, slowFault{gpu: g, at: f.at, factor: f.factor})
 		}
 	}
 	return it
+}
+
+// degradedLinks is, by server, the bandwidth its network links keep under
+// the link_degrade faults in force at d.now (nil: none).
+func (d *driver) degradedLinks() map[int]float64 {
+	var out map[int]float64
+	for _, f := range d.s.Faults {
+		if f.Kind == scenario.LinkDegrade && f.At <= d.now {
+			if out == nil {
+				out = map[int]float64{}
+			}
+			factor := f.Factor
+			if old, ok := out[f.Node]; ok {
+				factor = min(old, factor)
+			}
+			out[f.Node] = factor
+		}
+	}
+	return out
 }
 
 // iteration runs one iteration of step and returns the step to run next:
@@ -301,6 +328,11 @@ func (d *driver) iteration(step int) (int, error) {
 	d.out.Iterations = append(d.out.Iterations, rec)
 	d.now += tl.End
 	d.index++
+	if d.resihp() && len(d.s.Faults) > 0 && rec.PredictorFlag && step+1 < d.s.Iterations {
+		if err := d.repartition(computeTimes(tl), pred.compute); err != nil {
+			return 0, err
+		}
+	}
 	if d.s.Stops() && step+1 < d.s.Iterations && d.s.Recovery.Policy == scenario.PolicyCheckpointRestart &&
 		d.now-d.lastCkpt >= d.s.Recovery.CheckpointInterval {
 		d.checkpoint(step + 1)
@@ -314,9 +346,21 @@ func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
 	if !it.healthy {
 		jitter.mu, jitter.sigma = scenario.StragglerSigma(d.s.Straggler.CV)
 	}
-	tr, tl, err := play(d.s, it, jitter)
+	tr, tl, err := play(d.cur.s, it, jitter)
 	if err != nil {
 		return nil, err
+	}
+	if d.cur.phys != nil {
+		if d.router == nil {
+			t, _, err := trainingTopology(d.s) // the cluster: the links of d.out
+			if err != nil {
+				return nil, err
+			}
+			d.router = topo.NewRouter(t)
+		}
+		if err := d.cur.onCluster(tl, d.out, d.router); err != nil {
+			return nil, err
+		}
 	}
 	tl.Training.Tokens, tl.Training.ModelFLOPs, tl.Training.HardwareFLOPs = tr.batchWork()
 	if d.out == nil {
@@ -338,7 +382,7 @@ type prediction struct {
 // and without jitter. Like ResiHP's detector it knows what the batch
 // costs, so a batch of long sequences is not taken for a slow GPU.
 func (d *driver) predict(step int) (prediction, error) {
-	key := fmt.Sprint(d.live)
+	key := fmt.Sprint(d.cur.gen, d.live)
 	if d.s.Data.SeqDist != "fixed" && d.s.Data.SeqDist != "" {
 		key += fmt.Sprint(step)
 	}

@@ -98,8 +98,9 @@ func (tr *iteration) stageMult() []float64 {
 // one layer and each further layer goes to the stage whose time after
 // taking it is smallest; for costs that grow with the layer count this
 // greedy reaches the smallest possible maximum (the classic minimax
-// allocation of identical units).
-func (c *costs) balance(mult []float64) {
+// allocation of identical units). A cap > 0 bounds the layers of a stage
+// (resihp's re-partition keeps each stage within its GPUs' memory).
+func (c *costs) balance(mult []float64, cap int) {
 	m, p := c.model, c.par
 	stages := len(c.layers)
 	r := workload.Recompute(p.Recompute)
@@ -111,9 +112,9 @@ func (c *costs) balance(mult []float64) {
 		c.layers[k] = 1
 	}
 	for left := m.Layers - stages; left > 0; left-- {
-		best, bestCost := 0, 0.0
+		best, bestCost := -1, 0.0
 		for k := range c.layers {
-			if t := cost(k, c.layers[k]+1); k == 0 || t < bestCost {
+			if t := cost(k, c.layers[k]+1); (cap == 0 || c.layers[k] < cap) && (best < 0 || t < bestCost) {
 				best, bestCost = k, t
 			}
 		}

@@ -51,7 +51,7 @@ func NewLong(s scenario.Scenario, duration units.Time, iterations int64) (*Long,
 		return nil, &scenario.FieldError{Field: "failures.causes", Msg: err.Error()}
 	}
 	job := jobOf(healthy, tl, sum)
-	if s.Recovery.Policy == fault.Replan {
+	if s.Recovery.Policy == fault.Replan || s.Recovery.Policy == fault.ResiHP {
 		job.Replan = newReplanner(healthy, sum).speed
 	}
 	r := s.Recovery

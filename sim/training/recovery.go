@@ -23,10 +23,9 @@ func (d *driver) victims(f scenario.Fault) []int {
 	} else {
 		gpus = []int{f.GPU}
 	}
-	plan := d.s.Parallel.Plan()
 	var out []int
 	for _, g := range gpus {
-		if !d.gpuOut[g] && d.live[plan.Coord(g).DP] {
+		if !d.gpuOut[g] && d.running(g) {
 			out = append(out, g)
 		}
 	}
@@ -92,14 +91,18 @@ func (d *driver) fail(step int, tl *timeline.Timeline, k int, at units.Time) (in
 	switch d.s.Recovery.Policy {
 	case scenario.PolicyElastic:
 		return d.elastic(step, victims, t, detect)
+	case scenario.PolicyResiHP:
+		return d.regroup(step, victims, t, detect)
 	default:
 		return d.restart(victims, t, detect), nil
 	}
 }
 
-// running reports whether GPU g belongs to a live replica.
+// running reports whether cluster GPU g belongs to a live replica of the
+// current layout.
 func (d *driver) running(g int) bool {
-	return d.live[d.s.Parallel.Plan().Coord(g).DP]
+	r, _, ok := d.cur.coord(g)
+	return ok && d.live[r]
 }
 
 // restart plays checkpoint-restart: every GPU stops, the job restarts
@@ -131,21 +134,22 @@ func (d *driver) restart(victims []int, t, detect units.Time) int {
 // elastic plays elastic data parallelism: the replicas of the failed GPUs
 // are dropped, and the others redo the interrupted step without them.
 func (d *driver) elastic(step int, victims []int, t, detect units.Time) (int, error) {
-	plan := d.s.Parallel.Plan()
 	live := append([]bool(nil), d.live...) // iterStates keep the old slice
 	before := count(live)
 	for _, g := range victims {
-		live[plan.Coord(g).DP] = false
+		r, _, _ := d.cur.coord(g)
+		live[r] = false
 	}
 	if count(live) == 0 {
-		return 0, fmt.Errorf("recovery.policy: elastic lost every data-parallel replica at %v", t)
+		return 0, fmt.Errorf("recovery.policy: %s lost every data-parallel replica at %v", d.s.Recovery.Policy, t)
 	}
 	for g := range d.gpuOut {
-		r := plan.Coord(g).DP
+		r, _, ok := d.cur.coord(g)
 		switch {
-		case d.live[r] && !live[r] && d.gpuOut[g]:
+		case !ok || !d.live[r] || live[r]:
+		case d.gpuOut[g]:
 			d.addState(timeline.State{GPU: g, Node: -1, State: timeline.StateFailed, Start: t, End: -1})
-		case d.live[r] && !live[r]:
+		default:
 			d.addState(timeline.State{GPU: g, Node: -1, State: timeline.StateDropped, Start: detect, End: -1})
 			d.ends[g] = append(d.ends[g], detect)
 		}
@@ -209,6 +213,39 @@ func (d *driver) start(tl *timeline.Timeline) {
 // returns its Iteration record (the detectors are filled in by the caller).
 func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.Iteration {
 	off, out := d.now, d.out
+	d.merge(tl, off)
+	for _, m := range tl.Memory {
+		if m.GPU >= len(out.Memory) {
+			continue
+		}
+		om := &out.Memory[m.GPU]
+		if d.resihp() {
+			d.noteStatic(m, off)
+		}
+		for _, p := range m.Activations {
+			p.At += off
+			om.Activations = append(om.Activations, p)
+		}
+		if m.Peak > om.Peak {
+			om.Peak, om.PeakInFlight = m.Peak, m.PeakInFlight
+		}
+	}
+	rec := timeline.Iteration{Index: d.index, Step: step, Start: off, End: off + tl.End, Aborted: aborted,
+		Redo: step <= d.redoUntil, Replicas: count(d.live), Imbalance: d.lastImbalance, SlowGPU: -1}
+	if !aborted {
+		rec.Tokens = tl.Training.Tokens
+		out.Training.Tokens += tl.Training.Tokens
+		out.Training.ModelFLOPs += tl.Training.ModelFLOPs
+		out.Training.HardwareFLOPs += tl.Training.HardwareFLOPs
+	}
+	return rec
+}
+
+// merge appends tl's spans, collectives and messages to the run's
+// timeline, shifted to start at off; its spans belong to iteration
+// d.index.
+func (d *driver) merge(tl *timeline.Timeline, off units.Time) {
+	out := d.out
 	for _, sp := range tl.Spans {
 		sp.Start, sp.End, sp.Iteration = sp.Start+off, sp.End+off, d.index
 		out.Spans = append(out.Spans, sp)
@@ -231,28 +268,6 @@ func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.
 		x.Rates = rates
 		out.Transfers.Append(x)
 	}
-	for i, m := range tl.Memory {
-		if i >= len(out.Memory) {
-			break
-		}
-		om := &out.Memory[i]
-		for _, p := range m.Activations {
-			p.At += off
-			om.Activations = append(om.Activations, p)
-		}
-		if m.Peak > om.Peak {
-			om.Peak, om.PeakInFlight = m.Peak, m.PeakInFlight
-		}
-	}
-	rec := timeline.Iteration{Index: d.index, Step: step, Start: off, End: off + tl.End, Aborted: aborted,
-		Redo: step <= d.redoUntil, Replicas: count(d.live), Imbalance: d.lastImbalance, SlowGPU: -1}
-	if !aborted {
-		rec.Tokens = tl.Training.Tokens
-		out.Training.Tokens += tl.Training.Tokens
-		out.Training.ModelFLOPs += tl.Training.ModelFLOPs
-		out.Training.HardwareFLOPs += tl.Training.HardwareFLOPs
-	}
-	return rec
 }
 
 // clip cuts an iteration's timeline at the failure: what started after
@@ -304,6 +319,9 @@ func (d *driver) finish() (*timeline.Timeline, error) {
 	out.End = d.now
 	for _, i := range d.open {
 		out.States[i].End = out.End
+	}
+	if d.cur.gen > 0 {
+		d.rebaseMemory()
 	}
 	for _, f := range d.slow {
 		if f.at >= out.End {

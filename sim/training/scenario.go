@@ -63,6 +63,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
+	checkResiHP(s, bad)
 	checkSDP(s, bad)
 	checkCost(s, bad)
 	checkPrecision(s, bad)
@@ -84,6 +85,24 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
 		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+// checkResiHP checks what the animated resihp policy needs when a faults
+// list gives it something to act on: a real, dense model on one type of
+// GPU (it re-partitions layers and moves their state), links at their
+// full bandwidth (a regrouped layout does not carry link_degrade faults)
+// and, when a GPU stops, a data-parallel replica to copy the lost state
+// from.
+func checkResiHP(s *scenario.Scenario, bad scenario.Reporter) {
+	if s.Recovery.Policy != scenario.PolicyResiHP || len(s.Faults) == 0 {
+		return
+	}
+	m, err := s.Model.Resolve()
+	degrade := slices.ContainsFunc(s.Faults, func(f scenario.Fault) bool { return f.Kind == scenario.LinkDegrade })
+	if s.Model.IsSynthetic() || err == nil && m.IsMoE() || s.Parallel.EP > 1 || len(s.Cluster.NodeGPUs) > 0 || degrade || s.Stops() && s.Parallel.DP < 2 {
+		bad("recovery.policy", "is resihp, which re-partitions a dense model's layers and copies a stopped GPU's state from another data-parallel replica: "+
+			"it needs a model without experts (not model.synthetic), one GPU type (no cluster.node_gpus), no link_degrade faults and, when a GPU stops, parallel.dp ≥ 2 (it is %d)", s.Parallel.DP)
 	}
 }
 

@@ -58,6 +58,11 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		}
 	}
 	plays := min(it*(1+stops), 4*scenario.MaxIterations+1)
+	if pol := s.Recovery.Policy; pol == scenario.PolicyElastic || pol == scenario.PolicyResiHP {
+		// A stop aborts one iteration and the step is redone at once:
+		// nothing rolls back to a checkpoint.
+		plays = min(it+stops, 4*scenario.MaxIterations+1)
+	}
 	predictions := stops + 1
 	if s.Data.SeqDist != "" && s.Data.SeqDist != "fixed" {
 		predictions = plays
@@ -73,7 +78,45 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	out.Memory.N += 2 * plays * (budget.SpanBytes*w.Spans.N + budget.TransferBytes*w.Transfers.N)
 	// The joined timeline's fault states: a few per fault and GPU.
 	out.Spans.N += 4 * float64(len(s.Faults)) * float64(s.NumGPUs())
+	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 {
+		resihpWork(s, w, stops, &out)
+	}
 	return out
+}
+
+// resihpWork adds what the resihp policy's re-plans cost (resihp.go): a
+// re-partition after a flagged step at most, a regroup per stop, and a
+// prediction after each (counted with the iteration's work w). A GPU
+// takes the slices of one old stage and tensor rank from one peer
+// (statexfer.go): in a regroup from at most pp·v·(tp+1) peers; in a
+// re-partition, which keeps every GPU's tensor rank and what it held,
+// from at most one peer per other device stage, pp−1, where pp is the
+// deepest pipeline the job can run (a regroup keeps tp·pp at most the
+// job's). A regroup's search simulates at most maxRegroupSims layouts at
+// analytic fidelity, none of more work than an analytic iteration of s
+// (its model-parallel group does not grow), and the estimator and the
+// layouts' states allocate about one more.
+func resihpWork(s scenario.Scenario, w budget.Work, stops float64, out *budget.Work) {
+	p, g := s.Parallel, float64(s.NumGPUs())
+	// A re-partition can follow any step but the last that the detector
+	// flags (a fail-slow, or straggler noise above its threshold), a
+	// regroup any stop.
+	parts, deepest := float64(max(s.Iterations-1, 0)), p.PP
+	if stops > 0 {
+		deepest = p.PP * p.TP
+	}
+	replans := stops + parts
+	msgs := budget.Count{N: stops*g*min(g-1, float64(p.PP*max(1, p.VirtualStages)*(p.TP+1))) + parts*g*min(g-1, float64(deepest-1)),
+		Why: "the re-plans' state transfers"}
+	xfer := budget.Of(budget.Items{Transfers: msgs, Spans: budget.Count{N: replans * g}, GPUs: s.NumGPUs(), Graphs: replans})
+	a := s
+	a.Fidelity = "analytic"
+	if aw, err := iterationWork(a); err == nil {
+		w = aw
+	}
+	search := budget.Work{Events: w.Events.Times(stops*maxRegroupSims, "a regroup's layouts"),
+		Memory: w.Memory.Times(stops*maxRegroupSims+replans, "the re-plans")}
+	*out = out.Plus(xfer).Plus(search)
 }
 
 // iterationWork bounds one iteration of s (see Work) and refuses one whose

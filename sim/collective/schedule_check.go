@@ -1,0 +1,66 @@
+//go:build !js
+
+package collective
+
+import (
+	"errors"
+	"fmt"
+
+	"paraplay/sim/units"
+)
+
+// A schedule's own check runs on the host (every constructor's tests, the
+// command line, the site's build); the browser build, whose schedules come
+// from the same constructors, leaves it out of the wasm and still
+// validates every run's timeline (schedule_check_js.go).
+
+// Validate checks that ranks, steps, byte ranges and dependencies are
+// consistent: every transfer moves a non-empty range of the buffer between
+// two different ranks, and every dependency points to a transfer of an
+// earlier step, so that the dependency graph has no cycle.
+func (s *Schedule) Validate() error {
+	var errs []error
+	if s.Ranks < 1 {
+		errs = append(errs, fmt.Errorf("schedule has %d ranks, want at least 1", s.Ranks))
+	}
+	if s.Root < 0 || s.Root >= max(s.Ranks, 1) {
+		errs = append(errs, fmt.Errorf("root %d is not one of %d ranks", s.Root, s.Ranks))
+	}
+	if s.Servers < 0 || (s.Servers > 0 && s.Servers >= s.Ranks) {
+		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
+	}
+	for i := range s.Transfers {
+		t := &s.Transfers[i] // not a copy: millions of 120-byte records
+		if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
+			errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
+		}
+		if t.Step < 0 || t.Step >= s.Steps {
+			errs = append(errs, fmt.Errorf("transfer %d: step %d outside 0..%d", i, t.Step, s.Steps-1))
+		}
+		if t.Bytes <= 0 {
+			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
+		}
+		if t.Ranges == nil { // the one piece (Pieces), without making its list
+			if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
+				errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
+			}
+		} else {
+			var sum units.Bytes
+			for _, r := range t.Ranges {
+				if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
+					errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
+				}
+				sum += r.Bytes
+			}
+			if sum != t.Bytes || t.Ranges[0].Offset != t.Offset {
+				errs = append(errs, fmt.Errorf("transfer %d: ranges of %d bytes from %d, but the message says %d from %d", i, sum, t.Ranges[0].Offset, t.Bytes, t.Offset))
+			}
+		}
+		for _, d := range t.After {
+			if d < 0 || d >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {
+				errs = append(errs, fmt.Errorf("transfer %d: waits for transfer %d, which is not an earlier step", i, d))
+			}
+		}
+	}
+	return errors.Join(errs...)
+}
