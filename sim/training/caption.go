@@ -34,6 +34,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
+	parts = append(parts, readyFirstMetrics(s, sum)...)
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
 		if err != nil {

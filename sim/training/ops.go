@@ -70,6 +70,9 @@ func (tr *iteration) pipelineOps() {
 			prev := -1
 			for _, o := range order {
 				before := prev
+				if sch.ReadyFirst { // the dispatcher orders the device's ops
+					prev = -1
+				}
 				prev = tr.addPipelineOp(r, d, o, prev, o == last[d][o.Chunk])
 				if tr.par.P2P == P2PBlocking && before >= 0 {
 					if tr.next == nil {
