@@ -206,6 +206,12 @@ type Training struct {
 	Chunks int `json:"chunks"`
 	// Warnings are valid but suspicious choices of the plan.
 	Warnings []string `json:"warnings,omitempty"`
+	// Step is, when the data-parallel replicas start staggered
+	// (parallel.cyclic), the steady state's step: the longest replica's
+	// own, from its first span to its last. Back to back, every replica
+	// finishes a step each Step, so throughput and MFU count it rather
+	// than End, which includes the stagger of a cold start. 0 otherwise.
+	Step units.Time `json:"step,omitempty"`
 }
 
 // GPU is a device in the run.

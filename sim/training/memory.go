@@ -31,6 +31,9 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			info.PeakFLOPS = sum / float64(len(tr.gpuOf))
 		}
 	}
+	if p.Cyclic {
+		info.Step = tr.cyclicStep(tl)
+	}
 	tl.Training = info
 	twin := tr.twinOf() // a mirror's activations are its twin's
 	for gpu := range tr.topo.GPUs {

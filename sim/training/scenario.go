@@ -63,6 +63,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	checkExperts(s, bad)
 	checkSDP(s, bad)
+	checkCyclic(s, bad)
 	checkPrecision(s, bad)
 	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {

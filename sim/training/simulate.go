@@ -218,5 +218,8 @@ func (tr *iteration) build() error {
 	if tr.sch.ReadyFirst {
 		tr.readyFirstOps()
 	}
+	if tr.par.Cyclic {
+		tr.stagger()
+	}
 	return nil
 }
