@@ -27,6 +27,7 @@ import (
 //
 //	transfers ≤ (G/pp)·(pp·v − 1)·2m·[pp·v > 1]               pipeline sends
 //	          + pp·v·tp·b·ring(dp·cp)                          gradient sums
+//	            (parallel.cyclic: tp·2(dp−1), the relay)
 //	          + pp·(tp·cp)·dp(dp−1)   (ZeRO-1/2)  or  pp·2mv·(tp·cp)·dp(dp−1)  (ZeRO-3)
 //
 // ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
@@ -98,7 +99,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	}
 	real, fid := !s.Model.IsSynthetic(), fidelityOf(s)
 	buckets := 1.0
-	if real && fid != ideal && dp*cp > 1 {
+	if real && fid != ideal && dp*cp > 1 && !p.Cyclic { // cyclic relays the whole gradient
 		buckets = bucketBound(s, pp*v)
 	}
 	c := 1.0
@@ -131,12 +132,18 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
+		if p.Cyclic { // the relay: 2(dp−1) sends and a join per tp rank
+			closedForms = tp*2*dp + pp*2*m*v*mp
+		}
 		if f := SDPOf(&s).Fraction; real && f != 0 {
 			_, closedForms = sdpWork(p.DP, f, buckets, 1)
 			closedForms += 2 * m
 		}
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
+	if p.Cyclic {
+		groupOps += dp // the stagger's delays
+	}
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
 		// ZeRO-3's prefetches: per gather (pp·2mv·mp of them) a join per
 		// simulated replica, holding a copy of its op's predecessors,
@@ -203,6 +210,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	}
 	if f := SDPOf(&s).Fraction; real && f != 0 {
 		grad, _ = sdpWork(p.DP, f, b, channels)
+	}
+	if real && p.Cyclic { // the relay: 2(dp−1) messages per tp rank
+		grad = tp * 2 * (dp - 1)
 	}
 	zero := 0.0
 	switch {
