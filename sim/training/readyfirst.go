@@ -43,7 +43,7 @@ type rfOp struct {
 // the graph: it holds each op's first piece and hears of every op that
 // finishes. A join with no dependencies starts the dispatch at time 0.
 func (tr *iteration) readyFirstOps() {
-	peaks := pipelinePeaks(tr.sch)
+	bound := min(tr.sch.Stages, tr.sch.Microbatches) // 1F1B's peak, on device 0
 	rf := &readyFirst{pokes: map[int][]int32{}}
 	poke := func(id, dev int) {
 		if l := rf.pokes[id]; len(l) == 0 || l[len(l)-1] != int32(dev) {
@@ -57,7 +57,7 @@ func (tr *iteration) readyFirstOps() {
 		}
 		for d, order := range tr.sch.Order {
 			dev := len(rf.devs)
-			rf.devs = append(rf.devs, rfDevice{running: -1, bound: max(peaks[0], 1)})
+			rf.devs = append(rf.devs, rfDevice{running: -1, bound: bound})
 			poke(start, dev)
 			for _, o := range order {
 				k := tr.stageOfDev[d][o.Chunk]
@@ -76,25 +76,6 @@ func (tr *iteration) readyFirstOps() {
 			rf.dispatch(tr, int(dev), id)
 		}
 	})
-}
-
-// pipelinePeaks is the static order's peak of microbatches held per
-// device (p−d on device d for 1F1B).
-func pipelinePeaks(s pipeline.Schedule) []int {
-	peaks := make([]int, s.Stages)
-	for d, ops := range s.Order {
-		held := 0
-		for _, o := range ops {
-			switch o.Kind {
-			case pipeline.F:
-				held++
-			case pipeline.B:
-				held--
-			}
-			peaks[d] = max(peaks[d], held)
-		}
-	}
-	return peaks
 }
 
 // dispatch runs device dev's best-ranked ready op if the device is free;

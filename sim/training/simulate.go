@@ -218,8 +218,5 @@ func (tr *iteration) build() error {
 	if tr.sch.ReadyFirst {
 		tr.readyFirstOps()
 	}
-	if tr.par.Cyclic {
-		tr.stagger()
-	}
 	return nil
 }

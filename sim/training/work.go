@@ -115,7 +115,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		Field: "parallel.microbatches", Fix: "lower parallel.microbatches or use fewer GPUs"}
 	var tr budget.Count
 	mp := tp * cp
-	if fid == detailed {
+	if fid == detailed || p.Cyclic && real && fid != ideal {
 		tr = detailedTransfers(s, v, m, buckets)
 	}
 	// A mirrored run (mirror.go) simulates one replica: sim = 1/dp of
@@ -132,8 +132,8 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
-		if p.Cyclic { // the relay: 2(dp−1) sends and a join per tp rank
-			closedForms = tp*2*dp + pp*2*m*v*mp
+		if p.Cyclic { // the relay's messages go on the links (below)
+			closedForms = pp * 2 * m * v * mp
 		}
 		if f := SDPOf(&s).Fraction; real && f != 0 {
 			_, closedForms = sdpWork(p.DP, f, buckets, 1)
