@@ -114,4 +114,21 @@ func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 			Ts: x.Start.Microseconds(), Dur: (x.End - x.Start).Microseconds(), Args: a,
 		})
 	}
+	if tl.Fidelity == Measured {
+		tl.collectiveEvents(ev, args)
+	}
+}
+
+// collectiveEvents hands ev each collective of a measured run (which has
+// no transfers) on the communication thread of each GPU in it: a
+// profiler's NCCL kernels. (A simulated run's trace shows its messages;
+// its analytic collectives are not in the work budget's trace size.)
+func (tl *Timeline) collectiveEvents(ev func(traceEvent), args []traceArg) {
+	for _, c := range tl.Collectives {
+		a := append(args[:0], stringArg("algorithm", c.Algorithm), intArg("bytes", int64(c.Bytes)), intArg("ranks", int64(c.Ranks)))
+		for _, g := range c.GPUs {
+			ev(traceEvent{Name: c.Name.Label(), Cat: "collective", Ph: "X", Pid: g, Tid: commThread,
+				Ts: c.Start.Microseconds(), Dur: (c.End - c.Start).Microseconds(), Args: a})
+		}
+	}
 }

@@ -19,7 +19,11 @@ import (
 // the GPUs.
 func (s Summary) WriteText(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	if s.Fidelity == Measured {
+		p("%s (measured)\n", s.Title)
+	} else {
+		p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	}
 	if reports := s.reports(); len(reports) > 0 {
 		p("  run time              %v\n", s.Iteration)
 		for _, r := range reports {

@@ -2,7 +2,6 @@ package workload
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -59,7 +58,7 @@ func Models() []Model {
 	} {
 		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
 	}
-	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
+	sortByName(models)
 	return models
 }
 
@@ -75,4 +74,18 @@ func LookupModel(name string) (Model, error) {
 		names[i] = m.Name
 	}
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// sortByName orders the presets by name with an insertion sort: the list
+// is short and its names distinct, so any sort gives this order, and this
+// one passes nothing through an interface. Sorting with package sort or
+// slices makes the linker count Model as converted to an interface, and
+// Ebitengine's text/template then keeps every exported method of it and
+// of the types it holds in the wasm.
+func sortByName(models []Model) {
+	for i := 1; i < len(models); i++ {
+		for j := i; j > 0 && models[j].Name < models[j-1].Name; j-- {
+			models[j], models[j-1] = models[j-1], models[j]
+		}
+	}
 }
