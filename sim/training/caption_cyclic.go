@@ -39,7 +39,7 @@ func cyclicMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summ
 			strategy.Of(lo, strategy.GiB), strategy.Of(hi, strategy.GiB), strategy.Of(refLo, strategy.GiB), strategy.Of(refHi, strategy.GiB)),
 	}
 	if cyc, sync := peakLoad(tl), peakLoad(ref); cyc > 0 && sync > 0 {
-		parts = append(parts, strategy.Figure("peak load on the network {} (in step {})", strategy.Of(cyc, strategy.GBps), strategy.Of(sync, strategy.GBps)),
+		parts = append(parts, strategy.Figure("peak load on the network {} TB/s (in step {} TB/s)", strategy.Of(cyc/1e12, strategy.Sig3), strategy.Of(sync/1e12, strategy.Sig3)),
 			strategy.Compare(strategy.Check{Name: "cyclic peak load", Formula: "peak_sync / peak_cyclic = n",
 				Source: "Fournier & Oyallon 2024: the gradient messages spread over the step", Tolerance: 0.1},
 				fmt.Sprintf("peak load falls {}×; formula n = {} (dp = %d)", n), sync/cyc, float64(n), strategy.Sig3))
