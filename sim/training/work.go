@@ -132,18 +132,12 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
-		if p.Cyclic { // the relay's messages go on the links (below)
-			closedForms = pp * 2 * m * v * mp
-		}
 		if f := SDPOf(&s).Fraction; real && f != 0 {
 			_, closedForms = sdpWork(p.DP, f, buckets, 1)
 			closedForms += 2 * m
 		}
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
-	if p.Cyclic {
-		groupOps += dp // the stagger's delays
-	}
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
 		// ZeRO-3's prefetches: per gather (pp·2mv·mp of them) a join per
 		// simulated replica, holding a copy of its op's predecessors,
