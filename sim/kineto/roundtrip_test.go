@@ -77,7 +77,7 @@ func TestRoundTrip(t *testing.T) {
 	} {
 		t.Run(c.file, func(t *testing.T) {
 			want := core(simulate(t, c.file, c.fidelity))
-			if len(want.Transfers) > 0 {
+			if want.Transfers.Len() > 0 {
 				t.Fatalf("%s has transfers: not a run the format carries whole", c.file)
 			}
 			got, files := roundTrip(t, want)

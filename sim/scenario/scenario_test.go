@@ -152,6 +152,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte("gpus: 4\n"))
 	f.Add([]byte("a: &x [*x]\n"))
 	f.Add([]byte("gpus: 4\n---\ngpus: 8\n"))
+	f.Add([]byte("model: {preset: llama3-8b}\ntraining: {tokens: 15T}\ncost: {gpu_hour: 3, pue: 1.2, grid_kg_per_kwh: 0.3}\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := scenario.Parse(data)
 		if err == nil {
@@ -168,7 +169,9 @@ func FuzzFromQuery(f *testing.F) {
 		"strategy=split-learning&clients=8&hops=4&client_speeds=1,1,1,1,1,1,1,0.25",
 		"strategy=split-learning&split_mode=fedavg&local_steps=3&uplink=1Mbps&speed_cv=0.5",
 		"proto=ll128&algo=auto", "proto=auto&gpus=8", "proto=Simple",
-		"model=gpt3-1.3b&gpu=h100-sxm&nodes=4&gpus_per_node=1&dp=4&sdp=0.5&sdp_masking=forward&sdp_level=neuron&sdp_assignment=disjoint"} {
+		"model=gpt3-1.3b&gpu=h100-sxm&nodes=4&gpus_per_node=1&dp=4&sdp=0.5&sdp_masking=forward&sdp_level=neuron&sdp_assignment=disjoint",
+		"model=llama3-8b&gpu=h100-sxm&tokens=15T&gpu_hour=2.5&pue=1.1&grid=0.2", "tokens=1.5e13&strategy=training&model=llama3-8b",
+		"model=llama3-8b&tokens=-1T&pue=0.9&grid=3", "gpus=4&pue=1.2"} {
 		f.Add(q)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {

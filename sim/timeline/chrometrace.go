@@ -95,7 +95,8 @@ func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 			Args: append(args[:0], intArg("microbatch", int64(s.Microbatch))),
 		})
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		name := fmt.Sprintf("send chunk %d → %s", x.Chunk, tl.GPUs[x.Dst].Name)
 		a := append(args[:0], intArg("bytes", int64(x.Bytes)), intArg("chunk", int64(x.Chunk)))
 		cat := "p2p"

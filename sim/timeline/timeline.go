@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"paraplay/sim/collective"
+	"paraplay/sim/cost"
 	"paraplay/sim/units"
 )
 
@@ -31,7 +32,7 @@ type Timeline struct {
 	Mirrors []int `json:"-"`
 	// Transfers are the messages, sorted by start time; messages that start
 	// at the same instant keep the order in which the simulator sent them.
-	Transfers []Transfer `json:"transfers"`
+	Transfers Transfers `json:"transfers"`
 	// Collectives summarise each collective operation of the run.
 	Collectives []Collective `json:"collectives"`
 	// End is the instant the last operation finished: the iteration time.
@@ -207,11 +208,27 @@ type Training struct {
 	// Warnings are valid but suspicious choices of the plan.
 	Warnings []string `json:"warnings,omitempty"`
 	// Step is, when the data-parallel replicas start staggered
-	// (parallel.cyclic), the steady state's step: the longest replica's
-	// own, from its first span to its last. Back to back, every replica
+	// (parallel.cyclic), the steady state's step: the last replica's own,
+	// from its start to its last span's end. Back to back, every replica
 	// finishes a step each Step, so throughput and MFU count it rather
 	// than End, which includes the stagger of a cold start. 0 otherwise.
 	Step units.Time `json:"step,omitempty"`
+	// Cost, when the scenario sets a token budget, is what Summarize
+	// prices the run with (Summary.Estimate); nil otherwise. Not in the
+	// timeline's JSON: the summary carries the result.
+	Cost *CostBasis `json:"-"`
+}
+
+// CostBasis is a training run's token budget, its cost settings and each
+// GPU's rating (package cost).
+type CostBasis struct {
+	// Tokens is the budget, training.tokens.
+	Tokens float64
+	// Settings are the scenario's cost keys.
+	Settings cost.Settings
+	// Ratings has one entry per GPU, by ID; a run of one GPU type may
+	// give one for all.
+	Ratings []cost.Rating
 }
 
 // GPU is a device in the run.

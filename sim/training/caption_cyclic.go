@@ -111,7 +111,8 @@ func peakLoad(tl *timeline.Timeline) float64 {
 		d  float64
 	}
 	var edges []edge
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		for i, r := range x.Rates {
 			end := x.End
 			if i+1 < len(x.Rates) {

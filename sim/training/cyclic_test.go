@@ -81,8 +81,8 @@ func TestCyclicPeakLoadFallsByN(t *testing.T) {
 	for _, n := range []int{2, 4, 8} {
 		cyc, sync := mustSimulate(t, gptReplicas(n, true)), mustSimulate(t, gptReplicas(n, false))
 		total := func(tl *timeline.Timeline) (b units.Bytes) {
-			for _, x := range tl.Transfers {
-				b += x.Bytes
+			for i := range tl.Transfers.Len() {
+				b += tl.Transfers.At(i).Bytes
 			}
 			return b
 		}

@@ -30,6 +30,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			}
 			info.PeakFLOPS = sum / float64(len(tr.gpuOf))
 		}
+		info.Cost = tr.costBasis()
 	}
 	if p.Cyclic {
 		info.Step = tr.cyclicStep(tl)
