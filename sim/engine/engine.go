@@ -16,7 +16,16 @@ type Engine struct {
 	// million pops.
 	queue radixheap.Queue[Handler]
 	fired uint64
+	// last is the time of the last event that did something (Run's
+	// result); idle says the event being run has called Idle.
+	last units.Time
+	idle bool
 }
+
+// Idle says the event being run did nothing: a stale event, such as a
+// message's completion re-armed earlier when its rate rose. Run does not
+// count its time as the end of the simulation.
+func (e *Engine) Idle() { e.idle = true }
 
 // funcHandler lets a plain function be an event; a func value is a single
 // pointer, so wrapping it in the interface costs no allocation.
@@ -62,13 +71,18 @@ func (e *Engine) Schedule(t units.Time, h Handler) {
 // After schedules fn d after the current time.
 func (e *Engine) After(d units.Time, fn func()) { e.At(e.now+d, fn) }
 
-// Run fires events until the queue is empty and returns the final time.
+// Run fires events until the queue is empty and returns the time of the
+// last one that did something (not Idle).
 func (e *Engine) Run() units.Time {
 	for e.queue.Len() > 0 {
 		var h Handler
 		e.now, h = e.queue.Pop()
 		e.fired++
+		e.idle = false
 		h.Fire()
+		if !e.idle {
+			e.last = e.now
+		}
 	}
-	return e.now
+	return e.last
 }

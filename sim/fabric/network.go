@@ -69,6 +69,8 @@ func (m *Message) Fire() {
 		n.activate(m)
 	case m.state == active && m.armedAt == n.eng.Now():
 		n.complete(m)
+	default:
+		n.eng.Idle() // made stale by a later rate change
 	}
 }
 

@@ -28,6 +28,22 @@ var (
 	a100Balance = [numDTypes]float64{BF16: 85.3, FP16: 85.3, TF32: 83.7}
 )
 
+// The TPUs' parameters: no measured TPU GEMM table is in the repository,
+// so every one is an ASSUMPTION (sources.go says which): an MXU stands for
+// an SM, fp16 runs at the bf16 rate, a 128×128 output tile (reuse 64)
+// fills a 128×128 MXU (85.3, the largest tile's, on v6e's 256×256 MXUs).
+var (
+	tpuRate    = [numDTypes]float64{BF16: 1, FP16: 1}
+	tpuCeiling = [numDTypes]float64{BF16: 0.85, FP16: 0.85}
+	mxu128     = [numDTypes]float64{BF16: 64, FP16: 64}
+	mxu256     = [numDTypes]float64{BF16: 85.3, FP16: 85.3}
+)
+
+const (
+	tpuLaunch = 2e-6
+	tpuHBM    = 0.85
+)
+
 const (
 	h100TileOverhead = 0.93e-6
 	h100Launch       = 4.72e-6
@@ -59,6 +75,11 @@ var catalog = [...]Params{
 	{GPU: "mi300x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM},
 	{GPU: "mi325x", SMs: 304, Rate: hopperRate, Ceiling: cdna3Ceiling, Balance: cdna3Balance, TileOverhead: cdna3Tile, Launch: cdna3Launch, HBMEfficiency: cdna3HBM},
 	{GPU: "t4", SMs: 40, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.6}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
+	{GPU: "tpu-v4", SMs: 8, Rate: tpuRate, Ceiling: tpuCeiling, Balance: mxu128, TileOverhead: 0, Launch: tpuLaunch, HBMEfficiency: tpuHBM},
+	{GPU: "tpu-v5e", SMs: 4, Rate: tpuRate, Ceiling: tpuCeiling, Balance: mxu128, TileOverhead: 0, Launch: tpuLaunch, HBMEfficiency: tpuHBM},
+	{GPU: "tpu-v5p", SMs: 8, Rate: tpuRate, Ceiling: tpuCeiling, Balance: mxu128, TileOverhead: 0, Launch: tpuLaunch, HBMEfficiency: tpuHBM},
+	{GPU: "tpu-v6e", SMs: 2, Rate: tpuRate, Ceiling: tpuCeiling, Balance: mxu256, TileOverhead: 0, Launch: tpuLaunch, HBMEfficiency: tpuHBM},
+	{GPU: "tpu7x", SMs: 8, Rate: [numDTypes]float64{BF16: 1, FP16: 1, FP8: 2}, Ceiling: [numDTypes]float64{BF16: 0.85, FP16: 0.85, FP8: 0.85}, Balance: [numDTypes]float64{BF16: 64, FP16: 64, FP8: 64}, TileOverhead: 0, Launch: tpuLaunch, HBMEfficiency: tpuHBM},
 	{GPU: "v100-sxm", SMs: 80, Rate: fp16Only, Ceiling: [numDTypes]float64{FP16: 0.8}, Balance: h100Balance, TileOverhead: h100TileOverhead, Launch: h100Launch, HBMEfficiency: h100HBM},
 }
 

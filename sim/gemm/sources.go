@@ -19,6 +19,7 @@ const (
 	borrowHopper = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's (same Hopper SM)."
 	borrowOlder  = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the h100-sxm fit's, borrowed across architectures (no table for this GPU was found)."
 	fitA100      = "TileOverhead fitted (go test ./sim/gemm -run 'TestFit$' -fit a100-sxm-80gb -fitceil= -fitfixed launch,hbm -v, which also moves Balance to 87.8) to the 9 fp16 shapes of published/cookbook_a100.txt (EleutherAI's sizing benchmarks, on a GPU the files do not name, taken as an A100: UNCONFIRMED), median |error| 3.3%, p90 5.4%; Balance held at 85.3, the operand reuse of the largest tile (256×128), so that the MAMF ceiling stays reachable as MAMF measured it; Launch and HBMEfficiency, which those large shapes cannot fix, are the h100-sxm fit's, UNCONFIRMED."
+	tpuBasis     = "ASSUMPTION throughout, no measured TPU GEMM table: ceiling 0.85 of peak (google/maxtext's published v5e-256 runs reach 56–67% MFU end to end, MaxText/configs/v5e README, which bounds it from below); Balance the operand reuse of an output tile that fills one MXU (64 for 128x128, 85.3 the largest tile's on v6e's 256x256); TileOverhead 0; Launch 2 µs; HBMEfficiency 0.85. None fitted."
 	borrowAmpere = "UNCONFIRMED by any table: Balance, TileOverhead, Launch and HBMEfficiency are the a100-sxm-80gb fit's (same Ampere SM). "
 )
 
@@ -52,6 +53,11 @@ var sources = map[string][2]string{
 		"UNCONFIRMED by any table: every parameter is the mi300x fit's. " + fitMI},
 	"t4": {"NVIDIA Turing architecture whitepaper: T4 has 40 SMs (2,560 CUDA cores). T4 datasheet: 65 TFLOPS mixed-precision FP16; no bf16, tf32 or fp8 tensor cores",
 		"ASSUMPTION: ceiling 0.6 of peak, a guess for a 70 W card that throttles under sustained tensor load (no MAMF measurement). " + borrowOlder},
+	"tpu-v4":  {"Cloud TPU docs, 'TPU v4': 2 TensorCores per chip, 4 MXUs each (8 taken as its 'SMs'); 275 TFLOPS bf16 (int8 the same). fp16 UNCONFIRMED: priced at the bf16 rate (the MXU takes bf16)", tpuBasis},
+	"tpu-v5e": {"Cloud TPU docs, 'TPU v5e': 1 TensorCore per chip, 4 MXUs (taken as its 'SMs'); 197 TFLOPS bf16. fp16 UNCONFIRMED: priced at the bf16 rate", tpuBasis},
+	"tpu-v5p": {"Cloud TPU docs, 'TPU v5p': 2 TensorCores per chip, 4 MXUs each (8 taken as its 'SMs'); 459 TFLOPs bf16, FP8 listed at the same rate (none modelled). fp16 UNCONFIRMED: priced at the bf16 rate", tpuBasis},
+	"tpu-v6e": {"Cloud TPU docs, 'TPU v6e': 1 TensorCore per chip with two 256x256 MXUs (2 taken as its 'SMs'); 918 TFLOPs bf16. fp16 UNCONFIRMED: priced at the bf16 rate", tpuBasis},
+	"tpu7x":   {"Cloud TPU docs, 'TPU7x (Ironwood)': 2 TensorCores per chip; 2,307 TFLOPs bf16 and 4,614 FP8. The MXU count is UNCONFIRMED (v5p's 8 taken). fp16 UNCONFIRMED: priced at the bf16 rate", tpuBasis},
 	"v100-sxm": {"NVIDIA Tesla V100 GPU Architecture whitepaper: 80 SMs. V100 datasheet: 125 TFLOPS FP16 tensor; no bf16, tf32 or fp8 tensor cores",
 		"ASSUMPTION: ceiling 0.8 of peak, a guess (no MAMF measurement). " + borrowOlder},
 }

@@ -153,7 +153,7 @@ func GPUs() []GPU {
 				idleBasis + "70 W, not measured"),
 		},
 	}
-	gpus = append(gpus, newerGPUs()...)
+	gpus = append(append(gpus, newerGPUs()...), tpus()...)
 	sortGPUs(gpus)
 	return gpus
 }

@@ -22,7 +22,7 @@ const (
 	KindWAN            LinkKind = "wan"
 )
 
-var linkKinds = []LinkKind{KindNVLink, KindInfinityFabric, KindPCIe, KindInfiniBand, KindRoCE, KindEthernet, KindWAN}
+var linkKinds = []LinkKind{KindNVLink, KindInfinityFabric, KindPCIe, KindInfiniBand, KindRoCE, KindEthernet, KindWAN, KindICI}
 
 // Link describes one GPU's attachment to a fabric: how fast it sends in one
 // direction, how much of that a large message gets, and what each message

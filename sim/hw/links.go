@@ -32,7 +32,7 @@ const (
 // Links returns the link catalog sorted by name. Every call builds a fresh
 // slice, so the caller may change it freely.
 func Links() []Link {
-	links := append(nvLinks(), networkLinks()...)
+	links := append(append(nvLinks(), networkLinks()...), iciLinks()...)
 	sortLinks(links)
 	return links
 }

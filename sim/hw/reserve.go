@@ -69,6 +69,7 @@ const (
 	hopper
 	blackwell
 	cdna // AMD Instinct (HIP)
+	tpu  // Google TPU (XLA, no CUDA)
 )
 
 // generations places every catalog GPU; a test holds the table to the
@@ -79,6 +80,7 @@ var generations = map[string]generation{
 	"h100-sxm": hopper, "h100-pcie": hopper, "h200": hopper, "h800": hopper, "h20": hopper,
 	"b200": blackwell, "gb200": blackwell,
 	"mi300x": cdna, "mi325x": cdna,
+	"tpu-v4": tpu, "tpu-v5e": tpu, "tpu-v5p": tpu, "tpu-v6e": tpu, "tpu7x": tpu,
 }
 
 // Reserve returns the GPU's device reserve. A GPU the table does not know
@@ -94,6 +96,10 @@ func (g GPU) Reserve() DeviceReserve {
 		r.Context, r.CuBLAS = contextBlackwell, cublasHopper+cublasLtHopperOn
 	case gen == ampere && g.HBM >= 24*units.GiB:
 		r.CuBLAS = cublasPreHopper + cublasLtAmpere
+	case gen == tpu:
+		// A TPU has no CUDA context nor cuBLAS workspace; what the XLA
+		// runtime keeps of the HBM is not modelled (UNCONFIRMED: 0).
+		return DeviceReserve{Source: cite("TPU: no CUDA context or BLAS workspace; the XLA runtime's own reservation is not modelled (UNCONFIRMED, taken as 0)")}
 	case gen == cdna:
 		// UNCONFIRMED: the HIP context is taken at the CUDA figure and
 		// the hipBLAS workspace at cuBLAS's pre-Hopper default (PyTorch

@@ -23,8 +23,12 @@ func CollectiveParts(s scenario.Scenario, c timeline.CollectiveSummary) ([]strat
 	}
 	label := fmt.Sprintf("%s (%s): simulated {}; %s = {}", c.Name.Label(), collective.Label(c.Algorithm), formula)
 	// Each step's α and transfer time is rounded to the nanosecond.
+	source := "the α–β model (Thakur, Rabenseifner & Gropp 2005)"
+	if c.Algorithm == AlgorithmTorus {
+		source = "a bidirectional ring per torus axis (Austin et al. 2025, 'How to Scale Your Model', Part 3)"
+	}
 	pair := strategy.Compare(strategy.Check{Name: "collective time", Formula: formula,
-		Source: "the α–β model (Thakur, Rabenseifner & Gropp 2005)", Tolerance: 1e-4},
+		Source: source, Tolerance: 1e-4},
 		label, float64(c.Time), float64(units.Round(secs)), strategy.Nanoseconds)
 	if pipelinedNCCLTree(s, c.Algorithm) {
 		// Its closed form is a pipeline estimate (collective.NCCLTreeTime),
@@ -63,6 +67,9 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 	cfg.Alpha, cfg.Bandwidth = alpha, bw
 	per := cfg.PerNode
 	switch algo {
+	case AlgorithmTorus:
+		secs, err := TorusTime(s, t)
+		return "closed form Σ over phases of the slowest axis's ⌈(n−1)/2⌉·α + (n−1)/2·b/B (a ring) or (n−1)·(α + b/B) (a line), b = the block a chip holds", secs, err
 	case AlgorithmNVLS:
 		secs, _, err := inNetworkTime(s, t)
 		return "closed form 2α + ((n+1)/n + 1/9)·S/B (NVLS: the NVSwitch adds)", secs, err

@@ -24,10 +24,14 @@ func inNetwork(algo string) bool { return algo == AlgorithmNVLS || algo == Algor
 // inNetworkAlgorithms are the in-network all-reduces.
 var inNetworkAlgorithms = []string{AlgorithmNVLS, AlgorithmCollNet}
 
-// moreAlgorithms is Keys.Algorithms: the in-network all-reduces.
+// moreAlgorithms is Keys.Algorithms: the in-network all-reduces, and the
+// torus collectives of a TPU slice (AlgorithmTorus).
 func moreAlgorithms(op string) []string {
-	if op == "all_reduce" {
-		return inNetworkAlgorithms
+	switch {
+	case op == "all_reduce":
+		return append(inNetworkAlgorithms[:2:2], AlgorithmTorus)
+	case torusOp(op):
+		return []string{AlgorithmTorus}
 	}
 	return nil
 }

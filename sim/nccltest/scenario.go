@@ -25,8 +25,11 @@ func (Strategy) Keys() scenario.Keys {
 }
 
 // Check adds to the shared keys' checks where the in-network all-reduces
-// (nvls, collnet) fit.
-func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) { checkInNetwork(s, bad) }
+// (nvls, collnet) and the torus collectives fit.
+func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
+	checkInNetwork(s, bad)
+	checkTorus(s, bad)
+}
 
 // Title is e.g. "ring all-reduce on 8 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {

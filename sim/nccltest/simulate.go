@@ -38,6 +38,13 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 // picture is the textbook one) or through one ideal switch for the others.
 func Topology(s scenario.Scenario) (*topo.Topology, error) {
 	n := s.NumGPUs()
+	if sl, ok := s.Slice(); ok {
+		b, err := cluster.BuildSlice(sl)
+		if err != nil {
+			return nil, err
+		}
+		return b.Topology, nil
+	}
 	if s.Cluster.GPU != "" {
 		per := s.Cluster.GPUsPerNode
 		if per == 0 {
@@ -99,6 +106,9 @@ type Planned struct {
 // "auto", which ChooseWith resolves with the algorithm, the pair of least
 // predicted time, as NCCL's tuner does when NCCL_PROTO is unset.
 func Plan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
+	if onSlice(s) == AlgorithmTorus {
+		return torusPlan(s, t)
+	}
 	n := s.NumGPUs()
 	alpha, bw, err := bottleneck(t, taskgraph.Identity(n))
 	if err != nil {

@@ -22,7 +22,10 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
 	cfg := Config(s)
-	algo := s.Collective.Algorithm
+	algo := onSlice(s)
+	if algo == AlgorithmTorus {
+		return torusMessages(s)
+	}
 	// Resolved as Plan resolves it, with the scenario's protocol, on a
 	// mesh's own channel layout; a topology that does not build is
 	// bounded over every algorithm (collective.Messages).

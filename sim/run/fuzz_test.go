@@ -58,6 +58,8 @@ func FuzzSimulate(f *testing.F) {
 	for i := range bases {
 		f.Add([]byte{byte(i)})
 		f.Add([]byte{byte(i), 9, 3, 12, 1, 7, 200})
+		f.Add([]byte{byte(i), 1, 21, 0, 0, 1, 0, 0, 0, 0}) // a v5e 4x4 slice, torus
+		f.Add([]byte{byte(i), 1, 21, 1, 2, 2, 1, 0, 1, 1}) // two v5p 4x4x4 slices, without wraparound
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := bytesOf(data)
@@ -105,7 +107,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 21 {
+	switch b.next() % 22 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -175,5 +177,19 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Training.Tokens = pick(b, 0, 1, 15e12, 1e18, 2e18)
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
+	case 21:
+		mutateTPU(b, s)
 	}
+}
+
+// mutateTPU puts s on a TPU slice: its shape, slices and wraparound, and
+// the torus collective's algorithm, axes and op.
+func mutateTPU(b *bytesOf, s *scenario.Scenario) {
+	c := &s.Cluster
+	c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
+	c.Nodes, c.GPUsPerNode, c.NodeGPUs, c.Intra, c.Inter, c.Network = 0, 0, nil, "", "", ""
+	c.Slices, c.Wraparound, c.Twisted = pick(b, 0, 1, 2), pick(b, "", "none", "x"), pick(b, false, true)
+	s.GPUs = 0
+	s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
+	s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
 }

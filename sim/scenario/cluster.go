@@ -46,6 +46,7 @@ func (s *Scenario) validateCluster(keys Keys, bad Reporter) {
 	if c.Network != "" && c.Network != "rail-optimized" && c.Network != "fat-tree" && c.Network != "ideal" {
 		bad("cluster.network", "%q is not known; allowed: rail-optimized, fat-tree, ideal", c.Network)
 	}
+	s.validateTorus(keys, bad)
 }
 
 // validateCollective checks the collective section.

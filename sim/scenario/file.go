@@ -68,6 +68,7 @@ func Parse(data []byte) (Scenario, error) {
 		}
 	})
 	inferStrategy(&s, seen)
+	errs = append(errs, applyMesh(&s, seen)...)
 	// Fields that failed to parse kept their default, so Validate only adds
 	// problems with the fields that did parse.
 	return s, errors.Join(append(errs, flatten(s.Validate())...)...)

@@ -154,6 +154,17 @@ type Cluster struct {
 	// per node): a heterogeneous cluster. Compute speed and HBM follow
 	// each node's preset; the links inside nodes follow GPU's.
 	NodeGPUs []string `yaml:"node_gpus" json:"node_gpus"`
+	// Topology is a TPU slice's shape, e.g. "4x4x8" (cluster.gpu a TPU
+	// preset): its chips replace nodes × gpus_per_node.
+	Topology string `yaml:"topology" json:"topology,omitempty"`
+	// Slices is how many such slices the data-centre network joins
+	// (0 or 1: one slice).
+	Slices int `yaml:"slices" json:"slices,omitempty"`
+	// Twisted wires the slice as a twisted torus (k×k×2k or k×2k×2k).
+	Twisted bool `yaml:"twisted" json:"twisted,omitempty"`
+	// Wraparound is "auto" (or empty: the links the hardware gives the
+	// shape) or "none" (drop them, to see what they buy).
+	Wraparound string `yaml:"wraparound" json:"wraparound,omitempty"`
 }
 
 // Collective is one collective operation.
@@ -180,6 +191,10 @@ type Collective struct {
 	// time, as NCCL_PROTO unset does); empty prices the catalog's links as
 	// they are (collective.Protocol).
 	Protocol string `yaml:"protocol,omitempty" json:"protocol,omitempty"`
+	// Axes is, on a TPU slice, the torus axes the collective spans, e.g.
+	// "x" or "xyz"; empty: every axis longer than one chip. The chips
+	// that differ along the other axes run the same collective at once.
+	Axes string `yaml:"axes,omitempty" json:"axes,omitempty"`
 }
 
 // ProtocolAuto is collective.protocol's value that lets the tuner pick.
@@ -187,6 +202,9 @@ const ProtocolAuto = "auto"
 
 // NumGPUs is the number of GPUs the scenario runs on.
 func (s *Scenario) NumGPUs() int {
+	if s.Cluster.Topology != "" {
+		return s.Cluster.chips()
+	}
 	if s.Cluster.GPUsPerNode > 0 {
 		return max(1, s.Cluster.Nodes) * s.Cluster.GPUsPerNode
 	}

@@ -130,6 +130,9 @@ type Parallel struct {
 	// fewer layers than the others, for the embedding and the output head
 	// they also hold (Llama 3 used 1); 0: the equal split.
 	FirstLastFewer int `yaml:"first_last_fewer" json:"first_last_fewer,omitempty"`
+	// Mesh names the plan as a device mesh on a TPU slice (data, fsdp,
+	// seq, model), which sets dp, tp, cp and pp (and zero 3 for fsdp).
+	Mesh Mesh `yaml:"mesh" json:"mesh,omitempty"`
 }
 
 // ShardGroup is the number of data-parallel replicas the ZeRO stage

@@ -42,6 +42,7 @@ func FromQuery(q url.Values) (Scenario, error) {
 		}
 	}
 	inferStrategy(&s, seen)
+	errs = append(errs, applyMesh(&s, seen)...)
 	// Validate names fields by their YAML key; a URL's reader knows them by
 	// the parameter, so name that too.
 	for _, err := range flatten(s.Validate()) {

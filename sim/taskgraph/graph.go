@@ -85,7 +85,7 @@ func New(t *topo.Topology, title string) *Graph {
 	n := len(t.GPUs)
 	return &Graph{eng: eng, net: fabric.New(t, eng), out: NewTimeline(t, title),
 		gpus: gpuState{computeAt: make([]units.Time, n), commAt: make([]units.Time, n)},
-		msgs: messages{ports: newPorts(gpuNodes(t), directLocals(t))}}
+		msgs: messages{ports: newPorts(gpuNodes(t), directLocals(t), linkPorts(t))}}
 }
 
 // gpuNodes lists each GPU's server.
@@ -108,6 +108,15 @@ func directLocals(t *topo.Topology) []int {
 		local[i] = g.Local
 	}
 	return local
+}
+
+// linkPorts is the link count of a topology whose every link is a port
+// of its own (topo.Topology.LinkPorts), else 0.
+func linkPorts(t *topo.Topology) int {
+	if !t.LinkPorts {
+		return 0
+	}
+	return len(t.Links)
 }
 
 // Timeline is the record the graph's run fills in.

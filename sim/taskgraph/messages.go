@@ -116,10 +116,16 @@ func (g *Graph) endpoints(item int32) (src, dst int) {
 	return int(ref.src), int(ref.dst)
 }
 
-// portsOf is the send and receive port of a message (ports.portOf).
+// portsOf is the send and receive port of a message (ports.portOf), or
+// its route's first and last link where every link is a port.
 func (g *Graph) portsOf(item int32) (src, dst int) {
 	s, d := g.endpoints(item)
 	p := &g.msgs.ports
+	if p.links >= 0 {
+		if path, err := g.net.Route(s, d); err == nil && len(path) > 0 {
+			return p.pathPorts(path)
+		}
+	}
 	return p.portOf(s, d), p.portOf(d, s)
 }
 
@@ -158,7 +164,8 @@ func (g *Graph) send(id int32) {
 		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
 	} else {
 		p := &g.msgs.ports
-		p.sending[p.portOf(src, dst)], p.receiving[p.portOf(dst, src)], p.started[id] = true, true, true
+		ps, pd := g.portsOf(g.ops[id].item)
+		p.sending[ps], p.receiving[pd], p.started[id] = true, true, true
 		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
 	}
 	if err != nil {
@@ -177,6 +184,9 @@ func (a *arrivals) Arrived(m *fabric.Message) {
 	g.record(id, m)
 	p := &g.msgs.ports
 	src, dst := p.portOf(m.Src, m.Dst), p.portOf(m.Dst, m.Src)
+	if p.links >= 0 && len(m.Path) > 0 {
+		src, dst = p.pathPorts(m.Path)
+	}
 	p.sending[src], p.receiving[dst] = false, false
 	g.touch(src, dst)
 	g.finish(id)

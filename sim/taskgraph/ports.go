@@ -21,6 +21,7 @@ type ports struct {
 	node               []int // node[g] is GPU g's server
 	local              []int // local[g] is GPU g's index in its server, when ports are per peer
 	per                int   // the most GPUs in a server, when ports are per peer; else 0
+	links              int   // first port of the per-link ports (Topology.LinkPorts), or −1
 	sending, receiving []bool
 	bySrc, byDst       [][]int32  // waiting messages per sender / receiver, in arrival order
 	srcPass, dstPass   []uint32   // by port: the dispatch pass that last collected its queue
@@ -47,16 +48,28 @@ type touched struct {
 }
 
 // newPorts makes the ports of GPUs in servers node; local is nil, or each
-// GPU's index in its server for a port per peer (topo.Topology.DirectPorts).
-func newPorts(node, local []int) ports {
+// GPU's index in its server for a port per peer (topo.Topology.DirectPorts);
+// links is the topology's link count when every link is a port of its own
+// (topo.Topology.LinkPorts), else 0.
+func newPorts(node, local []int, links int) ports {
 	n := 2 * len(node)
 	per := 0
 	for _, l := range local {
 		per = max(per, l+1)
 	}
 	n += len(local) * per
-	return ports{node: node, local: local, per: per, sending: make([]bool, n), receiving: make([]bool, n),
+	first := -1
+	if links > 0 {
+		first, n = n, n+links
+	}
+	return ports{node: node, local: local, per: per, links: first, sending: make([]bool, n), receiving: make([]bool, n),
 		bySrc: make([][]int32, n), byDst: make([][]int32, n), srcPass: make([]uint32, n), dstPass: make([]uint32, n)}
+}
+
+// pathPorts is the send and receive port of a message on path when every
+// link is a port (topo.Topology.LinkPorts): its first link's and its last.
+func (p *ports) pathPorts(path []int) (src, dst int) {
+	return p.links + path[0], p.links + path[len(path)-1]
 }
 
 // portOf is the port GPU g uses for a message to or from GPU peer: its

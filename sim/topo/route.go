@@ -4,7 +4,8 @@ import "fmt"
 
 // Router finds the links a GPU-to-GPU message crosses: a shortest path by
 // hop count that never passes through another GPU (GPUs do not forward
-// traffic), ties broken by the lowest link id, so routes are deterministic.
+// traffic, unless Topology.Forward says they do), ties broken by the
+// lowest link id, so routes are deterministic.
 // Each query is a breadth-first search that stops at the destination;
 // callers that send many messages cache the routes they use.
 type Router struct {
@@ -63,12 +64,13 @@ func (r *Router) bfs(src, dst int) bool {
 	defer func() { r.queue = q[:0] }()
 	for head := 0; head < len(q); head++ {
 		v := q[head]
-		if v != src && t.IsGPU(v) {
+		if v != src && t.IsGPU(v) && !t.Forward {
 			continue // reached, but GPUs do not forward
 		}
+		held := !r.relays(v)
 		for _, id := range r.out[v] {
 			w := t.Links[id].To
-			if r.stamp[w] == r.search {
+			if r.stamp[w] == r.search || (held && t.IsGPU(w)) {
 				continue
 			}
 			r.stamp[w], r.parent[w] = r.search, int32(id)
@@ -79,4 +81,16 @@ func (r *Router) bfs(src, dst int) bool {
 		}
 	}
 	return false
+}
+
+// relays reports whether vertex v, reached in the current search, may pass
+// a message on to a GPU: anything but a KindHost switch reached from one
+// of its own chips (a TPU host joins its chips to the network, not to
+// each other).
+func (r *Router) relays(v int) bool {
+	t := r.topo
+	if t.IsGPU(v) || t.Switches[v-len(t.GPUs)].Kind != KindHost || r.stamp[v] != r.search {
+		return true
+	}
+	return !t.IsGPU(t.Links[r.parent[v]].From)
 }

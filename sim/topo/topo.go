@@ -21,6 +21,16 @@ type Topology struct {
 	// peer on its own, as the xGMI links of a fully connected mesh are
 	// driven (Mesh), instead of one message at a time into its server.
 	DirectPorts bool
+	// Forward says GPUs relay messages for others, as TPU chips route ICI
+	// traffic through the chips between source and destination; routes
+	// then cross GPUs (but never a KindHost switch from chip to chip).
+	Forward bool
+	// LinkPorts says every link out of a GPU is a send port of its own,
+	// and every link into it a receive port: a TPU chip drives its four or
+	// six ICI links at once.
+	LinkPorts bool
+	// Torus is the shape of a torus topology (BuildTorus), nil otherwise.
+	Torus *Torus
 }
 
 // GPU is one device.

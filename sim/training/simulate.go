@@ -155,6 +155,14 @@ func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
 	if s.Cluster.GPU == "" {
 		return topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), hw.GPU{}, nil
 	}
+	if sl, ok := s.Slice(); ok {
+		b, err := cluster.BuildSlice(sl)
+		if err != nil {
+			return nil, hw.GPU{}, err
+		}
+		gpu, err := hw.LookupGPU(s.Cluster.GPU)
+		return b.Topology, gpu, err
+	}
 	per := s.Cluster.GPUsPerNode
 	if per == 0 {
 		per = n

@@ -44,6 +44,9 @@ type collectiveFlags struct {
 	channels              int
 	json                  bool
 	trace                 string
+	// topology, axes and wrap name a TPU slice (collectiveTPU).
+	topology, axes, wrap string
+	twisted              bool
 }
 
 func collectiveCommand(args []string, stdout, stderr io.Writer) int {
@@ -61,6 +64,9 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 	}
 	if f.linkBW != "" && !flagSet(fs, "proto") {
 		f.proto = "none" // a link of the user's own α and bandwidth: NCCL's per-hardware protocol costs do not apply
+	}
+	if f.topology != "" {
+		return f.tpu(stdout, stderr)
 	}
 	built, sizes, err := f.resolve()
 	if err != nil {
@@ -105,6 +111,10 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.fidelity, "fidelity", taskgraph.Auto, "detailed (every message simulated), analytic (closed form) or auto")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&f.trace, "trace", "", "write the Chrome trace of the largest size to this file")
+	fs.StringVar(&f.topology, "topology", "", "a TPU slice's shape, e.g. 4x4x4 (--gpu a TPU preset): the torus collective on its ICI links")
+	fs.StringVar(&f.axes, "axes", "", "the slice's torus axes the collective spans, e.g. x or xy (default: every axis longer than 1)")
+	fs.StringVar(&f.wrap, "wraparound", "auto", "auto (the wraparound links the pod gives the slice) or none")
+	fs.BoolVar(&f.twisted, "twisted", false, "wire the slice as a twisted torus (k×k×2k or k×2k×2k shapes of v4 and v5p)")
 	return fs
 }
 

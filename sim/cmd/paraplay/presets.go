@@ -64,6 +64,8 @@ type presetCatalog struct {
 	// Devices is the client-device catalog of split and federated
 	// learning.
 	Devices []hw.Device `json:"devices"`
+	// Pods is how each TPU generation's chips are wired.
+	Pods []hw.Pod `json:"tpu_pods"`
 }
 
 // presetModel adds the exact parameter count to a model for JSON readers.
@@ -74,7 +76,7 @@ type presetModel struct {
 }
 
 func writePresetsJSON(w io.Writer) error {
-	cat := presetCatalog{GPUs: hw.GPUs(), Devices: hw.Devices()}
+	cat := presetCatalog{GPUs: hw.GPUs(), Devices: hw.Devices(), Pods: hw.Pods()}
 	for _, m := range workload.Models() {
 		cat.Models = append(cat.Models, presetModel{Model: m, Params: workload.Params(m).Total()})
 	}
@@ -115,6 +117,8 @@ func writePresetsText(w io.Writer) error {
 			l.Achievable*100, num(float64(l.Effective())/1e9), l.Latency)
 	}
 	fmt.Fprintln(tw)
+	writePods(tw)
+	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Calibration (ring all-reduce busbw for large messages: model = effective bandwidth)")
 	for _, l := range hw.Links() {
 		if l.MeasuredBusBW == 0 {
@@ -154,6 +158,9 @@ func writeSources(w io.Writer) error {
 	for _, m := range workload.Models() {
 		fmt.Fprintf(&b, "%s: %s\n", m.Name, m.Source)
 	}
+	for _, p := range hw.Pods() {
+		fmt.Fprintf(&b, "%s pod: %s\n", p.TPU, p.Source)
+	}
 	for _, l := range hw.Links() {
 		fmt.Fprintf(&b, "%s: %s\n  line rate: %s\n  achievable: %s\n  latency: %s\n", l.Name, l.DisplayName, l.Source, l.AchievableBasis, l.LatencyBasis)
 		if l.MeasuredSource != "" {
@@ -178,4 +185,23 @@ func num(v float64) string {
 		return strconv.FormatFloat(v, 'g', 3, 64)
 	}
 	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// writePods tabulates the TPU pods: their torus, wraparound rule, hosts
+// and the host's PCIe and data-centre network.
+func writePods(tw io.Writer) {
+	fmt.Fprintln(tw, "TPU pods (cluster.topology, cluster.slices)")
+	fmt.Fprintln(tw, "TPU\tTORUS\tLARGEST\tCHIPS\tWRAPAROUND\tHOST\tPCIe GB/s/chip\tDCN GB/s/host")
+	for _, p := range hw.Pods() {
+		wrap := fmt.Sprintf("axis of %d", p.Wrap)
+		if p.Cube > 0 {
+			wrap = fmt.Sprintf("whole %dx%dx%d cubes (OCS)", p.Cube, p.Cube, p.Cube)
+		}
+		max, host := fmt.Sprintf("%dx%dx%d", p.Max[0], p.Max[1], p.Max[2]), fmt.Sprintf("%dx%dx%d", p.Host[0], p.Host[1], p.Host[2])
+		if p.Dims == 2 {
+			max, host = fmt.Sprintf("%dx%d", p.Max[0], p.Max[1]), fmt.Sprintf("%dx%d", p.Host[0], p.Host[1])
+		}
+		fmt.Fprintf(tw, "%s\t%dD\t%s\t%d\t%s\t%s\t%s\t%s\n", p.TPU, p.Dims, max, p.Chips, wrap, host,
+			num(float64(p.PCIe)/1e9), num(float64(p.DCN)/1e9))
+	}
 }

@@ -34,6 +34,11 @@ func TestPresetsText(t *testing.T) {
 			t.Errorf("presets output lacks link %s or its source", l.Name)
 		}
 	}
+	for _, p := range hw.Pods() {
+		if !strings.Contains(text, p.TPU+" pod: "+p.Source) {
+			t.Errorf("presets output lacks the pod of %s or its source", p.TPU)
+		}
+	}
 }
 
 func TestPresetsTextRow(t *testing.T) {
