@@ -46,7 +46,8 @@ const (
 	OpAllToAll      Op = "all_to_all"
 	OpSendRecv      Op = "sendrecv"
 	OpBarrier       Op = "barrier"
-	// OpSend is a point-to-point message of a serving run's pipeline.
+	// OpSend is a point-to-point message: of a serving run's pipeline, or
+	// of cyclic data parallelism's gradient relay.
 	OpSend Op = "send"
 	// OpPipelineSend is a point-to-point message between a training run's
 	// pipeline stages ("send-recv").

@@ -9,6 +9,7 @@ import (
 var names = []struct{ name, rule string }{
 	{"gpipe", "v = 1"},
 	{"1f1b", "v = 1"},
+	{"ready-first", "v = 1"},
 	{"interleaved", "v ≥ 1, m a multiple of p"},
 	{"zb-h1", "v = 1"},
 	{"zb-h2", "v = 1"},
@@ -48,6 +49,8 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return GPipe(p, m), nil
 	case "1f1b":
 		return OneFOneB(p, m), nil
+	case "ready-first":
+		return ReadyFirst(p, m), nil
 	case "interleaved":
 		return Interleaved(p, m, want)
 	case "zb-h1":

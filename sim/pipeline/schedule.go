@@ -98,6 +98,10 @@ type Schedule struct {
 	// only its own F, not the gradient from the next stage, so no gradient
 	// travels between stages. The cost of the local heads is not modelled.
 	LocalLoss bool
+	// ReadyFirst says Order only ranks each device's ops: at run time a
+	// free device runs its best-ranked op whose inputs are ready, within
+	// the in-flight bound of its static peak (ReadyFirst).
+	ReadyFirst bool
 }
 
 // ModelStages returns p·v, the number of model stages.

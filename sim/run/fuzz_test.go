@@ -127,12 +127,13 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Microbatches = pick(b, 1, 3, 64, 4096)
 		s.Parallel.MicroBatchSize = pick(b, 1, 4096)
 	case 6:
-		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp")
+		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp", "ready-first")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
 		s.Parallel.ZeROGroup = pick(b, 0, 1, 2, 3)
 		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
 		s.Parallel.P2P = pick(b, "", "async", "blocking")
+		s.Parallel.Cyclic = pick(b, false, false, true)
 	case 7:
 		s.Training.Efficiency = pick(b, 0, 1e-300, 1e-9, 1)
 	case 8:

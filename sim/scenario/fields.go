@@ -110,6 +110,8 @@ var headFields = []Field{
 		func(s *Scenario, v string) error { s.Parallel.GradReduce = v; return nil }},
 	{"parallel.p2p", "p2p", "async or blocking", func(s *Scenario) string { return s.Parallel.P2P },
 		func(s *Scenario, v string) error { s.Parallel.P2P = v; return nil }},
+	{"parallel.cyclic", "cyclic", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Parallel.Cyclic) },
+		func(s *Scenario, v string) error { return assign(&s.Parallel.Cyclic, v, parseBool) }},
 	{"parallel.recompute", "recompute", "none, selective or full", func(s *Scenario) string { return s.Parallel.Recompute },
 		func(s *Scenario, v string) error { s.Parallel.Recompute = v; return nil }},
 	{"parallel.order", "order", "dimensions innermost first, e.g. tp,cp,pp,dp", func(s *Scenario) string { return s.Parallel.Order },

@@ -105,6 +105,12 @@ type Parallel struct {
 	// Megatron-LM's 2021 p2p_communication did with torch.cuda.synchronize
 	// after each exchange and its scatter/gather of the tp ranks' slices).
 	P2P string `yaml:"p2p" json:"p2p,omitempty"`
+	// Cyclic staggers the data-parallel replicas (Fournier & Oyallon
+	// 2024, cyclic data parallelism): replica r starts r/dp of a step
+	// after replica 0, and the gradients travel from replica to replica
+	// as point-to-point messages instead of one all-reduce, applied one
+	// step late.
+	Cyclic bool `yaml:"cyclic" json:"cyclic,omitempty"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the

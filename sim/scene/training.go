@@ -110,6 +110,9 @@ func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32, head str
 // its value.
 func (m metrics) trainingLines() [][2]string {
 	lines := [][2]string{{"iteration", m.iteration.String()}}
+	if m.step > 0 {
+		lines = append(lines, [2]string{"steady step", m.step.String()})
+	}
 	if m.iterations > 0 {
 		done := itoa(m.iterations) + " steps"
 		if m.lost > 0 {
@@ -195,6 +198,7 @@ func presentKinds(f *Frames) ([]timeline.Kind, []string) {
 // metrics are the headline numbers of a training run shown on screen.
 type metrics struct {
 	iteration       units.Time
+	step            units.Time // a staggered run's steady step (Training.Step); 0 otherwise
 	tokensPerSecond float64
 	mfu             float64
 	bubble          float64
@@ -217,7 +221,11 @@ type metrics struct {
 func trainingMetrics(tl *timeline.Timeline, counts func(*timeline.Memory) bool) metrics {
 	m := metrics{iteration: tl.End, bubble: tl.BubbleFraction()}
 	if tr := tl.Training; tr != nil {
-		if secs := tl.End.Seconds(); secs > 0 {
+		secs := tl.End.Seconds()
+		if tr.Step > 0 { // staggered replicas: each finishes a step this often
+			m.step, secs = tr.Step, tr.Step.Seconds()
+		}
+		if secs > 0 {
 			m.tokensPerSecond = tr.Tokens / secs
 			if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
 				m.mfu = tr.ModelFLOPs / secs / peak

@@ -111,8 +111,9 @@ func (tl *Timeline) communicationWaits() []deviceWaits {
 // transfers and keep it busy from start to end). A device in one
 // collective operation (an all-reduce, one ZeRO gather) communicates from
 // its first message in it to its last, since between its steps it waits
-// for its peers'; a parameter server's push-pull, a channel of many
-// exchanges over the whole run, counts only its messages.
+// for its peers'; a parameter server's push-pull and a channel of sends
+// (cyclic data parallelism's gradient relay), each of many exchanges over
+// the whole run, count only their messages.
 func (tl *Timeline) commByDevice() [][]kindSpan {
 	n := len(tl.GPUs)
 	comm := make([][]kindSpan, n)
@@ -123,7 +124,7 @@ func (tl *Timeline) commByDevice() [][]kindSpan {
 		return cmp.Or(tl.Collectives[c].Purpose, "collective")
 	}
 	operation := func(c int) bool {
-		return c >= 0 && c < len(tl.Collectives) && tl.Collectives[c].Name != collective.OpPushPull
+		return c >= 0 && c < len(tl.Collectives) && tl.Collectives[c].Name != collective.OpPushPull && tl.Collectives[c].Name != collective.OpSend
 	}
 	ops := newMemberSpans()
 	detailed := make([]bool, len(tl.Collectives))

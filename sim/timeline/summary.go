@@ -17,6 +17,9 @@ type Summary struct {
 	Fidelity string `json:"fidelity"`
 	// Iteration is the time of the whole iteration (Timeline.End).
 	Iteration units.Time `json:"iteration_ns"`
+	// Step is a staggered run's steady-state step (Training.Step), which
+	// throughput and MFU count; 0 otherwise.
+	Step units.Time `json:"step_ns,omitempty"`
 	// Compute is the mean, over GPUs, of the time spent computing.
 	Compute units.Time `json:"compute_ns"`
 	// Communication is the wall time during which at least one link was busy.
@@ -156,7 +159,7 @@ func (tl *Timeline) Summarize() Summary {
 	s.IterationSeconds = tl.End.Seconds()
 	tl.summarizeTraining(&s, waits)
 	for _, c := range tl.Collectives {
-		if c.Purpose == "pp" {
+		if c.Purpose == "pp" || c.Name == collective.OpSend { // sends are no one operation
 			continue
 		}
 		cs := CollectiveSummary{Name: c.Name, Algorithm: c.Algorithm, Protocol: c.Protocol, Channels: c.Channels,

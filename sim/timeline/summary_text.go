@@ -31,6 +31,9 @@ func (s Summary) WriteText(w io.Writer) error {
 		}
 	} else {
 		p("  iteration time        %v\n", s.Iteration)
+		if s.Step > 0 {
+			p("  steady step           %v  (replicas staggered: each finishes a step this often)\n", s.Step)
+		}
 	}
 	s.writeCore(w)
 	s.writeCollectives(w)

@@ -207,6 +207,12 @@ type Training struct {
 	Chunks int `json:"chunks"`
 	// Warnings are valid but suspicious choices of the plan.
 	Warnings []string `json:"warnings,omitempty"`
+	// Step is, when the data-parallel replicas start staggered
+	// (parallel.cyclic), the steady state's step: the last replica's own,
+	// from its start to its last span's end. Back to back, every replica
+	// finishes a step each Step, so throughput and MFU count it rather
+	// than End, which includes the stagger of a cold start. 0 otherwise.
+	Step units.Time `json:"step,omitempty"`
 	// Cost, when the scenario sets a token budget, is what Summarize
 	// prices the run with (Summary.Estimate); nil otherwise. Not in the
 	// timeline's JSON: the summary carries the result.

@@ -21,7 +21,11 @@ func (tl *Timeline) summarizeTraining(s *Summary, waits []deviceWaits) {
 	if tl.pipelined() { // without a pipeline there is no schedule to name, nor a bubble
 		s.Schedule = tr.Schedule
 	}
-	if secs := tl.End.Seconds(); secs > 0 {
+	secs := tl.End.Seconds()
+	if tr.Step > 0 {
+		s.Step, secs = tr.Step, tr.Step.Seconds()
+	}
+	if secs > 0 {
 		s.TokensPerSecond = tr.Tokens / secs
 		if peak := tr.PeakFLOPS * float64(len(tl.GPUs)); peak > 0 {
 			s.MFU = tr.ModelFLOPs / secs / peak

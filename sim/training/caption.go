@@ -32,6 +32,9 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	if len(sum.Iterations) > 0 {
 		head.Text = "run {}" // several iterations, or one with faults
 	}
+	if sum.Step > 0 { // staggered replicas: tokens/s and MFU count the step
+		head = strategy.Figure("first step {} from a staggered start, then a step every {}", strategy.Nanos(sum.Iteration), strategy.Nanos(sum.Step))
+	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, hzpMetrics(s, tl)...)
@@ -44,6 +47,8 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		}
 		parts = append(parts, more...)
 	}
+	parts = append(parts, readyFirstMetrics(s, sum)...)
+	parts = append(parts, cyclicMetrics(s, tl, sum)...)
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
 		if err != nil {

@@ -45,6 +45,10 @@ func (tr *iteration) dataParallel() error {
 		// done[r] collects what replica r's optimizer step waits for.
 		done := make([][]int, pl.DP)
 		for c := 0; c < sch.Chunks; c++ {
+			if tr.par.Cyclic {
+				tr.cyclicGradients(done)
+				continue
+			}
 			if err := tr.gradients(d, c, done); err != nil {
 				return err
 			}

@@ -27,7 +27,9 @@
 //     all-gathers parameters before every pass, one op ahead (Rajbhandari
 //     et al. 2020); with parallel.zero_group g < dp each of these runs
 //     within groups of g replicas, and a shard's gradients are then
-//     all-reduced across the groups (hierarchical ZeRO, hzp.go);
+//     all-reduced across the groups (hierarchical ZeRO, hzp.go); with parallel.cyclic (cyclic.go;
+//     Fournier & Oyallon 2024) the replicas start a step/dp apart and a
+//     point-to-point relay round them replaces the collectives;
 //   - the optimizer step, memory-bound: Megatron-LM's mixed-precision step,
 //     42 bytes of HBM traffic per parameter of the shard this GPU updates
 //     in bf16 (Adam's 28, the gradient norm's 4, the fp32-to-bf16 weight
@@ -68,6 +70,11 @@
 // one per 1×128 activation tile and 128×128 weight block in DeepSeek-V3's
 // recipe), the quantize/transpose kernels, and FP8 communication. MFU
 // stays relative to the bf16 peak in fp8 runs.
+//
+// parallel.schedule: ready-first (readyfirst.go; Liu et al. 2026, RRFP)
+// gives each device's ops no fixed order: a dispatcher releases, whenever
+// the device is free, its best-ranked op (in 1F1B's order) whose inputs
+// have arrived, with at most p microbatches in flight.
 //
 // The files follow the concepts: layout.go says where the work runs (the
 // parallel plan, the pipeline schedule, the model-parallel groups),

@@ -32,6 +32,9 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 		}
 		info.Cost = tr.costBasis()
 	}
+	if p.Cyclic {
+		info.Step = tr.cyclicStep(tl)
+	}
 	tl.Training = info
 	twin := tr.twinOf() // a mirror's activations are its twin's
 	for gpu := range tr.topo.GPUs {

@@ -70,6 +70,9 @@ func (tr *iteration) pipelineOps() {
 			prev := -1
 			for _, o := range order {
 				before := prev
+				if sch.ReadyFirst { // the dispatcher orders the device's ops
+					prev = -1
+				}
 				prev = tr.addPipelineOp(r, d, o, prev, o == last[d][o.Chunk])
 				if tr.par.P2P == P2PBlocking && before >= 0 {
 					if tr.next == nil {
@@ -243,9 +246,10 @@ const ddpBucket = 25e6
 // bucketCount is how many gradient buckets model stage k's gradients make:
 // one per 25 MB, at most 8, and 1 when no data-parallel sum is needed or
 // the sum waits for the whole backward (parallel.grad_reduce:
-// after_backward, which sums each chunk's flat gradient buffer at once).
+// after_backward, which sums each chunk's flat gradient buffer at once;
+// parallel.cyclic, which relays the whole gradient).
 func (tr *iteration) bucketCount(k int) int {
-	if !tr.real || tr.fid == ideal || tr.plan.DP*tr.plan.CP == 1 || tr.par.GradReduce == GradReduceAfterBackward {
+	if !tr.real || tr.fid == ideal || tr.plan.DP*tr.plan.CP == 1 || tr.par.GradReduce == GradReduceAfterBackward || tr.par.Cyclic {
 		return 1
 	}
 	n := int((float64(tr.gradBytes(k)) + ddpBucket - 1) / ddpBucket)

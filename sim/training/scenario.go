@@ -65,6 +65,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkExperts(s, bad)
 	checkResiHP(s, bad)
 	checkSDP(s, bad)
+	checkCyclic(s, bad)
 	checkCost(s, bad)
 	checkPrecision(s, bad)
 	checkRank(s, bad)
@@ -79,6 +80,8 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	if m := p.P2P; m != "" && m != P2PAsync && m != P2PBlocking {
 		bad("parallel.p2p", "%q is not known; allowed: %s, %s", m, P2PAsync, P2PBlocking)
+	} else if m == P2PBlocking && p.Schedule == "ready-first" {
+		bad("parallel.p2p", "is blocking with parallel.schedule ready-first; allowed: async (a blocking send holds the sender until its next op in a fixed order, which ready-first decides at run time)")
 	}
 	if g := s.Training.GradAccumulation; g != "" && g != "fused" && g != "unfused" {
 		bad("training.grad_accumulation", "%q is not known; allowed: fused, unfused", g)

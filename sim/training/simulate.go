@@ -220,5 +220,11 @@ func (tr *iteration) build() error {
 	tr.sends[0] = len(tr.g.Timeline().Collectives)
 	tr.dependencies()
 	tr.sends[1] = len(tr.g.Timeline().Collectives)
-	return tr.dataParallel()
+	if err := tr.dataParallel(); err != nil {
+		return err
+	}
+	if tr.sch.ReadyFirst {
+		tr.readyFirstOps()
+	}
+	return nil
 }

@@ -27,6 +27,7 @@ import (
 //
 //	transfers ≤ (G/pp)·(pp·v − 1)·2m·[pp·v > 1]               pipeline sends
 //	          + pp·v·tp·b·ring(dp·cp)                          gradient sums
+//	            (parallel.cyclic: tp·2(dp−1), the relay)
 //	          + pp·(tp·cp)·dp(g−1)   (ZeRO-1/2)  or  pp·2mv·(tp·cp)·dp(g−1)  (ZeRO-3)
 //
 // with g = parallel.zero_group (dp when 0); a hierarchical ZeRO (g < dp)
@@ -149,7 +150,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	}
 	real, fid := !s.Model.IsSynthetic(), fidelityOf(s)
 	buckets := 1.0
-	if real && fid != ideal && dp*cp > 1 {
+	if real && fid != ideal && dp*cp > 1 && !p.Cyclic { // cyclic relays the whole gradient
 		buckets = bucketBound(s, pp*v)
 	}
 	c := 1.0
@@ -165,7 +166,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		Field: "parallel.microbatches", Fix: "lower parallel.microbatches or use fewer GPUs"}
 	var tr budget.Count
 	mp := tp * cp
-	if fid == detailed {
+	if fid == detailed || p.Cyclic && real && fid != ideal {
 		tr = detailedTransfers(s, v, m, buckets)
 	}
 	// A mirrored run (mirror.go) simulates one replica: sim = 1/dp of
@@ -279,6 +280,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	}
 	if f := SDPOf(&s).Fraction; real && f != 0 {
 		grad, _ = sdpWork(p.DP, f, b, channels)
+	}
+	if real && p.Cyclic { // the relay: 2(dp−1) messages per tp rank
+		grad = tp * 2 * (dp - 1)
 	}
 	zero := 0.0
 	switch {
