@@ -67,7 +67,7 @@ func (c Config) Validate() error {
 		errs = append(errs, err)
 	}
 	if c.Model.IsMoE() {
-		bad("model %s has %d experts: the op list covers dense layers only (experts come with the MoE issue)", c.Model.Name, c.Model.Experts)
+		bad("model %s has %d experts: the op list covers dense layers only (experts come with the MoE issue)", c.Model.Name, c.Model.MoE.Experts)
 	}
 	if c.MicroBatch < 1 {
 		bad("micro_batch_size = %d, want at least 1", c.MicroBatch)

@@ -115,7 +115,7 @@ func expertDegrees(m workload.Model, dp int) []int {
 	}
 	var out []int
 	for _, e := range divisors(dp) {
-		if m.Experts%e == 0 {
+		if m.MoE.Experts%e == 0 {
 			out = append(out, e)
 		}
 	}

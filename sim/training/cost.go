@@ -273,7 +273,7 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 	}
 	if m.IsMoE() && p.EP > 1 {
 		a, bw := groupCost(tr.plan.Group(0, parallel.DP)[:p.EP])
-		s := units.Bytes(actElems * bytesPerElement * float64(m.TopK) / float64(p.TP))
+		s := units.Bytes(actElems * bytesPerElement * float64(m.MoE.TopK) / float64(p.TP))
 		n := float64(p.EP)
 		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
 	}

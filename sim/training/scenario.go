@@ -163,10 +163,10 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 	switch {
 	case !m.IsMoE():
 		bad("parallel.ep", "is %d but model %s has no experts (a dense model); allowed 1", ep, m.Name)
-	case ep > m.Experts:
-		bad("parallel.ep", "is %d but model %s has %d experts; allowed 1..%d", ep, m.Name, m.Experts, m.Experts)
-	case m.Experts%ep != 0:
-		bad("parallel.ep", "is %d, which does not divide model %s's %d experts; allowed a divisor of %d", ep, m.Name, m.Experts, m.Experts)
+	case ep > m.MoE.Experts:
+		bad("parallel.ep", "is %d but model %s has %d experts; allowed 1..%d", ep, m.Name, m.MoE.Experts, m.MoE.Experts)
+	case m.MoE.Experts%ep != 0:
+		bad("parallel.ep", "is %d, which does not divide model %s's %d experts; allowed a divisor of %d", ep, m.Name, m.MoE.Experts, m.MoE.Experts)
 	}
 }
 

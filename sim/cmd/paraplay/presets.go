@@ -129,7 +129,7 @@ func writePresetsText(w io.Writer) error {
 	for _, m := range workload.Models() {
 		experts := "-"
 		if m.IsMoE() {
-			experts = fmt.Sprintf("%d (top %d)", m.Experts, m.TopK)
+			experts = fmt.Sprintf("%d (top %d)", m.MoE.Experts, m.MoE.TopK)
 		}
 		fmt.Fprintf(tw, "%s\t%.2fB\t%d\t%d\t%d\t%d\t%s %d\t%d\t%d\t%s\n", m.Name, float64(workload.Params(m).Total())/1e9,
 			m.Layers, m.Hidden, m.Heads, m.KVHeadCount(), m.FFN, m.FFNWidth(), m.Vocab, m.SeqLen, experts)
