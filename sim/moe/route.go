@@ -135,7 +135,7 @@ func Route(l Layout, r Routing, seed uint64, step, layer int, tokens float64) La
 		out.Dropped += out.Copies*p - kept[e]
 	}
 	out.Slots, out.Load = place(l, r.Redundant, kept)
-	out.NodesPerToken = nodesPerToken(l, share)
+	out.NodesPerToken = NodesPerToken(l, share)
 	return out
 }
 
@@ -253,11 +253,11 @@ func limitGroups(w []float64, groups, top int) {
 	}
 }
 
-// nodesPerToken is the expected distinct nodes a token's top_k copies
+// NodesPerToken is the expected distinct nodes a token's top_k copies
 // reach, each copy drawn by the shares (with replacement, an
 // approximation): Σ_n 1 − (1 − Q_n)^k over the nodes' shares Q_n; at most
 // top_groups × the nodes a group spans under a group-limited router.
-func nodesPerToken(l Layout, share []float64) float64 {
+func NodesPerToken(l Layout, share []float64) float64 {
 	ep := max(l.EP, 1)
 	perNode := l.PerNode
 	if perNode <= 0 || perNode > ep {

@@ -31,8 +31,13 @@ type Plan struct {
 	PP int
 	// CP is the context-parallel degree (the sequence split over GPUs), ≥ 1.
 	CP int
-	// EP is the expert-parallel degree, ≥ 1; it must divide DP.
+	// EP is the expert-parallel degree, ≥ 1: an expert's group of GPUs
+	// spans EP data-parallel ranks (and, with ETP < TP, tensor-parallel
+	// ones), so EP·ETP must divide TP·DP.
 	EP int
+	// ETP is the expert tensor-parallel degree: each expert's weights
+	// split ETP ways, dividing TP; 0 means TP.
+	ETP int
 	// Order lists the dimensions innermost first; nil means DefaultOrder.
 	Order []Dim
 }
@@ -113,6 +118,45 @@ func (p Plan) Group(r int, d Dim) []int {
 	return g
 }
 
+// ExpertTP is the expert tensor-parallel degree: ETP, or TP when 0.
+func (p Plan) ExpertTP() int {
+	if p.ETP == 0 {
+		return p.TP
+	}
+	return p.ETP
+}
+
+// ExpertCoord is rank r's place in the experts' layout of its pipeline
+// stage and context slice, whose tp·dp ranks are numbered i = tp + TP·dp
+// (the plan's coordinates, whatever the Order): its expert
+// tensor-parallel index i mod ETP, its expert-parallel index (which
+// experts it holds) ⌊i/ETP⌋ mod EP, and its expert data-parallel replica
+// ⌊i/(ETP·EP)⌋. With ETP = TP the expert-parallel group is EP consecutive
+// data-parallel ranks, as Megatron-LM places it; with ETP < TP it takes
+// TP/ETP tensor-parallel ranks of each.
+func (p Plan) ExpertCoord(r int) (etp, ep, edp int) {
+	c := p.Coord(r)
+	e := p.ExpertTP()
+	i := c.TP + p.TP*c.DP
+	return i % e, (i / e) % p.EP, i / (e * p.EP)
+}
+
+// ExpertGroup is the ranks of rank r's expert-parallel group, in order of
+// their expert-parallel index.
+func (p Plan) ExpertGroup(r int) []int {
+	c := p.Coord(r)
+	e := p.ExpertTP()
+	i := c.TP + p.TP*c.DP
+	base := i - ((i/e)%p.EP)*e
+	g := make([]int, p.EP)
+	for k := range g {
+		j := base + k*e
+		c.TP, c.DP = j%p.TP, j/p.TP
+		g[k] = p.Rank(c)
+	}
+	return g
+}
+
 // Check says whether the plan fits a cluster of gpus GPUs, perNode to a
 // server. Errors name the rule broken; warnings are plans that run but
 // are usually a mistake (a tensor-parallel group that spans servers, whose
@@ -136,8 +180,14 @@ func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 	if w := p.World(); w != gpus {
 		bad("dp", "dp·tp·pp·cp = %s but the cluster has %s GPUs", thousands(w), thousands(gpus))
 	}
-	if p.DP%p.EP != 0 {
+	etp := p.ExpertTP()
+	switch {
+	case p.ETP < 0 || p.ETP > p.TP || p.TP%etp != 0:
+		bad("etp", "is %d; allowed a divisor of tp = %d (0 = tp)", p.ETP, p.TP)
+	case etp == p.TP && p.DP%p.EP != 0:
 		bad("ep", "ep = %d must divide dp = %d: experts are spread over data-parallel ranks", p.EP, p.DP)
+	case (p.TP*p.DP)%(p.EP*etp) != 0:
+		bad("ep", "ep·etp = %d·%d must divide tp·dp = %d·%d: experts are spread over data- and tensor-parallel ranks", p.EP, etp, p.TP, p.DP)
 	}
 	if len(p.Order) > 0 {
 		sorted := slices.Clone(p.Order)

@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"paraplay/sim/pipeline"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,8 +28,13 @@ type Field struct {
 	Set func(s *Scenario, text string) error
 }
 
-// headFields are the keys every strategy shares, first in the table.
-var headFields = []Field{
+// headFields are the keys every strategy shares, first in the table: the
+// model's shape, then its mixture of experts and MLA (moe.go), then the
+// rest.
+var headFields = slices.Concat(modelFields, moeFields, planFields)
+
+// modelFields are the keys up to the model's shape.
+var modelFields = []Field{
 	{"name", "name", "text", func(s *Scenario) string { return s.Name },
 		func(s *Scenario, v string) error { s.Name = v; return nil }},
 	{"strategy", "strategy", DefaultStrategy, func(s *Scenario) string { return s.Strategy },
@@ -80,15 +86,20 @@ var headFields = []Field{
 	intField("model.ffn_hidden", "ffn_hidden", func(s *Scenario) *int { return &s.Model.FFNHidden }),
 	intField("model.vocab", "vocab", func(s *Scenario) *int { return &s.Model.Vocab }),
 	intField("model.seq_len", "seq_len", func(s *Scenario) *int { return &s.Model.SeqLen }),
-	stringField("model.attention", "attention", "flash (the default) or eager", func(s *Scenario) *string { return &s.Model.Attention }),
+	stringField("model.attention", "attention", "flash (the default), eager or mla", func(s *Scenario) *string { return &s.Model.Attention }),
 	timeField("model.synthetic.forward", "tf", func(s *Scenario) *units.Time { return &s.Model.Synthetic.Forward }),
 	timeField("model.synthetic.backward_input", "tb", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardInput }),
 	timeField("model.synthetic.backward_weight", "tw", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardWeight }),
+}
+
+// planFields are the keys after the model's.
+var planFields = []Field{
 	intField("parallel.dp", "dp", func(s *Scenario) *int { return &s.Parallel.DP }),
 	intField("parallel.tp", "tp", func(s *Scenario) *int { return &s.Parallel.TP }),
 	intField("parallel.pp", "pp", func(s *Scenario) *int { return &s.Parallel.PP }),
 	intField("parallel.cp", "cp", func(s *Scenario) *int { return &s.Parallel.CP }),
 	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
+	intField("parallel.etp", "etp", func(s *Scenario) *int { return &s.Parallel.ETP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
 	{"parallel.schedule", "schedule", strings.Join(pipeline.Names(), ", "), func(s *Scenario) string { return s.Parallel.Schedule },
 		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},

@@ -222,13 +222,16 @@ func busFactor(op collective.Op, n int) float64 {
 func (s Summary) WriteText(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
 	p("%s (%s simulation)\n", s.Title, s.Fidelity)
-	if reports := s.reports(); len(reports) > 0 {
+	// A training iteration's record (a mixture of experts' routing) adds
+	// lines to one iteration; the other records' runs are longer.
+	reports := s.reports()
+	if len(reports) > 0 && (s.Schedule == "" || len(s.Iterations) > 0) {
 		p("  run time              %v\n", s.Iteration)
-		for _, r := range reports {
-			r.WriteText(w)
-		}
 	} else {
 		p("  iteration time        %v\n", s.Iteration)
+	}
+	for _, r := range reports {
+		r.WriteText(w)
 	}
 	s.writeCore(w)
 	s.writeCollectives(w)

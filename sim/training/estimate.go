@@ -187,10 +187,10 @@ func (tr *iteration) peakMemory() units.Bytes {
 			k := tr.stageOfDev[d][o.Chunk]
 			switch o.Kind {
 			case pipeline.F:
-				bytes += tr.actBytes[k]
+				bytes += tr.actBytes[k] + tr.expertActivations(k)
 				peak = max(peak, bytes)
 			case pipeline.B:
-				bytes = max(0, bytes-tr.actBytes[k])
+				bytes = max(0, bytes-tr.actBytes[k]-tr.expertActivations(k))
 			}
 		}
 		params, grads, opt := tr.modelStates(tr.stageOfDev[d])
@@ -306,6 +306,7 @@ func (tr *iteration) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.
 // the pipeline's ops lay it out (a zero-length op takes 1ns).
 func (tr *iteration) opCost(o pipeline.Op, k int) (compute, comm units.Time) {
 	compute, comm = tr.op(o, k, tr.sch.SplitBackward)
+	comm += tr.expertTail(o.Kind, k)
 	if compute == 0 && comm == 0 {
 		compute = 1
 	}

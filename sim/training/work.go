@@ -101,9 +101,12 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if real && fid != ideal && dp*cp > 1 {
 		buckets = bucketBound(s, pp*v)
 	}
-	c := 1.0
-	if p.TP*p.CP*p.EP > 1 {
-		c = 2
+	c := 1.0 // spans per op and GPU: compute, blocking communication, the experts' tail
+	if p.TP*p.CP > 1 {
+		c++
+	}
+	if p.EP > 1 {
+		c++
 	}
 	k := 0.0
 	if s.Compression.Enabled() {

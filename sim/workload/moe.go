@@ -131,3 +131,6 @@ func moeLayerParams(m Model) int64 {
 func unusedExperts(m Model) int64 {
 	return int64(m.MoE.Experts-m.MoE.TopK) * expertParams(m, m.ExpertWidth())
 }
+
+// MoELayersIn is how many of stage st's layers are mixtures of experts.
+func MoELayersIn(m Model, st Stage) int { return m.moeLayersIn(st.From, st.Layers) }

@@ -1,0 +1,164 @@
+package training
+
+import (
+	"fmt"
+	"io"
+	"slices"
+
+	"paraplay/sim/moe"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// moeStats gathers a routing's figures over the iteration's MoE layers
+// (one microbatch of one expert-parallel group each; the others route the
+// same way).
+type moeStats struct {
+	// layers is how many layers were routed; copies and dropped their
+	// token copies and those over capacity.
+	layers          int
+	copies, dropped float64
+	// expertPeak and gpuPeak sum each layer's busiest expert and GPU over
+	// the mean; worstExpert is the largest of the former.
+	expertPeak, gpuPeak, worstExpert float64
+	// load[j] is the copies expert-parallel index j computed in all.
+	load []float64
+	// nodes sums each layer's nodes per token; spans is how many nodes
+	// one group spans.
+	nodes float64
+	spans int
+}
+
+func (s *moeStats) start(ep int, lay moe.Layout) {
+	s.load = make([]float64, ep)
+	s.spans = (ep + lay.PerNode - 1) / max(lay.PerNode, 1)
+}
+
+func (s *moeStats) add(l moe.Layer) {
+	s.layers++
+	s.copies += l.Copies
+	s.dropped += l.Dropped
+	e := slices.Max(l.Share) * float64(len(l.Share))
+	s.expertPeak += e
+	s.worstExpert = max(s.worstExpert, e)
+	var sum float64
+	for j, c := range l.Load {
+		s.load[j] += c
+		sum += c
+	}
+	if sum > 0 {
+		s.gpuPeak += slices.Max(l.Load) * float64(len(l.Load)) / sum
+	}
+	s.nodes += l.NodesPerToken
+}
+
+// MoE is the record a mixture of experts' training run leaves in the
+// timeline's Extra["moe"]: how its router spread the tokens.
+type MoE struct {
+	// Experts, TopK and Shared are the routed experts, each token's
+	// choices and the shared experts; EP and ETP the expert-parallel and
+	// expert tensor-parallel degrees.
+	Experts, TopK, Shared, EP, ETP int `json:",omitempty"`
+	// Routing names the router's skew and the capacity policy.
+	Routing string `json:"routing"`
+	// Copies and Dropped are the token copies the iteration routed (top_k
+	// per token and MoE layer) and those a capacity factor dropped.
+	Copies  float64 `json:"token_copies"`
+	Dropped float64 `json:"dropped_copies"`
+	// ExpertMaxMean is the busiest expert's load over the mean, averaged
+	// over the layers; WorstExpert its largest; GPUMaxMean the same for
+	// the GPUs of an expert-parallel group.
+	ExpertMaxMean float64 `json:"expert_load_max_mean"`
+	WorstExpert   float64 `json:"expert_load_max_mean_worst"`
+	GPUMaxMean    float64 `json:"gpu_load_max_mean"`
+	// Busiest is the expert-parallel index that computed the most copies
+	// over the iteration, and BusiestGPUs the GPUs at that index.
+	Busiest     int   `json:"busiest_ep_index"`
+	BusiestGPUs []int `json:"busiest_gpus"`
+	// NodesPerToken is the mean number of nodes a token's copies reach,
+	// of Nodes that an expert-parallel group spans.
+	NodesPerToken float64 `json:"nodes_per_token"`
+	Nodes         int     `json:"nodes"`
+	// ExposedEP is the mean time per GPU spent in the expert-parallel
+	// all-to-alls and waiting for the group's slowest GPU, in seconds
+	// (set by Report, from the summary).
+	ExposedEP float64 `json:"exposed_ep_s"`
+}
+
+// Check reports a record that contradicts itself.
+func (r MoE) Check(*timeline.Timeline) []error {
+	if r.Dropped < 0 || r.Dropped > r.Copies {
+		return []error{fmt.Errorf("dropped %v of %v token copies", r.Dropped, r.Copies)}
+	}
+	return nil
+}
+
+// Report is the record with the run's exposed expert-parallel time.
+func (r MoE) Report(_ *timeline.Timeline, s *timeline.Summary) timeline.Report {
+	r.ExposedEP = s.ExposedBy["ep"]
+	return r
+}
+
+// WriteText prints the routing's lines.
+func (r MoE) WriteText(w io.Writer) {
+	fmt.Fprintf(w, "  experts: %d routed (top %d) + %d shared, ep %d × etp %d; routing %s\n", r.Experts, r.TopK, r.Shared, r.EP, r.ETP, r.Routing)
+	pct := 0.0
+	if r.Copies > 0 {
+		pct = 100 * r.Dropped / r.Copies
+	}
+	fmt.Fprintf(w, "  dropped tokens %.4g of %.4g copies (%.2f%%); expert load max/mean %.2f (worst layer %.2f), GPU load max/mean %.2f\n",
+		r.Dropped, r.Copies, pct, r.ExpertMaxMean, r.WorstExpert, r.GPUMaxMean)
+	fmt.Fprintf(w, "  exposed EP time %v per GPU (all-to-alls and waits for the busiest GPU: expert-parallel index %d, GPU %d)",
+		units.Round(r.ExposedEP), r.Busiest, r.BusiestGPUs[0])
+	if r.Nodes > 1 {
+		fmt.Fprintf(w, "; a token's copies reach %.2f of %d nodes", r.NodesPerToken, r.Nodes)
+	}
+	fmt.Fprintln(w)
+}
+
+// record leaves the routing's record in tl.
+func (x *routed) record(tl *timeline.Timeline, tr *iteration) {
+	s := x.stats
+	p, m := tr.par, tr.model
+	groups := float64(p.TP*p.CP*p.DP) / float64(p.EP) * float64(p.Microbatches)
+	rec := MoE{Experts: m.MoE.Experts, TopK: m.MoE.TopK, Shared: m.MoE.SharedExperts, EP: p.EP, ETP: p.Plan().ExpertTP(),
+		Routing: routingName(tr.s.Model.MoE.Routing), Copies: s.copies * groups, Dropped: s.dropped * groups, Nodes: s.spans}
+	if n := float64(max(s.layers, 1)); s.layers > 0 {
+		rec.ExpertMaxMean, rec.GPUMaxMean, rec.NodesPerToken, rec.WorstExpert = s.expertPeak/n, s.gpuPeak/n, s.nodes/n, s.worstExpert
+	}
+	rec.Busiest = slices.Index(s.load, slices.Max(s.load))
+	for g := range tr.topo.GPUs {
+		if _, ep, _ := tr.plan.ExpertCoord(g); ep == rec.Busiest {
+			rec.BusiestGPUs = append(rec.BusiestGPUs, g)
+		}
+	}
+	if tl.Extra == nil {
+		tl.Extra = map[string]timeline.Record{}
+	}
+	tl.Extra["moe"] = rec
+}
+
+// routingName says how the router spreads tokens, for the summary.
+func routingName(r moe.Routing) string {
+	s := "balanced"
+	switch {
+	case len(r.Histogram) > 0:
+		s = "histogram"
+	case r.Skew == moe.Lognormal && r.CV > 0:
+		s = fmt.Sprintf("lognormal cv %g", r.CV)
+	case r.Skew == moe.Zipf && r.S > 0:
+		s = fmt.Sprintf("zipf s %g", r.S)
+	}
+	if r.HotExperts > 0 {
+		s += fmt.Sprintf(", %d hot experts", r.HotExperts)
+	}
+	if r.CapacityFactor > 0 {
+		s += fmt.Sprintf(", capacity factor %g", r.CapacityFactor)
+	} else {
+		s += ", dropless"
+	}
+	if r.Redundant > 0 {
+		s += fmt.Sprintf(", %d redundant experts (EPLB)", r.Redundant)
+	}
+	return s
+}
