@@ -225,7 +225,7 @@ func (s Summary) WriteText(w io.Writer) error {
 	// A training iteration's record (a mixture of experts' routing) adds
 	// lines to one iteration; the other records' runs are longer.
 	reports := s.reports()
-	if len(reports) > 0 && (s.Schedule == "" || len(s.Iterations) > 0) {
+	if len(reports) > 0 && (s.TokensPerSecond == 0 || len(s.Iterations) > 0) {
 		p("  run time              %v\n", s.Iteration)
 	} else {
 		p("  iteration time        %v\n", s.Iteration)

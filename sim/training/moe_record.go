@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"paraplay/sim/moe"
+	"paraplay/sim/parallel"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -79,6 +80,10 @@ type MoE struct {
 	// of Nodes that an expert-parallel group spans.
 	NodesPerToken float64 `json:"nodes_per_token"`
 	Nodes         int     `json:"nodes"`
+	// Load is the copies each expert-parallel index computed.
+	Load []float64 `json:"copies_by_ep_index"`
+	// Steps is how many iterations the record covers.
+	Steps int `json:"steps"`
 	// ExposedEP is the mean time per GPU spent in the expert-parallel
 	// all-to-alls and waiting for the group's slowest GPU, in seconds
 	// (set by Report, from the summary).
@@ -126,16 +131,54 @@ func (x *routed) record(tl *timeline.Timeline, tr *iteration) {
 	if n := float64(max(s.layers, 1)); s.layers > 0 {
 		rec.ExpertMaxMean, rec.GPUMaxMean, rec.NodesPerToken, rec.WorstExpert = s.expertPeak/n, s.gpuPeak/n, s.nodes/n, s.worstExpert
 	}
-	rec.Busiest = slices.Index(s.load, slices.Max(s.load))
-	for g := range tr.topo.GPUs {
-		if _, ep, _ := tr.plan.ExpertCoord(g); ep == rec.Busiest {
-			rec.BusiestGPUs = append(rec.BusiestGPUs, g)
-		}
+	rec.Load, rec.Steps = slices.Clone(s.load), 1
+	for j := range rec.Load {
+		rec.Load[j] *= groups
 	}
+	rec.busiest(tr.plan, len(tr.topo.GPUs))
 	if tl.Extra == nil {
 		tl.Extra = map[string]timeline.Record{}
 	}
 	tl.Extra["moe"] = rec
+}
+
+// busiest finds the expert-parallel index with the most copies and its
+// GPUs of the n.
+func (r *MoE) busiest(plan parallel.Plan, n int) {
+	r.Busiest, r.BusiestGPUs = slices.Index(r.Load, slices.Max(r.Load)), nil
+	for g := range n {
+		if _, ep, _ := plan.ExpertCoord(g); ep == r.Busiest {
+			r.BusiestGPUs = append(r.BusiestGPUs, g)
+		}
+	}
+}
+
+// mergeMoE adds iteration src's routing record to a run's dst: copies,
+// drops and loads summed, the ratios averaged over the iterations.
+func mergeMoE(dst, src *timeline.Timeline, plan parallel.Plan) {
+	s, ok := src.Extra["moe"].(MoE)
+	if !ok {
+		return
+	}
+	d, ok := dst.Extra["moe"].(MoE)
+	if !ok {
+		if dst.Extra == nil {
+			dst.Extra = map[string]timeline.Record{}
+		}
+		s.Load = slices.Clone(s.Load)
+		dst.Extra["moe"] = s
+		return
+	}
+	w := float64(d.Steps)
+	avg := func(a, b float64) float64 { return (a*w + b) / (w + 1) }
+	d.ExpertMaxMean, d.GPUMaxMean, d.NodesPerToken = avg(d.ExpertMaxMean, s.ExpertMaxMean), avg(d.GPUMaxMean, s.GPUMaxMean), avg(d.NodesPerToken, s.NodesPerToken)
+	d.WorstExpert = max(d.WorstExpert, s.WorstExpert)
+	d.Copies, d.Dropped, d.Steps = d.Copies+s.Copies, d.Dropped+s.Dropped, d.Steps+1
+	for j := range d.Load {
+		d.Load[j] += s.Load[j]
+	}
+	d.busiest(plan, len(dst.GPUs))
+	dst.Extra["moe"] = d
 }
 
 // routingName says how the router spreads tokens, for the summary.

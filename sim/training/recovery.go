@@ -209,6 +209,9 @@ func (d *driver) start(tl *timeline.Timeline) {
 // returns its Iteration record (the detectors are filled in by the caller).
 func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.Iteration {
 	off, out := d.now, d.out
+	if !aborted {
+		mergeMoE(out, tl, d.s.Parallel.Plan())
+	}
 	for _, sp := range tl.Spans {
 		sp.Start, sp.End, sp.Iteration = sp.Start+off, sp.End+off, d.index
 		out.Spans = append(out.Spans, sp)
