@@ -16,7 +16,9 @@
 //
 // Draws are seeded by the scenario's seed, the step and the layer, so
 // that the same scenario routes the same way and each layer of each step
-// differs. With hot_experts n the n heaviest weights go to experts 0…n−1
+// differs. No expert takes more than 1/top_k of the copies (a token's
+// copies go to distinct experts): the excess spreads over the others in
+// proportion. With hot_experts n the n heaviest weights go to experts 0…n−1
 // in every layer (a hotspot that stays on the first GPUs); without, the
 // heavy experts land anywhere. Loads are the popularity's expectation
 // (the copies a layer receives times each share): the multinomial's own

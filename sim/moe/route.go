@@ -147,7 +147,35 @@ func Popularity(l Layout, r Routing, seed uint64, step, layer int) []float64 {
 	if l.Groups > 0 && l.TopGroups < l.Groups {
 		limitGroups(w, l.Groups, l.TopGroups)
 	}
+	capShares(w, 1/float64(max(l.TopK, 1)))
 	return w
+}
+
+// capShares holds every share at most c, handing the excess to the
+// others in proportion to their shares (water-filling): a token's top_k
+// copies go to distinct experts, so none receives more than 1/top_k of
+// them.
+func capShares(w []float64, c float64) {
+	for range w {
+		var excess, free float64
+		for _, x := range w {
+			if x > c {
+				excess += x - c
+			} else if x < c {
+				free += x
+			}
+		}
+		if excess <= 1e-15 || free <= 0 {
+			return
+		}
+		for i, x := range w {
+			if x > c {
+				w[i] = c
+			} else if x < c {
+				w[i] = x + excess*x/free
+			}
+		}
+	}
 }
 
 // weights draws the unnormalised weights of r's skew.

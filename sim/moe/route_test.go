@@ -169,3 +169,15 @@ func TestValidate(t *testing.T) {
 		t.Errorf("a good routing: %v", err)
 	}
 }
+
+// TestShareCap: no expert receives more than 1/top_k of the copies, however
+// skewed the router.
+func TestShareCap(t *testing.T) {
+	p := Popularity(Layout{Experts: 256, TopK: 8, EP: 16}, Routing{Skew: Zipf, S: 2}, 1, 0, 0)
+	if m := slices.Max(p); m > 1.0/8+1e-12 {
+		t.Errorf("hottest expert %.4f of the copies, want at most 1/8", m)
+	}
+	if s := sum(p); math.Abs(s-1) > 1e-9 {
+		t.Errorf("shares sum to %v", s)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
 // fuzzBudget keeps each fuzzed run small enough for thousands a second.
@@ -95,7 +96,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 17 {
+	switch b.next() % 18 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -150,5 +151,15 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		c.Ratio, c.Activations, c.Parameters = pick(b, 1, 0.25, 1e-9), pick(b, 1, 0.5, 1e-9), pick(b, 1, 0.5, 1e-9)
 		c.Rank, c.Method = pick(b, 0, 1, 64, scenario.MaxRank), pick(b, scenario.CompressScaled, scenario.CompressSlimDP)
 		c.TimePerMiB = pick(b, 0, units.Microsecond, scenario.MaxCompressCost)
+	case 17:
+		x := &s.Model.MoE
+		x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
+		x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)
+		x.Routing.Histogram = pick(b, nil, []float64{4, 1, 1, 1, 1, 1, 1, 1}, []float64{0, 0})
+		x.Experts, x.TopK, x.SharedExperts, x.DenseLayers = pick(b, 0, 2, 16), pick(b, 0, 1, 3), pick(b, 0, 1), pick(b, 0, 1, 2)
+		x.Router, x.Groups, x.TopGroups = pick(b, "", "topk", "group-limited"), pick(b, 0, 2, 3), pick(b, 0, 1, 2)
+		s.Parallel.EP, s.Parallel.ETP, s.Model.MTP = pick(b, 1, 2, 4, 8, 32), pick(b, 0, 1, 2, 3), pick(b, 0, 1)
+		s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
+		s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
 	}
 }

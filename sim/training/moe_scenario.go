@@ -86,3 +86,30 @@ func splitField(s string) (field, msg string) {
 	}
 	return "model.moe", s
 }
+
+// Bounds on what routing a mixture of experts allocates (moe.go), from
+// the moe-skew testdata run (about 1.2 MB in all) and DeepSeek-V3's: the
+// dense layer's and the experts' op lists beside the layer's, and per
+// routed layer its shares and, under a skewed router, each
+// expert-parallel index's expert op list and prices.
+const (
+	moeListBytes     = 512 << 10
+	moeLayerBytes    = 64
+	moeSkewedGPUByte = 48 << 10
+)
+
+// moeWorkBytes bounds the memory route allocates: per MoE layer (and
+// multi-token prediction module) its shares, and when the router is
+// skewed each expert-parallel index's experts.
+func moeWorkBytes(s scenario.Scenario) float64 {
+	m, err := s.Model.Resolve()
+	if err != nil || !m.IsMoE() {
+		return 0
+	}
+	layers := float64(m.MoELayers() + m.MTP)
+	per := float64(moeLayerBytes * m.MoE.Experts)
+	if r := s.Model.MoE.Routing; r.Skewed() || r.Redundant > 0 || r.CapacityFactor > 0 {
+		per += float64(max(s.Parallel.EP, 1)) * moeSkewedGPUByte * float64(1+(m.MoE.Experts+r.Redundant)/max(s.Parallel.EP, 1)/8)
+	}
+	return moeListBytes + layers*per
+}

@@ -153,13 +153,26 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if real && !s.Model.Eager() {
 		w.Memory.N += opListBytes
 	}
+	if real {
+		w.Memory.N += lookupBytes
+	}
+	if real {
+		w.Memory.N += moeWorkBytes(s)
+	}
 	return w, mirror, nil
 }
 
+// lookupBytes bounds what looking the model preset up allocates over a
+// run's validation and pricing (workload.LookupModel builds the catalog,
+// some 7 KB, each of some 40 times).
+const lookupBytes = 192 << 10
+
 // opListBytes bounds what building the operator lists of FlashAttention's
 // activations allocates (activations.go: a layer, the embedding and the
-// head; measured at 46 KB for gpt3-1.3b).
-const opListBytes = 64 << 10
+// head; measured at 46 KB for gpt3-1.3b, and about 110 KB for it at tensor
+// parallelism 8 once ops carried a value-head width and a grouped-GEMM
+// mark).
+const opListBytes = 128 << 10
 
 // bucketBound bounds the gradient buckets of the largest of stages model
 // stages: its share of the layers (≈ 16·h² parameters each) with the
