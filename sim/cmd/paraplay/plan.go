@@ -396,6 +396,9 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		if q.EP > 1 {
 			layout += fmt.Sprintf(" ep%d", q.EP)
 		}
+		if q.ETP > 0 && q.ETP != q.TP {
+			layout += fmt.Sprintf(" etp%d", q.ETP)
+		}
 		sched := q.Schedule
 		if q.Schedule == "interleaved" {
 			sched += fmt.Sprintf(" v%d", q.VirtualStages)
