@@ -28,7 +28,7 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 0..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
-	if s.Model.IsSynthetic() {
+	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}
 	m, err := s.Model.Resolve()
@@ -62,6 +62,20 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(field, "%s", msg)
 		}
 	}
+}
+
+// expertKeys reports whether s sets anything checkExperts must look at
+// the resolved model for: expert parallelism, an etp, a routing or MoE
+// override, MLA keys, or an attention kernel an MLA model may refuse. (A
+// plan search validates thousands of scenarios; resolving each model
+// again costs a catalog look-up.)
+func expertKeys(s *scenario.Scenario) bool {
+	x, p := s.Model.MoE, s.Parallel
+	r := x.Routing
+	return p.EP > 1 || (p.ETP != 0 && p.ETP != p.TP) || s.Model.Attention == "mla" || s.Model.Eager() ||
+		x.Experts+x.TopK+x.ExpertFFNHidden+x.SharedExperts+x.DenseLayers+x.Groups+x.TopGroups != 0 || x.Router != "" ||
+		s.Model.MLA != (workload.MLA{}) || s.Model.MTP != 0 ||
+		r.Skew != "" || r.CV != 0 || r.S != 0 || r.HotExperts != 0 || len(r.Histogram) > 0 || r.CapacityFactor != 0 || r.Redundant != 0
 }
 
 // checkDense refuses expert-parallel and routing keys on a dense model.

@@ -32,6 +32,13 @@ func llama(name string, layers, hidden, heads, kvHeads, ffn, vocab, seq int, pub
 // Models returns the preset catalog sorted by name. Every call builds a
 // fresh slice.
 func Models() []Model {
+	models := presets()
+	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
+	return models
+}
+
+// presets builds the catalog, unsorted.
+func presets() []Model {
 	const megatronVocab = 51200
 	mixtral := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, 32768, 46.7e9, srcMixtral)
 	mixtral.MoE, mixtral.PublishedActive = MoE{Experts: 8, TopK: 2}, 12.9e9
@@ -60,7 +67,6 @@ func Models() []Model {
 	} {
 		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
 	}
-	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
 	return models
 }
 
@@ -92,7 +98,7 @@ func moePresets() []Model {
 // LookupModel returns the preset called name; the error of an unknown name
 // lists the known ones.
 func LookupModel(name string) (Model, error) {
-	all := Models()
+	all := presets()
 	names := make([]string, len(all))
 	for i, m := range all {
 		if m.Name == name {
@@ -100,5 +106,6 @@ func LookupModel(name string) (Model, error) {
 		}
 		names[i] = m.Name
 	}
+	slices.Sort(names)
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
 }
