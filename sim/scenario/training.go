@@ -209,7 +209,9 @@ func (m Model) Overrides() []string {
 		set, base int
 	}{{"layers", m.Layers, p.Layers}, {"hidden", m.Hidden, p.Hidden}, {"heads", m.Heads, p.Heads},
 		{"kv_heads", m.KVHeads, p.KVHeads}, {"ffn_hidden", m.FFNHidden, p.FFNHidden}, {"vocab", m.Vocab, p.Vocab},
-		{"seq_len", m.SeqLen, p.SeqLen}} {
+		{"seq_len", m.SeqLen, p.SeqLen}, {"experts", m.MoE.Experts, p.MoE.Experts}, {"top_k", m.MoE.TopK, p.MoE.TopK},
+		{"expert_ffn_hidden", m.MoE.ExpertFFNHidden, p.MoE.ExpertFFNHidden}, {"shared_experts", m.MoE.SharedExperts, p.MoE.SharedExperts},
+		{"dense_layers", m.MoE.DenseLayers, p.MoE.DenseLayers}, {"mtp", m.MTP, p.MTP}} {
 		if f.set > 0 && f.set != f.base {
 			out = append(out, fmt.Sprintf("%s %d", f.key, f.set))
 		}
