@@ -75,9 +75,7 @@ type Layer struct {
 // scenario key.
 func (r Routing) Validate(l Layout) error {
 	var errs []error
-	bad := func(key, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("model.moe.%s: %s", key, fmt.Sprintf(format, args...)))
-	}
+	bad := func(key, format string, args ...any) { errs = addf(errs, "model.moe."+key, format, args) }
 	switch r.Skew {
 	case "", Balanced, Lognormal, Zipf:
 	default:
@@ -112,6 +110,15 @@ func (r Routing) Validate(l Layout) error {
 		bad("redundant", "is %d; allowed a multiple of parallel.ep (%d) from 0 to experts (%d): each GPU hosts as many replicas", r.Redundant, ep, l.Experts)
 	}
 	return errors.Join(errs...)
+}
+
+// addf appends to errs the error "prefix: " + format of args, the key. It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
 }
 
 // Skewed reports whether r can make GPUs of a group differ: a skew other

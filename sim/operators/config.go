@@ -66,6 +66,15 @@ type Config struct {
 	DenseMLP bool
 }
 
+// addf appends to errs the error "prefix: " + format of args, the package. It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
+}
+
 // etp is the expert tensor-parallel degree: ETP, or TP when it is 0.
 func (c Config) etp() int {
 	if c.ETP == 0 {
@@ -84,7 +93,7 @@ func (c Config) moeLayer() bool { return c.Model.IsMoE() && !c.DenseMLP }
 // field and the range it must be in.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("operators: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = addf(errs, "operators", format, args) }
 	if err := c.Model.Validate(); err != nil {
 		errs = append(errs, err)
 	}

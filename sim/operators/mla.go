@@ -39,8 +39,7 @@ func mlaBlocks(c Config, sh shape, inSaved, regather float64) []block {
 // keeps its input and each token's fp32 rstd.
 func latentNorm(name string, c Config, sh shape, w float64) block {
 	n := sh.tokens * w
-	dt := c.activationDType()
-	f := pointwise(name, KindReduction, Forward, dt, n, rmsNormFLOPs, n*sh.act+w*sh.act, n*sh.linear.Bytes())
-	f.SavedBytes, f.SavedStats = n*sh.act, sh.tokens*FP32.Bytes()
-	return block{fwd: f, bwd: []Op{pointwise(name+".grad", KindReduction, BackwardInput, dt, n, 2*rmsNormFLOPs, 3*n*sh.act, n*sh.act)}}
+	b := pair(name, KindReduction, c.activationDType(), n, rmsNormFLOPs, n*sh.act+w*sh.act, n*sh.linear.Bytes(), n*sh.act, 3*n*sh.act, n*sh.act)
+	b.fwd.SavedStats = sh.tokens * FP32.Bytes()
+	return b
 }

@@ -50,41 +50,26 @@ func moeBlocks(c Config, sh shape, rows []float64) []block {
 	e, k := float64(m.MoE.Experts), float64(m.MoE.TopK)
 	rsh := sh
 	rsh.linear = dt // the gate stays in 16 bits (DeepSeek-V3 §3.3.1)
-	bs := []block{linear("moe.router", rsh, tr, sh.h, e, tr*sh.h*sh.act, 0)}
-	n := tr * e
-	topk := pointwise("moe.topk", KindReduction, Forward, dt, n, softmaxFLOPs, n*sh.act, n*FP32.Bytes())
-	topk.SavedBytes = n * FP32.Bytes()
-	bs = append(bs, block{fwd: topk, bwd: []Op{pointwise("moe.topk.grad", KindReduction, BackwardInput, dt, n, softmaxFLOPs, 2*n*FP32.Bytes(), n*sh.act)}})
+	n, fp := tr*e, FP32.Bytes()
 	copies := tr * k * sh.h // the token copies this GPU sends
-	bs = append(bs, block{
-		fwd: pointwise("moe.permute", KindElementwise, Forward, dt, copies, 0, tr*sh.h*sh.act, copies*sh.act),
-		bwd: []Op{pointwise("moe.permute.grad", KindElementwise, BackwardInput, dt, copies, addFLOPs, copies*sh.act, tr*sh.h*sh.act)}})
+	tokens, sent := tr*sh.h*sh.act, copies*sh.act
+	bs := []block{linear("moe.router", rsh, tr, sh.h, e, tokens, 0),
+		pair("moe.topk", KindReduction, dt, n, softmaxFLOPs, n*sh.act, n*fp, n*fp, 2*n*fp, n*sh.act),
+		pair("moe.permute", KindElementwise, dt, copies, 0, tokens, sent, 0, sent, tokens)}
 	var sum float64
 	for _, r := range rows {
 		sum += r
 	}
-	exchange := func(name, op, grad, group string, bytes float64) block {
-		return block{fwd: collective(name, Forward, op, group, bytes), bwd: []Op{collective(name+".grad", BackwardInput, grad, group, bytes)}}
-	}
-	if c.ep() > 1 {
-		bs = append(bs, exchange("moe.dispatch", "all_to_all", "all_to_all", "ep", copies*sh.act))
-	}
-	if etp := c.etp(); etp > 1 {
-		bs = append(bs, exchange("moe.etp_gather", "all_gather", "reduce_scatter", "etp", sum*sh.h*sh.act))
-	}
+	gathered := sum * sh.h * sh.act
+	ep, etp := c.ep() > 1, c.etp() > 1
+	bs = exchange(bs, ep, "moe.dispatch", "all_to_all", "all_to_all", "ep", sent)
+	bs = exchange(bs, etp, "moe.etp_gather", "all_gather", "reduce_scatter", "etp", gathered)
 	bs = append(bs, expertBlocks(c, sh, rows)...)
-	if etp := c.etp(); etp > 1 {
-		bs = append(bs, exchange("moe.etp_scatter", "reduce_scatter", "all_gather", "etp", sum*sh.h*sh.act))
-	}
-	if c.ep() > 1 {
-		bs = append(bs, exchange("moe.combine", "all_to_all", "all_to_all", "ep", copies*sh.act))
-	}
+	bs = exchange(bs, etp, "moe.etp_scatter", "reduce_scatter", "all_gather", "etp", gathered)
+	bs = exchange(bs, ep, "moe.combine", "all_to_all", "all_to_all", "ep", sent)
 	// The weighted sum keeps the expert outputs for the probabilities'
 	// gradient.
-	un := pointwise("moe.unpermute", KindElementwise, Forward, dt, copies, 2, copies*sh.act+tr*k*FP32.Bytes(), tr*sh.h*sh.act)
-	un.SavedBytes = copies * sh.act
-	bs = append(bs, block{fwd: un, bwd: []Op{pointwise("moe.unpermute.grad", KindElementwise, BackwardInput, dt, copies, 3,
-		tr*sh.h*sh.act+copies*sh.act, copies*sh.act+tr*k*FP32.Bytes())}})
+	bs = append(bs, pair("moe.unpermute", KindElementwise, dt, copies, 2, sent+tr*k*fp, tokens, sent, tokens+sent, sent+tr*k*fp))
 	if s := m.MoE.SharedExperts; s > 0 {
 		ssh := sh
 		ssh.f = float64(s*m.ExpertWidth()) / sh.t
@@ -97,6 +82,28 @@ func moeBlocks(c Config, sh shape, rows []float64) []block {
 		bs = append(bs, tpExit("moe.shared.tp_exit", c, sh)...)
 	}
 	return bs
+}
+
+// pair is a pointwise kernel of kind k on n elements (f FLOPs each,
+// reading r and writing w bytes, keeping saved) and its gradient (fb FLOPs
+// each, reading rb and writing wb).
+//
+//go:noinline
+func pair(name string, k Kind, dt DType, n, f, r, w, saved, rb, wb float64) block {
+	fwd := pointwise(name, k, Forward, dt, n, f, r, w)
+	fwd.SavedBytes = saved
+	return block{fwd: fwd, bwd: []Op{pointwise(name+".grad", k, BackwardInput, dt, n, f+1, rb, wb)}}
+}
+
+// exchange appends, when on, a collective of op forward and grad backward
+// over group.
+//
+//go:noinline
+func exchange(bs []block, on bool, name, op, grad, group string, bytes float64) []block {
+	if !on {
+		return bs
+	}
+	return append(bs, block{fwd: collective(name, Forward, op, group, bytes), bwd: []Op{collective(name+".grad", BackwardInput, grad, group, bytes)}})
 }
 
 // expertBlocks is the grouped GEMMs of the local experts, expert i at
@@ -113,14 +120,14 @@ func expertBlocks(c Config, sh shape, rows []float64) []block {
 	}
 	var up, down []block
 	var total float64
-	for i, r := range rows {
+	for _, r := range rows {
 		r = math.Round(r)
 		if r <= 0 {
 			continue
 		}
 		total += r
-		u := linear(fmt.Sprint("moe.experts.up[", i, "]"), sh, r, sh.h, width, r*sh.h*sh.linear.Bytes(), 0)
-		d := linear(fmt.Sprint("moe.experts.down[", i, "]"), sh, r, f, sh.h, r*f*sh.linear.Bytes(), 0)
+		u := linear("moe.experts.up", sh, r, sh.h, width, r*sh.h*sh.linear.Bytes(), 0)
+		d := linear("moe.experts.down", sh, r, f, sh.h, r*f*sh.linear.Bytes(), 0)
 		if len(up) > 0 {
 			grouped(&u)
 			grouped(&d)
@@ -131,10 +138,8 @@ func expertBlocks(c Config, sh shape, rows []float64) []block {
 		return nil
 	}
 	in, out := total*width, total*f
-	act := pointwise(name, KindElementwise, Forward, dt, out, per, in*sh.act, out*sh.linear.Bytes())
-	act.SavedBytes = in * sh.act
-	actBwd := pointwise(name+".grad", KindElementwise, BackwardInput, dt, out, 2*per, in*sh.act+out*sh.act, in*sh.act)
-	return append(append(up, block{fwd: act, bwd: []Op{actBwd}}), down...)
+	act := pair(name, KindElementwise, dt, out, per, in*sh.act, out*sh.linear.Bytes(), in*sh.act, in*sh.act+out*sh.act, in*sh.act)
+	return append(append(up, act), down...)
 }
 
 // grouped marks a block's ops as later pieces of grouped GEMMs.

@@ -163,9 +163,7 @@ func (p Plan) ExpertGroup(r int) []int {
 // per-layer collectives then cross the network).
 func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("parallel.%s: %s", field, fmt.Sprintf(format, args...)))
-	}
+	bad := func(field, format string, args ...any) { errs = addf(errs, "parallel."+field, format, args) }
 	for _, d := range []struct {
 		name string
 		v    int
@@ -202,6 +200,16 @@ func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 		warnings = append(warnings, fmt.Sprintf("tp = %d does not divide gpus_per_node = %d: some tensor-parallel groups span two servers", p.TP, perNode))
 	}
 	return warnings, errors.Join(errs...)
+}
+
+// addf appends to errs the error "prefix: " + format of args, the
+// field's key. It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
 }
 
 // thousands writes n with commas, as the error messages quote plan sizes.

@@ -268,16 +268,22 @@ func flatten(err error) []error {
 	return []error{err}
 }
 
+// The field constructors are not inlined: the table's init would build
+// every row's closures in place, which costs the browser's download.
+//
+//go:noinline
 func intField(key, param string, at func(*Scenario) *int) Field {
 	return Field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
 		func(s *Scenario, v string) error { return parseInt(v, at(s)) }}
 }
 
+//go:noinline
 func stringField(key, param, help string, at func(*Scenario) *string) Field {
 	return Field{key, param, help, func(s *Scenario) string { return *at(s) },
 		func(s *Scenario, v string) error { *at(s) = strings.TrimSpace(v); return nil }}
 }
 
+//go:noinline
 func timeField(key, param string, at func(*Scenario) *units.Time) Field {
 	return Field{key, param, "e.g. 1ms", func(s *Scenario) string { return at(s).String() },
 		func(s *Scenario, v string) error { return assign(at(s), v, units.ParseTime) }}

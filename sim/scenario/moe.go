@@ -76,6 +76,7 @@ var moeFields = []Field{
 	intField("model.mtp", "mtp", func(s *Scenario) *int { return &s.Model.MTP }),
 }
 
+//go:noinline
 func floatField(key, param, help string, at func(*Scenario) *float64) Field {
 	return Field{key, param, help, func(s *Scenario) string { return strconv.FormatFloat(*at(s), 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, at(s)) }}

@@ -2,13 +2,11 @@ package training
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
 	"paraplay/sim/moe"
 	"paraplay/sim/parallel"
 	"paraplay/sim/timeline"
-	"paraplay/sim/units"
 )
 
 // moeStats gathers a routing's figures over the iteration's MoE layers
@@ -104,23 +102,6 @@ func (r MoE) Report(_ *timeline.Timeline, s *timeline.Summary) timeline.Report {
 	return r
 }
 
-// WriteText prints the routing's lines.
-func (r MoE) WriteText(w io.Writer) {
-	fmt.Fprintf(w, "  experts: %d routed (top %d) + %d shared, ep %d × etp %d; routing %s\n", r.Experts, r.TopK, r.Shared, r.EP, r.ETP, r.Routing)
-	pct := 0.0
-	if r.Copies > 0 {
-		pct = 100 * r.Dropped / r.Copies
-	}
-	fmt.Fprintf(w, "  dropped tokens %.4g of %.4g copies (%.2f%%); expert load max/mean %.2f (worst layer %.2f), GPU load max/mean %.2f\n",
-		r.Dropped, r.Copies, pct, r.ExpertMaxMean, r.WorstExpert, r.GPUMaxMean)
-	fmt.Fprintf(w, "  exposed EP time %v per GPU (all-to-alls and waits for the busiest GPU: expert-parallel index %d, GPU %d)",
-		units.Round(r.ExposedEP), r.Busiest, r.BusiestGPUs[0])
-	if r.Nodes > 1 {
-		fmt.Fprintf(w, "; a token's copies reach %.2f of %d nodes", r.NodesPerToken, r.Nodes)
-	}
-	fmt.Fprintln(w)
-}
-
 // record leaves the routing's record in tl.
 func (x *routed) record(tl *timeline.Timeline, tr *iteration) {
 	s := x.stats
@@ -179,29 +160,4 @@ func mergeMoE(dst, src *timeline.Timeline, plan parallel.Plan) {
 	}
 	d.busiest(plan, len(dst.GPUs))
 	dst.Extra["moe"] = d
-}
-
-// routingName says how the router spreads tokens, for the summary.
-func routingName(r moe.Routing) string {
-	s := "balanced"
-	switch {
-	case len(r.Histogram) > 0:
-		s = "histogram"
-	case r.Skew == moe.Lognormal && r.CV > 0:
-		s = fmt.Sprintf("lognormal cv %g", r.CV)
-	case r.Skew == moe.Zipf && r.S > 0:
-		s = fmt.Sprintf("zipf s %g", r.S)
-	}
-	if r.HotExperts > 0 {
-		s += fmt.Sprintf(", %d hot experts", r.HotExperts)
-	}
-	if r.CapacityFactor > 0 {
-		s += fmt.Sprintf(", capacity factor %g", r.CapacityFactor)
-	} else {
-		s += ", dropless"
-	}
-	if r.Redundant > 0 {
-		s += fmt.Sprintf(", %d redundant experts (EPLB)", r.Redundant)
-	}
-	return s
 }

@@ -1,7 +1,5 @@
 package workload
 
-import "fmt"
-
 // Routers: how a mixture of experts picks a token's experts.
 const (
 	// RouterTopK sends each token to its top_k experts by router score
@@ -78,9 +76,7 @@ func (m Model) moeLayersIn(from, n int) int {
 
 func (m Model) validateMoE() []error {
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("model %s: moe."+format, append([]any{m.Name}, args...)...))
-	}
+	bad := func(format string, args ...any) { errs = addf(errs, "model "+m.Name, "moe."+format, args) }
 	x := m.MoE
 	if x.Experts < 0 || x.ExpertFFNHidden < 0 || x.SharedExperts < 0 || x.DenseLayers < 0 || x.TopK < 0 {
 		bad("experts %d, top_k %d, expert_ffn_hidden %d, shared_experts %d, dense_layers %d: want none negative",
