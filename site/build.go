@@ -206,7 +206,10 @@ type site struct {
 	Refs     []citedRef
 	// Excluded are the surveyed papers no article covers, with the reason.
 	Excluded []citedRef
-	Terms    []usedTerm
+	// Mechanisms counts the surveyed papers by mechanism status (nil
+	// without coverage.yaml's map).
+	Mechanisms *mechanismCounts
+	Terms      []usedTerm
 	// Gallery is the validation gallery's page (gallery.go).
 	Gallery *galleryView
 	// KaTeX is true when formulas were typeset with KaTeX, whose
@@ -224,12 +227,6 @@ type theme struct {
 	Name     string
 	ID       string
 	Articles []*Article
-}
-
-// citedRef is a paper with the articles that cite it.
-type citedRef struct {
-	Reference
-	By []*Article
 }
 
 type usedTerm struct {
@@ -256,6 +253,7 @@ func newSite(docs []*Article, lib Library) *site {
 		s.addToTheme(a)
 	}
 	s.Refs = citations(lib, s.Articles)
+	s.Mechanisms = countMechanisms(lib.Mechanisms)
 	for _, r := range s.Refs {
 		if r.Excluded != "" {
 			s.Excluded = append(s.Excluded, r)
@@ -290,46 +288,6 @@ func (s *site) addToTheme(a *Article) {
 	if n := len(s.Themes); n > 1 && s.Themes[n-2].Name == "More" {
 		s.Themes[n-2], s.Themes[n-1] = s.Themes[n-1], s.Themes[n-2]
 	}
-}
-
-// citations lists every reference, by first author's surname then year,
-// with the articles that cite it or credit its ideas.
-func citations(lib Library, articles []*Article) []citedRef {
-	var refs []citedRef
-	for _, r := range lib.Refs {
-		c := citedRef{Reference: r}
-		for _, a := range articles {
-			if cites(a, r.Key) {
-				c.By = append(c.By, a)
-			}
-		}
-		refs = append(refs, c)
-	}
-	sort.Slice(refs, func(i, j int) bool {
-		a, b := refs[i].Reference, refs[j].Reference
-		if sa, sb := strings.ToLower(surname(a.Authors[0])), strings.ToLower(surname(b.Authors[0])); sa != sb {
-			return sa < sb
-		}
-		if a.Year != b.Year {
-			return a.Year < b.Year
-		}
-		return a.Key < b.Key
-	})
-	return refs
-}
-
-func cites(a *Article, key string) bool {
-	for _, r := range a.Cited {
-		if r.Key == key {
-			return true
-		}
-	}
-	for _, r := range a.IdeasFrom {
-		if r.Key == key {
-			return true
-		}
-	}
-	return false
 }
 
 // page is what the template sees for one output file.

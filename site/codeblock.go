@@ -61,6 +61,18 @@ func (r *codeBlockRenderer) render(w util.BufWriter, source []byte, node ast.Nod
 	if len(viewErrs) > 0 {
 		return ast.WalkSkipChildren, nil
 	}
+	if len(view.Sweep) > 0 {
+		cells, err := sweepCollectives(s, view.Sweep, view.Compare)
+		if err == nil && len(view.Compare) == 0 {
+			err = errors.New("view.sweep needs view.compare: the variants to run at each size")
+		}
+		if err != nil {
+			fail(0, err.Error())
+			return ast.WalkSkipChildren, nil
+		}
+		_, _ = w.WriteString(sweepHTML(s.Title(), view.Sweep, view.Compare, cells))
+		return ast.WalkSkipChildren, nil
+	}
 	if len(view.Compare) > 0 {
 		rows, err := comparePlans(s, view.Compare)
 		if err != nil {

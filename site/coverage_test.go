@@ -24,6 +24,9 @@ type coverage struct {
 	Articles []plannedArticle `yaml:"articles"`
 	// OffTopic are surveyed keys no article covers; references.yaml says why.
 	OffTopic []string `yaml:"off_topic"`
+	// Mechanisms says whether ParaPlay runs each surveyed paper's mechanism
+	// (LoadLibrary reads it for references.html; TestMechanisms checks it).
+	Mechanisms map[string]Mechanism `yaml:"mechanisms"`
 }
 
 // plannedArticle is one article of the plan.

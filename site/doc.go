@@ -21,7 +21,11 @@
 // also starts when it scrolls into view, but only the first such figure and
 // only while no other demo runs. Without JavaScript the poster and caption
 // remain. A scenario that does not parse fails the build with
-// "file.md:LINE: message", where LINE points into the Markdown file.
+// "file.md:LINE: message", where LINE points into the Markdown file. A
+// block with view.compare is a table instead of a demo: of training plans
+// priced by the planner's screen (plantable.go), or, with view.sweep, of a
+// lone collective's simulated times at several buffer sizes, one column
+// per variant (sweeptable.go).
 //
 // Math ($…$, $$…$$) is typeset once per build by KaTeX from npm (one node
 // process for every formula of the site); pages then need only KaTeX's
@@ -32,11 +36,16 @@
 // the reason). glossary.yaml's terms are linked from their first use.
 // docs/coverage.yaml copies the survey's article plan (which surveyed paper
 // each article must cite); TestCoverage checks the written articles against
-// it and logs the papers still waiting for an unwritten article.
+// it and logs the papers still waiting for an unwritten article. Its
+// mechanisms map says, for every surveyed paper, whether ParaPlay runs the
+// paper's own mechanism (simulated, partial, prose or off-topic), with the
+// scenario keys and the demo that run it; references.html shows the status
+// beside each paper, and TestMechanisms checks each entry's demo section and
+// keys against the articles and the scenario's field table.
 //
 // The pieces, in the order data flows through them:
 //
-//	LoadLibrary        references.yaml + glossary.yaml → Library
+//	LoadLibrary        references.yaml + glossary.yaml + coverage.yaml's mechanisms → Library
 //	ParseFrontMatter   leading ---/YAML/--- block → FrontMatter + body
 //	RenderArticle      front matter + Markdown (goldmark) → Article
 //	Build              docs/ → out/: pages, posters, stylesheets, KaTeX, report

@@ -20,6 +20,7 @@ func FuzzRender(f *testing.F) {
 		"---\n---\n```sim\ngpus: x\n```",
 		"---\r\ntitle: T\r\n---\r\n```sim\r\n- a\r\n```\r\n",
 		"```sim\n{gpus: 4, collective: {size: 1B}}\n```\n",
+		"```sim\nstrategy: collective\ngpus: 4\nview:\n  sweep: [1KiB, 1MiB]\n  compare:\n    - {label: ring, set: \"algo=ring\"}\n    - {label: tree, set: \"algo=tree\"}\n```\n",
 		"---\ntitle: T\n",
 		"---\ntitle: T\n---\n<div>\nx\n</div>\n\nA <b>b</b> <!-- c --> <https://x.org>\n",
 	} {

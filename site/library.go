@@ -132,6 +132,9 @@ func (t Term) ID() string { return "term-" + slugify(t.Term) }
 type Library struct {
 	Refs  map[string]Reference
 	Terms []Term
+	// Mechanisms says, for each surveyed paper, whether ParaPlay runs its
+	// mechanism (the mechanisms map of coverage.yaml; nil without one).
+	Mechanisms map[string]Mechanism
 }
 
 var (
@@ -148,8 +151,8 @@ func slugify(s string) string {
 	return strings.Trim(nonSlug.ReplaceAllString(strings.ToLower(s), "-"), "-")
 }
 
-// LoadLibrary reads references.yaml and glossary.yaml from docsDir; either
-// may be missing. Every problem is reported as "file:LINE: message".
+// LoadLibrary reads references.yaml, glossary.yaml and the mechanisms map
+// of coverage.yaml from docsDir; any may be missing. Every problem is reported as "file:LINE: message".
 func LoadLibrary(docsDir string) (Library, error) {
 	lib := Library{Refs: map[string]Reference{}}
 	var errs []error
@@ -168,6 +171,19 @@ func LoadLibrary(docsDir string) (Library, error) {
 		terms, err := parseGlossary(glossPath, data)
 		errs = append(errs, err)
 		lib.Terms = terms
+	} else if !errors.Is(err, os.ErrNotExist) {
+		errs = append(errs, err)
+	}
+	covPath := docsDir + "/coverage.yaml"
+	if data, err := os.ReadFile(covPath); err == nil {
+		ms, err := parseMechanisms(covPath, data)
+		errs = append(errs, err)
+		for _, key := range sortedKeys(ms) {
+			if _, ok := lib.Refs[key]; !ok {
+				errs = append(errs, fmt.Errorf("%s: mechanisms: %q is not a key of references.yaml", covPath, key))
+			}
+		}
+		lib.Mechanisms = ms
 	} else if !errors.Is(err, os.ErrNotExist) {
 		errs = append(errs, err)
 	}

@@ -40,6 +40,8 @@ var hideable = map[string]string{
 //	  compare:         # a table of plans instead of a demo (plantable.go)
 //	    - {label: the block's plan, set: ""}
 //	    - {label: fewer stages, set: "pp=8&dp=256&microbatches=8"}
+//	  sweep: [64KiB, 1MiB]  # with compare: a lone collective's times at
+//	                   # each size for each variant (sweeptable.go)
 type demoView struct {
 	Poster    units.Time
 	HasPoster bool
@@ -56,10 +58,13 @@ type demoView struct {
 	// Compare makes the block a table of plans, each the block's scenario
 	// with some URL parameters changed, priced by the planner's screen.
 	Compare []compareRow
+	// Sweep, with Compare, makes the block a table of a lone collective's
+	// simulated times: a row per buffer size, a column per variant.
+	Sweep []units.Bytes
 }
 
 // viewKeys lists the options for error messages.
-const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare"
+const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, sweep"
 
 // splitView finds the top-level view: key of a sim block, decodes it, and
 // returns the YAML with the view section blanked out line by line, so the
@@ -133,6 +138,11 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 	if key == "compare" {
 		rows, err := decodeCompare(v)
 		view.Compare = rows
+		return err
+	}
+	if key == "sweep" {
+		sizes, err := decodeSweep(v)
+		view.Sweep = sizes
 		return err
 	}
 	if v.Kind != yaml.ScalarNode {

@@ -3,6 +3,9 @@ package budget
 import (
 	"fmt"
 	"math"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
 )
 
 // Count is an upper bound on one kind of work, and what drives it.
@@ -83,8 +86,10 @@ const (
 	// strategy's tables (measured ≤ 900 B).
 	OpBytes = 1536
 	// TransferBytes is a transfer's op, message, fabric flow and record
-	// (measured ≈ 950 B).
-	TransferBytes = 1024
+	// (measured ≈ 950 B; up to ≈ 1,010 B since the record carries its
+	// channel, the 136-byte record being copied as a training run collects
+	// its iterations).
+	TransferBytes = 1088
 	// EventBytes is an engine event in the heap (40 B, grown by doubling).
 	EventBytes = 64
 	// GPUBytes is a GPU's topology, routes, streams and memory track.
@@ -106,6 +111,10 @@ type Items struct {
 	Events Count
 	// GPUs is the number of GPUs of the topology.
 	GPUs int
+	// Ports is the topology's cable ports beyond one per GPU: a mesh
+	// node's peer cables (MeshPorts), each with its own queue and routes,
+	// bounded like a GPU.
+	Ports int
 	// Graphs is how many times a topology and task graph are built (≥ 1).
 	Graphs float64
 }
@@ -120,7 +129,7 @@ const EventsPerItem = 6
 //	events  = it.Events, or EventsPerItem·(spans + transfers)
 //	trace   = SpanTraceBytes·spans + TransferTraceBytes·transfers + GPUTraceBytes·GPUs
 //	memory  = SpanBytes·spans + OpBytes·ops + TransferBytes·transfers
-//	          + EventBytes·events + (GPUBytes·GPUs + BaseBytes)·graphs
+//	          + EventBytes·events + (GPUBytes·(GPUs + ports) + BaseBytes)·graphs
 func Of(it Items) Work {
 	graphs := max(it.Graphs, 1)
 	ev := it.Events
@@ -128,12 +137,12 @@ func Of(it Items) Work {
 		ev = it.Spans.Plus(it.Transfers).Times(EventsPerItem, "")
 		ev.Why = fmt.Sprintf("%d × (%s)", EventsPerItem, ev.Why)
 	}
-	gpus, ops := float64(it.GPUs), it.Ops
+	gpus, ports, ops := float64(it.GPUs), float64(it.Ports), it.Ops
 	if ops == 0 {
 		ops = it.Spans.N
 	}
 	trace := Count{N: SpanTraceBytes*it.Spans.N + TransferTraceBytes*it.Transfers.N + GPUTraceBytes*gpus}
-	mem := Count{N: SpanBytes*it.Spans.N + OpBytes*ops + TransferBytes*it.Transfers.N + EventBytes*ev.N + (GPUBytes*gpus+BaseBytes)*graphs}
+	mem := Count{N: SpanBytes*it.Spans.N + OpBytes*ops + TransferBytes*it.Transfers.N + EventBytes*ev.N + (GPUBytes*(gpus+ports)+BaseBytes)*graphs}
 	big := it.Spans
 	if TransferBytes*it.Transfers.N > (SpanBytes+OpBytes)*it.Spans.N {
 		big = it.Transfers
@@ -141,6 +150,30 @@ func Of(it Items) Work {
 	trace.Why, trace.Field, trace.Fix = big.Why, big.Field, big.Fix
 	mem.Why, mem.Field, mem.Fix = big.Why, big.Field, big.Fix
 	return Work{Events: ev, Transfers: it.Transfers, Spans: it.Spans, TraceBytes: trace, Memory: mem}
+}
+
+// MeshPorts is the Ports of s's cluster: on a server whose GPUs are
+// joined pairwise with no switch (AMD's Infinity Fabric), every GPU has
+// one cable port per peer, where a switched server has one port a GPU.
+// Zero for ideal links, switched servers and unknown presets (validation
+// names those).
+func MeshPorts(s *scenario.Scenario) int {
+	if s.Cluster.GPU == "" {
+		return 0
+	}
+	link := s.Cluster.Intra
+	if link == "" {
+		g, err := hw.LookupGPU(s.Cluster.GPU)
+		if err != nil {
+			return 0
+		}
+		link = g.Link
+	}
+	l, err := hw.LookupLink(link)
+	if err != nil || l.MeshPeers == 0 {
+		return 0
+	}
+	return s.NumGPUs() * l.MeshPeers
 }
 
 // Plus is the work of two runs one after the other.

@@ -140,7 +140,9 @@ func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
 		}
 		cb.next[m.channel][dst*cb.pieces+p] = idx
 		if t.Bytes == 0 {
-			t.Chunk, t.Offset = m.shard, m.rng.Offset
+			t.Chunk, t.Offset, t.Channel = m.shard, m.rng.Offset, int8(m.channel)
+		} else {
+			t.Channel = -1 // several channels' slices in one message
 		}
 		t.Bytes += m.rng.Bytes
 		if rngs != nil {

@@ -38,3 +38,12 @@ func CollNetTime(nodes, g int, s units.Bytes, intra, nic Link) float64 {
 	}
 	return lat + bw
 }
+
+// CollNetLinkBytes is what CollNetTime's all-reduce moves over each GPU's
+// links in each direction: 2(g−1)/g·S over its link inside the node (the
+// ring reduce-scatter and all-gather) and S/g through its NIC (its shard
+// up to the leaf, the total back). The picture draws the links' load from it.
+func CollNetLinkBytes(g int, s units.Bytes) (intra, nic float64) {
+	gf, S := float64(max(g, 1)), float64(s)
+	return 2 * (gf - 1) / gf * S, S / gf
+}

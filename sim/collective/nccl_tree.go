@@ -60,7 +60,9 @@ func NCCLTree(nodes, perNode int, s units.Bytes, pieces, channels int) Schedule 
 		if x.up {
 			phase = PhaseReduce
 		}
-		b.send(x.step, x.src, x.dst, x.lo, x.hi, phase, x.up)
+		if i := b.send(x.step, x.src, x.dst, x.lo, x.hi, phase, x.up); i >= 0 {
+			sch.Transfers[i].Channel = int8(x.lo / (2 * k)) // grid chunk (ch·k + p)·2 + h
+		}
 	}
 	return sch
 }

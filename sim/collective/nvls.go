@@ -86,3 +86,16 @@ func NVLSGatherScatterTime(n int, s units.Bytes, l Link) float64 {
 	}
 	return l.Alpha.Seconds() + float64(s)/float64(l.Bandwidth)
 }
+
+// NVLSLinkBytes is what NVLSTime's all-reduce moves over each GPU's link
+// to the switch, in payload-rate bytes: up, (n+1)/n·S (its shards in the
+// reduce-scatter, its sum in the all-gather); down, the same payload (its
+// sum, then the others' sums) and the switch's read requests,
+// NVLSReadRequestShare·S. The picture draws the links' load from it.
+func NVLSLinkBytes(n int, s units.Bytes) (up, down float64) {
+	if n < 2 {
+		return 0, 0
+	}
+	up = float64(n+1) / float64(n) * float64(s)
+	return up, up + NVLSReadRequestShare*float64(s)
+}

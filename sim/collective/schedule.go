@@ -105,6 +105,11 @@ type Transfer struct {
 	// copy of the range (reduce phases), false when it stores or forwards
 	// it unchanged. ParaPlay does not charge time for the addition (γ = 0).
 	Reduce bool
+	// Channel is the channel (NCCL's parallel ring or tree, 0..Channels−1)
+	// the message belongs to: 0 in a schedule of one channel, −1 for a
+	// message that carries several channels' slices at once (Ranges).
+	// It changes nothing in the run; the picture colours by it.
+	Channel int8
 	// Ranges, when set, are the disjoint byte ranges the message carries,
 	// one per channel (ChannelRing sends the slices bound for one
 	// neighbour in one step as one message): their sizes add up to Bytes

@@ -18,5 +18,5 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	if s.Fidelity == "detailed" || s.Fidelity == "auto" {
 		tr.Fix += " (data parallelism simulates every message)"
 	}
-	return budget.Of(budget.Items{Spans: spans, Transfers: tr, GPUs: n})
+	return budget.Of(budget.Items{Spans: spans, Transfers: tr, GPUs: n, Ports: budget.MeshPorts(&s)})
 }

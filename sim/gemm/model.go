@@ -89,7 +89,7 @@ func For(g hw.GPU) (*Model, error) {
 
 // build joins a GPU's datasheet with its GEMM parameters.
 func build(g hw.GPU, p Params) (*Model, error) {
-	if err := p.Validate(); err != nil {
+	if err := checkParams(p); err != nil {
 		return nil, err
 	}
 	if !(g.PeakFLOPS > 0) || !(g.HBMBandwidth > 0) {

@@ -1,8 +1,6 @@
 package hw
 
 import (
-	"errors"
-	"fmt"
 	"math"
 
 	"paraplay/sim/units"
@@ -86,65 +84,6 @@ func (l Link) Effective() units.Bandwidth {
 // MeshPeers, or LineRate for a switched link.
 func (l Link) PeerRate() units.Bandwidth {
 	return l.LineRate / units.Bandwidth(max(l.MeshPeers, 1))
-}
-
-// Validate reports every problem with l at once, joined.
-func (l Link) Validate() error {
-	var errs []error
-	if l.SHARP && l.Kind != KindInfiniBand {
-		errs = append(errs, fmt.Errorf("link %s: SHARP needs an InfiniBand link, not %s", l.Name, l.Kind))
-	}
-	if l.MeshPeers < 0 {
-		errs = append(errs, fmt.Errorf("link %s: %d mesh peers must not be negative", l.Name, l.MeshPeers))
-	}
-	if err := validName(l.Name); err != nil {
-		errs = append(errs, err)
-	}
-	if !knownKind(l.Kind) {
-		errs = append(errs, fmt.Errorf("link %s: kind %q is not one of %v", l.Name, l.Kind, linkKinds))
-	}
-	if l.DisplayName == "" {
-		errs = append(errs, fmt.Errorf("link %s: display name is empty", l.Name))
-	}
-	if !positive(float64(l.LineRate)) {
-		errs = append(errs, fmt.Errorf("link %s: line rate %v must be positive", l.Name, l.LineRate))
-	}
-	if !fraction(l.Achievable) {
-		errs = append(errs, fmt.Errorf("link %s: achievable fraction %v must be in (0, 1]", l.Name, l.Achievable))
-	}
-	if l.AchievableBasis == "" {
-		errs = append(errs, fmt.Errorf("link %s: achievable fraction has no basis", l.Name))
-	}
-	if l.Latency < 0 {
-		errs = append(errs, fmt.Errorf("link %s: latency %v must not be negative", l.Name, l.Latency))
-	}
-	if l.LatencyBasis == "" {
-		errs = append(errs, fmt.Errorf("link %s: latency has no basis", l.Name))
-	}
-	if l.Source == "" {
-		errs = append(errs, fmt.Errorf("link %s: no source for the line rate", l.Name))
-	}
-	errs = append(errs, l.validateMeasurement()...)
-	return errors.Join(errs...)
-}
-
-// validateMeasurement checks the optional calibration point: a ring cannot
-// move more than the line rate, and a number without a source is not data.
-func (l Link) validateMeasurement() []error {
-	var errs []error
-	m := float64(l.MeasuredBusBW)
-	switch {
-	case m == 0 && l.MeasuredSource != "":
-		errs = append(errs, fmt.Errorf("link %s: measured source given without a measured bus bandwidth", l.Name))
-	case m == 0:
-	case !positive(m):
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v must be positive", l.Name, l.MeasuredBusBW))
-	case l.MeasuredBusBW > l.LineRate:
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth %v exceeds the line rate %v", l.Name, l.MeasuredBusBW, l.LineRate))
-	case l.MeasuredSource == "":
-		errs = append(errs, fmt.Errorf("link %s: measured bus bandwidth has no source", l.Name))
-	}
-	return errs
 }
 
 func knownKind(k LinkKind) bool {

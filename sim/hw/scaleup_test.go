@@ -43,31 +43,3 @@ func TestScaleUpDomains(t *testing.T) {
 		}
 	}
 }
-
-func TestNegativeMeshPeersRejected(t *testing.T) {
-	l, _ := LookupLink("infinity-fabric")
-	l.MeshPeers = -1
-	if err := l.Validate(); err == nil {
-		t.Error("a link with -1 mesh peers validated")
-	}
-}
-
-// TestSHARPNetworks: the InfiniBand presets reduce in their switches
-// (SHARPSource), Ethernet does not, and a non-InfiniBand link that
-// claims SHARP does not validate.
-func TestSHARPNetworks(t *testing.T) {
-	for name, want := range map[string]bool{"ib-hdr": true, "ib-ndr": true, "ib-xdr": true, "roce-400g": false, "eth-100g": false, "nvlink4": false} {
-		l, err := LookupLink(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if l.SHARP != want {
-			t.Errorf("%s: SHARP %v, want %v", name, l.SHARP, want)
-		}
-	}
-	l, _ := LookupLink("roce-400g")
-	l.SHARP = true
-	if err := l.Validate(); err == nil {
-		t.Error("RoCE claiming SHARP validated")
-	}
-}

@@ -192,6 +192,10 @@ func TestOpDecodeSpan(t *testing.T) {
 // chunk shape under OpModelShapeBytes, the figure Work bounds it by, and
 // a later step of a known shape to a few hundred bytes (its new
 // attention price).
+//
+// TotalAlloc counts every goroutine's allocations, the runtime's own
+// included, so each figure is the least of three fresh measurements: noise
+// only ever adds to it.
 func TestOpModelShapeBytes(t *testing.T) {
 	o, g := opModel(t, "h100-sxm")
 	st := Stage{Model: llama8b(t), Layers: 32, First: true, Last: true, TP: 1, GPU: g}
@@ -203,9 +207,15 @@ func TestOpModelShapeBytes(t *testing.T) {
 		return b.TotalAlloc - a.TotalAlloc
 	}
 	for _, tokens := range []int{8, 2048} {
-		if got := alloc(func() { _, _, _ = o.Step(st, tokens, 1, 300) }); got > OpModelShapeBytes {
+		got := uint64(math.MaxUint64)
+		for try := 0; try < 3; try++ {
+			fresh, _ := opModel(t, "h100-sxm")
+			got = min(got, alloc(func() { _, _, _ = fresh.Step(st, tokens, 1, 300) }))
+		}
+		if got > OpModelShapeBytes {
 			t.Errorf("first step of %d tokens allocated %d B, want at most OpModelShapeBytes = %d", tokens, got, OpModelShapeBytes)
 		}
+		_, _, _ = o.Step(st, tokens, 1, 300)
 	}
 	if got := alloc(func() { _, _ = o.Decode(st, 8, 301) }); got > 2048 {
 		t.Errorf("a decode step of a known shape allocated %d B, want at most 2 KiB", got)

@@ -21,5 +21,5 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		Field: "iterations", Fix: "lower iterations or sync.layers"}
 	avg := layers * math.Ceil(it/period)
 	tr := nccltest.Transfers(s).Times(avg, fmt.Sprintf("%g averagings (sync.layers × iterations / sync.period)", avg))
-	return budget.Of(budget.Items{Spans: spans, Transfers: tr, GPUs: s.NumGPUs()})
+	return budget.Of(budget.Items{Spans: spans, Transfers: tr, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s)})
 }

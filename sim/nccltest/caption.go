@@ -62,6 +62,14 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 	cfg := Config(s)
 	cfg.Alpha, cfg.Bandwidth = alpha, bw
 	per := cfg.PerNode
+	switch algo {
+	case AlgorithmNVLS:
+		secs, _, err := inNetworkTime(s, t)
+		return "closed form 2α + ((n+1)/n + 1/9)·S/B (NVLS: the NVSwitch adds)", secs, err
+	case AlgorithmCollNet:
+		secs, _, err := inNetworkTime(s, t)
+		return "closed form 2(g−1)α₁ + 2α₂ + max(2(g−1)/g·S/B₁, S/(g·B₂)) (CollNet: the leaf switches add)", secs, err
+	}
 	if op == "all_reduce" && algo == "hierarchical" && per > 1 && per < n {
 		secs, err := hierarchicalTime(t, cfg)
 		return "α–β formula 2(g−1)α₁ + 2(g−1)/g·S/B₁ + 2(N−1)α₂ + 2(N−1)/N·(S/g)/B₂", secs, err

@@ -19,6 +19,8 @@ func TestCaptionCollectives(t *testing.T) {
 		{"tree", "strategy: collective\ngpus: 16\ncollective: {algorithm: tree, size: 64KiB}"},
 		{"halving-doubling", "strategy: collective\ngpus: 16\ncollective: {algorithm: halving_doubling, size: 1MiB}"},
 		{"hierarchical h100", "strategy: collective\ncluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 4}\ncollective: {algorithm: hierarchical, size: 256MiB}"},
+		{"nvls h100", "strategy: collective\ncluster: {gpu: h100-sxm, gpus_per_node: 8}\ncollective: {algorithm: nvls, size: 1GiB}"},
+		{"collnet a100", "strategy: collective\ncluster: {gpu: a100-sxm-80gb, nodes: 2, gpus_per_node: 8, inter: ib-hdr}\ncollective: {algorithm: collnet, size: 256MiB}"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			parts, _, _ := strategytest.Caption(t, Strategy{}, tt.yaml)

@@ -193,6 +193,12 @@ func CollectiveAnalytic(t *topo.Topology, op, algo string, bytes units.Bytes, gp
 	if d <= 0 {
 		return nil, fmt.Errorf("run: analytic collective of duration %v", d)
 	}
+	return analyticTimeline(t, op, algo, bytes, gpus, d, title)
+}
+
+// analyticTimeline is CollectiveAnalytic's timeline, for GPUs and a
+// duration d > 0 known to be valid.
+func analyticTimeline(t *topo.Topology, op, algo string, bytes units.Bytes, gpus []int, d units.Time, title string) (*timeline.Timeline, error) {
 	tl := taskgraph.NewTimeline(t, title)
 	tl.Fidelity = taskgraph.Analytic
 	tl.Collectives = []timeline.Collective{{Name: collective.Op(op), Algorithm: algo, Ranks: len(gpus), Bytes: bytes,

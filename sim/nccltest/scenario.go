@@ -20,11 +20,13 @@ func (Strategy) Name() string { return Name }
 
 // Keys declares that a lone collective reads no compute and no seed.
 func (Strategy) Keys() scenario.Keys {
-	return scenario.Keys{Ignores: []string{"compute.forward", "compute.backward", "compute.jitter", "seed"}}
+	return scenario.Keys{Ignores: []string{"compute.forward", "compute.backward", "compute.jitter", "seed"},
+		Algorithms: moreAlgorithms}
 }
 
-// Check has nothing to add to the shared keys' checks.
-func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
+// Check adds to the shared keys' checks where the in-network all-reduces
+// (nvls, collnet) fit.
+func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) { checkInNetwork(s, bad) }
 
 // Title is e.g. "ring all-reduce on 8 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {

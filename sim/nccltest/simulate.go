@@ -19,6 +19,9 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
+	if inNetwork(s.Collective.Algorithm) {
+		return simulateInNetwork(s, t)
+	}
 	p, err := Plan(s, t)
 	if err != nil {
 		return nil, err

@@ -13,7 +13,7 @@ import (
 // schedule, collective.Messages (e.g. 2(n−1)·n·k for a ring all-reduce of
 // n GPUs and k chunks); events and memory follow from them (budget.Of).
 func (Strategy) Work(s scenario.Scenario) budget.Work {
-	return budget.Of(budget.Items{Transfers: Transfers(s), GPUs: s.NumGPUs()})
+	return budget.Of(budget.Items{Transfers: Transfers(s), GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s)})
 }
 
 // Transfers bounds the messages of the scenario's collective, with the
@@ -34,6 +34,9 @@ func Transfers(s scenario.Scenario) budget.Count {
 				algo = c.Picked()
 			}
 		}
+	}
+	if inNetwork(algo) {
+		return budget.Count{} // one analytic collective, no messages
 	}
 	c := budget.Count{N: collective.Messages(s.Collective.Op, algo, cfg), Field: "gpus",
 		Why: fmt.Sprintf("%d GPUs (%s %s)", n, s.Collective.Algorithm, collective.Label(s.Collective.Op)),

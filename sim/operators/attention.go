@@ -86,7 +86,12 @@ func eagerBlocks(c Config, sh shape) []block {
 	scores := sh.b * sh.heads * sh.s * sh.s
 	q := sh.tokens * sh.heads * sh.d * sh.act
 	kv := sh.tokens * sh.kvHeads * sh.d * sh.act
-	var blocks []block
+	// Q, K and V are views of the QKV output (torch.split along the last
+	// dimension, megatron/mpu/utils.py split_tensor_along_last_dim); the
+	// split's backward concatenates their three gradients into one tensor,
+	// a copy of the QKV output's size.
+	qkv := sh.tokens * (sh.heads + 2*sh.kvHeads) * sh.d
+	blocks := []block{{bwd: []Op{pointwise("attn.qkv_split.grad", KindElementwise, BackwardInput, dt, qkv, 0, qkv*sh.act, qkv*sh.act)}}}
 	repeated := 0.0 // what the repeated copies add over K or V itself; selective recomputation drops it
 	if sh.kvHeads < sh.heads {
 		// Megatron-Core's unfused attention repeats each key/value head
@@ -131,5 +136,11 @@ func eagerBlocks(c Config, sh shape) []block {
 		gemm("attn.context.grad_p", BackwardInput, dt, GEMM{M: s, N: s, K: d, Batch: batch}, sh.act),
 		gemm("attn.context.grad_v", BackwardInput, dt, GEMM{M: s, N: d, K: s, Batch: batch}, sh.act),
 	}
-	return append(blocks, block{fwd: pv, bwd: pvBwd, core: true, drop: pv.SavedBytes - kv + repeated})
+	blocks = append(blocks, block{fwd: pv, bwd: pvBwd, core: true, drop: pv.SavedBytes - kv + repeated})
+	// P·V writes [b·heads, s, d]; the output projection wants [s, b, h/t],
+	// so the context is permuted into a new tensor (context_layer.permute(2,
+	// 0, 1, 3).contiguous() in megatron/model/transformer.py, inside the
+	// core that selective recomputation re-runs). Its backward is a view.
+	perm := pointwise("attn.context_permute", KindElementwise, Forward, dt, q/sh.act, 0, q, q)
+	return append(blocks, block{fwd: perm, core: true})
 }

@@ -151,6 +151,7 @@ type shape struct {
 	linear                        DType   // the dtype of the layer's linear GEMMs
 	unfusedAcc                    bool    // Config.UnfusedGradAccumulation
 	mainGrad                      float64 // bytes of the gradient it accumulates into: 2 in fp16, else 4
+	bias                          bool    // the model's linear layers carry biases (workload.Model.Bias)
 }
 
 func shapeOf(c Config) shape {
@@ -160,7 +161,7 @@ func shapeOf(c Config) shape {
 		heads: float64(m.Heads / c.TP), kvHeads: float64(m.KVHeadCount() / c.TP),
 		d: float64(m.HeadDim()), dv: float64(m.VHeadDim()), f: float64(m.FFNWidth() / c.TP),
 		t: float64(c.TP), c: float64(c.CP), act: 2, linear: c.Precision,
-		unfusedAcc: c.UnfusedGradAccumulation, mainGrad: FP32.Bytes(),
+		unfusedAcc: c.UnfusedGradAccumulation, mainGrad: FP32.Bytes(), bias: m.Bias,
 	}
 	if c.Precision == FP16 {
 		sh.mainGrad = FP16.Bytes()
@@ -176,6 +177,15 @@ func shapeOf(c Config) shape {
 // activationDType is the 16-bit format of everything but FP8 GEMMs.
 func (c Config) activationDType() DType {
 	if c.Precision == FP16 {
+		return FP16
+	}
+	return BF16
+}
+
+// actDType is the 16-bit format of the activations and their gradients:
+// Config.activationDType from the shape.
+func (sh shape) actDType() DType {
+	if sh.linear == FP16 {
 		return FP16
 	}
 	return BF16

@@ -20,6 +20,18 @@
 // tokens whose queries attend to all s keys (ring attention, Liu et al.
 // 2023).
 //
+// A model with linear biases (GPT's) also runs the kernels Megatron-LM's
+// layer adds around its GEMMs: the QKV projection's bias add, a kernel of
+// its own because F.linear on a 3-D input adds the bias after the matmul,
+// and one reduction per biased linear that sums the output gradient over
+// the tokens into the bias gradient (the other three biases are added
+// inside the fused bias-GeLU and bias-dropout-add kernels, which the list
+// already prices). Eager attention adds the copies of its layout changes:
+// the context permuted into the projection's [s, b, h] layout, and the
+// q, k, v gradients concatenated by the split's backward pass
+// (megatron/model/transformer.py and mpu/layers.py at aed2f75e, 2021, and
+// in the 2022 code).
+//
 // # Attention
 //
 // Eager attention is Korthikanti et al. 2022's layer: QKᵀ, a fused

@@ -163,3 +163,32 @@ func tpExit(name string, c Config, sh shape) []block {
 	}
 	return []block{{fwd: collective(name, Forward, "all_reduce", "tp", s)}}
 }
+
+// biasGrad adds to linear block b, when the model's linear layers carry
+// biases, the kernel that sums the output gradient over its rows (the
+// tokens) into the bias gradient: rows×cols 16-bit elements read once, as
+// Megatron-LM runs it apart from the GEMMs (grad_output.sum(dim=0) in its
+// tensor-parallel linear layers' backward, megatron/mpu/layers.py from
+// 2022, or autograd's sum over the broadcast bias of the QKV add, the fused
+// bias-GeLU and the fused bias-dropout-add, megatron/model/transformer.py at
+// aed2f75e, 2021). Without biases b is returned as it is.
+func biasGrad(b block, sh shape, rows, cols float64) block {
+	if !sh.bias {
+		return b
+	}
+	n := rows * cols
+	g := pointwise(b.fwd.Name+".bias_grad", KindReduction, BackwardWeight, sh.actDType(), n, addFLOPs, n*sh.act, cols*FP32.Bytes())
+	b.bwd = append(b.bwd, g)
+	return b
+}
+
+// qkvBiasAdd is the QKV projection's bias, added by a kernel of its own:
+// Megatron-LM's column-parallel QKV keeps its bias in the layer
+// (skip_bias_add false), and F.linear on a 3-D input runs the matmul, then
+// adds the bias (torch.nn.functional.linear in PyTorch 1.8; Megatron's own
+// linear function since 2022 writes output + bias). It reads and writes
+// the QKV output once; its gradient is biasGrad's.
+func qkvBiasAdd(c Config, sh shape, width float64) block {
+	n := sh.tokens * width
+	return block{fwd: pointwise("attn.qkv.bias", KindElementwise, Forward, c.activationDType(), n, addFLOPs, n*sh.act+width*sh.act, n*sh.act)}
+}

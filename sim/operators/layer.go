@@ -33,13 +33,19 @@ func layerBlocks(c Config, sh shape) []block {
 		bs = append(bs, mlaBlocks(c, sh, inSaved, regather)...)
 	} else {
 		qkvOut := (sh.heads + 2*sh.kvHeads) * sh.d
-		bs = append(bs, linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather))
+		bs = append(bs, biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut))
+		if sh.bias {
+			bs = append(bs, qkvBiasAdd(c, sh, qkvOut))
+		}
 		if c.Model.Position == workload.PositionRoPE {
 			bs = append(bs, rotary(c, sh, sh.tokens*(sh.heads+sh.kvHeads)*sh.d))
 		}
 	}
 	bs = append(bs, attentionBlocks(c, sh)...)
-	bs = append(bs, linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, sh.tokens*sh.heads*sh.dv*sh.linear.Bytes(), 0))
+	// The row-parallel projections add their bias after the all-reduce
+	// (or reduce-scatter), fused into the bias-dropout-add, so their bias
+	// gradient sums the tokens this GPU holds there.
+	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, sh.tokens*sh.heads*sh.dv*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
 	bs = append(bs, tpExit("attn.tp_exit", c, sh)...)
 	bs = append(bs, residual("attn.residual", c, sh))
 	bs = append(bs, norm("mlp.norm", c, sh))
@@ -74,12 +80,12 @@ func mlpBlocks(c Config, sh shape, prefix string, inSaved, regather float64) []b
 	if c.Model.FFN == workload.FFNSwiGLU {
 		width, per, name = 2*sh.f, swigluFLOPs, prefix+".swiglu"
 	}
-	up := linear(prefix+".up", sh, sh.tokens, sh.h, width, inSaved, regather)
+	up := biasGrad(linear(prefix+".up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width)
 	in, out := sh.tokens*width, sh.tokens*sh.f
 	act := pointwise(name, KindElementwise, Forward, dt, out, per, in*sh.act, out*sh.linear.Bytes())
 	act.SavedBytes = in * sh.act
 	actBwd := pointwise(name+".grad", KindElementwise, BackwardInput, dt, out, 2*per, in*sh.act+out*sh.act, in*sh.act)
-	down := linear(prefix+".down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0)
+	down := biasGrad(linear(prefix+".down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0), sh, sh.local, sh.h)
 	return []block{up, {fwd: act, bwd: []Op{actBwd}}, down}
 }
 

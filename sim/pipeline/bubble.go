@@ -26,7 +26,8 @@ type Bubble struct {
 // per-stage op times t (an interleaved chunk runs 1/v of them; only the
 // zero-bubble and local-loss forms use the times). The idle times are those
 // of Huang et al. 2019 (GPipe), Narayanan et al. 2021 (1F1B, interleaving),
-// Qi et al. 2024 (ZB-H1, ZB-H2) and Laskin et al. 2020 (local losses). ok
+// Qi et al. 2024 (ZB-H1, ZB-H2), Rae et al. 2024 (2BP) and Laskin et al.
+// 2020 (local losses). ok
 // is false for the schedules without a closed form that is exact on ideal
 // devices (ZB-V, DualPipeV, asynchronous PipeDream).
 func BubbleFormula(name string, p, m, v int, t Times) (b Bubble, ok bool) {
@@ -43,6 +44,10 @@ func BubbleFormula(name string, p, m, v int, t Times) (b Bubble, ok bool) {
 		return Bubble{overWork, "b = (p−1)(T_F+T_B−T_W)", overOps((pf - 1) * (F + B - W))}, true
 	case "zb-h2":
 		return Bubble{overWork, "b = max(0, (p−1)(T_F+T_B−2T_W))", overOps(math.Max(0, (pf-1)*(F+B-2*W)))}, true
+	case "gpipe-2bp", "1f1b-2bp":
+		// The W's run after the device's last B, off the chain of
+		// backwards (Rae et al. 2024).
+		return Bubble{overWork, "b = (p−1)(T_F+T_B)", overOps((pf - 1) * (F + B))}, true
 	case "local-loss":
 		// No stage waits for a downstream gradient, so no device idles
 		// once it has started.

@@ -35,6 +35,8 @@ type closedCase struct {
 	makespan func(p, m int, t Times) units.Time
 	// peak0 is device 0's peak, in chunk activations.
 	peak0 func(p, m int) int
+	// heldW, if set, is device d's peak of B's whose W has not run.
+	heldW func(p, m, d int) int
 }
 
 func oneChunk(f func(p, m int) Schedule, minM func(p int) int) func(p, m int, t Times) (Schedule, Times, bool) {
@@ -129,6 +131,36 @@ var closedCases = []closedCase{
 		peak0:  func(p, m int) int { return 2*p + 1 },
 	},
 	{
+		// 2BP: the W's leave the chain of backwards and run after the
+		// device's last B; device 0 starts first, ends last and idles
+		// (p−1)(T_F+T_B) (Rae et al. 2024).
+		name:     "gpipe-2bp",
+		build:    oneChunk(GPipe2BP, func(int) int { return 1 }),
+		bubble:   func(p, m int, t Times) units.Time { return n(p-1) * (t.F + t.B) },
+		exact:    true,
+		makespan: func(p, m int, t Times) units.Time { return n(m+p-1)*(t.F+t.B) + n(m)*t.W },
+		peak0:    func(p, m int) int { return m },
+		heldW:    func(p, m, d int) int { return m },
+	},
+	{
+		name:     "1f1b-2bp",
+		build:    oneChunk(OneFOneB2BP, func(int) int { return 1 }),
+		bubble:   func(p, m int, t Times) units.Time { return n(p-1) * (t.F + t.B) },
+		exact:    true,
+		makespan: func(p, m int, t Times) units.Time { return n(m+p-1)*(t.F+t.B) + n(m)*t.W },
+		peak0:    func(p, m int) int { return min(p, m) },
+		heldW:    func(p, m, d int) int { return m },
+	},
+	{
+		// ZB-H1 defers device d's W's by d backwards: it holds d+1.
+		name:   "zb-h1 held W",
+		build:  oneChunk(ZBH1, func(p int) int { return p }),
+		bubble: func(p, m int, t Times) units.Time { return n(p-1) * (t.F + t.B - t.W) },
+		exact:  true,
+		peak0:  func(p, m int) int { return p },
+		heldW:  func(p, m, d int) int { return d + 1 },
+	},
+	{
 		// Local losses: no stage waits for a downstream gradient, so each
 		// device starts at d·T_F and then never idles.
 		name:     "local-loss",
@@ -202,6 +234,14 @@ func checkClosed(t *testing.T, c closedCase, s Schedule, p, m int, times Times) 
 	if got, want := r.PeakChunks[0], c.peak0(p, m); got != want {
 		t.Errorf("p=%d m=%d: peak on device 0 got %d chunks, want %d", p, m, got, want)
 		ok = false
+	}
+	if c.heldW != nil {
+		for d, got := range r.PeakHeldW {
+			if want := c.heldW(p, m, d); got != want {
+				t.Errorf("p=%d m=%d: device %d holds %d W's inputs at its peak, want %d", p, m, d, got, want)
+				ok = false
+			}
+		}
 	}
 	return ok
 }

@@ -9,9 +9,10 @@
 // (Megatron-LM's interleaved 1F1B), ZBH1 and ZBH2 (Qi et al. 2024's
 // handcrafted zero-bubble schedules), ZBV (a V-shaped zero-bubble
 // schedule), DualPipeV (DeepSeek's V-shaped DualPipe), PipeDreamAsync
-// (no flush, weight stashing) and LocalLoss (every stage trains against a
-// local loss, so its backward waits for no gradient). New builds any of
-// them by name.
+// (no flush, weight stashing), LocalLoss (every stage trains against a
+// local loss, so its backward waits for no gradient), and GPipe2BP and
+// OneFOneB2BP (Rae et al. 2024's 2BP: the backward split, every W
+// deferred to the end of the iteration). New builds any of them by name.
 //
 // # Dependencies
 //
@@ -36,8 +37,8 @@
 // each op's span, the makespan, each device's idle time between its first
 // and last op (the bubble as the papers count it), and the peak number of
 // activations each device holds — a forward adds one for its (microbatch,
-// chunk), the matching B releases it; a pending W is not counted, since it
-// keeps only the smaller weight-gradient inputs. Peaks are reported in
+// chunk), the matching B releases it; a pending W is counted apart
+// (PeakHeldW), since it keeps only the smaller weight-gradient inputs. Peaks are reported in
 // chunks and in stage-equivalents (chunks / v), so that interleaved
 // schedules compare with Narayanan et al. 2021's p(1 + (p−1)/(p·v)).
 //
@@ -47,7 +48,8 @@
 // makespan (m+p−1)(T_F+T_B+T_W) and bubble (p−1)(T_F+T_B+T_W) for GPipe
 // and 1F1B; a v-th of it for interleaved; (p−1)(T_F+T_B−T_W) for ZB-H1
 // (m ≥ p, T_W ≤ T_F); (p−1)(T_F+T_B−2T_W) for ZB-H2 (m ≥ 2p, 2T_W ≤
-// T_F+T_B, T_W ≤ T_F). DualPipeV and ZBV stay within DeepSeek's bound
+// T_F+T_B, T_W ≤ T_F); (p−1)(T_F+T_B) and makespan (m+p−1)(T_F+T_B) + m·T_W
+// for the 2BP schedules. DualPipeV and ZBV stay within DeepSeek's bound
 // (p−1)(T_F&B + T_B − 3T_W) with B the full backward. LocalLoss has no
 // bubble and makespan m(T_F+T_B+T_W) + (p−1)T_F.
 //

@@ -60,6 +60,12 @@ type Result struct {
 	// PeakInFlight[d] is PeakChunks[d]/v in stage-equivalents (a chunk
 	// holds 1/v of a stage's layers), comparable across v.
 	PeakInFlight []float64
+	// PeakHeldW[d] is, in a split-backward schedule, the largest number
+	// of (microbatch, chunk) pairs device d has run the B of and not yet
+	// the W: each keeps the weight gradient's inputs (the linear layers'
+	// inputs and output gradients) until its W. m for 2BP, whose W's all
+	// wait for the end; nil when the backward is not split.
+	PeakHeldW []int
 	// PerMicrobatch is, for an Async schedule, the steady-state time
 	// between microbatches: the gap between successive backward
 	// completions on device 0 (the last stage to finish each microbatch),
@@ -198,6 +204,9 @@ func (r *Result) measure(s Schedule) {
 		r.BubbleFraction = float64(r.Bubble) / float64(total)
 	}
 	r.PeakChunks, r.PeakInFlight = peaks(s)
+	if s.SplitBackward {
+		r.PeakHeldW = heldW(s)
+	}
 	if s.Async {
 		r.PerMicrobatch = perMicrobatch(r.Spans[0])
 	}
@@ -223,6 +232,25 @@ func peaks(s Schedule) ([]int, []float64) {
 		stage[d] = float64(chunks[d]) / float64(s.Chunks)
 	}
 	return chunks, stage
+}
+
+// heldW counts, per device, the B's whose W has not run yet; like peaks,
+// it depends only on Order.
+func heldW(s Schedule) []int {
+	out := make([]int, s.Stages)
+	for d, ops := range s.Order {
+		held := 0
+		for _, op := range ops {
+			switch op.Kind {
+			case B:
+				held++
+			case W:
+				held--
+			}
+			out[d] = max(out[d], held)
+		}
+	}
+	return out
 }
 
 // perMicrobatch averages the gaps between successive B completions.

@@ -20,6 +20,8 @@ var gridCases = map[string][][3]int{
 	"dualpipev":       {{4, 8, 0}, {2, 4, 0}},
 	"pipedream-async": {{4, 8, 0}},
 	"local-loss":      {{4, 8, 0}, {2, 3, 0}},
+	"gpipe-2bp":       {{4, 8, 0}, {2, 3, 0}},
+	"1f1b-2bp":        {{4, 8, 0}, {4, 2, 0}},
 }
 
 // TestGrids compares every schedule's time-aligned grid with

@@ -24,6 +24,9 @@ func Grid(s Schedule) string {
 	for _, c := range r.PeakChunks {
 		fmt.Fprintf(&b, " %s", fraction(c, s.Chunks))
 	}
+	if r.PeakHeldW != nil {
+		fmt.Fprintf(&b, ", held for W %v", r.PeakHeldW)
+	}
 	if s.Async {
 		fmt.Fprintf(&b, ", per microbatch %d, weight versions %v", int64(r.PerMicrobatch), s.WeightVersions)
 	}

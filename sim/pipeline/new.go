@@ -16,6 +16,8 @@ var names = []struct{ name, rule string }{
 	{"dualpipev", "v = 2, m ≥ 2p"},
 	{"pipedream-async", "v = 1"},
 	{"local-loss", "v = 1"},
+	{"gpipe-2bp", "v = 1"},
+	{"1f1b-2bp", "v = 1"},
 }
 
 // Names returns the schedule names New accepts, in a fixed order.
@@ -60,6 +62,10 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return PipeDreamAsync(p, m), nil
 	case "local-loss":
 		return LocalLoss(p, m), nil
+	case "gpipe-2bp":
+		return GPipe2BP(p, m), nil
+	case "1f1b-2bp":
+		return OneFOneB2BP(p, m), nil
 	}
 	panic("pipeline: New misses a case for " + name)
 }

@@ -87,6 +87,12 @@ type Schedule struct {
 	// of a continuous stream, and throughput per microbatch, not a flush
 	// bubble, is the figure of merit.
 	Async bool
+	// ChargeHeldW says the memory model charges what a microbatch keeps
+	// between its B and its W, the weight gradient's inputs (the 2BP
+	// schedules, whose W's all wait for the end of the iteration). The
+	// zero-bubble schedules leave it false: their held W inputs are not
+	// charged (a known gap; Result.PeakHeldW counts them).
+	ChargeHeldW bool
 	// LocalLoss says every model stage has its own local loss (Belilovsky
 	// et al.; Laskin et al. 2020, "local parallelism"): a stage's B needs
 	// only its own F, not the gradient from the next stage, so no gradient

@@ -8,8 +8,10 @@ import (
 	"paraplay/sim/budget"
 	"paraplay/sim/golden"
 	"paraplay/sim/inference"
+	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -96,7 +98,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 18 {
+	switch b.next() % 21 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -115,7 +117,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Microbatches = pick(b, 1, 3, 64, 4096)
 		s.Parallel.MicroBatchSize = pick(b, 1, 4096)
 	case 6:
-		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev")
+		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
 		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
@@ -152,6 +154,15 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		c.Rank, c.Method = pick(b, 0, 1, 64, scenario.MaxRank), pick(b, scenario.CompressScaled, scenario.CompressSlimDP)
 		c.TimePerMiB = pick(b, 0, units.Microsecond, scenario.MaxCompressCost)
 	case 17:
+		s.Data = scenario.Data{SeqDist: pick(b, "fixed", "uniform", "lognormal"), SeqCV: pick(b, 0.0, 1, 4),
+			Assign: pick(b, "random", "balanced")}
+	case 18:
+		scenario.Put(s, partitioned.Name, partitioned.Settings{Parts: pick(b, 1, 2, 3, 4), PreSteps: pick(b, 1, 64), FullSteps: pick(b, 1, 2)})
+		s.Strategy = pick(b, s.Strategy, partitioned.Name)
+	case 19:
+		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
+			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
+	case 20:
 		x := &s.Model.MoE
 		x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
 		x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)

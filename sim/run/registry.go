@@ -9,6 +9,7 @@ import (
 	"paraplay/sim/localsgd"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/paramserver"
+	"paraplay/sim/partitioned"
 	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
@@ -28,6 +29,7 @@ var builtins = []strategy.Strategy{
 	splitlearn.Strategy{},
 	rlhf.Strategy{},
 	inference.Strategy{},
+	partitioned.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.

@@ -43,6 +43,21 @@ func measure(t *testing.T, s scenario.Scenario) actual {
 		float64(trace.Len()), float64(after.TotalAlloc - before.TotalAlloc)}
 }
 
+// measureWarm is measure, with the memory of a run over its bound
+// measured again: the first run of a shape in a fresh process also fills
+// process-wide caches that later runs share (operator prices per GPU and
+// layer shape, sync.Once tables), so a test run alone would measure more
+// than the same run in its place in the package. The run's own cost is
+// the second measurement.
+func measureWarm(t *testing.T, s scenario.Scenario, w budget.Work) actual {
+	t.Helper()
+	a := measure(t, s)
+	if a.memory > w.Memory.N {
+		a.memory = min(a.memory, measure(t, s).memory)
+	}
+	return a
+}
+
 // checkBound holds every count of w to a: bound ≥ actual, and bound ≤ 10
 // × actual (a bound over a count of zero must be small: at most 64).
 func checkBound(t *testing.T, name string, w budget.Work, a actual) {
@@ -77,7 +92,7 @@ func TestWorkBoundsTestdata(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		checkBound(t, filepath.Base(file), w, measure(t, s))
+		checkBound(t, filepath.Base(file), w, measureWarm(t, s, w))
 	}
 }
 
@@ -99,7 +114,7 @@ func TestWorkBoundsRandom(t *testing.T) {
 		if err != nil || small.Check(w) != nil {
 			continue
 		}
-		checkBound(t, s.Title()+" ("+s.Describe()+")", w, measure(t, s))
+		checkBound(t, s.Title()+" ("+s.Describe()+")", w, measureWarm(t, s, w))
 		runs++
 	}
 	if runs < 1000 {

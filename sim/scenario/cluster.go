@@ -51,14 +51,16 @@ func (s *Scenario) validateCluster(keys Keys, bad Reporter) {
 // validateCollective checks the collective section.
 func (s *Scenario) validateCollective(keys Keys, bad Reporter) {
 	c := s.Collective
-	algos := collective.Algorithms(c.Op)
+	algos, more := collective.Algorithms(c.Op), keys.more(c.Op)
 	switch {
 	case algos == nil:
 		bad("collective.op", "%q is not known; allowed: %s", c.Op, strings.Join(collective.Ops(), ", "))
 	case keys.Op != "" && c.Op != keys.Op:
 		bad("collective.op", "is %q; data parallelism sums gradients with %s", c.Op, keys.Op)
+	case slices.Contains(more, c.Algorithm):
+		// The strategy's own algorithm: its Check says where it fits.
 	case !slices.Contains(algos, c.Algorithm):
-		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(algos, ", "))
+		bad("collective.algorithm", "%q does not do %s; allowed: %s", c.Algorithm, c.Op, strings.Join(append(algos, more...), ", "))
 	default:
 		// The algorithm must fit the GPUs (halving_doubling on a power of
 		// two, sendrecv on two), or the run fails after validation.

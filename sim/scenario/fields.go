@@ -137,6 +137,7 @@ var planFields = []Field{
 		func(s *Scenario, v string) error { s.Data.SeqDist = v; return nil }},
 	{"data.seq_cv", "seq_cv", "a number, e.g. 0.5", func(s *Scenario) string { return strconv.FormatFloat(s.Data.SeqCV, 'f', -1, 64) },
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Data.SeqCV) }},
+	stringField("data.assign", "assign", "random or balanced", func(s *Scenario) *string { return &s.Data.Assign }),
 	intField("iterations", "iterations", func(s *Scenario) *int { return &s.Iterations }),
 	{"faults", "faults", "events, e.g. kind=fail_slow,at=0s,gpu=3,factor=0.4;kind=fail_stop,at=2.5s,gpu=1", func(s *Scenario) string { return FormatFaults(s.Faults) },
 		func(s *Scenario, v string) error { return assign(&s.Faults, v, ParseFaults) }},

@@ -14,6 +14,9 @@ var Partitions = []string{"equal", "balanced"}
 // SeqDists are the distributions data.seq_dist draws sequence lengths from.
 var SeqDists = []string{"fixed", "uniform", "lognormal"}
 
+// Assigns are the ways data.assign deals a batch's sequences to replicas.
+var Assigns = []string{"random", "balanced"}
+
 // MaxIterations bounds iterations: the animated run simulates each one.
 const MaxIterations = 64
 
@@ -27,6 +30,13 @@ type Data struct {
 	SeqDist string `yaml:"seq_dist" json:"seq_dist"`
 	// SeqCV is the lognormal's coefficient of variation, 0..4.
 	SeqCV float64 `yaml:"seq_cv" json:"seq_cv"`
+	// Assign is how the batch's sequences reach the replicas: random (the
+	// default: each replica trains on the microbatches drawn for it, as a
+	// shuffling loader deals them) or balanced (Hydraulis's cost-balanced
+	// assignment: the step's sequences go to replicas, and each replica's
+	// to its microbatches, by the greedy longest-processing-time rule on
+	// their predicted cost; package balance).
+	Assign string `yaml:"assign" json:"assign"`
 }
 
 // ParseNodeGPUs reads cluster.node_gpus: GPU presets, one per node, separated
@@ -138,6 +148,11 @@ func (s *Scenario) validateHetero(bad Reporter) {
 	}
 	if !(s.Data.SeqCV >= 0 && s.Data.SeqCV <= 4) {
 		bad("data.seq_cv", "is %v; allowed 0..4", s.Data.SeqCV)
+	}
+	if s.Data.Assign != "" && !contains(Assigns, s.Data.Assign) {
+		bad("data.assign", "%q is not known; allowed: %s", s.Data.Assign, strings.Join(Assigns, ", "))
+	} else if s.Data.Assign == "balanced" && (s.Data.SeqDist == "fixed" || s.Data.SeqDist == "") {
+		bad("data.assign", "is balanced with data.seq_dist fixed: sequences of one length are balanced already; set data.seq_dist to uniform or lognormal")
 	}
 	if s.Data.SeqDist != "fixed" && s.Data.SeqDist != "" && s.Model.IsSynthetic() {
 		bad("data.seq_dist", "is %s with a synthetic model; sequence lengths need a model preset", s.Data.SeqDist)

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"paraplay/sim/collective"
 )
 
 // DefaultStrategy is the strategy key's value when a scenario gives none
@@ -60,6 +62,27 @@ type Keys struct {
 	// Op is the collective operation the strategy requires of
 	// collective.op, or "" when any will do.
 	Op string
+	// Algorithms lists, for an op, the values of collective.algorithm the
+	// strategy runs beyond collective.Algorithms (the lone collective's
+	// in-network reductions, priced in closed form); its Check says where
+	// they fit. Nil: none.
+	Algorithms func(op string) []string
+}
+
+// more is ks.Algorithms(op), or nil.
+func (ks Keys) more(op string) []string {
+	if ks.Algorithms == nil {
+		return nil
+	}
+	return ks.Algorithms(op)
+}
+
+// Algorithms lists the values collective.algorithm may take in s: those
+// of collective.Algorithms for its op, then its strategy's own
+// (Keys.Algorithms), for forms and messages.
+func (s *Scenario) Algorithms() []string {
+	_, ks, _ := KindOf(s.Strategy)
+	return append(collective.Algorithms(s.Collective.Op), ks.more(s.Collective.Op)...)
 }
 
 // uses reports whether key is among ks.Uses (a key, or below a prefix).

@@ -202,7 +202,7 @@ func Default() Scenario {
 		Training:    Training{Precision: "bf16", Optimizer: "adam"},
 		Seed:        1,
 		Iterations:  1,
-		Data:        Data{SeqDist: "fixed"},
+		Data:        Data{SeqDist: "fixed", Assign: "random"},
 		Recovery:    DefaultRecovery(),
 		Failures:    DefaultFailures(),
 		Sync:        defaultSync(),

@@ -313,7 +313,9 @@ func (b *builder) legend(y float64) float64 {
 			sw.Stroke, sw.StrokeWidth = e.border, 2*s
 		}
 		b.text(e.labelID, x+17*s, y, e.label, size, colText, AnchorStart)
-		x = next + 14*s
+		if x = next + 14*s; len(e.label) < 3 {
+			x = next + 6*s // a channel's number: the swatches stay together
+		}
 	}
 	return y
 }

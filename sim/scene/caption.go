@@ -39,6 +39,9 @@ func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []
 	if tl.Fidelity == "analytic" {
 		for i := range tl.Collectives {
 			if c := &tl.Collectives[i]; c.Start <= t && t < c.End {
+				if note := inNetworkNote(c); note != "" {
+					return collectiveName(c) + " · " + note
+				}
 				return collectiveName(c) + " · " + analyticNote
 			}
 		}
@@ -80,10 +83,14 @@ func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []
 	return collectiveName(&tl.Collectives[which]) + " · " + steps
 }
 
-// collectiveName is "<algorithm> <name>", e.g. "ring all-reduce".
+// collectiveName is "<algorithm> <name>", e.g. "ring all-reduce", and
+// the channels when there are several ("ring all-reduce on 8 channels").
 func collectiveName(c *timeline.Collective) string {
 	if c.Algorithm == "" {
 		return c.Name.Label()
+	}
+	if c.Channels > 1 {
+		return c.Algorithm + " " + c.Name.Label() + " on " + itoa(c.Channels) + " channels"
 	}
 	return c.Algorithm + " " + c.Name.Label()
 }

@@ -141,6 +141,7 @@ func spanColor(k timeline.Kind, mb int) Color {
 const (
 	trafficPP    = "pp"   // pipeline messages between stages
 	trafficDP    = "dp"   // data-parallel gradient collectives
+	trafficSDP   = "sdp"  // subnetwork data parallelism's group sums
 	trafficZeRO  = "zero" // ZeRO-3 parameter gathers
 	trafficOther = ""     // a lone collective's traffic
 )
@@ -154,6 +155,8 @@ func trafficColor(kind string) Color {
 		return stateStyle[Communicating].fill
 	case trafficDP:
 		return Color{0x56, 0xb4, 0xe9, 0xff}
+	case trafficSDP:
+		return Color{0xe6, 0x9f, 0x00, 0xff}
 	case trafficZeRO:
 		return colAllGather
 	case trafficActivations:

@@ -212,6 +212,21 @@ func describeTransfer(tl *timeline.Timeline, k int, t units.Time) string {
 	if len(x.Path) > 1 {
 		fmt.Fprintf(&b, " over %d links", len(x.Path))
 	}
+	if channelsOf(tl, x) > 1 {
+		ch, nic := "several channels' slices in one message", ""
+		if x.Channel >= 0 {
+			ch = "channel " + itoa(int(x.Channel))
+		}
+		for _, id := range x.Path { // the first switch outside the node: its NIC's leaf
+			if id < 0 || id >= len(tl.Links) || nic != "" {
+				continue
+			}
+			if v := tl.Links[id].To - len(tl.GPUs); v >= 0 && v < len(tl.Switches) && tl.Switches[v].Node < 0 {
+				nic = ", leaves its node by " + vertexName(tl, v+len(tl.GPUs))
+			}
+		}
+		b.WriteString("\n" + ch + nic)
+	}
 	if x.Collective >= 0 && x.Collective < len(tl.Collectives) {
 		fmt.Fprintf(&b, "\n%s", collectiveName(&tl.Collectives[x.Collective]))
 		if x.Phase != "" {

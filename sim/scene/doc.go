@@ -16,7 +16,15 @@
 // (leaves or rails, then the spine), every link coloured by its load at t
 // (the rates of the transfers crossing it over its bandwidth, on a
 // colour-blind-safe ramp), and every transfer in flight as a square along
-// its whole multi-hop path. StateAt answers what a
+// its whole multi-hop path. A collective on several channels (NCCL's
+// parallel rings or trees, Transfer.Channel) fills its squares by channel,
+// numbered, with a swatch per channel in the legend, and a message that
+// bundles several channels' slices (a ring's hop inside a node) white;
+// one channel fills them by chunk. The all-reduces in which a switch adds
+// (NVLS, CollNet), recorded as one analytic collective, are drawn from
+// their closed form (innetwork.go): the adding switches lit amber and
+// labelled "… adds", the links to them loaded with the form's bytes, and
+// markers streaming up (data to add) and back (the sum). StateAt answers what a
 // GPU is doing at an instant, the same answer the picture shows, and SpanAt
 // which op ("F3"). WriteSVG encodes a draw list as a deterministic SVG
 // document.
@@ -80,8 +88,10 @@
 //	legend/load/label, legend/load/<k>, legend/load/full
 //	                                   the link-load ramp (topology view)
 //	xfer/<k>, xfer/<k>/label *         transfer k of Timeline.Transfers in flight
+//	innet/up/<l>, innet/down/<l> *     an in-network reduction's marker on link l,
+//	                                   to the adding switch or back from it
 //	caption, caption/detail *          the collective step in flight
-//	legend/<key>/{swatch,label}        the legend
+//	legend/<key>/{swatch,label}        the legend (a channel's key: channel/<k>)
 //	metrics/<key>, metrics/<key>/label the metrics of a training run
 //	mem/title, mem/oom, mem/limit      the memory panel, its alert (OOM or >90% HBM) and its HBM line
 //	mem/<i>, mem/<i>/<category>, mem/<i>/label, mem/<i>/over *, mem/<i>/oom *

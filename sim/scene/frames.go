@@ -29,6 +29,11 @@ type Frames struct {
 	spans    liveIndex // finds the spans running at an instant
 	spansBuf []int32
 	steps    []int // by collective, its number of steps
+	// channels is the most channels a collective of the run runs on;
+	// several, whether a message carries several channels' slices.
+	channels int
+	several  bool
+	innet    []inNetwork // the in-network all-reduces (innetwork.go)
 
 	// Per-frame work kept between frames, so that a steady animation
 	// allocates next to nothing (see ids.go).
@@ -55,6 +60,8 @@ func NewFrames(tl *timeline.Timeline) *Frames {
 	f.live = newLiveIndex(tl)
 	f.spans = newSpanIndex(tl)
 	f.steps = collectiveSteps(tl)
+	f.channels, f.several = runChannels(tl)
+	f.innet = inNetworksOf(tl)
 	if f.look.metrics != nil {
 		f.metrics = f.look.metrics(tl)
 	}

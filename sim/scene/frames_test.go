@@ -67,6 +67,8 @@ func TestSteadyFramesAllocateLittle(t *testing.T) {
 		"strategy=collective&gpu=h100-sxm&nodes=8&gpus_per_node=8&size=256MiB",
 		"gpus=64",
 		"strategy=collective&gpu=h100-sxm&nodes=64&gpus_per_node=8&size=256MiB",
+		"strategy=collective&gpu=h100-sxm&gpus_per_node=8&algo=nvls&size=256MiB",
+		"strategy=collective&gpu=a100-sxm-80gb&nodes=8&gpus_per_node=8&inter=ib-hdr&algo=collnet&size=256MiB",
 	} {
 		tl := queryRun(t, q)
 		f := scene.NewFrames(tl)

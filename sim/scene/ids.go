@@ -130,6 +130,8 @@ type frameIDs struct {
 	switchID, switchLabel            idTable
 	number                           idTable // "7": chunk numbers, GPU numbers
 	loadKey                          idTable // the link-load legend's swatches
+	channelKey                       idTable // the channels' legend keys
+	innetUp, innetDown               idTable // an in-network reduction's markers, by link id
 	xfer, xferLabel                  transferIDs
 	nodeState                        map[State]*idTable // "node/<n>/gpus/<state>"
 }
@@ -147,8 +149,10 @@ func newFrameIDs(tl *timeline.Timeline) frameIDs {
 		node:      idTable{prefix: "node/"}, nodeLabel: idTable{prefix: "node/", suffix: "/label"},
 		nodeName: idTable{prefix: "node "}, nodeGPUs: idTable{prefix: "node/", suffix: "/gpus"},
 		switchID: idTable{prefix: "switch/"}, switchLabel: idTable{prefix: "switch/", suffix: "/label"},
-		loadKey: idTable{prefix: "legend/load/"},
-		xfer:    newTransferIDs(transfers, ""), xferLabel: newTransferIDs(transfers, "/label"),
+		loadKey:    idTable{prefix: "legend/load/"},
+		channelKey: idTable{prefix: "channel/"},
+		innetUp:    idTable{prefix: "innet/up/"}, innetDown: idTable{prefix: "innet/down/"},
+		xfer: newTransferIDs(transfers, ""), xferLabel: newTransferIDs(transfers, "/label"),
 		nodeState: map[State]*idTable{},
 	}
 }

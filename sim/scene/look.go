@@ -89,6 +89,12 @@ func everyGPURows(tl *timeline.Timeline) stripRows { return chooseRows(tl, false
 // collectiveEntries is the legend of a collective: the GPU states and the
 // chunks' phases (none when no chunk moves, as on one GPU).
 func collectiveEntries(f *Frames) []legendEntry {
+	if len(f.innet) > 0 {
+		return inNetworkEntries(f)
+	}
+	if f.channels > 1 && len(f.tl.Transfers) > 0 {
+		return channelEntries(f, f.channels, f.several)
+	}
 	if len(f.tl.Transfers) == 0 {
 		return slices.Clone(legendEntries[:len(legendEntries)-2])
 	}

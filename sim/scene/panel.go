@@ -85,6 +85,8 @@ func trafficLabel(kind string) string {
 		return "pipeline msg"
 	case trafficDP:
 		return "DP gradients"
+	case trafficSDP:
+		return "SDP group sums"
 	case trafficZeRO:
 		return "ZeRO gather"
 	case trafficActivations:

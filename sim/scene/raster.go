@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/png"
-	"io"
 	"math"
 
 	"golang.org/x/image/vector"
@@ -59,19 +57,6 @@ func (r *Raster) Draw(dl DrawList) (*image.RGBA, error) {
 		r.item(&dl.Items[i])
 	}
 	return r.img, nil
-}
-
-// WritePNG rasterizes dl and writes it as a PNG image.
-func WritePNG(w io.Writer, dl DrawList) error {
-	r, err := NewRaster()
-	if err != nil {
-		return err
-	}
-	img, err := r.Draw(dl)
-	if err != nil {
-		return err
-	}
-	return png.Encode(w, img)
 }
 
 func fill(pix []byte, c Color) {

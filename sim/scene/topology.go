@@ -238,6 +238,12 @@ func (b *builder) placeTopology(tl *timeline.Timeline, top, bottom float64) topo
 		need -= float64(best.gRows) * (best.gpuCellH - L.gpuH - 16*s)
 		best.gpuCellH = L.gpuH + 16*s
 	}
+	if slack := best.nodeH - need; bars && nRows == 0 && slack > 0 {
+		// Room to spare and no network below: longer cables to the
+		// node's switch, so that what crosses them shows.
+		extra := min(slack/2, 40*s)
+		best.barGap, need = best.barGap+extra, need+extra
+	}
 	best.nodeH = min(best.nodeH, need)
 	best.cellH = min(best.cellH, best.nodeH+min(10*s, best.cellH*0.1))
 	bandH := float64(best.rows) * best.cellH

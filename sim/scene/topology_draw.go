@@ -23,7 +23,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	b.nodeGroups(L)
 	b.topoLinks(tl, L, t)
 	b.nodeLabels(L)
-	b.switches(tl, L)
+	b.switches(tl, L, t)
 	cx, cy := L.cx, L.cy
 	if L.gpuW < minGPUBox && len(L.nodes) > 0 {
 		b.nodeStates(tl, L, acts)
@@ -32,6 +32,7 @@ func (b *builder) topology(tl *timeline.Timeline, t units.Time, top, bottom floa
 	}
 	b.gpuFaults(tl, t, cx, cy, L.gpuW, L.gpuH)
 	b.packets(tl, L, t)
+	b.inNetworkMarkers(L, t)
 }
 
 // topoCaption writes the step caption at the left of the caption line,
@@ -109,6 +110,7 @@ func (b *builder) nodeLabels(L topoLayout) {
 func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	b.f.loadsBuf = loadsInto(b.f.loadsBuf, tl, t, b.live)
 	u := b.f.loadsBuf
+	b.f.addInNetworkLoads(u, t)
 	thin := min(1.2*b.s, max(L.gpuW*0.1, 0.3))
 	for i, sg := range L.segs {
 		if !sg.ok {
@@ -132,8 +134,9 @@ func (b *builder) topoLinks(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	}
 }
 
-// switches draws every placed switch as a dark box, named when it fits.
-func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
+// switches draws every placed switch as a dark box, named when it fits,
+// or lit with "<name> adds" while it adds an in-network reduction.
+func (b *builder) switches(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	n := len(tl.GPUs)
 	for j, sw := range tl.Switches {
 		v := n + j
@@ -141,14 +144,17 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout) {
 			continue
 		}
 		r := L.verts[v]
-		b.rect(b.f.ids.switchID.at(v), r.x0, r.y0, r.w(), r.h(), colSwitch)
-		size := b.size(min(11*b.fs, r.h()*0.8))
-		name := sw.Name
+		fill, text, name := colSwitch, colWhite, sw.Name
 		if name == "" {
 			name = sw.Kind
 		}
+		if adds := b.f.adding(v, t); adds != "" {
+			fill, text, name = colAdding, colDarkText, adds
+		}
+		b.rect(b.f.ids.switchID.at(v), r.x0, r.y0, r.w(), r.h(), fill)
+		size := b.size(min(11*b.fs, r.h()*0.8))
 		if size >= 7 && size <= max(r.h(), 11*b.fs) && textWidth(name, size) <= r.w()-6*b.s {
-			b.text(b.f.ids.switchLabel.at(v), r.cx(), r.cy()+size*0.35, name, size, colWhite, AnchorMiddle)
+			b.text(b.f.ids.switchLabel.at(v), r.cx(), r.cy()+size*0.35, name, size, text, AnchorMiddle)
 		}
 	}
 }
@@ -174,10 +180,15 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 			sq.Stroke, sq.StrokeWidth = colBoxEdge, max(0.5, min(b.s, size/8))
 			continue
 		}
-		sq := b.rect(id, px-size/2, py-size/2, size, size, chunkColor(x.Chunk))
+		fill, label, text := chunkColor(x.Chunk), x.Chunk, colDarkText
+		if channelsOf(tl, x) > 1 { // coloured and numbered by channel
+			fill, label = channelColor(x.Channel), int(x.Channel)
+			text = textOn(fill)
+		}
+		sq := b.rect(id, px-size/2, py-size/2, size, size, fill)
 		sq.Stroke, sq.StrokeWidth = phaseColor(x.Phase), max(0.75, min(2*b.s, size/6))
-		if size >= 12 {
-			b.text(b.f.ids.xferLabel.at(i), px, py+size*0.3, b.f.ids.number.at(x.Chunk), size*0.65, colDarkText, AnchorMiddle)
+		if size >= 12 && label >= 0 {
+			b.text(b.f.ids.xferLabel.at(i), px, py+size*0.3, b.f.ids.number.at(label), size*0.65, text, AnchorMiddle)
 		}
 	}
 }

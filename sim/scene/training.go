@@ -1,6 +1,8 @@
 package scene
 
 import (
+	"strings"
+
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
@@ -76,13 +78,32 @@ func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32, head str
 			text += "s"
 		}
 	}
+	// The first collective in flight names itself, unless subnetwork
+	// groups are summing: then the GPUs of each group.
+	var other, groups string
 	for i := range tl.Collectives {
 		c := &tl.Collectives[i]
-		if c.Start <= t && t < c.End && c.Purpose != "" && c.Purpose != trafficPP {
-			return text + " · " + trafficLabel(c.Purpose) + ": " + collectiveName(c)
+		switch {
+		case c.Start > t || t >= c.End || c.Purpose == "" || c.Purpose == trafficPP:
+		case c.Purpose == trafficSDP: // each group once, however many buckets
+			g := " · GPUs "
+			for j, x := range c.GPUs {
+				if j > 0 {
+					g += ","
+				}
+				g += itoa(x)
+			}
+			if !strings.Contains(groups+" ·", g+" ·") {
+				groups += g
+			}
+		case other == "":
+			other = " · " + trafficLabel(c.Purpose) + ": " + collectiveName(c)
 		}
 	}
-	return text
+	if groups != "" {
+		return text + " · " + trafficLabel(trafficSDP) + groups
+	}
+	return text + other
 }
 
 // trainingLines are the rows of a training run's metrics box: what, and
@@ -127,7 +148,7 @@ var (
 	legendKinds = [...]timeline.Kind{timeline.Forward, timeline.Backward, timeline.BackwardWeight,
 		timeline.Optimizer, timeline.TPComm, timeline.CPComm, timeline.EPComm,
 		timeline.Prefill, timeline.Decode, timeline.Sample, timeline.Host}
-	legendTraffic = [...]string{trafficPP, trafficDP, trafficZeRO, trafficActivations, trafficGradients, trafficModel}
+	legendTraffic = [...]string{trafficPP, trafficDP, trafficSDP, trafficZeRO, trafficActivations, trafficGradients, trafficModel}
 )
 
 // presentKinds lists the span kinds and traffic kinds the run holds.

@@ -141,7 +141,7 @@ func (g *Graph) send(id int32) {
 	g.ops[id].slot = int32(len(g.out.Transfers))
 	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
 		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
-		Step: tr.Step, Chunk: tr.Chunk, Phase: tr.Phase, Start: g.eng.Now(),
+		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase, Start: g.eng.Now(),
 	})
 	var err error
 	if g.msgs.concurrent {

@@ -1,9 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-	"io"
-
 	"paraplay/sim/units"
 )
 
@@ -77,15 +74,4 @@ func (a *Async) Report(tl *Timeline, _ *Summary) Report {
 		s.Throughput = float64(s.Iterations) / tl.End.Seconds()
 	}
 	return s
-}
-
-// WriteText prints the summary for people.
-func (s *AsyncSummary) WriteText(w io.Writer) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("  synchronisation       %s: %d iterations, %.1f iterations/s, %v sent\n", s.Mode, s.Iterations, s.Throughput, s.Bytes)
-	p("  version lag           mean %.2f, max %d; mean staleness %.2f updates\n", s.MeanLag, s.MaxLag, s.MeanStaleness)
-	p("  %-9s %6s %10s %14s %12s\n", "worker", "speed", "iterations", "waited", "lag mean/max")
-	for _, x := range s.Workers {
-		p("  %-9s %6.2f %10d %14v %10.2f/%d\n", x.Name, x.Speed, x.Iterations, x.Wait, x.MeanLag, x.MaxLag)
-	}
 }

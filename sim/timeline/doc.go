@@ -21,5 +21,7 @@
 // Validate checks the core and then every record, for every run; the
 // simulators call it before they return a timeline, and one fuzz target
 // (FuzzValidate) feeds it arbitrary timelines. Summarize computes the core
-// figures and collects each record's Report; Summary.WriteText prints them.
+// figures and collects each record's Report; Summary.WriteText prints them
+// (on the command line: the browser build leaves the text and the timeline
+// JSON out, text_js.go).
 package timeline

@@ -2,8 +2,6 @@ package timeline
 
 import (
 	"fmt"
-	"io"
-	"strings"
 
 	"paraplay/sim/units"
 )
@@ -172,38 +170,4 @@ func (trainingRecord) Report(tl *Timeline, _ *Summary) Report {
 type iterationsReport struct {
 	Iterations []Iteration
 	Recovery   []Recovery
-}
-
-// WriteText prints one line per iteration, then the recovery steps.
-func (r iterationsReport) WriteText(w io.Writer) { writeIterations(w, r.Iterations, r.Recovery) }
-
-// writeIterations prints one line per iteration (its step, time, the
-// predictor's time and the detectors' verdicts), then the recovery steps.
-func writeIterations(w io.Writer, its []Iteration, rec []Recovery) {
-	fmt.Fprintf(w, "  %-4s %-5s %-14s %-14s %-14s %s\n", "#", "step", "observed", "predicted", "median before", "verdict")
-	for _, it := range its {
-		verdict := ""
-		switch {
-		case it.Aborted:
-			verdict = "lost to a failure"
-		default:
-			if it.NaiveFlag {
-				verdict += "naive: slow; "
-			}
-			if it.PredictorFlag {
-				verdict += fmt.Sprintf("predictor: GPU %d at %.2f× its prediction; ", it.SlowGPU, it.SlowRatio)
-			}
-			if it.Redo {
-				verdict += "redo; "
-			}
-			if it.Imbalance > 1.05 {
-				verdict += fmt.Sprintf("replica imbalance %.2f; ", it.Imbalance)
-			}
-			verdict = strings.TrimSuffix(verdict, "; ")
-		}
-		fmt.Fprintf(w, "  %-4d %-5d %-14v %-14v %-14v %s\n", it.Index, it.Step, it.Observed(), it.Predicted, it.Median, verdict)
-	}
-	for _, r := range rec {
-		fmt.Fprintf(w, "  %-10s at %-14v %s\n", r.Kind, r.Start, r.Detail)
-	}
 }

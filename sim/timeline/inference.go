@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"fmt"
-	"io"
 	"slices"
 
 	"paraplay/sim/units"
@@ -194,22 +193,6 @@ func (in *Inference) Report(tl *Timeline, _ *Summary) Report {
 		}
 	}
 	return s
-}
-
-// WriteText prints the summary for people.
-func (s *InferenceSummary) WriteText(w io.Writer) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("  requests              %d × (%d prompt + %d output tokens)\n", s.Requests, s.Prompt, s.Output)
-	p("  throughput            %.0f output tokens/s\n", s.TokensPerSecond)
-	p("  time to first token   %v (mean)\n", s.TTFT)
-	p("  time per output token %v (mean)\n", s.TPOT)
-	p("  KV cache              %v per token per GPU; room for %d tokens (%d requests) on the fullest GPU\n",
-		s.KVBytesPerToken, s.KVCapacity, s.KVRequests)
-	p("  bubbles (GPU-time)   ")
-	for _, k := range BubbleKinds {
-		p(" %s %v (%.1f%%)", k, s.Bubbles[k], 100*s.BubbleShare[k])
-	}
-	p("\n")
 }
 
 // errorf is fmt.Errorf of format and args. It is not inlined: validators call it

@@ -1,9 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-	"io"
-
 	"paraplay/sim/units"
 )
 
@@ -53,31 +50,4 @@ func (r *RLHF) Report(tl *Timeline, _ *Summary) Report {
 		s.Throughput = float64(s.Steps) / tl.End.Seconds()
 	}
 	return s
-}
-
-// WriteText prints the summary for people.
-func (s *RLHFSummary) WriteText(w io.Writer) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("  rlhf                  %s: %d steps, %v a step, %.3f steps/s\n", s.Placement, s.Steps, s.StepTime, s.Throughput)
-	var total units.Time
-	for _, d := range s.Phases {
-		total += d
-	}
-	p("  GPU-time by phase    ")
-	for _, k := range []Kind{Reshard, Generate, Score, Train, WeightSync} {
-		if d := s.Phases[k]; d > 0 {
-			p(" %s %.1f%%", k, 100*d.Seconds()/total.Seconds())
-		}
-	}
-	p("\n")
-	p("  rollout queue         peak %d batches; staleness mean %.2f, max %d versions\n", s.MaxQueue, s.MeanStaleness, s.MaxStaleness)
-	p("  cost                  $%.4f in all, $%.4f a step\n", s.Cost, s.CostPerStep)
-	for _, pool := range s.Pools {
-		oom := ""
-		if pool.OOM() {
-			oom = "  OUT OF MEMORY"
-		}
-		p("  %-21s %d× %s, peak %.1f GiB of %.0f GiB a GPU%s\n", pool.Name, len(pool.GPUs), pool.GPU,
-			float64(pool.PeakMemory)/float64(units.GiB), float64(pool.Capacity)/float64(units.GiB), oom)
-	}
 }

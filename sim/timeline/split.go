@@ -2,7 +2,6 @@ package timeline
 
 import (
 	"fmt"
-	"io"
 
 	"paraplay/sim/units"
 )
@@ -93,23 +92,6 @@ func (sp *Split) Report(tl *Timeline, s *Summary) Report {
 		}
 	}
 	return out
-}
-
-// WriteText prints the summary for people.
-func (s *SplitSummary) WriteText(w io.Writer) {
-	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	what := "federated averaging"
-	if s.Mode == "split" {
-		what = fmt.Sprintf("split learning, %d compute node(s)", s.Hops)
-	}
-	p("  %s, %d clients\n", what, s.Clients)
-	p("  rounds                %d, mean %v; client %d was the slowest most often\n", s.Rounds, s.MeanRound, s.SlowestClient)
-	if s.Mode == "split" {
-		p("  peak memory           %.2f GiB per compute node (largest), %.2f GiB per client\n",
-			float64(s.ComputePeak)/float64(units.GiB), float64(s.ClientPeak)/float64(units.GiB))
-	} else {
-		p("  peak memory           %.2f GiB per client\n", float64(s.ClientPeak)/float64(units.GiB))
-	}
 }
 
 // Check checks the record against the run: the clients and compute nodes

@@ -317,6 +317,12 @@ type Transfer struct {
 	Step int `json:"step"`
 	// Chunk is the index of the buffer chunk being moved.
 	Chunk int `json:"chunk"`
+	// Channel is the channel (NCCL's parallel ring or tree) of the
+	// collective the message belongs to, 0..Collective.Channels−1; 0 in a
+	// collective of one channel or a point-to-point message, −1 when the
+	// message carries several channels' slices (collective.ChannelRing's
+	// hops inside a node). The picture colours by it.
+	Channel int8 `json:"channel,omitempty"`
 	// Phase names the part of the algorithm, e.g. "reduce-scatter".
 	Phase string `json:"phase"`
 	// Start is when the message was sent; End when its last byte arrived.

@@ -19,6 +19,8 @@ import (
 //   - a pipeline of synthetic stages on an ideal network: the simulated
 //     bubble beside the schedule's closed form (pipeline.BubbleFormula);
 //   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
+//   - subnetwork data parallelism: a worker's model states and gradient
+//     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
 //     detectors' verdicts, the replicas' imbalance (iterationMetrics);
 //   - a long run (failures.duration set): failures and goodput beside
@@ -29,6 +31,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		head.Text = "run {}" // several iterations, or one with faults
 	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
+	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Failures.Duration > 0 {
@@ -206,6 +209,9 @@ func (Strategy) DescribeDemo(s *scenario.Scenario) string {
 	fmt.Fprintf(&b, "; dp %d × tp %d × pp %d, %s, %s", p.DP, p.TP, p.PP, p.Schedule, microbatches(p.Microbatches))
 	if p.Schedule == "interleaved" {
 		fmt.Fprintf(&b, ", v = %d", p.VirtualStages)
+	}
+	if c := SDPOf(s); c.Fraction != 0 {
+		fmt.Fprintf(&b, "; subnetworks of f = %g (%s level, %s, %s masking)", c.Fraction, c.Level, c.Assignment, c.Masking)
 	}
 	return b.String()
 }

@@ -15,7 +15,8 @@ import (
 
 // iterationMetrics is the caption's part for a run of several iterations
 // or one with faults: the steps done and lost, what the two fail-slow
-// detectors flagged, the worst replica imbalance, and the mix of GPUs.
+// detectors flagged, the worst replica imbalance (always shown when the
+// sequences are balanced), and the mix of GPUs.
 // Every figure comes from the run's Iteration records.
 func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part {
 	var parts []strategy.Part
@@ -59,7 +60,10 @@ func iterationMetrics(s scenario.Scenario, sum timeline.Summary) []strategy.Part
 		}
 		parts = append(parts, strategy.Figure(flag("naive detector (1.2× median)", naive)), strategy.Figure(flag("predictor (1.1×)", pred)))
 	}
-	if worst > 1.05 {
+	switch {
+	case s.Data.Assign == "balanced":
+		parts = append(parts, strategy.Figure("sequences dealt by predicted cost (LPT): replica imbalance up to {}×", strategy.Value{V: worst, Unit: strategy.Fixed2}))
+	case worst > 1.05:
 		parts = append(parts, strategy.Figure("replica imbalance up to {}×", strategy.Value{V: worst, Unit: strategy.Fixed2}))
 	}
 	return parts

@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"paraplay/sim/gemm"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/compression"
@@ -35,12 +36,21 @@ type costs struct {
 	opTime   [3][]units.Time
 	commTime [2][]units.Time
 	commKind timeline.Kind
-	actBytes []float64   // activation bytes one microbatch leaves on stage k
+	activationMemory
 	p2pBytes units.Bytes // one pipeline message, per tensor-parallel rank
 	// p2pGather is the all-gather of a message's tp slices on its
 	// receiver's tensor-parallel group (parallel.p2p: blocking).
 	p2pGather units.Time
 	seqCost   map[[2]int][5]units.Time
+}
+
+// activationMemory is the activation memory of one microbatch on each model
+// stage.
+type activationMemory struct {
+	actBytes []float64 // activation bytes one microbatch leaves on stage k
+	// heldW[k] is what of it a microbatch keeps on stage k from its B to
+	// its W when the schedule charges it (heldw.go), else nil.
+	heldW []float64
 }
 
 // pricing turns FLOPs into time on the reference GPU.
@@ -56,6 +66,8 @@ type pricing struct {
 	// unfusedAcc adds each weight gradient into the fp32 main gradient
 	// with a kernel of its own (training.grad_accumulation: unfused).
 	unfusedAcc bool
+	// fp16 trains in fp16 with loss scaling (training.precision: fp16).
+	fp16 bool
 	// comp is the compression whose encoding of activations the ops pay
 	// for (codec.go; codecOf).
 	comp scenario.Compression
@@ -99,6 +111,7 @@ func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
 	c.eff = s.Training.Efficiency
 	c.explicitEff = c.eff != 0
 	c.unfusedAcc = s.Training.GradAccumulation == "unfused"
+	c.fp16 = s.Training.Precision == "fp16"
 	if c.eff == 0 {
 		c.eff = gpu.Efficiency
 	}
@@ -141,6 +154,14 @@ func (tr *iteration) price() error {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, etpAR, act)
+	if tr.sch.ChargeHeldW {
+		if err := c.chargeHeldW(act); err != nil {
+			return err
+		}
+	}
+	if tr.sdp, err = tr.subnetworks(act); err != nil {
+		return err
+	}
 	return tr.route(act)
 }
 
@@ -355,12 +376,51 @@ func (c *costs) gradBytes(k int) units.Bytes {
 }
 
 // optimizerStep is the optimizer step of a GPU of a pipeline device that
-// holds stages ks: memory-bound, 28 bytes of HBM traffic per parameter of
-// the shard it updates.
+// holds stages ks: memory-bound, stepBytes of HBM traffic per parameter of
+// the shard it updates, streamed at the fraction of the HBM bandwidth the
+// GPU's memory-bound kernels reach (gemm.Params.HBMEfficiency, as the
+// operator pricer takes it; the datasheet bandwidth for a GPU without GEMM
+// parameters).
 func (c *costs) optimizerStep(ks []int) units.Time {
 	shard := c.deviceParams(ks)
 	if c.par.ZeRO >= 1 {
 		shard /= float64(c.par.DP)
 	}
-	return max(1, units.Round(28*shard/float64(c.gpu.HBMBandwidth)))
+	bw := float64(c.gpu.HBMBandwidth)
+	if p, err := gemm.Lookup(c.gpu.Name); err == nil {
+		bw *= p.HBMEfficiency
+	}
+	return max(1, units.Round(stepBytes(c.fp16, c.unfusedAcc)*shard/bw))
+}
+
+// stepBytes is the HBM traffic per parameter of Megatron-LM's
+// mixed-precision optimizer step (megatron/optimizer/optimizer.py,
+// Float16OptimizerWithFloat16Params.step, and clip_grads.py, at aed2f75e,
+// 2021, and since):
+//
+//	28  Adam (apex FusedAdam): reads the fp32 weight, gradient and both
+//	    moments, writes the weight and the moments
+//	 4  the gradient norm for clipping (multi_tensor_l2norm reads each
+//	    fp32 gradient; the rescale, when the norm exceeds the limit, is
+//	    not counted)
+//	 6  the fp32 master weights copied into the 16-bit model weights
+//	 8  fp16 only: unscaling by the loss scale with the inf/NaN check
+//	    (torch._amp_foreach_non_finite_check_and_unscale_ reads and writes
+//	    each fp32 gradient)
+//	 6  fp16 gradients accumulated in 16 bits (unfused): each copied into
+//	    a new fp32 gradient (model_param.grad.float())
+//	 4  otherwise: the fp32 main-gradient buffer zeroed for the next
+//	    step (zero_grad_buffer)
+//
+// so 42 bytes in bf16, 50 in fp16 with fused accumulation and 52 in fp16
+// with unfused accumulation (Megatron-LM 2021).
+func stepBytes(fp16, unfused bool) float64 {
+	b := 28.0 + 4 + 6
+	if fp16 {
+		b += 8
+	}
+	if fp16 && unfused {
+		return b + 6
+	}
+	return b + 4
 }

@@ -55,6 +55,9 @@ func (tr *iteration) dataParallel() error {
 				opt = append(opt, tr.optimizer(r, d, done[r]))
 			}
 		}
+		if tr.sdp != nil {
+			return tr.sdpRefresh(opt)
+		}
 		// ZeRO-1/2: every replica updated one shard; gather the new
 		// parameters (ZeRO-3 gathers them before each pass instead).
 		if tr.par.ZeRO == 1 || tr.par.ZeRO == 2 {
@@ -69,13 +72,43 @@ func (tr *iteration) dataParallel() error {
 	return nil
 }
 
-// gradients adds the collectives that sum device d's chunk c gradients,
-// bucket by bucket, and appends to done[r] the ops after which replica
-// r's part is summed. Gradients are summed over every copy of the same
-// weights: the data-parallel replicas and, inside each, the
-// context-parallel ranks (which saw other parts of the same sequences).
-func (tr *iteration) gradients(d, c int, done [][]int) error {
+// group is a set of GPUs (of the given replicas) that sum the gradients
+// of the same parameters, bytes of them each, for purpose ("dp"; "sdp" for
+// a subnetwork group).
+type group struct {
+	gpus, replicas []int
+	bytes          units.Bytes
+	purpose        string
+}
+
+// gradGroups lists the sums of model stage k's gradients on device d:
+// for each tensor-parallel rank, over every copy of its weights — the
+// live data-parallel replicas and, inside each, the context-parallel
+// ranks (which saw other parts of the same sequences); or parallel.sdp's
+// groups.
+func (tr *iteration) gradGroups(d, k int) []group {
+	if tr.sdp != nil {
+		return tr.sdpGroups()
+	}
 	pl := tr.plan
+	var gs []group
+	for t := 0; t < pl.TP; t++ {
+		g := group{bytes: tr.gradBytes(k), purpose: "dp"}
+		for r := 0; r < pl.DP; r++ {
+			for cp := 0; cp < pl.CP && tr.alive(r); cp++ {
+				g.gpus = append(g.gpus, tr.mpGroup[r][d][cp*pl.TP+t])
+				g.replicas = append(g.replicas, r)
+			}
+		}
+		gs = append(gs, g)
+	}
+	return gs
+}
+
+// gradients adds the collectives that sum device d's chunk c gradients
+// (gradGroups), bucket by bucket, and appends to done[r] the ops after
+// which replica r's part is summed.
+func (tr *iteration) gradients(d, c int, done [][]int) error {
 	k := tr.stageOfDev[d][c]
 	last, kLast := tr.lastBackward(d, c), k
 	if tr.par.GradReduce == GradReduceAfterBackward {
@@ -84,22 +117,15 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 		last = order[len(order)-1]
 		kLast = tr.stageOfDev[d][last.Chunk]
 	}
-	grads := tr.gradBytes(k)
 	op := collective.OpAllReduce
 	if tr.par.ZeRO >= 1 {
 		op = collective.OpReduceScatter
 	}
-	for t := 0; t < pl.TP; t++ {
-		var gpus, ready, replica []int
-		for r := 0; r < pl.DP; r++ {
-			if !tr.alive(r) {
-				continue
-			}
-			for cp := 0; cp < pl.CP; cp++ {
-				gpus = append(gpus, tr.mpGroup[r][d][cp*pl.TP+t])
-				ready = append(ready, tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch])
-				replica = append(replica, r)
-			}
+	for _, g := range tr.gradGroups(d, k) {
+		gpus, replica, grads := g.gpus, g.replicas, g.bytes
+		ready := make([]int, len(gpus))
+		for i, r := range replica {
+			ready[i] = tr.ids[tr.source(r)][kLast][last.Kind][last.Microbatch]
 		}
 		if len(gpus) == 1 || tr.fid == ideal || grads == 0 {
 			for i, r := range replica {
@@ -119,7 +145,7 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 				}
 			}
 			rd, bytes := tr.compress(gpus, ready, bytes)
-			ids, err := tr.collective(op, "dp", gpus, rd, bytes)
+			ids, err := tr.collective(op, g.purpose, gpus, rd, bytes)
 			if err != nil {
 				return err
 			}
@@ -299,6 +325,10 @@ func (tr *iteration) optimizer(r, d int, deps []int) int {
 	if !tr.real {
 		return tr.g.AddJoin(deps...)
 	}
-	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: tr.optimizerStep(tr.stageOfDev[d]),
+	step := tr.optimizerStep(tr.stageOfDev[d])
+	if tr.sdp != nil {
+		step = tr.sdpOptimizerStep(r)
+	}
+	return tr.g.AddGroup(taskgraph.Group{GPUs: tr.mpGroup[r][d], Compute: step,
 		Span: timeline.Span{Kind: timeline.Optimizer, Label: "optimizer", Stage: tr.stageOfDev[d][0]}}, deps...)
 }

@@ -26,10 +26,13 @@
 //     all-gather the updated parameters after the step, ZeRO-3 also
 //     all-gathers parameters before every pass, one op ahead (Rajbhandari
 //     et al. 2020);
-//   - the optimizer step, memory-bound: 28 bytes of HBM traffic per
-//     parameter of the shard this GPU updates (read fp32 master weights,
-//     Adam's two moments and the gradient, write them back and the bf16
-//     copy; an estimate, not a measurement).
+//   - the optimizer step, memory-bound: Megatron-LM's mixed-precision step,
+//     42 bytes of HBM traffic per parameter of the shard this GPU updates
+//     in bf16 (Adam's 28, the gradient norm's 4, the fp32-to-bf16 weight
+//     copy's 6, the main-gradient buffer's reset, 4), 50 or 52 in fp16
+//     (stepBytes: the loss-scale unscale, and with unfused accumulation the
+//     fp16 gradients' copy to fp32), at the fraction of HBM a streaming
+//     kernel reaches; counted from the code, not measured.
 //
 // Compute (optime.go): a dense model's F, B and W are its operator lists
 // (package operators: every kernel of a layer, the embedding and the head,
@@ -73,7 +76,10 @@
 // cost.go what each op costs (a real model's FLOPs on the GPU, or
 // synthetic op times), ops.go lays out the pipeline's ops and their
 // dependencies, dataparallel.go the gradient collectives, ZeRO and the
-// optimizer, memory.go the memory and metrics of the record, reserve.go
+// optimizer, sdp.go and sdpcomm.go subnetwork data parallelism
+// (parallel.sdp: each worker holds a slice of every layer, its gradients
+// summed over the slice's holders), memory.go the memory and metrics of
+// the record, reserve.go
 // the memory a process holds beside its tensors (the CUDA context and
 // cuBLAS workspaces of its GPU type, NCCL's buffers and the allocator's
 // segments per communicator; peaks above 90% of HBM are flagged, not

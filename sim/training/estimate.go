@@ -7,6 +7,7 @@ import (
 	"paraplay/sim/hw"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
+	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -118,6 +119,9 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if len(s.Cluster.NodeGPUs) > 0 {
 		return Estimate{}, fmt.Errorf("cluster.node_gpus: Estimate covers clusters of one GPU type")
 	}
+	if SDPOf(&s).Fraction != 0 {
+		return Estimate{}, fmt.Errorf("parallel.sdp: Estimate covers replicas that hold the whole model")
+	}
 	tr, bt, err := e.prepare(s)
 	if err != nil {
 		return Estimate{}, err
@@ -175,7 +179,8 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 
 // peakMemory is the largest per-GPU peak, computed as Simulate's memory
 // tracker computes it: an F takes its stage's activations when it starts,
-// the B of the same microbatch and stage gives them back when it ends, and
+// the B of the same microbatch and stage gives them back when it ends
+// (under 2BP, all but the W's inputs, which its W gives back), and
 // a device runs its ops one at a time in order, so the walk through the
 // order visits every level the run will.
 func (tr *iteration) peakMemory() units.Bytes {
@@ -185,12 +190,21 @@ func (tr *iteration) peakMemory() units.Bytes {
 		var bytes, peak float64
 		for _, o := range order {
 			k := tr.stageOfDev[d][o.Chunk]
-			switch o.Kind {
-			case pipeline.F:
-				bytes += tr.actBytes[k] + tr.expertActivations(k)
+			held := tr.actBytes[k] + tr.expertActivations(k)
+			switch {
+			case o.Kind == pipeline.F:
+				bytes += held
 				peak = max(peak, bytes)
-			case pipeline.B:
-				bytes = max(0, bytes-tr.actBytes[k]-tr.expertActivations(k))
+			case tr.heldW != nil: // B and W under 2BP (heldw.go)
+				take, give, wGive := tr.backwardFootprints(k, taskgraph.Footprint{Bytes: held})
+				if o.Kind == pipeline.W {
+					take, give = taskgraph.Footprint{}, wGive
+				}
+				bytes += take.Bytes
+				peak = max(peak, bytes)
+				bytes = max(0, bytes-give.Bytes)
+			case o.Kind == pipeline.B:
+				bytes = max(0, bytes-held)
 			}
 		}
 		params, grads, opt := tr.modelStates(tr.stageOfDev[d])

@@ -24,6 +24,8 @@ var estimateCases = []string{
 	"model=mixtral-8x7b&seq_len=4096&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=4&ep=4&tp=2&pp=2&microbatches=4&schedule=1f1b&zero=1",
 	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=1f1b&partition=balanced",
 	"gpus=4&network=ideal&tf=3ms&tb=2ms&tw=1ms&pp=4&microbatches=8&schedule=zb-v",
+	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=2&pp=4&microbatches=8&schedule=1f1b-2bp&zero=1",
+	"model=llama3-8b&gpu=h100-sxm&nodes=2&gpus_per_node=8&dp=2&tp=4&pp=2&microbatches=4&schedule=gpipe-2bp&recompute=full&precision=fp8",
 }
 
 func parseCase(t testing.TB, q string) scenario.Scenario {

@@ -23,6 +23,11 @@ type iterState struct {
 	// lengths[r][mb] is the sequence length of replica r's microbatch mb
 	// (nil: every sequence is model.seq_len).
 	lengths [][]int
+	// packs[r][mb] are the lengths of the buckets (micro_batch_size
+	// sequences each) that data.assign: balanced put in replica r's
+	// microbatch mb (nil: microbatch mb holds the bucket lengths[r][mb]);
+	// assignSequences fills it.
+	packs [][][]int
 	// healthy: the predictor's run, with no faults and no jitter.
 	healthy  bool
 	slow     []slowFault     // fail-slow events by GPU, in force from their At

@@ -44,7 +44,7 @@ func simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 // TestFailSlowStretchesDataParallel checks the closed form of a fail-slow
 // GPU in pure data parallelism: every GPU computes C (m microbatches of
 // forward and backward), all-reduces the gradients (AR, α–β ring time)
-// and steps the optimizer (O, 28 bytes of HBM traffic per parameter), so
+// and steps the optimizer (O, bf16StepBytes of HBM traffic per parameter at the streaming fraction of HBM), so
 // T = C + AR + O healthy. A GPU keeping factor f of its speed computes
 // C/f and O/f; the others wait for it in the all-reduce, whose time does
 // not change: T_f = C/f + AR + O/f.
@@ -56,7 +56,7 @@ func TestFailSlowStretchesDataParallel(t *testing.T) {
 		f := workload.StageFLOPs(m, m.Layers, true, true, 1, 1, 1, workload.RecomputeNone)
 		C := 2 * (workload.OpTime(f.Forward, gpu, 0) + workload.OpTime(f.BackwardInput+f.Recompute, gpu, 0) + workload.OpTime(f.BackwardWeight, gpu, 0))
 		psi := workload.StageParams(m, m.Layers, true, true, 1, 1)
-		O := units.Round(28 * psi / float64(gpu.HBMBandwidth))
+		O := optimizerClosedForm(t, gpu, psi, bf16StepBytes)
 		topology, err := nccltest.Topology(s)
 		if err != nil {
 			t.Fatal(err)
@@ -137,7 +137,7 @@ func stageTimes(t *testing.T, layers []int, gpus []string) (f, b []units.Time, o
 		b = append(b, scale(workload.OpTime(fl.BackwardInput, ref, 0)+workload.OpTime(fl.BackwardWeight, ref, 0)))
 		if k == 0 {
 			psi := workload.StageParams(m, l, true, false, 1, 1)
-			o0 = units.Round(float64(units.Round(28*psi/float64(ref.HBMBandwidth))) * mult * 1e-9)
+			o0 = units.Round(float64(optimizerClosedForm(t, ref, psi, bf16StepBytes)) * mult * 1e-9)
 		}
 	}
 	return f, b, o0

@@ -36,7 +36,7 @@ func TestGradReduceAfterBackward(t *testing.T) {
 	f := workload.StageFLOPs(m, m.Layers, true, true, 1, 1, 1, workload.RecomputeNone)
 	C := 2 * (workload.OpTime(f.Forward, gpu, 0) + workload.OpTime(f.BackwardInput+f.Recompute, gpu, 0) + workload.OpTime(f.BackwardWeight, gpu, 0))
 	psi := workload.StageParams(m, m.Layers, true, true, 1, 1)
-	O := units.Round(28 * psi / float64(gpu.HBMBandwidth))
+	O := optimizerClosedForm(t, gpu, psi, bf16StepBytes)
 	topology, err := nccltest.Topology(s)
 	if err != nil {
 		t.Fatal(err)

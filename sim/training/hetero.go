@@ -146,12 +146,18 @@ func (tr *iteration) scaleCompute(o *taskgraph.Group, id int, start units.Time) 
 
 // sequenceCost sets the compute and blocking communication of op o of
 // replica r on model stage k from the length of its microbatch's
-// sequences when the batch's lengths vary (costs.atLength).
+// sequences when the batch's lengths vary (costs.atLength), or from the
+// buckets a balanced assignment packed into it (packedLength).
 func (tr *iteration) sequenceCost(op *taskgraph.Group, r, k int, o pipeline.Op) {
 	if tr.it == nil || tr.it.lengths == nil || !tr.real {
 		return
 	}
-	t := tr.atLength(k, tr.it.lengths[r][o.Microbatch])
+	var t [5]units.Time
+	if tr.it.packs != nil {
+		t = tr.packedLength(k, r, o.Microbatch)
+	} else {
+		t = tr.atLength(k, tr.it.lengths[r][o.Microbatch])
+	}
 	compute, comm := opParts(o.Kind, t, tr.sch.SplitBackward)
 	op.Compute = compute
 	if o.Kind != pipeline.W {

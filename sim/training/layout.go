@@ -20,6 +20,9 @@ type layout struct {
 	// mirrored: only replica 0 is simulated, the others repeat it
 	// (mirror.go).
 	mirrored bool
+	// sdp is subnetwork data parallelism's slices of the model, which
+	// worker holds which (sdp.go); nil when it is off.
+	sdp *subnets
 }
 
 func newLayout(plan parallel.Plan, sch pipeline.Schedule) layout {

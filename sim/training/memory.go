@@ -16,6 +16,12 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 		it := workload.IterationFLOPs(tr.model, batch, r)
 		info.Tokens = float64(batch) * float64(tr.model.SeqLen)
 		info.ModelFLOPs, info.HardwareFLOPs, info.PeakFLOPS = it.Model(), it.Hardware(), tr.gpu.PeakFLOPS
+		if sn := tr.sdp; sn != nil { // less the layers each worker leaves out
+			for _, cut := range sn.cut {
+				info.ModelFLOPs -= cut * sn.flops[0] * float64(p.Microbatches)
+				info.HardwareFLOPs -= cut * sn.flops[1] * float64(p.Microbatches)
+			}
+		}
 		if tr.heterogeneous() {
 			// MFU divides by PeakFLOPS × GPUs: the mean peak of a mixed cluster.
 			var sum float64
@@ -36,6 +42,11 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			m.Parameters, m.Gradients, m.OptimizerStates = tr.modelStates(ks)
 			m.Buffers = tr.zero3Buffer(ks)
 			m.Reserve = reserveOf(tr.gpuOf[gpu], tr.par)
+			if tr.sdp != nil {
+				w := tr.plan.Coord(gpu).DP
+				m.Parameters, m.Gradients, m.OptimizerStates = tr.sdp.states(w)
+				m.Reserve = reserveFor(tr.gpuOf[gpu], tr.sdp.communicators())
+			}
 		}
 		m.Peak = m.Static() + units.Bytes(act.Peak+0.5)
 		tl.Memory = append(tl.Memory, m)

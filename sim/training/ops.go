@@ -132,13 +132,23 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		Span: timeline.Span{Microbatch: o.Microbatch, Stage: k, Label: fmt.Sprintf("%v%d", o.Kind, o.Microbatch)}}
 	op.Compute, op.Comm = tr.op(o, k, tr.sch.SplitBackward)
 	held := taskgraph.Footprint{Bytes: tr.actBytes[k], InFlight: 1 / float64(tr.sch.Chunks)}
+	if tr.sdp != nil { // each worker computes and keeps its subnetwork's
+		op.Compute, op.Comm = opParts(o.Kind, tr.sdpTimes(r), tr.sch.SplitBackward)
+		held.Bytes = tr.sdpActivations(r)
+	}
 	switch o.Kind {
 	case pipeline.F:
 		op.Span.Kind, op.Take = timeline.Forward, held
 	case pipeline.B:
 		op.Span.Kind, op.Give = timeline.Backward, held
+		if tr.heldW != nil {
+			op.Take, op.Give, _ = tr.backwardFootprints(k, held)
+		}
 	case pipeline.W:
 		op.Span.Kind = timeline.BackwardWeight
+		if tr.heldW != nil {
+			_, _, op.Give = tr.backwardFootprints(k, held)
+		}
 	}
 	tr.sequenceCost(&op, r, k, o)
 	tr.expertShare(&op, k, o)

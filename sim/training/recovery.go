@@ -358,17 +358,32 @@ func (tr *iteration) batchWork() (tokens, model, hardware float64) {
 			continue
 		}
 		for mb := 0; mb < p.Microbatches; mb++ {
-			m := tr.model
-			if tr.it != nil && tr.it.lengths != nil {
-				m.SeqLen = tr.it.lengths[rep][mb]
+			for _, seq := range tr.bucketsOf(rep, mb) {
+				m := tr.model
+				if seq > 0 {
+					m.SeqLen = seq
+				}
+				f := workload.IterationFLOPs(m, p.MicroBatchSize, r)
+				tokens += float64(p.MicroBatchSize * m.SeqLen)
+				model += f.Model()
+				hardware += f.Hardware()
 			}
-			f := workload.IterationFLOPs(m, p.MicroBatchSize, r)
-			tokens += float64(p.MicroBatchSize * m.SeqLen)
-			model += f.Model()
-			hardware += f.Hardware()
 		}
 	}
 	return tokens, model, hardware
+}
+
+// bucketsOf is the lengths of the buckets of micro_batch_size sequences in
+// microbatch mb of replica rep: its packs under a balanced assignment, its
+// drawn length, or 0 for the model's own.
+func (tr *iteration) bucketsOf(rep, mb int) []int {
+	switch {
+	case tr.it == nil || tr.it.lengths == nil:
+		return []int{0}
+	case tr.it.packs != nil:
+		return tr.it.packs[rep][mb]
+	}
+	return tr.it.lengths[rep][mb : mb+1]
 }
 
 // imbalance is the slowest live replica's compute over the mean's.

@@ -64,8 +64,13 @@ func communicators(p scenario.Parallel) int {
 
 // reserveOf is the memory reserve of a GPU of type g under plan p.
 func reserveOf(g hw.GPU, p scenario.Parallel) timeline.Reserve {
+	return reserveFor(g, communicators(p))
+}
+
+// reserveFor is the memory reserve of a GPU of type g with comms NCCL
+// communicators.
+func reserveFor(g hw.GPU, comms int) timeline.Reserve {
 	dev := g.Reserve()
-	comms := communicators(p)
 	return timeline.Reserve{
 		Context:       dev.Context,
 		Workspaces:    dev.CuBLAS,

@@ -35,8 +35,9 @@ func (Strategy) Keys() scenario.Keys {
 			"compression.parameters", "compression.rank", "fidelity"},
 		Claims: []string{"model", "parallel", "training", "data", "straggler", "recovery", "failures", "faults",
 			"iterations", "cluster.node_gpus"},
-		MinGPUs: 1,
-		MaxGPUs: scenario.MaxClusterGPUs,
+		MinGPUs:  1,
+		MaxGPUs:  scenario.MaxClusterGPUs,
+		Sections: []scenario.Section{sdpSection},
 	}
 }
 
@@ -61,6 +62,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
+	checkSDP(s, bad)
 	checkPrecision(s, bad)
 	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {

@@ -144,6 +144,13 @@ func newIteration(s scenario.Scenario, it *iterState) (*iteration, error) {
 	return tr, nil
 }
 
+// Topology is the hardware a training run of s trains on (for strategies
+// built on training runs, such as partitioned pretraining).
+func Topology(s scenario.Scenario) (*topo.Topology, error) {
+	t, _, err := trainingTopology(s)
+	return t, err
+}
+
 // trainingTopology builds the scenario's hardware and looks up its GPU (a
 // zero hw.GPU for ideal links).
 func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
@@ -191,6 +198,7 @@ func (tr *iteration) build() error {
 	if err := tr.price(); err != nil {
 		return err
 	}
+	tr.assignSequences()
 	if err := tr.useProtocol(); err != nil {
 		return err
 	}

@@ -134,6 +134,10 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if fid == analytic {
 		sends = dp * (pp * v) * 2 * m
 		closedForms = pp*v*tp*buckets + pp*2*m*v*mp
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			_, closedForms = sdpWork(p.DP, f, buckets, 1)
+			closedForms += 2 * m
+		}
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
@@ -149,11 +153,14 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if tr.N > groupOps+closedForms {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
-	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Graphs: graphs})
+	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s), Graphs: graphs})
 	if real && !s.Model.Eager() {
 		w.Memory.N += opListBytes
+		if p.TP > 1 || p.EP > 1 {
+			w.Memory.N += opListBytes
+		}
 	}
-	if real {
+	if real && s.Model.Preset != "" {
 		w.Memory.N += lookupBytes
 	}
 	if real {
@@ -164,15 +171,16 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 
 // lookupBytes bounds what looking the model preset up allocates over a
 // run's validation and pricing (workload.LookupModel builds the catalog,
-// some 7 KB, each of some 40 times).
+// 19 KB a look-up, measured, and a run looks it up several times; a model without a preset looks
+// nothing up).
 const lookupBytes = 192 << 10
 
 // opListBytes bounds what building the operator lists of FlashAttention's
 // activations allocates (activations.go: a layer, the embedding and the
-// head; measured at 46 KB for gpt3-1.3b, and about 110 KB for it at tensor
-// parallelism 8 once ops carried a value-head width and a grouped-GEMM
-// mark).
-const opListBytes = 128 << 10
+// head; measured at 46 KB for gpt3-1.3b); twice that under tensor or
+// expert parallelism (about 110 KB for gpt3-1.3b at tensor parallelism 8
+// once ops carried a value-head width and a grouped-GEMM mark).
+const opListBytes = 64 << 10
 
 // bucketBound bounds the gradient buckets of the largest of stages model
 // stages: its share of the layers (≈ 16·h² parameters each) with the
@@ -212,6 +220,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 	grad := 0.0
 	if real && dp*cp > 1 {
 		grad = channels * pp * v * tp * b * collective.Messages(op, "ring", collective.Config{Ranks: p.DP * p.CP})
+	}
+	if f := SDPOf(&s).Fraction; real && f != 0 {
+		grad, _ = sdpWork(p.DP, f, b, channels)
 	}
 	zero := 0.0
 	switch {

@@ -28,7 +28,7 @@ var ErrPending = errors.New("the model this row needs is not built yet")
 
 // Kinds returns the built-in row kinds. A new kind is one entry here.
 func Kinds() []Kind {
-	return []Kind{trainingKind(), collectiveKind(), gemmSummaryKind(), servingKind()}
+	return []Kind{trainingKind(), layerKind(), collectiveKind(), gemmSummaryKind(), servingKind()}
 }
 
 // lookup finds the kind called name in kinds.

@@ -36,7 +36,7 @@ func TestGallery(t *testing.T) {
 	for _, r := range rows {
 		count[r.Kind]++
 	}
-	for kind, want := range map[string]int{"training-tflops": 10, "nccl-tests-busbw": 2, "gemm-table-summary": 1} {
+	for kind, want := range map[string]int{"training-tflops": 18, "training-layer": 6, "nccl-tests-busbw": 2, "gemm-table-summary": 1} {
 		if count[kind] < want {
 			t.Errorf("%d rows of kind %s, want at least %d", count[kind], kind, want)
 		}

@@ -154,7 +154,7 @@ var firstFrameDemos = []struct {
 	n    int
 	kind string
 }{
-	{"failures.html", 1, "faults"}, {"pipeline.html", 1, "pipeline"}, {"pipeline.html", 7, "training"},
+	{"failures.html", 1, "faults"}, {"pipeline.html", 1, "pipeline"}, {"pipeline.html", 8, "training"},
 	{"collectives.html", 2, "topology"}, {"collectives.html", 1, "ring"}, {"rlhf.html", 2, "rlhf"},
 	{"local-sgd.html", 1, "async"},
 }

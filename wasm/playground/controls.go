@@ -181,7 +181,7 @@ func (c *Control) choosePresets(s scenario.Scenario) bool {
 	case "op":
 		c.choose(collective.Ops()...)
 	case "algo":
-		c.choose(collective.Algorithms(s.Collective.Op)...)
+		c.choose(s.Algorithms()...)
 	case "gpu":
 		c.choose("")
 		c.Options[0].Label = "none: ideal links"
