@@ -19,6 +19,8 @@ import (
 //   - a pipeline of synthetic stages on an ideal network: the simulated
 //     bubble beside the schedule's closed form (pipeline.BubbleFormula);
 //   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
+//   - a mixture of experts: exposed EP time, the busiest GPU's load and
+//     the dropped token copies (moeMetrics);
 //   - subnetwork data parallelism: a worker's model states and gradient
 //     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
@@ -31,6 +33,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		head.Text = "run {}" // several iterations, or one with faults
 	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
+	parts = append(parts, moeMetrics(s, sum)...)
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)

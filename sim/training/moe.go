@@ -45,6 +45,10 @@ type routed struct {
 	act [][]float64
 	// stats are the routing's figures for the summary (moe_record.go).
 	stats moeStats
+	// hide[d][o] is the compute of the other half of DualPipeV's
+	// overlapped pair that op o of device d is in, under which its
+	// all-to-alls run (moe_overlap.go); nil for other schedules.
+	hide []map[pipeline.Op]units.Time
 }
 
 // stage is model stage k's share of the model's layers.
@@ -207,6 +211,7 @@ func (tr *iteration) route(act activations) error {
 			x.a2a[1][k] += x.a2a[0][k] // the recomputed forward's all-to-alls
 		}
 	}
+	tr.overlapPairs(x)
 	tr.experts = x
 	return nil
 }
@@ -283,29 +288,27 @@ func (tr *iteration) opKinds(kind pipeline.Kind) []pipeline.Kind {
 	return []pipeline.Kind{kind}
 }
 
-// expertTail is how much longer an op of kind kind on stage k lasts than
-// its balanced compute and blocking communication: the all-to-alls and
-// the group's wait for its slowest GPU, on every GPU of the group.
-func (tr *iteration) expertTail(kind pipeline.Kind, k int) units.Time {
+// expertTail is how much longer op o of device d on stage k lasts than
+// its balanced compute and blocking communication: the all-to-alls it
+// exposes and the group's wait for its slowest GPU, on every GPU of the
+// group.
+func (tr *iteration) expertTail(o pipeline.Op, d, k int) units.Time {
 	x := tr.experts
 	if x == nil {
 		return 0
 	}
-	var t units.Time
-	if kind != pipeline.W {
-		t = x.a2a[min(int(kind), 1)][k]
-	}
-	for _, kd := range tr.opKinds(kind) {
+	t := x.exposedA2A(d, k, o)
+	for _, kd := range tr.opKinds(o.Kind) {
 		t += x.sync[kd][k] - x.bal[kd][k]
 	}
 	return t
 }
 
-// expertShare gives group op o of model stage k its GPUs' expert compute
+// expertShare gives group op o of device d, model stage k, its GPUs' expert compute
 // (the slowest of them, as the group runs in lockstep), the tail that
 // makes it last as long as on every GPU of its expert-parallel group, and
 // the activations its rows keep.
-func (tr *iteration) expertShare(op *taskgraph.Group, k int, o pipeline.Op) {
+func (tr *iteration) expertShare(op *taskgraph.Group, d, k int, o pipeline.Op) {
 	x := tr.experts
 	if x == nil {
 		return
@@ -328,10 +331,7 @@ func (tr *iteration) expertShare(op *taskgraph.Group, k int, o pipeline.Op) {
 		sync += x.sync[kd][k]
 	}
 	op.Compute = max(0, op.Compute-bal+worst)
-	op.Tail, op.TailKind = sync-worst, timeline.EPComm
-	if o.Kind != pipeline.W {
-		op.Tail += x.a2a[min(int(o.Kind), 1)][k]
-	}
+	op.Tail, op.TailKind = sync-worst+x.exposedA2A(d, k, o), timeline.EPComm
 	switch o.Kind {
 	case pipeline.F:
 		op.Take.Bytes += x.act[k][j]

@@ -110,11 +110,15 @@ const (
 	moeListBytes     = 512 << 10
 	moeLayerBytes    = 64
 	moeSkewedGPUByte = 48 << 10
+	// moePairBytes is a DualPipeV op's entry in the overlapped pairs'
+	// maps (moe_overlap.go), with the maps' growth.
+	moePairBytes = 128
 )
 
 // moeWorkBytes bounds the memory route allocates: per MoE layer (and
 // multi-token prediction module) its shares, and when the router is
-// skewed each expert-parallel index's experts.
+// skewed each expert-parallel index's experts; under DualPipeV the
+// overlapped pairs of each device's 2m F's and B's.
 func moeWorkBytes(s scenario.Scenario) float64 {
 	m, err := s.Model.Resolve()
 	if err != nil || !m.IsMoE() {
@@ -125,5 +129,9 @@ func moeWorkBytes(s scenario.Scenario) float64 {
 	if r := s.Model.MoE.Routing; r.Skewed() || r.Redundant > 0 || r.CapacityFactor > 0 {
 		per += float64(max(s.Parallel.EP, 1)) * moeSkewedGPUByte * float64(1+(m.MoE.Experts+r.Redundant)/max(s.Parallel.EP, 1)/8)
 	}
-	return moeListBytes + layers*per
+	pairs := 0.0
+	if s.Parallel.Schedule == "dualpipev" {
+		pairs = float64(s.Parallel.PP*4*s.Parallel.Microbatches) * moePairBytes
+	}
+	return moeListBytes + layers*per + pairs
 }

@@ -212,3 +212,36 @@ func BenchmarkDeepSeekV3On2048(b *testing.B) {
 		}
 	}
 }
+
+// TestDualPipeVHidesAllToAll: DualPipeV's overlapped F&B pairs hide their
+// all-to-alls under the other half's compute, so the same run exposes
+// less EP time than under 1F1B. Balanced and compute-bound, every paired
+// op hides all of its all-to-alls, and device d of p exposes those of its
+// 2(2m − pairs_d) unpaired F's and B's, pairs_d = 2(m − 2p + d + 1) +
+// (p − d − 1) (phases 4 and 5 of DualPipeV), each a chunk's layers'
+// dispatch and combine: half a 1F1B stage's, whose 2m ops expose all.
+func TestDualPipeVHidesAllToAll(t *testing.T) {
+	const run = `model: {preset: mixtral-8x7b, layers: 8, seq_len: 4096}
+cluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}
+parallel: {dp: 4, tp: 1, pp: 2, ep: 4, schedule: 1f1b, microbatches: 8}
+fidelity: analytic
+`
+	const p, m = 2, 8
+	for _, fid := range []string{"analytic", "detailed"} {
+		yaml := strings.Replace(run, "analytic", fid, 1)
+		_, one, _ := moeRun(t, yaml)
+		_, dual, _ := moeRun(t, strings.Replace(yaml, "1f1b", "dualpipev", 1))
+		if dual.ExposedBy["ep"] >= one.ExposedBy["ep"] {
+			t.Errorf("%s: dualpipev exposes %v of EP time, 1f1b %v: want less", fid, dual.ExposedBy["ep"], one.ExposedBy["ep"])
+		}
+		perOp := one.ExposedBy["ep"] / (2 * m) / 2 // a 1F1B op's, halved to a chunk's
+		var unpaired float64
+		for d := range p {
+			unpaired += float64(2 * (2*m - (2*(m-2*p+d+1) + (p - d - 1))))
+		}
+		want := unpaired / p * perOp
+		if got := dual.ExposedBy["ep"]; math.Abs(got-want) > 1e-6*want {
+			t.Errorf("%s: dualpipev exposes %.6g s of EP time, want %.6g s (%.0f unpaired ops a device of %.4g s)", fid, got, want, unpaired/p, perOp)
+		}
+	}
+}

@@ -151,7 +151,7 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		}
 	}
 	tr.sequenceCost(&op, r, k, o)
-	tr.expertShare(&op, k, o)
+	tr.expertShare(&op, d, k, o)
 	op.Compute += tr.opCodec(o.Kind, k)
 	tr.work[r] += op.Compute
 	if op.Compute == 0 && op.Comm == 0 && op.Tail == 0 {
