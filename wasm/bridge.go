@@ -4,11 +4,11 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"net/url"
 	"strings"
 	"syscall/js"
 
+	"paraplay/sim/jsonout"
 	"paraplay/sim/units"
 	"paraplay/wasm/playground"
 )
@@ -52,7 +52,13 @@ func newBridge(g *game) *bridge {
 		}
 		return buf.String()
 	})
-	b.fn("presets", func([]js.Value) any { return parseJSON(mustJSON(playground.Presets)) })
+	b.fn("presets", func([]js.Value) any {
+		j, err := playground.PresetsJSON(playground.Presets)
+		if err != nil {
+			return js.Null()
+		}
+		return parseJSON(string(j))
+	})
 	b.fn("toggle", clock(func(c *playground.Clock, _ []js.Value) { c.Toggle() }))
 	b.fn("play", clock(func(c *playground.Clock, _ []js.Value) {
 		if !c.Playing {
@@ -81,20 +87,51 @@ func (b *bridge) fn(name string, f func([]js.Value) any) {
 	b.obj.Set(name, jf)
 }
 
-// runResult is what run and current return to the page.
+// runResult is what run and current return to the page, as JSON with the
+// keys its json method writes.
 type runResult struct {
-	OK       bool            `json:"ok"`
-	Query    string          `json:"query"`
-	Title    string          `json:"title"`
-	Describe string          `json:"describe"`
-	Error    string          `json:"error"`
-	ErrTitle string          `json:"errorTitle"`
-	Params   []string        `json:"errorParams"`
-	Embed    bool            `json:"embed"`
-	Hide     []string        `json:"hide"`
-	Plan     bool            `json:"plan"`
-	Controls json.RawMessage `json:"controls"`
-	Metrics  json.RawMessage `json:"metrics"`
+	OK       bool
+	Query    string
+	Title    string
+	Describe string
+	Error    string
+	ErrTitle string
+	Params   []string
+	Embed    bool
+	Hide     []string
+	Plan     bool
+	Controls []byte // JSON
+	Metrics  []byte // JSON
+}
+
+// json writes r as json.Marshal would with the keys ok, query, title,
+// describe, error, errorTitle, errorParams, embed, hide, plan, controls
+// and metrics (jsonout: the wasm carries no encoding/json).
+func (r *runResult) json() string {
+	var w jsonout.Writer
+	w.Begin('{')
+	w.Key("ok")
+	w.Bool(r.OK)
+	for _, f := range [...]struct{ k, v string }{{"query", r.Query}, {"title", r.Title}, {"describe", r.Describe},
+		{"error", r.Error}, {"errorTitle", r.ErrTitle}} {
+		w.Key(f.k)
+		w.String(f.v)
+	}
+	w.Key("errorParams")
+	w.Strings(r.Params)
+	w.Key("embed")
+	w.Bool(r.Embed)
+	w.Key("hide")
+	w.Strings(r.Hide)
+	w.Key("plan")
+	w.Bool(r.Plan)
+	w.Key("controls")
+	w.Raw(r.Controls)
+	w.Key("metrics")
+	w.Raw(r.Metrics)
+	w.End('}')
+	b, _ := w.Bytes() // no floats: no error
+	return string(b)
 }
 
 func (b *bridge) result(ss *session) any {
@@ -113,12 +150,12 @@ func (b *bridge) result(ss *session) any {
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
 		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: controls, Metrics: metrics}
 	if r.Metrics == nil {
-		r.Metrics = json.RawMessage("null")
+		r.Metrics = []byte("null")
 	}
 	if r.Controls == nil {
-		r.Controls = json.RawMessage("[]")
+		r.Controls = []byte("[]")
 	}
-	return parseJSON(mustJSON(r))
+	return parseJSON(r.json())
 }
 
 // errorParams lists the parameter each error line names (the text before
@@ -138,8 +175,11 @@ func errorParams(lines []string) []string {
 	return out
 }
 
-func mustJSON(v any) string {
-	buf, err := json.Marshal(v)
+// mapJSON is m as json.Marshal writes it, or "null" if it cannot be.
+func mapJSON(m map[string]any) string {
+	var w jsonout.Writer
+	w.Map(m)
+	buf, err := w.Bytes()
 	if err != nil {
 		return "null"
 	}

@@ -253,12 +253,6 @@ func (g *game) drawList(screen *ebiten.Image) {
 	g.repainted = float64(area) / (g.width * g.height)
 }
 
-// Layout is required by ebiten.Game; LayoutF below is the one used.
-func (g *game) Layout(ow, oh int) (int, int) {
-	w, h := g.LayoutF(float64(ow), float64(oh))
-	return int(w), int(h)
-}
-
 // LayoutF sizes the canvas to the page's stage in device pixels, within
 // the bounds above (keeping the stage's aspect ratio).
 func (g *game) LayoutF(ow, oh float64) (float64, float64) {

@@ -71,13 +71,13 @@ func newPlanTab(b *bridge) *planTab {
 			}
 		}
 		if err != nil {
-			return parseJSON(mustJSON(map[string]any{"ok": false, "error": err.Error()}))
+			return parseJSON(mapJSON(map[string]any{"ok": false, "error": err.Error()}))
 		}
 		show := true
 		pt.mu.Lock()
 		pt.next, pt.showReq = s, &show
 		pt.mu.Unlock()
-		return parseJSON(mustJSON(map[string]any{"ok": true, "error": ""}))
+		return parseJSON(mapJSON(map[string]any{"ok": true, "error": ""}))
 	})
 	b.fn("planView", func(args []js.Value) any {
 		show := len(args) > 0 && args[0].Truthy()
@@ -89,7 +89,7 @@ func newPlanTab(b *bridge) *planTab {
 	b.fn("planState", func([]js.Value) any {
 		pt.mu.Lock()
 		defer pt.mu.Unlock()
-		return parseJSON(mustJSON(pt.state))
+		return parseJSON(mapJSON(pt.state))
 	})
 	return pt
 }

@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -58,12 +57,12 @@ func newSession(q url.Values, qerr error) *session {
 	}
 	ss := &session{s: s, view: v}
 	ss.pageJSON = sync.OnceValues(func() (controls, metrics []byte) {
-		controls, _ = json.Marshal(playground.Controls(s))
+		controls, _ = playground.ControlsJSON(playground.Controls(s))
 		switch {
 		case ss.long != nil:
-			metrics, _ = json.Marshal(playground.LongMetrics(*ss.long, s.Title()))
+			metrics, _ = playground.MetricsJSON(playground.LongMetrics(*ss.long, s.Title()))
 		case ss.tl != nil:
-			metrics, _ = json.Marshal(playground.MetricsOf(ss.tl))
+			metrics, _ = playground.MetricsJSON(playground.MetricsOf(ss.tl))
 		}
 		return controls, metrics
 	})

@@ -1,7 +1,7 @@
 package collective
 
 import (
-	"slices"
+	"sort"
 
 	"paraplay/sim/units"
 )
@@ -53,7 +53,7 @@ func NCCLTree(nodes, perNode int, s units.Bytes, pieces, channels int) Schedule 
 		}
 	}
 	sends := ncclTreeSends(nodes, perNode, k, c)
-	slices.SortStableFunc(sends, func(a, b treeSend) int { return a.step - b.step })
+	sort.SliceStable(sends, func(i, j int) bool { return sends[i].step < sends[j].step })
 	b := newBuilder(&sch, sizes)
 	for _, x := range sends {
 		phase := PhaseBroadcast

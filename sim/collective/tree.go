@@ -1,7 +1,7 @@
 package collective
 
 import (
-	"slices"
+	"sort"
 
 	"paraplay/sim/units"
 )
@@ -58,7 +58,7 @@ func DoubleBinaryTree(n int, s units.Bytes, pipelineChunks int) Schedule {
 			}
 		}
 	}
-	slices.SortStableFunc(sends, func(a, b send) int { return a.step - b.step })
+	sort.SliceStable(sends, func(i, j int) bool { return sends[i].step < sends[j].step })
 	b := newBuilder(&sch, sizes)
 	for _, x := range sends {
 		if x.up {

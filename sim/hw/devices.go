@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"strings"
 
 	"paraplay/sim/units"
@@ -108,7 +107,7 @@ func Devices() []Device {
 			Source: cite("ILLUSTRATIVE, not a product: 8 cores × 3 GHz × 32 fp32 FLOP/cycle (AVX2: two 8-lane FMA units) = 768 GFLOP/s, 16 GB of RAM"),
 		},
 	}
-	slices.SortFunc(ds, func(a, b Device) int { return strings.Compare(a.Name, b.Name) })
+	sortDevices(ds)
 	return ds
 }
 

@@ -1,9 +1,6 @@
 package hw
 
 import (
-	"slices"
-	"strings"
-
 	"paraplay/sim/units"
 )
 
@@ -125,7 +122,7 @@ func GPUs() []GPU {
 		},
 	}
 	gpus = append(gpus, newerGPUs()...)
-	slices.SortFunc(gpus, func(a, b GPU) int { return strings.Compare(a.Name, b.Name) })
+	sortGPUs(gpus)
 	return gpus
 }
 

@@ -1,9 +1,6 @@
 package hw
 
 import (
-	"slices"
-	"strings"
-
 	"paraplay/sim/units"
 )
 
@@ -36,7 +33,7 @@ const (
 // slice, so the caller may change it freely.
 func Links() []Link {
 	links := append(nvLinks(), networkLinks()...)
-	slices.SortFunc(links, func(a, b Link) int { return strings.Compare(a.Name, b.Name) })
+	sortLinks(links)
 	return links
 }
 

@@ -2,7 +2,7 @@ package inference
 
 import (
 	"cmp"
-	"slices"
+	"sort"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -106,7 +106,7 @@ func (r *infRun) bubbles() []timeline.Bubble {
 		}
 	}
 	for g, uses := range byGPU {
-		slices.SortFunc(uses, func(a, b use) int { return cmp.Compare(a.start, b.start) })
+		sort.Slice(uses, func(i, j int) bool { return uses[i].start < uses[j].start })
 		var prev units.Time
 		for i, u := range uses {
 			if i == 0 {
@@ -121,8 +121,8 @@ func (r *infRun) bubbles() []timeline.Bubble {
 		}
 		add(g, timeline.BubbleFill, prev, tl.End)
 	}
-	slices.SortStableFunc(out, func(a, b timeline.Bubble) int {
-		return cmp.Or(cmp.Compare(a.GPU, b.GPU), cmp.Compare(a.Start, b.Start))
+	sort.SliceStable(out, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(out[i].GPU, out[j].GPU), cmp.Compare(out[i].Start, out[j].Start)) < 0
 	})
 	return out
 }

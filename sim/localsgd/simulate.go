@@ -3,6 +3,7 @@ package localsgd
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 
 	"paraplay/sim/collective"
@@ -215,8 +216,9 @@ func (l *localSGD) record() {
 			lastSync[r.group] = k
 		}
 	}
-	slices.SortStableFunc(a.Iterations, func(x, y timeline.WorkerIteration) int {
-		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.Worker, y.Worker))
+	its := a.Iterations
+	sort.SliceStable(its, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(its[i].Start, its[j].Start), cmp.Compare(its[i].Worker, its[j].Worker)) < 0
 	})
 	tl.Async = a
 }

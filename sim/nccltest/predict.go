@@ -3,6 +3,7 @@ package nccltest
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"paraplay/sim/collective"
@@ -113,15 +114,8 @@ func ChooseWith(t *topo.Topology, op, algo string, o Options, cfg collective.Con
 	if len(c.Predictions) == 0 {
 		return Choice{}, firstErr
 	}
-	slices.SortStableFunc(c.Predictions, func(a, b Prediction) int {
-		switch {
-		case a.Seconds < b.Seconds:
-			return -1
-		case a.Seconds > b.Seconds:
-			return 1
-		}
-		return 0
-	})
+	ps := c.Predictions
+	sort.SliceStable(ps, func(i, j int) bool { return ps[i].Seconds < ps[j].Seconds })
 	return c, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"math/rand/v2"
 	"slices"
+	"sort"
 	"strconv"
 
 	"paraplay/sim/collective"
@@ -250,8 +251,9 @@ func (p *psRun) record() {
 			a.Iterations = append(a.Iterations, it)
 		}
 	}
-	slices.SortStableFunc(a.Iterations, func(x, y timeline.WorkerIteration) int {
-		return cmp.Or(cmp.Compare(x.Start, y.Start), cmp.Compare(x.Worker, y.Worker))
+	its := a.Iterations
+	sort.SliceStable(its, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(its[i].Start, its[j].Start), cmp.Compare(its[i].Worker, its[j].Worker)) < 0
 	})
 	p.g.Timeline().Async = a
 }

@@ -3,7 +3,7 @@ package plan
 import (
 	"cmp"
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 
 	"paraplay/sim/scenario"
@@ -153,7 +153,7 @@ type Result struct {
 // sortPlans orders plans as Result documents.
 func sortPlans(plans []*Plan) {
 	rank := map[Status]int{Best: 0, Simulated: 1, Unsimulated: 2, Bounded: 3, Dominated: 4, OutOfMemory: 5}
-	slices.SortStableFunc(plans, func(a, b *Plan) int {
+	order := func(a, b *Plan) int {
 		if c := cmp.Compare(rank[a.Status], rank[b.Status]); c != 0 {
 			return c
 		}
@@ -161,7 +161,8 @@ func sortPlans(plans []*Plan) {
 			return cmp.Or(cmp.Compare(a.Estimate.PeakMemory, b.Estimate.PeakMemory), cmp.Compare(a.index, b.index))
 		}
 		return cmp.Or(cmp.Compare(a.Iteration(), b.Iteration()), cmp.Compare(a.index, b.index))
-	})
+	}
+	sort.SliceStable(plans, func(i, j int) bool { return order(plans[i], plans[j]) < 0 })
 }
 
 // Index is the plan's place in the enumeration: stable for a config, so a

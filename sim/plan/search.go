@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"slices"
+	"sort"
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
@@ -126,8 +126,9 @@ func (s *Search) startSimulating() {
 		}
 		s.queue = append(s.queue, p)
 	}
-	slices.SortStableFunc(s.queue, func(a, b *Plan) int {
-		return cmp.Or(cmp.Compare(s.order(a), s.order(b)), cmp.Compare(a.index, b.index))
+	q := s.queue
+	sort.SliceStable(q, func(i, j int) bool {
+		return cmp.Or(cmp.Compare(s.order(q[i]), s.order(q[j])), cmp.Compare(q[i].index, q[j].index)) < 0
 	})
 }
 

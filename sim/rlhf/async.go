@@ -1,8 +1,7 @@
 package rlhf
 
 import (
-	"cmp"
-	"slices"
+	"sort"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -85,7 +84,7 @@ func queueDepth(steps []timeline.RLStep) []timeline.QueuePoint {
 	for _, s := range steps {
 		ev = append(ev, event{s.GenEnd, +1}, event{s.TrainStart, -1})
 	}
-	slices.SortStableFunc(ev, func(a, b event) int { return cmp.Compare(a.at, b.at) })
+	sort.SliceStable(ev, func(i, j int) bool { return ev[i].at < ev[j].at })
 	out := []timeline.QueuePoint{{At: 0, Depth: 0}}
 	depth := 0
 	for i, e := range ev {

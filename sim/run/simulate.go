@@ -28,7 +28,7 @@ func SimulateWithin(s scenario.Scenario, l budget.Limits) (*timeline.Timeline, e
 
 // SimulateMirroredWithin is SimulateWithin for a caller that reads the
 // timeline only through its summary and writers (Summarize,
-// WriteChromeTrace, WriteJSON; AllSpans for the spans): a strategy that
+// WriteChromeTrace, timeline.WriteJSON; AllSpans for the spans): a strategy that
 // can mirror identical replicas (strategy.Mirroring) leaves the timeline
 // mirrored, which those list in full.
 func SimulateMirroredWithin(s scenario.Scenario, l budget.Limits) (*timeline.Timeline, error) {

@@ -2,7 +2,7 @@ package scene
 
 import (
 	"math"
-	"slices"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -231,7 +231,8 @@ func (d *Damage) merge(canvas Region) (full bool) {
 	}
 	// Overlapping regions become their union until none overlap; when
 	// there are too many, the closest pair (smallest union) merges too.
-	slices.SortFunc(rs, func(a, b Region) int { return a.Y0 - b.Y0 })
+	d.merged = rs
+	sort.Sort((*byTop)(&d.merged)) // a pointer: no allocation, as a frame must make none
 	for {
 		changed := false
 		for a := 0; a < len(rs); a++ {
@@ -270,3 +271,13 @@ func (d *Damage) merge(canvas Region) (full bool) {
 	}
 	return float64(area) > fullFraction*float64(canvas.Area())
 }
+
+// byTop orders regions by their top edge (sort.Interface on a pointer, so
+// that sorting allocates nothing). sort.Sort rather than slices.SortFunc:
+// each element type slices sorts is another copy of pdqsort in the wasm
+// (about 4 KB gzipped); sort's one copy serves all.
+type byTop []Region
+
+func (s *byTop) Len() int           { return len(*s) }
+func (s *byTop) Less(i, j int) bool { return (*s)[i].Y0 < (*s)[j].Y0 }
+func (s *byTop) Swap(i, j int)      { (*s)[i], (*s)[j] = (*s)[j], (*s)[i] }

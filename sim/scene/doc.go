@@ -68,7 +68,8 @@
 // (Present: larger text, thicker lines), and a compact layout for a phone's
 // column (Compact: sizes from a 340-px design, no text under MinText, no
 // side panel, the legend wrapped). Raster paints a draw list in pure
-// Go (x/image/vector, the embedded Go fonts) for PNG frames (WritePNG), and
+// Go (x/image/vector, the embedded Go fonts) for PNG frames (the CLI encodes
+// them; the browser has its canvas do it, and the wasm carries no image/png), and
 // GIFEncoder turns an Animation — size, frames per second, a simulated-time
 // range and a speed on the browser's pace (PlaybackRate) — into an animated
 // GIF on a fixed Palette of the scene's colours, frame by frame so that the

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"image"
 	"image/color"
-	"image/gif"
 	"io"
 
 	"paraplay/sim/units"
@@ -24,7 +23,8 @@ import (
 // canvas and two frames of palette indices, not the whole animation.
 //
 // The output depends only on the run and the Animation: frame by frame or
-// all at once, same bytes, those image/gif's EncodeAll gives the frames.
+// all at once, same bytes, those image/gif's EncodeAll gives the frames
+// (gifblock.go writes them).
 type GIFEncoder struct {
 	f         *Frames
 	a         Animation
@@ -37,6 +37,8 @@ type GIFEncoder struct {
 	crop      []uint8 // the changed box's pixels, reused
 	sink      io.Writer
 	out       bytes.Buffer // the encoded file so far, without a sink
+	blocks    *gifBlocks   // the LZW tables
+	buf       []byte       // the frame's bytes, reused
 	err       error
 }
 
@@ -55,7 +57,8 @@ func NewGIFEncoder(f *Frames, a Animation) (*GIFEncoder, error) {
 	}
 	bg := f.Build(0, a.Options).Background
 	pal := Palette(bg)
-	return &GIFEncoder{f: f, a: a, end: end, n: a.FrameCount(end), r: r, pal: pal, lut: newPaletteIndex(pal)}, nil
+	return &GIFEncoder{f: f, a: a, end: end, n: a.FrameCount(end), r: r, pal: pal, lut: newPaletteIndex(pal),
+		blocks: &gifBlocks{}}, nil
 }
 
 // Frames is the total number of frames; Done how many are encoded.
@@ -88,28 +91,13 @@ func (e *GIFEncoder) Next() (bool, error) {
 
 // encode compresses one frame and writes it on: the file's header and
 // palette (and, for an animation, its loop forever) before the first.
-// image/gif writes only whole files, so each frame is encoded as a file of
-// one frame and its frame block is cut out: a GIF encodes frames
-// independently, so the blocks are those of the whole file.
 func (e *GIFEncoder) encode(img *image.Paletted, delay int, first bool) error {
 	w := e.sink
 	if w == nil {
 		w = &e.out
 	}
-	size := img.Rect
-	if !first {
-		size = e.screen()
-	}
-	var one bytes.Buffer
-	err := gif.EncodeAll(&one, &gif.GIF{Image: []*image.Paletted{img}, Delay: []int{delay},
-		Disposal: []byte{gif.DisposalNone}, Config: image.Config{ColorModel: e.pal, Width: size.Dx(), Height: size.Dy()}})
-	if err != nil {
-		return err
-	}
-	b := one.Bytes()
-	head := gifHeaderLen(b)
 	if first {
-		if _, err := w.Write(b[:head]); err != nil {
+		if _, err := w.Write(appendGIFHeader(e.buf[:0], img.Rect.Dx(), img.Rect.Dy(), e.pal)); err != nil {
 			return err
 		}
 		if e.n > 1 { // the NETSCAPE2.0 application extension: loop count 0, forever
@@ -118,18 +106,9 @@ func (e *GIFEncoder) encode(img *image.Paletted, delay int, first bool) error {
 			}
 		}
 	}
-	_, err = w.Write(b[head : len(b)-1]) // without the trailer
+	e.buf = e.blocks.appendFrame(e.buf[:0], img, delay, e.pal)
+	_, err := w.Write(e.buf)
 	return err
-}
-
-// gifHeaderLen is the length of a GIF's header, screen descriptor and
-// global colour table (its size is in the descriptor's packed byte).
-func gifHeaderLen(b []byte) int {
-	n := 13
-	if packed := b[10]; packed&0x80 != 0 {
-		n += 3 << (packed&7 + 1)
-	}
-	return n
 }
 
 // screen is the animation's full size, the first frame's.

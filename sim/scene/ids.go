@@ -3,6 +3,7 @@ package scene
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 
 	"paraplay/sim/timeline"
@@ -54,11 +55,18 @@ type indexedID struct {
 	id string
 }
 
+// Len, Less and Swap sort cur by i (sort.Interface). sort.Sort rather than
+// slices.SortFunc: each element type slices sorts is another copy of
+// pdqsort in the wasm (about 4 KB gzipped); sort's one copy serves all.
+func (r *recentIDs) Len() int           { return len(r.cur) }
+func (r *recentIDs) Less(i, j int) bool { return r.cur[i].i < r.cur[j].i }
+func (r *recentIDs) Swap(i, j int)      { r.cur[i], r.cur[j] = r.cur[j], r.cur[i] }
+
 // next starts a frame: IDs not used in the last two frames are forgotten.
 // The slices keep their storage, so a steady animation allocates none.
 func (r *recentIDs) next() {
 	if !r.sorted {
-		slices.SortFunc(r.cur, func(a, b indexedID) int { return cmp.Compare(a.i, b.i) })
+		sort.Sort(r) // r is a pointer: no allocation, as a frame must make none
 	}
 	r.cur, r.last = r.last[:0], r.cur
 	r.sorted = true

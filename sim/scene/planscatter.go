@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -142,9 +143,10 @@ func ParetoFront(plans []*plan.Plan) []*plan.Plan {
 			sim = append(sim, p)
 		}
 	}
-	slices.SortFunc(sim, func(a, b *plan.Plan) int {
+	sort.Slice(sim, func(i, j int) bool {
+		a, b := sim[i], sim[j]
 		return cmp.Or(cmp.Compare(a.Estimate.PeakMemory, b.Estimate.PeakMemory),
-			cmp.Compare(a.Result.Iteration, b.Result.Iteration), cmp.Compare(a.Index(), b.Index()))
+			cmp.Compare(a.Result.Iteration, b.Result.Iteration), cmp.Compare(a.Index(), b.Index())) < 0
 	})
 	var front []*plan.Plan
 	for _, p := range sim {
@@ -294,8 +296,9 @@ func families(plans []*plan.Plan) []string {
 			out = append(out, p.Family)
 		}
 	}
-	slices.SortFunc(out, func(a, b string) int {
-		return cmp.Or(cmp.Compare(strings.Count(a, "·"), strings.Count(b, "·")), strings.Compare(a, b))
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		return cmp.Or(cmp.Compare(strings.Count(a, "·"), strings.Count(b, "·")), strings.Compare(a, b)) < 0
 	})
 	return out
 }

@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"slices"
+	"sort"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/units"
@@ -210,8 +211,9 @@ func (d *deviceWaits) sweep(comm []kindSpan) {
 	for _, iv := range d.stream {
 		events = append(events, event{iv.start, -1, 1}, event{iv.end, -1, -1})
 	}
-	slices.SortFunc(events, func(a, b event) int {
-		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.kind, b.kind), cmp.Compare(a.delta, b.delta))
+	sort.Slice(events, func(i, j int) bool {
+		a, b := events[i], events[j]
+		return cmp.Or(cmp.Compare(a.at, b.at), cmp.Compare(a.kind, b.kind), cmp.Compare(a.delta, b.delta)) < 0
 	})
 	inFlight := make([]int, len(kinds))
 	active, streamBusy := 0, 0

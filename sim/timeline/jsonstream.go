@@ -19,7 +19,11 @@ import (
 // transfers, memory, ...), element by element: a run with 17 million spans
 // is gigabytes of JSON, which encoding/json would build whole in memory
 // before writing a byte.
-func (tl *Timeline) WriteJSON(w io.Writer) error {
+//
+// It is a function, not a method: only the command line writes it, and
+// Ebitengine's text/template makes the linker keep every exported method
+// of the app's types, so a method would carry encoding/json into the wasm.
+func WriteJSON(tl *Timeline, w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 1<<16)
 	if err := writeFields(bw, reflect.ValueOf(tl).Elem(), tl); err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
 )
 
 // TestStreamedJSONOfEveryScenario holds the streamed timeline JSON to
@@ -33,7 +34,7 @@ func TestStreamedJSONOfEveryScenario(t *testing.T) {
 			t.Fatalf("%s: %v", file, err)
 		}
 		var got, want bytes.Buffer
-		if err := tl.WriteJSON(&got); err != nil {
+		if err := timeline.WriteJSON(tl, &got); err != nil {
 			t.Fatalf("%s: %v", file, err)
 		}
 		enc := json.NewEncoder(&want)

@@ -168,7 +168,7 @@ func TestTimelineJSONStreamsTheSameBytes(t *testing.T) {
 	withStates.Training = &Training{Tokens: 4096, Schedule: "1f1b", Warnings: []string{"<tp> & more"}}
 	for _, tl := range []*Timeline{small(), withStates, {}, {Spans: []Span{}, Title: "x"}} {
 		var got, want bytes.Buffer
-		if err := tl.WriteJSON(&got); err != nil {
+		if err := WriteJSON(tl, &got); err != nil {
 			t.Fatal(err)
 		}
 		enc := json.NewEncoder(&want)
@@ -188,7 +188,7 @@ func TestTimelineJSONReportsAFailingWriter(t *testing.T) {
 		tl.Spans = append(tl.Spans, tl.Spans...)
 	}
 	for _, n := range []int{0, 100, 1 << 16} {
-		if err := tl.WriteJSON(&failingWriter{n: n}); !errors.Is(err, errDiskFull) {
+		if err := WriteJSON(tl, &failingWriter{n: n}); !errors.Is(err, errDiskFull) {
 			t.Errorf("writer failing after %d bytes: got %v, want %v", n, err, errDiskFull)
 		}
 	}
@@ -229,11 +229,11 @@ func BenchmarkWriteChromeTrace(b *testing.B) {
 func BenchmarkWriteJSON(b *testing.B) {
 	tl := bigTimeline(200_000)
 	var size countingDiscard
-	tl.WriteJSON(&size)
+	WriteJSON(tl, &size)
 	b.SetBytes(int64(size))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := tl.WriteJSON(io.Discard); err != nil {
+		if err := WriteJSON(tl, io.Discard); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -270,7 +270,7 @@ func FuzzStreamedBytes(f *testing.F) {
 			t.Errorf("streamed trace differs from encoding/json's:\ngot:\n%s\nwant:\n%s", got.Bytes(), want)
 		}
 		got.Reset()
-		err = tl.WriteJSON(&got)
+		err = WriteJSON(tl, &got)
 		var want bytes.Buffer
 		enc := json.NewEncoder(&want)
 		enc.SetIndent("", " ")
@@ -292,7 +292,7 @@ func TestWritersAllocateAFixedAmount(t *testing.T) {
 		write func(*Timeline) error
 	}{
 		{"WriteChromeTrace", func(tl *Timeline) error { return tl.WriteChromeTrace(io.Discard) }},
-		{"WriteJSON", func(tl *Timeline) error { return tl.WriteJSON(io.Discard) }},
+		{"WriteJSON", func(tl *Timeline) error { return WriteJSON(tl, io.Discard) }},
 	} {
 		allocs := func(n int) float64 {
 			tl := bigTimeline(n)

@@ -16,7 +16,7 @@ var errNotInBrowser = errors.New("timeline: the text summary and the timeline JS
 func (s Summary) WriteText(w io.Writer) error { return errNotInBrowser }
 
 // WriteJSON is not available in the browser build: see jsonstream.go.
-func (tl *Timeline) WriteJSON(w io.Writer) error { return errNotInBrowser }
+func WriteJSON(tl *Timeline, w io.Writer) error { return errNotInBrowser }
 
 // The records' reports print nothing in the browser build: see
 // records_text.go.

@@ -2,11 +2,12 @@ package timeline
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
+	"sort"
 	"strconv"
+
+	"paraplay/sim/jsonout"
 )
 
 // traceWriter encodes a Chrome trace one event at a time into a buffered
@@ -111,10 +112,7 @@ func (t *traceWriter) quote(s string) []byte {
 	if q, ok := t.quoted[s]; ok {
 		return q
 	}
-	q, err := json.Marshal(s)
-	if err != nil { // a string always encodes
-		panic(err)
-	}
+	q := jsonout.String(nil, s)
 	if len(t.quoted) < maxQuoted {
 		t.quoted[s] = q
 	}
@@ -132,38 +130,46 @@ func (t *traceWriter) finish(other map[string]string) error {
 	} else {
 		b = append(b, "\n ]"...)
 	}
-	od, err := json.MarshalIndent(other, " ", " ")
-	if err != nil {
-		return err
-	}
 	b = append(b, ",\n \"displayTimeUnit\": \"ns\",\n \"otherData\": "...)
-	b = append(append(b, od...), "\n}\n"...)
+	b = append(appendOther(b, other), "\n}\n"...)
 	if _, err := t.w.Write(b); err != nil {
 		return err
 	}
 	return t.w.Flush()
 }
 
-// number appends f as encoding/json writes a float64: the shortest
-// decimal that reads back as f, in exponent form below 1e-6 and from 1e21
-// on, with the exponent's leading zero dropped (1e-07 is written 1e-7).
+// number appends f as encoding/json writes a float64 (jsonout.Float).
 // NaN and infinities have no JSON form: they fail the write, as they fail
 // encoding/json.
 func (t *traceWriter) number(b []byte, f float64) []byte {
-	if math.IsNaN(f) || math.IsInf(f, 0) {
-		if t.err == nil {
-			t.err = fmt.Errorf("timeline: trace: unsupported value %v", f)
-		}
-		return b
-	}
-	format := byte('f')
-	if abs := math.Abs(f); abs != 0 && (abs < 1e-6 || abs >= 1e21) {
-		format = 'e'
-	}
-	b = strconv.AppendFloat(b, f, format, -1, 64)
-	if n := len(b); format == 'e' && n >= 4 && b[n-4] == 'e' && b[n-3] == '-' && b[n-2] == '0' {
-		b[n-2] = b[n-1]
-		b = b[:n-1]
+	b, err := jsonout.Float(b, f)
+	if err != nil && t.err == nil {
+		t.err = fmt.Errorf("timeline: trace: unsupported value %v", f)
 	}
 	return b
+}
+
+// appendOther appends the file's otherData as json.MarshalIndent(other,
+// " ", " ") writes it at that depth: keys in ascending order, one a line.
+func appendOther(b []byte, other map[string]string) []byte {
+	if other == nil {
+		return append(b, "null"...)
+	}
+	if len(other) == 0 {
+		return append(b, "{}"...)
+	}
+	keys := make([]string, 0, len(other))
+	for k := range other {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	b = append(b, '{')
+	for i, k := range keys {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(jsonout.String(append(b, "\n  "...), k), ": "...)
+		b = jsonout.String(b, other[k])
+	}
+	return append(b, "\n }"...)
 }

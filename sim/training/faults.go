@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
@@ -246,7 +247,7 @@ func newDriver(s scenario.Scenario) (*driver, error) {
 			d.stops = append(d.stops, f)
 		}
 	}
-	slices.SortStableFunc(d.stops, func(a, b scenario.Fault) int { return int(a.At - b.At) })
+	sort.SliceStable(d.stops, func(i, j int) bool { return d.stops[i].At < d.stops[j].At })
 	d.handled = make([]bool, len(d.stops))
 	return d, nil
 }

@@ -91,7 +91,7 @@ func TestMirroredEqualsEveryReplica(t *testing.T) {
 			if n := got.SpanCount(); n != len(want.Spans) {
 				t.Errorf("SpanCount = %d, want %d", n, len(want.Spans))
 			}
-			compare(t, "timeline JSON", (*timeline.Timeline).WriteJSON, got, want)
+			compare(t, "timeline JSON", timeline.WriteJSON, got, want)
 			compare(t, "Chrome trace", (*timeline.Timeline).WriteChromeTrace, got, want)
 			if g, w := got.Summarize(), want.Summarize(); fmt.Sprint(g) != fmt.Sprint(w) {
 				t.Errorf("summary of the mirrored run:\n%+v\nwant\n%+v", g, w)
@@ -103,7 +103,7 @@ func TestMirroredEqualsEveryReplica(t *testing.T) {
 			if err := got.Validate(); err != nil {
 				t.Errorf("expanded timeline: %v", err)
 			}
-			compare(t, "expanded timeline JSON", (*timeline.Timeline).WriteJSON, got, want)
+			compare(t, "expanded timeline JSON", timeline.WriteJSON, got, want)
 		})
 	}
 }

@@ -2,7 +2,6 @@ package workload
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 )
 
@@ -33,7 +32,7 @@ func llama(name string, layers, hidden, heads, kvHeads, ffn, vocab, seq int, pub
 // fresh slice.
 func Models() []Model {
 	models := presets()
-	slices.SortFunc(models, func(a, b Model) int { return strings.Compare(a.Name, b.Name) })
+	sortByName(models)
 	return models
 }
 
@@ -98,14 +97,29 @@ func moePresets() []Model {
 // LookupModel returns the preset called name; the error of an unknown name
 // lists the known ones.
 func LookupModel(name string) (Model, error) {
-	all := presets()
-	names := make([]string, len(all))
-	for i, m := range all {
+	for _, m := range presets() {
 		if m.Name == name {
 			return m, nil
 		}
+	}
+	all := Models()
+	names := make([]string, len(all))
+	for i, m := range all {
 		names[i] = m.Name
 	}
-	slices.Sort(names)
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))
+}
+
+// sortByName orders the presets by name with an insertion sort: the list
+// is short and its names distinct, so any sort gives this order, and this
+// one passes nothing through an interface. Sorting with package sort or
+// slices makes the linker count Model as converted to an interface, and
+// Ebitengine's text/template then keeps every exported method of it and
+// of the types it holds in the wasm.
+func sortByName(models []Model) {
+	for i := 1; i < len(models); i++ {
+		for j := i; j > 0 && models[j].Name < models[j-1].Name; j-- {
+			models[j], models[j-1] = models[j-1], models[j]
+		}
+	}
 }

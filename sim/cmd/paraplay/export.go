@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"image/png"
 	"io"
 	"net/url"
 	"os"
@@ -309,7 +310,7 @@ func (j *exportJob) run(stdout, stderr io.Writer) (err error) {
 		dl := frames.Build(at, j.opt)
 		write = func(w io.Writer) error {
 			if j.format == "png" {
-				return scene.WritePNG(w, dl)
+				return writePNG(w, dl)
 			}
 			return scene.WriteSVG(w, dl)
 		}
@@ -370,4 +371,19 @@ func (p *progress) done() {
 	if p.shown {
 		fmt.Fprintln(p.w)
 	}
+}
+
+// writePNG rasterizes dl and writes it as a PNG image. It lives here, not
+// in sim/scene: importing image/png registers its decoder, which the
+// browser build would then carry (about 26 KB of gzipped wasm) for nothing.
+func writePNG(w io.Writer, dl scene.DrawList) error {
+	r, err := scene.NewRaster()
+	if err != nil {
+		return err
+	}
+	img, err := r.Draw(dl)
+	if err != nil {
+		return err
+	}
+	return png.Encode(w, img)
 }

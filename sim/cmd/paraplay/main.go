@@ -212,7 +212,7 @@ func writeRun(f runFlags, tl *timeline.Timeline, stdout io.Writer) error {
 		err = writeFile(f.trace, tl.WriteChromeTrace)
 	}
 	if err == nil && f.timeline != "" {
-		err = writeFile(f.timeline, tl.WriteJSON)
+		err = writeFile(f.timeline, func(w io.Writer) error { return timeline.WriteJSON(tl, w) })
 	}
 	return err
 }
