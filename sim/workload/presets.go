@@ -44,15 +44,17 @@ func presets() []Model {
 	gpt3XL := gpt("gpt3-1.3b", 24, 2048, 16, 50257, 1.3e9, srcGPT3XL)
 	neox := gpt("gpt-neox-20b", 44, 6144, 64, 50432, 20554567680, srcNeoX)
 	neox.Position, neox.TiedEmbeddings = PositionRoPE, false
-	models := []Model{
+	// The catalog grows by appends into one buffer: a slice literal of
+	// Models would be an array the heap holds, whose type carries an
+	// equality function of several KB in the browser's download.
+	models := append(make([]Model, 0, 24),
 		gpt3XL, neox,
 		gpt("gpt3-175b", 96, 12288, 96, 50257, 175.0e9, srcGPT3),
 		llama("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8192, 8.03e9, srcLlama8),
 		llama("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 8192, 70.6e9, srcLlama70),
 		llama("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 8192, 405e9, srcLlama405),
-		mixtral,
-	}
-	models = append(models, moePresets()...)
+		mixtral)
+	models = moePresets(models)
 	// Narayanan et al. 2021, Table 1: (parameters in billions, heads, hidden, layers).
 	for _, r := range []struct {
 		name                  string
@@ -69,10 +71,10 @@ func presets() []Model {
 	return models
 }
 
-// moePresets are the mixtures of experts after Mixtral 8x7B, each with the
+// moePresets appends the mixtures of experts after Mixtral 8x7B, each with the
 // shapes of its released config.json (sources.go says where each figure
 // was confirmed).
-func moePresets() []Model {
+func moePresets(models []Model) []Model {
 	x22 := llama("mixtral-8x22b", 56, 6144, 48, 8, 16384, 32000, 65536, 141e9, srcMixtral22)
 	x22.MoE, x22.PublishedActive = MoE{Experts: 8, TopK: 2}, 39e9
 	// DeepSeek-V3: MLA, 1 shared + 256 routed experts of 2,048, top 8 in
@@ -91,7 +93,7 @@ func moePresets() []Model {
 	oss := llama("gpt-oss-120b", 36, 2880, 64, 8, 2880, 201088, 4096, 116.83e9, srcGPTOSS)
 	oss.HeadDimension, oss.Bias = 64, true
 	oss.MoE, oss.PublishedActive = MoE{Experts: 128, TopK: 4}, 5.13e9
-	return []Model{x22, v3, qwen, oss}
+	return append(models, x22, v3, qwen, oss)
 }
 
 // LookupModel returns the preset called name; the error of an unknown name
