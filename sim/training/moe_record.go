@@ -52,18 +52,36 @@ func (s *moeStats) add(l moe.Layer) {
 }
 
 // MoE is the record a mixture of experts' training run leaves in the
-// timeline's Extra["moe"]: how its router spread the tokens.
+// timeline's Extra["moe"]: how its router spread the tokens. Its parts
+// are embedded, so their fields read as the record's own (and JSON
+// flattens them).
 type MoE struct {
+	MoEShape
+	// Copies and Dropped are the token copies the iteration routed (top_k
+	// per token and MoE layer) and those a capacity factor dropped.
+	Copies  float64 `json:"token_copies"`
+	Dropped float64 `json:"dropped_copies"`
+	MoELoad
+	// Steps is how many iterations the record covers.
+	Steps int `json:"steps"`
+	// ExposedEP is the mean time per GPU spent in the expert-parallel
+	// all-to-alls and waiting for the group's slowest GPU, in seconds
+	// (set by Report, from the summary).
+	ExposedEP float64 `json:"exposed_ep_s"`
+}
+
+// MoEShape is what a MoE record routed over.
+type MoEShape struct {
 	// Experts, TopK and Shared are the routed experts, each token's
 	// choices and the shared experts; EP and ETP the expert-parallel and
 	// expert tensor-parallel degrees.
 	Experts, TopK, Shared, EP, ETP int `json:",omitempty"`
 	// Routing names the router's skew and the capacity policy.
 	Routing string `json:"routing"`
-	// Copies and Dropped are the token copies the iteration routed (top_k
-	// per token and MoE layer) and those a capacity factor dropped.
-	Copies  float64 `json:"token_copies"`
-	Dropped float64 `json:"dropped_copies"`
+}
+
+// MoELoad is how a MoE record's copies landed.
+type MoELoad struct {
 	// ExpertMaxMean is the busiest expert's load over the mean, averaged
 	// over the layers; WorstExpert its largest; GPUMaxMean the same for
 	// the GPUs of an expert-parallel group.
@@ -80,12 +98,6 @@ type MoE struct {
 	Nodes         int     `json:"nodes"`
 	// Load is the copies each expert-parallel index computed.
 	Load []float64 `json:"copies_by_ep_index"`
-	// Steps is how many iterations the record covers.
-	Steps int `json:"steps"`
-	// ExposedEP is the mean time per GPU spent in the expert-parallel
-	// all-to-alls and waiting for the group's slowest GPU, in seconds
-	// (set by Report, from the summary).
-	ExposedEP float64 `json:"exposed_ep_s"`
 }
 
 // Check reports a record that contradicts itself.
@@ -107,8 +119,9 @@ func (x *routed) record(tl *timeline.Timeline, tr *iteration) {
 	s := x.stats
 	p, m := tr.par, tr.model
 	groups := float64(p.TP*p.CP*p.DP) / float64(p.EP) * float64(p.Microbatches)
-	rec := MoE{Experts: m.MoE.Experts, TopK: m.MoE.TopK, Shared: m.MoE.SharedExperts, EP: p.EP, ETP: p.Plan().ExpertTP(),
-		Routing: routingName(tr.s.Model.MoE.Routing), Copies: s.copies * groups, Dropped: s.dropped * groups, Nodes: s.spans}
+	rec := MoE{MoEShape: MoEShape{Experts: m.MoE.Experts, TopK: m.MoE.TopK, Shared: m.MoE.SharedExperts, EP: p.EP, ETP: p.Plan().ExpertTP(),
+		Routing: routingName(tr.s.Model.MoE.Routing)}, Copies: s.copies * groups, Dropped: s.dropped * groups}
+	rec.Nodes = s.spans
 	if n := float64(max(s.layers, 1)); s.layers > 0 {
 		rec.ExpertMaxMean, rec.GPUMaxMean, rec.NodesPerToken, rec.WorstExpert = s.expertPeak/n, s.gpuPeak/n, s.nodes/n, s.worstExpert
 	}

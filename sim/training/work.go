@@ -101,14 +101,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if real && fid != ideal && dp*cp > 1 {
 		buckets = bucketBound(s, pp*v)
 	}
-	c := 1.0 // spans per op and GPU: compute, blocking communication, the experts' tail
-	if p.TP*p.CP > 1 {
-		c++
-	}
-	if p.EP > 1 {
-		c++
-	}
-	k := 0.0
+	c, k := spansPerOp(p), 0.0
 	if s.Compression.Enabled() {
 		k = 1
 	}
@@ -154,19 +147,40 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
 	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s), Graphs: graphs})
-	if real && !s.Model.Eager() {
-		w.Memory.N += opListBytes
-		if p.TP > 1 || p.EP > 1 {
-			w.Memory.N += opListBytes
-		}
-	}
-	if real && s.Model.Preset != "" {
-		w.Memory.N += lookupBytes
-	}
 	if real {
-		w.Memory.N += moeWorkBytes(s)
+		w.Memory.N += modelWorkBytes(s)
 	}
 	return w, mirror, nil
+}
+
+// spansPerOp is the spans an op leaves on each of its GPUs: its compute,
+// its blocking communication, the experts' tail.
+func spansPerOp(p scenario.Parallel) float64 {
+	c := 1.0
+	if p.TP*p.CP > 1 {
+		c++
+	}
+	if p.EP > 1 {
+		c++
+	}
+	return c
+}
+
+// modelWorkBytes bounds what a real model's pricing allocates beyond the
+// graph: FlashAttention's operator lists (twice over under tensor or
+// expert parallelism), the preset look-ups, a mixture's routing.
+func modelWorkBytes(s scenario.Scenario) float64 {
+	var n float64
+	if !s.Model.Eager() {
+		n += opListBytes
+		if s.Parallel.TP > 1 || s.Parallel.EP > 1 {
+			n += opListBytes
+		}
+	}
+	if s.Model.Preset != "" {
+		n += lookupBytes
+	}
+	return n + moeWorkBytes(s)
 }
 
 // lookupBytes bounds what looking the model preset up allocates over a
