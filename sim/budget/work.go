@@ -86,9 +86,11 @@ const (
 	// strategy's tables (measured ≤ 900 B).
 	OpBytes = 1536
 	// TransferBytes is a transfer's op, message, fabric flow and record
-	// (measured ≈ 950 B; up to ≈ 1,010 B since the record carries its
-	// channel, the 136-byte record being copied as a training run collects
-	// its iterations).
+	// (measured ≈ 950 B; more on training runs that gather their
+	// iterations, where each message copied into the whole run's list
+	// brings its path into the table and a copy of its rates besides its
+	// 64-byte record: at 1,024 two of TestWorkBoundsRandom's training runs
+	// were 1–2% over).
 	TransferBytes = 1088
 	// EventBytes is an engine event in the heap (40 B, grown by doubling).
 	EventBytes = 64

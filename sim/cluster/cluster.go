@@ -40,6 +40,9 @@ type Spec struct {
 	Bandwidth units.Bandwidth
 	// Latency is the uniform links' α (with Bandwidth).
 	Latency units.Time
+	// Calibration, when not nil, gives the presets' fitted bandwidth and
+	// α where it has them (hw.Calibration.Port).
+	Calibration *hw.Calibration
 }
 
 // Built is a cluster ready to simulate.
@@ -117,7 +120,8 @@ func Build(s Spec) (*Built, error) {
 		if err != nil {
 			errs = append(errs, fmt.Errorf("inter: %w", err))
 		}
-		b.Intra = topo.Port{Bandwidth: intra.Effective(), Latency: intra.Latency, Kind: string(intra.Kind)}
+		bw, lat := s.Calibration.Port(intra)
+		b.Intra = topo.Port{Bandwidth: bw, Latency: lat, Kind: string(intra.Kind)}
 		if intra.MeshPeers > 0 {
 			b.mesh = true
 			b.Intra.Bandwidth /= units.Bandwidth(intra.MeshPeers) // one cable per peer
@@ -125,7 +129,8 @@ func Build(s Spec) (*Built, error) {
 				errs = append(errs, fmt.Errorf("gpus-per-node: is %d; the %s mesh joins at most %d GPUs (one cable to each of %d peers)", s.PerNode, s.Intra, intra.MeshPeers+1, intra.MeshPeers))
 			}
 		}
-		b.Inter = topo.Port{Bandwidth: inter.Effective(), Latency: inter.Latency, Kind: string(inter.Kind)}
+		bw, lat = s.Calibration.Port(inter)
+		b.Inter = topo.Port{Bandwidth: bw, Latency: lat, Kind: string(inter.Kind)}
 	}
 	if err := errors.Join(errs...); err != nil {
 		return nil, err

@@ -115,3 +115,18 @@ func TestBuildMI300XMesh(t *testing.T) {
 		t.Errorf("9 MI300X in one mesh: error %v, want one naming gpus-per-node", err)
 	}
 }
+
+// TestCalibratedPorts holds a calibration's fitted links to the ports the
+// cluster is built with, in place of the catalog's, and leaves the links it
+// does not name alone.
+func TestCalibratedPorts(t *testing.T) {
+	cal := &hw.Calibration{Links: map[string]hw.LinkFit{"nvlink4": {Bandwidth: 150e9, Latency: 6 * units.Microsecond}}}
+	b, err := Build(Spec{GPU: "h100-sxm", Nodes: 2, Calibration: cal})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ndr, _ := hw.LookupLink("ib-ndr")
+	if b.Intra.Bandwidth != 150e9 || b.Intra.Latency != 6*units.Microsecond || b.Inter.Bandwidth != ndr.Effective() || b.Inter.Latency != ndr.Latency {
+		t.Errorf("intra %+v, inter %+v; want the fitted nvlink4 and the catalog's ib-ndr", b.Intra, b.Inter)
+	}
+}

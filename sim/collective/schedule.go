@@ -202,14 +202,16 @@ func (s *Schedule) Validate() error {
 		if t.Bytes <= 0 {
 			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
 		}
-		for _, r := range t.Pieces() {
-			if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
-				errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
+		if t.Ranges == nil { // the one piece (Pieces), without making its list
+			if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
+				errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
 			}
-		}
-		if t.Ranges != nil {
+		} else {
 			var sum units.Bytes
 			for _, r := range t.Ranges {
+				if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
+					errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
+				}
 				sum += r.Bytes
 			}
 			if sum != t.Bytes || t.Ranges[0].Offset != t.Offset {

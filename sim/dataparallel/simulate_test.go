@@ -60,7 +60,7 @@ func TestIterationIsComputeThenAllReduce(t *testing.T) {
 	if got := tl.Collectives[0].Start; got != compute {
 		t.Errorf("all-reduce starts at %v, want %v (after backward)", got, compute)
 	}
-	if got, want := len(tl.Transfers), 2*(s.GPUs-1)*s.GPUs; got != want {
+	if got, want := tl.Transfers.Len(), 2*(s.GPUs-1)*s.GPUs; got != want {
 		t.Errorf("%d transfers, want %d", got, want)
 	}
 }

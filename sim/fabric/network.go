@@ -16,6 +16,9 @@ type Message struct {
 	// Path is the link ids crossed, from Src to Dst. It is shared between
 	// messages on the same route: read it, never change it.
 	Path []int
+	// Route numbers the path among the network's routes, from 0 in the
+	// order they were first used: messages on the same path share it.
+	Route int
 	// Start is when it was sent; End when its last byte arrived.
 	Start, End units.Time
 	// Rates is its sending rate over time (see timeline.Transfer.Rates).
@@ -73,7 +76,7 @@ func (m *Message) Fire() {
 type Network struct {
 	topo    *topo.Topology
 	router  *topo.Router
-	routes  map[[2]int][]int // cached paths, shared by messages
+	routes  map[[2]int]route // cached paths, shared by messages
 	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng     *engine.Engine
 	active  []*Message   // flows past their latency
@@ -84,6 +87,7 @@ type Network struct {
 	pass    uint64       // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
+	bandwidth []float64 // each link's, in bytes per second
 	residual  []float64
 	count     []int
 	linkMark  []uint64
@@ -94,10 +98,15 @@ type Network struct {
 // New returns a network on t whose events run on eng.
 func New(t *topo.Topology, eng *engine.Engine) *Network {
 	n := len(t.Links)
-	return &Network{
-		topo: t, router: topo.NewRouter(t), routes: map[[2]int][]int{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
+	net := &Network{
+		topo: t, router: topo.NewRouter(t), routes: map[[2]int]route{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
+		bandwidth: make([]float64, n),
 	}
+	for i, l := range t.Links {
+		net.bandwidth[i] = float64(l.Bandwidth)
+	}
+	return net
 }
 
 // Cost is the α–β time of one message of b bytes alone on a path: the sum
@@ -121,28 +130,46 @@ func Cost(t *topo.Topology, path []int, b units.Bytes) units.Time {
 
 // Route returns the path a message from src to dst takes.
 func (n *Network) Route(src, dst int) ([]int, error) {
+	r, err := n.route(src, dst)
+	return r.path, err
+}
+
+// route is Route with the path's latency.
+func (n *Network) route(src, dst int) (route, error) {
 	var recent *[2]recentRoute
 	if src >= 0 && src < len(n.recent) {
 		recent = &n.recent[src]
 		for _, r := range recent {
 			if r.path != nil && r.dst == dst {
-				return r.path, nil
+				return r.route, nil
 			}
 		}
 	}
 	key := [2]int{src, dst}
-	p, ok := n.routes[key]
+	r, ok := n.routes[key]
 	if !ok {
-		var err error
-		if p, err = n.router.Route(src, dst); err != nil {
-			return nil, err
+		p, err := n.router.Route(src, dst)
+		if err != nil {
+			return route{}, err
 		}
-		n.routes[key] = p
+		r.path, r.id = p, len(n.routes)
+		for _, id := range p {
+			r.latency += n.topo.Links[id].Latency
+		}
+		n.routes[key] = r
 	}
-	if recent != nil && len(p) > 0 {
-		recent[0], recent[1] = recentRoute{dst, p}, recent[0]
+	if recent != nil && len(r.path) > 0 {
+		recent[0], recent[1] = recentRoute{dst, r}, recent[0]
 	}
-	return p, nil
+	return r, nil
+}
+
+// route is a path, its number (Message.Route) and the sum of its links'
+// latencies.
+type route struct {
+	path    []int
+	id      int
+	latency units.Time
 }
 
 // recentRoute is a path a GPU sent on lately: a GPU of a ring or a tree
@@ -150,8 +177,8 @@ func (n *Network) Route(src, dst int) ([]int, error) {
 // cheaper than hashing the pair into the map (a tenth of a 1,024-GPU
 // ring's network time).
 type recentRoute struct {
-	dst  int
-	path []int
+	dst int
+	route
 }
 
 // Send starts a message of b bytes from GPU src to GPU dst now; done, if
@@ -176,10 +203,11 @@ func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) error
 }
 
 func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle bool) (*Message, error) {
-	path, err := n.Route(src, dst)
+	rt, err := n.route(src, dst)
 	if err != nil {
 		return nil, err
 	}
+	path := rt.path
 	var m *Message
 	var rates []timeline.Rate
 	if k := len(n.free); k > 0 {
@@ -188,12 +216,8 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	} else {
 		m = new(Message)
 	}
-	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
-	var lat units.Time
-	for _, id := range path {
-		lat += n.topo.Links[id].Latency
-	}
-	n.eng.Schedule(n.eng.Now()+lat, m)
+	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Route: rt.id, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
+	n.eng.Schedule(n.eng.Now()+rt.latency, m)
 	return m, nil
 }
 
@@ -298,11 +322,17 @@ func (n *Network) complete(m *Message) {
 		fl := n.onLink[id]
 		for i, f := range fl {
 			if f == m {
-				n.onLink[id] = append(fl[:i], fl[i+1:]...)
+				if i < len(fl)-1 {
+					copy(fl[i:], fl[i+1:])
+				}
+				fl[len(fl)-1] = nil
+				n.onLink[id] = fl[:len(fl)-1]
 				break
 			}
 		}
-		n.dirty = append(n.dirty, id)
+		if len(n.onLink[id]) > 0 { // an emptied link has no flow to reshare
+			n.dirty = append(n.dirty, id)
+		}
 	}
 	n.schedule()
 	if m.to != nil {
@@ -322,14 +352,29 @@ func (n *Network) complete(m *Message) {
 // capacity per unfrozen flow is smallest, give their flows that share, and
 // take it off every link those flows cross.
 func (n *Network) share(flows []*Message, links []int) {
+	// A flow alone on its links is frozen first: the filling would give
+	// it the same rate and leave the others' unchanged. When all are
+	// (the single-port model's runs), there is nothing left to fill.
+	left := len(flows)
+	for _, m := range flows {
+		if m.frozen = n.shareAlone(m); m.frozen {
+			left--
+		}
+	}
+	if left == 0 {
+		return
+	}
 	for _, id := range links {
-		n.residual[id] = float64(n.topo.Links[id].Bandwidth)
+		n.residual[id] = n.bandwidth[id]
 		n.count[id] = len(n.onLink[id])
 	}
 	for _, m := range flows {
-		m.frozen = false
+		if m.frozen { // its links drop out of the filling
+			for _, id := range m.Path {
+				n.count[id] = 0
+			}
+		}
 	}
-	left := len(flows)
 	for left > 0 {
 		best := -1.0
 		for _, id := range links {
@@ -351,6 +396,28 @@ func (n *Network) share(flows []*Message, links []int) {
 			}
 		}
 	}
+}
+
+// shareAlone sets m's rate to its slowest link's bandwidth when it is
+// alone on every link of its path (the common case under the single-port
+// model), and reports whether it was. A flow alone on its links always
+// ends the filling at that rate: its links' share never falls below it
+// while it is unfrozen, and no other flow's freezing touches them.
+func (n *Network) shareAlone(m *Message) bool {
+	if len(m.Path) == 0 {
+		return false
+	}
+	best := -1.0
+	for _, id := range m.Path {
+		if len(n.onLink[id]) != 1 {
+			return false
+		}
+		if s := max(0, n.bandwidth[id]); best < 0 || s < best {
+			best = s
+		}
+	}
+	m.rate = best
+	return true
 }
 
 // bottleneckAt reports whether one of m's links offers at most share per

@@ -2,6 +2,7 @@ package fabric
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 
 	"paraplay/sim/engine"
@@ -158,4 +159,87 @@ func TestRouteCacheAgreesWithRouter(t *testing.T) {
 			t.Errorf("call %d: Route(0, %d) = %v, %v; want %v, %v", i, dst, got, err, want, wantErr)
 		}
 	}
+}
+
+// TestShareMatchesProgressiveFilling: the flows that share sets alone on
+// their links before the filling get, bit for bit, the rates of plain
+// progressive filling (written out again here), on random sets of flows
+// over the links of a switched node, some alone and some sharing.
+func TestShareMatchesProgressiveFilling(t *testing.T) {
+	sw := topo.Switched(8, topo.Port{Bandwidth: 100 * units.GBps})
+	for i := range sw.Links {
+		sw.Links[i].Bandwidth = units.Bandwidth(float64(10+7*i) * 1e9) // all different
+	}
+	rng := rand.New(rand.NewPCG(21, 3))
+	for run := range 500 {
+		var eng engine.Engine
+		n := New(sw, &eng)
+		var flows []*Message
+		seen := map[int]bool{}
+		var links []int
+		for range 1 + rng.IntN(8) {
+			src, dst := rng.IntN(8), rng.IntN(8)
+			if src == dst {
+				continue
+			}
+			path, err := n.Route(src, dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m := &Message{Path: path}
+			flows = append(flows, m)
+			for _, id := range path {
+				n.onLink[id] = append(n.onLink[id], m)
+				if !seen[id] {
+					seen[id] = true
+					links = append(links, id)
+				}
+			}
+		}
+		n.share(flows, links)
+		want := fill(sw, flows, n.onLink)
+		for i, m := range flows {
+			if m.rate != want[i] {
+				t.Errorf("run %d, flow %d: rate %v, want %v", run, i, m.rate, want[i])
+			}
+		}
+	}
+}
+
+// fill is progressive filling over every link of flows, each link shared
+// by the flows onLink lists.
+func fill(tp *topo.Topology, flows []*Message, onLink [][]*Message) []float64 {
+	residual := make([]float64, len(tp.Links))
+	count := make([]int, len(tp.Links))
+	for id := range tp.Links {
+		residual[id], count[id] = float64(tp.Links[id].Bandwidth), len(onLink[id])
+	}
+	rate := make([]float64, len(flows))
+	frozen := make([]bool, len(flows))
+	for left := len(flows); left > 0; {
+		best := -1.0
+		for id := range tp.Links {
+			if count[id] > 0 {
+				if s := max(0, residual[id]/float64(count[id])); best < 0 || s < best {
+					best = s
+				}
+			}
+		}
+		for i, m := range flows {
+			limited := false
+			for _, id := range m.Path {
+				limited = limited || count[id] > 0 && max(0, residual[id]/float64(count[id])) <= best
+			}
+			if frozen[i] || !limited {
+				continue
+			}
+			frozen[i], rate[i] = true, best
+			left--
+			for _, id := range m.Path {
+				residual[id] -= best
+				count[id]--
+			}
+		}
+	}
+	return rate
 }

@@ -178,7 +178,8 @@ func (l *localSGD) record() {
 	for i := range a.Speeds {
 		a.Speeds[i] = s.Sync.Speed(i)
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		a.Bytes += x.Bytes
 	}
 	start := grid(l.n, l.iters, units.Time(0))

@@ -25,8 +25,8 @@ func TestInNetworkScenarios(t *testing.T) {
 	c := tl.Collectives[0]
 	// H100 SXM's NVLink 4 port: 369 GB/s effective, α 1.9 µs (sim/hw).
 	want := units.Round(collective.NVLSTime(8, units.GiB, collective.Link{Alpha: 1900 * units.Nanosecond, Bandwidth: 369 * units.GBps}))
-	if got := c.End - c.Start; c.Algorithm != "nvls" || got != want || len(tl.Transfers) != 0 || tl.Fidelity != "analytic" {
-		t.Errorf("nvls: %s collective of %v, %d transfers, %s; want nvls of %v, analytic, no transfers", c.Algorithm, got, len(tl.Transfers), tl.Fidelity, want)
+	if got := c.End - c.Start; c.Algorithm != "nvls" || got != want || tl.Transfers.Len() != 0 || tl.Fidelity != "analytic" {
+		t.Errorf("nvls: %s collective of %v, %d transfers, %s; want nvls of %v, analytic, no transfers", c.Algorithm, got, tl.Transfers.Len(), tl.Fidelity, want)
 	}
 	for _, tt := range []struct{ yaml, want string }{
 		{"cluster: {gpu: a100-sxm-80gb, gpus_per_node: 8}\ncollective: {algorithm: nvls}", "not nvlink3"},

@@ -110,8 +110,8 @@ func windowThroughput(a *timeline.Async, iters int) float64 {
 // and rS pulled.
 func slimParts(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 	var push, pull float64
-	for _, x := range tl.Transfers {
-		switch {
+	for i := range tl.Transfers.Len() {
+		switch x := tl.Transfers.At(i); {
 		case x.Step != 0:
 		case x.Phase == collective.PhasePush && x.Src == 0:
 			push += float64(x.Bytes)

@@ -227,8 +227,9 @@ func (p *psRun) record() {
 	for j := 0; j < p.servers; j++ {
 		a.Servers = append(a.Servers, p.n+j)
 	}
-	for _, x := range p.g.Timeline().Transfers {
-		a.Bytes += x.Bytes
+	xs := &p.g.Timeline().Transfers
+	for i := range xs.Len() {
+		a.Bytes += xs.At(i).Bytes
 	}
 	// Every push is one update of the server's model, except under BSP,
 	// where a round of pushes is one.

@@ -86,7 +86,7 @@ func FuzzSimulate(f *testing.F) {
 		if n := float64(len(tl.Spans) + len(tl.States)); n > w.Spans.N {
 			t.Errorf("%s: %g spans, bound %g", s.Describe(), n, w.Spans.N)
 		}
-		if n := float64(len(tl.Transfers)); n > w.Transfers.N {
+		if n := float64(tl.Transfers.Len()); n > w.Transfers.N {
 			t.Errorf("%s: %g transfers, bound %g", s.Describe(), n, w.Transfers.N)
 		}
 		if n := float64(tl.Events); n > w.Events.N {

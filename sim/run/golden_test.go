@@ -20,7 +20,8 @@ func dump(tl *timeline.Timeline) string {
 	for _, s := range tl.Spans {
 		fmt.Fprintf(&b, "span     %-10v %-10v GPU %d %s %s stage %d\n", s.Start, s.End, s.GPU, s.Kind, s.Label, s.Stage)
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		fmt.Fprintf(&b, "transfer %-10v %-10v %d→%d step %d chunk %d %v %s\n", x.Start, x.End, x.Src, x.Dst, x.Step, x.Chunk, x.Bytes, x.Phase)
 	}
 	for _, c := range tl.Collectives {

@@ -89,8 +89,8 @@ func TestSingleGPURuns(t *testing.T) {
 			t.Fatalf("%s: %v", tc.file, err)
 		}
 		sum := tl.Summarize()
-		if len(tl.GPUs) != 1 || len(tl.Transfers) != 0 || len(tl.Collectives) != 0 {
-			t.Errorf("%s: %d GPUs, %d transfers, %d collectives; want 1, 0, 0", tc.file, len(tl.GPUs), len(tl.Transfers), len(tl.Collectives))
+		if len(tl.GPUs) != 1 || tl.Transfers.Len() != 0 || len(tl.Collectives) != 0 {
+			t.Errorf("%s: %d GPUs, %d transfers, %d collectives; want 1, 0, 0", tc.file, len(tl.GPUs), tl.Transfers.Len(), len(tl.Collectives))
 		}
 		if sum.ExposedCommunication != 0 || sum.BubbleFraction != 0 {
 			t.Errorf("%s: exposed %v, bubble %g; want 0 and 0", tc.file, sum.ExposedCommunication, sum.BubbleFraction)

@@ -14,7 +14,8 @@ import (
 
 func bytesSent(tl *timeline.Timeline) units.Bytes {
 	var b units.Bytes
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		b += x.Bytes
 	}
 	return b

@@ -39,7 +39,7 @@ func measure(t *testing.T, s scenario.Scenario) actual {
 	if err := tl.WriteChromeTrace(&trace); err != nil {
 		t.Fatal(err)
 	}
-	return actual{float64(tl.Events), float64(len(tl.Transfers)), float64(len(tl.Spans) + len(tl.States)),
+	return actual{float64(tl.Events), float64(tl.Transfers.Len()), float64(len(tl.Spans) + len(tl.States)),
 		float64(trace.Len()), float64(after.TotalAlloc - before.TotalAlloc)}
 }
 

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/hw"
 	"paraplay/sim/units"
 )
 
@@ -102,6 +103,11 @@ type Scenario struct {
 	Recovery Recovery `yaml:"recovery" json:"recovery"`
 	// Failures is the random process of node failures of a long run.
 	Failures Failures `yaml:"failures" json:"failures"`
+	// Calibration, when not nil, replaces catalog figures with measured
+	// ones (fitted links, GEMM efficiency scales: hw.Calibration). It is
+	// no key of the file or the URL: the command line reads it from the
+	// file paraplay calibrate wrote (--calibration) and sets it.
+	Calibration *hw.Calibration `yaml:"-" json:"-"`
 	// sections holds the registered strategies' own sections that were
 	// set (Get and Put); a section that was not is its default.
 	sections map[string]any

@@ -98,7 +98,7 @@ func scales(w, h float64, opt Options) (s, fs float64) {
 // about w of them.
 func estimateItems(f *Frames, w float64) int {
 	tl, rows := f.tl, len(f.rows.gpus)
-	sends := min(len(tl.Transfers), rows*int(w))
+	sends := min(tl.Transfers.Len(), rows*int(w))
 	spans := min(len(tl.Spans), rows*int(w)/2)
 	links := len(tl.Links)
 	if len(tl.Switches) == 0 {

@@ -12,7 +12,7 @@ import (
 
 func TestChunkMovesAlongItsLink(t *testing.T) {
 	tl := ringTimeline(4)
-	x := tl.Transfers[5] // reduce-scatter step 1 on link 1: GPU 1 → GPU 2
+	x := tl.Transfers.At(5) // reduce-scatter step 1 on link 1: GPU 1 → GPU 2
 	tests := []struct {
 		name string
 		at   units.Time
@@ -188,7 +188,7 @@ func TestBuildMalformed(t *testing.T) {
 		GPUs:      []timeline.GPU{{ID: 0}, {ID: 1}},
 		Links:     []timeline.Link{{ID: 0, From: 0, To: 7}, {ID: 1, From: 1, To: 1}, {ID: 2, From: 0, To: 1}},
 		Spans:     []timeline.Span{{GPU: 9, Start: 0, End: ms}, {GPU: -1, Start: 0, End: ms}, {GPU: 0, Kind: "mystery", Start: 0, End: ms}},
-		Transfers: []timeline.Transfer{{Path: []int{5}, Src: 8, Dst: -2, Start: 0, End: ms}, {Path: []int{0}, Src: 0, Dst: 7, Start: 0, End: ms}},
+		Transfers: timeline.TransfersOf([]timeline.Transfer{{Path: []int{5}, Src: 8, Dst: -2, Start: 0, End: ms}, {Path: []int{0}, Src: 0, Dst: 7, Start: 0, End: ms}}...),
 		End:       ms,
 	}
 	dl := Build(tl, ms/2, Options{})

@@ -25,8 +25,8 @@ func stepCaption(tl *timeline.Timeline, t units.Time) string {
 // take (the highest Step plus one).
 func collectiveSteps(tl *timeline.Timeline) []int {
 	steps := make([]int, len(tl.Collectives))
-	for i := range tl.Transfers {
-		if x := &tl.Transfers[i]; x.Collective >= 0 && x.Collective < len(steps) {
+	for i := range tl.Transfers.Len() {
+		if x := tl.Transfers.At(i); x.Collective >= 0 && x.Collective < len(steps) {
 			steps[x.Collective] = max(steps[x.Collective], x.Step+1)
 		}
 	}
@@ -49,7 +49,7 @@ func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []
 	}
 	which := -1
 	for _, i := range live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		if x.Collective >= 0 && x.Collective < len(tl.Collectives) && (which < 0 || x.Collective < which) {
 			which = x.Collective
 		}
@@ -60,7 +60,7 @@ func stepCaptionOf(tl *timeline.Timeline, t units.Time, live []int32, stepsOf []
 	lo, hi, total := -1, -1, stepsOf[which]
 	var phases []string
 	for _, i := range live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		if x.Collective != which {
 			continue
 		}

@@ -55,8 +55,8 @@ func runChannels(tl *timeline.Timeline) (channels int, several bool) {
 		channels = max(channels, tl.Collectives[i].Channels)
 	}
 	if channels > 1 {
-		for i := range tl.Transfers {
-			if tl.Transfers[i].Channel < 0 {
+		for i := range tl.Transfers.Len() {
+			if tl.Transfers.At(i).Channel < 0 {
 				return channels, true
 			}
 		}

@@ -36,7 +36,7 @@ func TestChannelColours(t *testing.T) {
 			if !ok {
 				continue
 			}
-			x := &tl.Transfers[k]
+			x := tl.Transfers.At(k)
 			key := "several-channels"
 			if x.Channel >= 0 {
 				key = "channel/" + itoa(int(x.Channel))

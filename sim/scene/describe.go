@@ -109,8 +109,8 @@ func describeGPU(tl *timeline.Timeline, g int, t units.Time) string {
 		b.WriteString("\nfault: slow")
 	}
 	sending, receiving := 0, 0
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		if x.Start <= t && t < x.End {
 			if x.Src == g {
 				sending++
@@ -129,8 +129,8 @@ func describeGPU(tl *timeline.Timeline, g int, t units.Time) string {
 			compute += s.End - s.Start
 		}
 	}
-	for i := range tl.Transfers {
-		if x := &tl.Transfers[i]; x.Src == g {
+	for i := range tl.Transfers.Len() {
+		if x := tl.Transfers.At(i); x.Src == g {
 			comm += x.End - x.Start
 		}
 	}
@@ -147,11 +147,11 @@ func describeLink(tl *timeline.Timeline, l int, t units.Time) string {
 	fmt.Fprintf(&b, "link %d · %s → %s\n%v, latency %v", l, vertexName(tl, k.From), vertexName(tl, k.To), k.Bandwidth, k.Latency)
 	var rate float64
 	n := 0
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		for _, p := range x.Path {
 			if p == l && x.Start <= t && t < x.End {
-				rate += rateAt(x, t)
+				rate += rateAt(&x, t)
 				n++
 			}
 		}
@@ -203,16 +203,16 @@ func describeNode(tl *timeline.Timeline, n int, t units.Time) string {
 }
 
 func describeTransfer(tl *timeline.Timeline, k int, t units.Time) string {
-	if k < 0 || k >= len(tl.Transfers) {
+	if k < 0 || k >= tl.Transfers.Len() {
 		return ""
 	}
-	x := &tl.Transfers[k]
+	x := tl.Transfers.At(k)
 	var b strings.Builder
 	fmt.Fprintf(&b, "packet %d · chunk %d, %v\n%s → %s", k, x.Chunk, x.Bytes, vertexName(tl, x.Src), vertexName(tl, x.Dst))
 	if len(x.Path) > 1 {
 		fmt.Fprintf(&b, " over %d links", len(x.Path))
 	}
-	if channelsOf(tl, x) > 1 {
+	if channelsOf(tl, &x) > 1 {
 		ch, nic := "several channels' slices in one message", ""
 		if x.Channel >= 0 {
 			ch = "channel " + itoa(int(x.Channel))

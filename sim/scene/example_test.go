@@ -20,7 +20,7 @@ func ExampleBuild() {
 			{GPU: 0, Kind: timeline.Forward, Start: 0, End: ms},
 			{GPU: 1, Kind: timeline.Forward, Start: 0, End: 2 * ms},
 		},
-		Transfers: []timeline.Transfer{{Path: []int{0}, Src: 0, Dst: 1, Bytes: units.MiB, Start: ms, End: 3 * ms}},
+		Transfers: timeline.TransfersOf([]timeline.Transfer{{Path: []int{0}, Src: 0, Dst: 1, Bytes: units.MiB, Start: ms, End: 3 * ms}}...),
 		End:       3 * ms,
 	}
 	at := 1500 * units.Microsecond

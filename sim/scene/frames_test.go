@@ -103,7 +103,7 @@ func TestSteadyFramesAllocateLittle(t *testing.T) {
 			k++
 		})
 		limit := float64(changingTexts)
-		if len(tl.Transfers) > 1<<16 {
+		if tl.Transfers.Len() > 1<<16 {
 			// Packet IDs are kept for two frames only: one string per new
 			// packet, with room for the kept lists' growth.
 			limit += 1.25 * float64(fresh) / frames

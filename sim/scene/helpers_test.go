@@ -34,7 +34,7 @@ func ringTimeline(n int) *timeline.Timeline {
 			phase, c = "all-gather", 1-(step-(n-1))
 		}
 		for i := range n {
-			tl.Transfers = append(tl.Transfers, timeline.Transfer{
+			tl.Transfers.Append(timeline.Transfer{
 				Path: []int{i}, Src: i, Dst: (i + 1) % n, Bytes: chunk, Collective: 0,
 				Step: step, Chunk: ((i+c)%n + n) % n, Phase: phase,
 				Start: start, End: start + ms/2,
@@ -55,4 +55,20 @@ func find(dl DrawList, id string) (Item, bool) {
 		}
 	}
 	return Item{}, false
+}
+
+// editTransfer has f change transfer i of tl.
+func editTransfer(tl *timeline.Timeline, i int, f func(x *timeline.Transfer)) {
+	xs := transfersOf(tl)
+	f(&xs[i])
+	tl.Transfers = timeline.TransfersOf(xs...)
+}
+
+// transfersOf is a copy of tl's transfers.
+func transfersOf(tl *timeline.Timeline) []timeline.Transfer {
+	xs := make([]timeline.Transfer, tl.Transfers.Len())
+	for i := range xs {
+		xs[i] = tl.Transfers.At(i)
+	}
+	return xs
 }

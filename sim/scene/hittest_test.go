@@ -15,7 +15,7 @@ func centre(it Item) (x, y float64) {
 
 func TestHitTestFindsTheThingDrawn(t *testing.T) {
 	tl := ringTimeline(4)
-	at := tl.Transfers[5].Start + ms/8 // xfer/5 in flight on link 1
+	at := tl.Transfers.At(5).Start + ms/8 // xfer/5 in flight on link 1
 	dl := Build(tl, at, Options{})
 	tests := []struct{ item, want string }{
 		{"gpu/2", "gpu/2"},
@@ -72,7 +72,7 @@ func TestHitTestTopologyView(t *testing.T) {
 
 func TestDescribe(t *testing.T) {
 	tl := ringTimeline(4)
-	at := tl.Transfers[5].Start + ms/4
+	at := tl.Transfers.At(5).Start + ms/4
 	tests := []struct {
 		id   string
 		want []string
@@ -194,7 +194,7 @@ func FuzzOwnerID(f *testing.F) {
 // state).
 func TestHitTestAllocatesNothing(t *testing.T) {
 	tl := ringTimeline(4)
-	at := tl.Transfers[5].Start + ms/8
+	at := tl.Transfers.At(5).Start + ms/8
 	dl := Build(tl, at, Options{})
 	g, _ := find(dl, "gpu/2")
 	gx, gy := centre(g)

@@ -147,7 +147,7 @@ type frameIDs struct {
 func newFrameIDs(tl *timeline.Timeline) frameIDs {
 	transfers := 0
 	if tl != nil {
-		transfers = len(tl.Transfers)
+		transfers = tl.Transfers.Len()
 	}
 	return frameIDs{
 		gpu: idTable{prefix: "gpu/"}, gpuLabel: idTable{prefix: "gpu/", suffix: "/label"},

@@ -28,8 +28,8 @@ const (
 
 // newLiveIndex indexes tl's transfers.
 func newLiveIndex(tl *timeline.Timeline) liveIndex {
-	return newIntervalIndex(len(tl.Transfers), tl.End, func(i int) (units.Time, units.Time) {
-		return tl.Transfers[i].Start, tl.Transfers[i].End
+	return newIntervalIndex(tl.Transfers.Len(), tl.End, func(i int) (units.Time, units.Time) {
+		return tl.Transfers.Interval(i)
 	})
 }
 
@@ -101,7 +101,7 @@ func newIntervalIndex(n int, end units.Time, interval func(int) (units.Time, uni
 // increasing order (the order a scan of tl.Transfers meets them).
 func (ix *liveIndex) at(tl *timeline.Timeline, t units.Time, buf []int32) []int32 {
 	return ix.where(t, buf, func(i int32) bool {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		return x.Start <= t && t < x.End
 	}, func() []int32 { return inFlight(tl, t) })
 }
@@ -147,8 +147,8 @@ func (ix *liveIndex) where(t units.Time, buf []int32, live func(int32) bool, sca
 // the index answers, for callers without a Frames (and for the tests).
 func inFlight(tl *timeline.Timeline, t units.Time) []int32 {
 	var out []int32
-	for i := range tl.Transfers {
-		if x := &tl.Transfers[i]; x.Start <= t && t < x.End {
+	for i := range tl.Transfers.Len() {
+		if start, end := tl.Transfers.Interval(i); start <= t && t < end {
 			out = append(out, int32(i))
 		}
 	}

@@ -16,20 +16,23 @@ func TestLiveIndexMatchesScan(t *testing.T) {
 	mixed := &timeline.Timeline{End: 100 * ms, GPUs: make([]timeline.GPU, 2)}
 	for i := range 300 {
 		start := units.Time(i) * ms / 3
-		mixed.Transfers = append(mixed.Transfers, timeline.Transfer{Src: 0, Dst: 1, Start: start, End: start + ms/2})
+		mixed.Transfers.Append(timeline.Transfer{Src: 0, Dst: 1, Start: start, End: start + ms/2})
 	}
-	mixed.Transfers = append(mixed.Transfers,
-		timeline.Transfer{Start: 0, End: 100 * ms},        // the whole run: long
-		timeline.Transfer{Start: 40 * ms, End: 40 * ms},   // empty: never in flight
-		timeline.Transfer{Start: 90 * ms, End: 150 * ms},  // past the end
-		timeline.Transfer{Start: 10 * ms, End: 60 * ms},   // long
-		timeline.Transfer{Start: -5 * ms, End: 2 * ms},    // before the start
-		timeline.Transfer{Start: 33 * ms, End: 33*ms + 1}, // one nanosecond
-	)
+	for _, x := range []timeline.Transfer{
+		{Start: 0, End: 100 * ms},        // the whole run: long
+		{Start: 40 * ms, End: 40 * ms},   // empty: never in flight
+		{Start: 90 * ms, End: 150 * ms},  // past the end
+		{Start: 10 * ms, End: 60 * ms},   // long
+		{Start: -5 * ms, End: 2 * ms},    // before the start
+		{Start: 33 * ms, End: 33*ms + 1}, // one nanosecond
+	} {
+		mixed.Transfers.Append(x)
+	}
 	for name, tl := range map[string]*timeline.Timeline{"ring16": ringTimeline(16), "mixed": mixed} {
 		ix, sx := newLiveIndex(tl), newSpanIndex(tl)
 		var instants []units.Time
-		for _, x := range tl.Transfers {
+		for i := range tl.Transfers.Len() {
+			x := tl.Transfers.At(i)
 			instants = append(instants, x.Start-1, x.Start, x.Start+1, x.End-1, x.End, x.End+1)
 		}
 		instants = append(instants, 0, tl.End, tl.End+ms, -ms)

@@ -42,8 +42,8 @@ func loadsInto(buf []float64, tl *timeline.Timeline, t units.Time, live []int32)
 	sum = sum[:len(tl.Links)]
 	clear(sum)
 	for _, i := range live {
-		x := &tl.Transfers[i]
-		r := rateAt(x, t)
+		x := tl.Transfers.At(int(i))
+		r := rateAt(&x, t)
 		if r == 0 {
 			continue
 		}

@@ -37,7 +37,7 @@ type look struct {
 	caption func(f *Frames, t units.Time, live []int32) string
 	// traffic names the kind of traffic x carries, which colours its
 	// packet and its send in the strip.
-	traffic func(tl *timeline.Timeline, x *timeline.Transfer) string
+	traffic func(tl *timeline.Timeline, x timeline.Transfer) string
 	// memGPUs are the GPUs with a memory bar.
 	memGPUs func(f *Frames) []int
 	// memParts are the categories the memory bars stack, bottom to top.
@@ -92,10 +92,10 @@ func collectiveEntries(f *Frames) []legendEntry {
 	if len(f.innet) > 0 {
 		return inNetworkEntries(f)
 	}
-	if f.channels > 1 && len(f.tl.Transfers) > 0 {
+	if f.channels > 1 && f.tl.Transfers.Len() > 0 {
 		return channelEntries(f, f.channels, f.several)
 	}
-	if len(f.tl.Transfers) == 0 {
+	if f.tl.Transfers.Len() == 0 {
 		return slices.Clone(legendEntries[:len(legendEntries)-2])
 	}
 	return slices.Clone(legendEntries[:])
@@ -108,7 +108,7 @@ func collectiveCaption(f *Frames, t units.Time, live []int32) string {
 
 // collectiveTraffic is a pipeline message, or the purpose of x's
 // collective.
-func collectiveTraffic(tl *timeline.Timeline, x *timeline.Transfer) string {
+func collectiveTraffic(tl *timeline.Timeline, x timeline.Transfer) string {
 	if x.Phase == trafficPP {
 		return trafficPP
 	}

@@ -60,8 +60,8 @@ type stepStart struct {
 func stepStarts(tl *timeline.Timeline) []stepStart {
 	first := map[[2]int]int{} // (collective, step) → index in out
 	var out []stepStart
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		if x.Collective < 0 || x.Collective >= len(tl.Collectives) {
 			continue
 		}

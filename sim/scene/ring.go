@@ -130,7 +130,7 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	clear(busy)
 	b.f.busyBuf = busy
 	for _, i := range b.live {
-		for _, id := range tl.Transfers[i].Path {
+		for _, id := range tl.Transfers.At(int(i)).Path {
 			if id >= 0 && id < len(busy) {
 				busy[id] = true
 			}
@@ -217,7 +217,7 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 func (b *builder) chunks(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	size := max(4, min(18*b.s, g.bh*0.45))
 	for _, i := range b.live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		link := x.Link()
 		if len(x.Path) != 1 || link < 0 || link >= len(g.segs) || !g.segs[link].ok {
 			continue
@@ -249,7 +249,7 @@ func (b *builder) caption(tl *timeline.Timeline, g ringLayout, t units.Time, top
 		return // the centre holds a box or a link
 	}
 	for _, i := range b.live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		if x.Collective < 0 || x.Collective >= len(tl.Collectives) {
 			continue
 		}

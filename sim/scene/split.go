@@ -73,7 +73,7 @@ func splitRunCaption(f *Frames, t units.Time, _ []int32) string {
 }
 
 // splitTraffic names the traffic kind of a split run's transfer.
-func splitTraffic(_ *timeline.Timeline, x *timeline.Transfer) string {
+func splitTraffic(_ *timeline.Timeline, x timeline.Transfer) string {
 	switch x.Phase {
 	case "activations":
 		return trafficActivations

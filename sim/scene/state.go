@@ -74,8 +74,8 @@ func StateAt(tl *timeline.Timeline, gpu int, t units.Time) State {
 	if s, ok := SpanAt(tl, gpu, t); ok {
 		return spanState(s.Kind)
 	}
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		if (x.Src == gpu || x.Dst == gpu) && x.Start <= t && t < x.End {
 			return Communicating
 		}
@@ -115,8 +115,8 @@ func spanCollectives(tl *timeline.Timeline) []*timeline.Collective {
 		return nil
 	}
 	moved := make([]bool, len(tl.Collectives))
-	for i := range tl.Transfers {
-		if c := tl.Transfers[i].Collective; c >= 0 && c < len(moved) {
+	for i := range tl.Transfers.Len() {
+		if c := tl.Transfers.At(i).Collective; c >= 0 && c < len(moved) {
 			moved[c] = true
 		}
 	}
@@ -190,7 +190,7 @@ func activitiesOf(buf []activity, tl *timeline.Timeline, t units.Time, colls []*
 		}
 	}
 	for _, i := range live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		if x.Src >= 0 && x.Src < n {
 			acts[x.Src].sending = true
 			communicate(&acts[x.Src])

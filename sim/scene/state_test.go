@@ -41,7 +41,7 @@ func TestStateAtIdleAndReceiving(t *testing.T) {
 		GPUs:      []timeline.GPU{{ID: 0}, {ID: 1}, {ID: 2}},
 		Links:     []timeline.Link{{ID: 0, From: 0, To: 1}},
 		Spans:     []timeline.Span{{GPU: 0, Kind: timeline.Forward, Start: 0, End: 2 * ms}},
-		Transfers: []timeline.Transfer{{Path: []int{0}, Src: 0, Dst: 1, Start: ms, End: 3 * ms}},
+		Transfers: timeline.TransfersOf([]timeline.Transfer{{Path: []int{0}, Src: 0, Dst: 1, Start: ms, End: 3 * ms}}...),
 		End:       4 * ms,
 	}
 	tests := []struct {

@@ -234,8 +234,8 @@ func (b *builder) sends(tl *timeline.Timeline, g stripLayout) {
 		b.runRect("strip/send/"+itoa(r.first), g, r, y, g.rowH*h, trafficColor(string(r.kind)))
 	}
 	slack := g.pixel()
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		if x.Src < 0 || x.Src >= len(rows.row) || rows.row[x.Src] < 0 {
 			continue
 		}

@@ -165,7 +165,7 @@ func (b *builder) switches(tl *timeline.Timeline, L topoLayout, t units.Time) {
 func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 	size := max(3, min(14*b.s, L.gpuW*0.45, L.gpuH*0.45))
 	for _, i := range b.live {
-		x := &tl.Transfers[i]
+		x := tl.Transfers.At(int(i))
 		f := 0.0
 		if x.Bytes > 0 {
 			f = x.BytesAt(t) / float64(x.Bytes)
@@ -181,7 +181,7 @@ func (b *builder) packets(tl *timeline.Timeline, L topoLayout, t units.Time) {
 			continue
 		}
 		fill, label, text := chunkColor(x.Chunk), x.Chunk, colDarkText
-		if channelsOf(tl, x) > 1 { // coloured and numbered by channel
+		if channelsOf(tl, &x) > 1 { // coloured and numbered by channel
 			fill, label = channelColor(x.Channel), int(x.Channel)
 			text = textOn(fill)
 		}

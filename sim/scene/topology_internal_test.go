@@ -25,10 +25,10 @@ func switchedPair() *timeline.Timeline {
 			{ID: 0, From: 0, To: 2, Bandwidth: 1e9}, {ID: 1, From: 2, To: 0, Bandwidth: 1e9},
 			{ID: 2, From: 1, To: 2, Bandwidth: 1e9}, {ID: 3, From: 2, To: 1, Bandwidth: 1e9},
 		},
-		Transfers: []timeline.Transfer{{
+		Transfers: timeline.TransfersOf([]timeline.Transfer{{
 			Path: []int{0, 3}, Src: 0, Dst: 1, Bytes: 9e6, Collective: 0, Step: 0, Phase: "reduce-scatter",
 			Start: 0, End: 10 * ms, Rates: []timeline.Rate{{At: ms, BytesPerSecond: 1e9}},
-		}},
+		}}...),
 		Collectives: []timeline.Collective{{Name: "all-reduce", Algorithm: "ring", Ranks: 2, GPUs: []int{0, 1}, End: 10 * ms}},
 		End:         10 * ms,
 	}
@@ -92,9 +92,9 @@ func TestPacketFollowsTwoHopPath(t *testing.T) {
 func TestLoadIsRatioNotCount(t *testing.T) {
 	one := switchedPair()
 	two := switchedPair()
-	half := two.Transfers[0]
+	half := two.Transfers.At(0)
 	half.Rates = []timeline.Rate{{At: ms, BytesPerSecond: 0.5e9}}
-	two.Transfers = []timeline.Transfer{half, half}
+	two.Transfers = timeline.TransfersOf(half, half)
 	at := 5 * ms
 	lo, lt := loads(one, at), loads(two, at)
 	if lo[0] != 1 || lt[0] != 1 || lo[1] != 0 {
@@ -155,12 +155,12 @@ func TestStepCaption(t *testing.T) {
 		}
 	}
 	// Overlapping steps are named as a range.
-	tl.Transfers[1].End += ms // step 0 runs on into step 1
+	editTransfer(tl, 1, func(x *timeline.Transfer) { x.End += ms }) // step 0 runs on into step 1
 	if got, want := stepCaption(tl, 6*ms+600*units.Microsecond), "ring all-reduce · reduce-scatter, steps 1–2 of 6"; got != want {
 		t.Errorf("overlapping steps: %q, want %q", got, want)
 	}
 	an := switchedPair()
-	an.Fidelity, an.Transfers = "analytic", nil
+	an.Fidelity, an.Transfers = "analytic", timeline.Transfers{}
 	if got, want := stepCaption(an, ms), "ring all-reduce · "+analyticNote; got != want {
 		t.Errorf("analytic: %q, want %q", got, want)
 	}
@@ -168,7 +168,7 @@ func TestStepCaption(t *testing.T) {
 
 func TestStateAtAnalytic(t *testing.T) {
 	tl := switchedPair()
-	tl.Fidelity, tl.Transfers = "analytic", nil
+	tl.Fidelity, tl.Transfers = "analytic", timeline.Transfers{}
 	tl.GPUs = append(tl.GPUs, timeline.GPU{ID: 2}) // not in the collective
 	tl.Switches[0].ID = 3
 	for gpu, want := range []State{Communicating, Communicating, Idle} {
@@ -191,8 +191,8 @@ func TestTopologyMalformed(t *testing.T) {
 	tl.GPUs[0].Node = -3
 	tl.Switches = append(tl.Switches, timeline.Switch{ID: 3, Node: -1, Kind: "spine"}, timeline.Switch{ID: 4, Node: 7})
 	tl.Links = append(tl.Links, timeline.Link{ID: 4, From: 9, To: -1}, timeline.Link{ID: 5, From: 3, To: 3})
-	tl.Transfers[0].Path = []int{0, 42, -1, 3}
-	tl.Transfers = append(tl.Transfers, timeline.Transfer{Path: []int{99}, Src: 7, Dst: 1, Start: 0, End: ms})
+	editTransfer(tl, 0, func(x *timeline.Transfer) { x.Path = []int{0, 42, -1, 3} })
+	tl.Transfers.Append(timeline.Transfer{Path: []int{99}, Src: 7, Dst: 1, Start: 0, End: ms})
 	dl := Build(tl, 2*ms, Options{})
 	if _, ok := find(dl, "link/4"); ok {
 		t.Errorf("link/4 to nowhere was drawn")

@@ -68,7 +68,7 @@ func trainingCaption(tl *timeline.Timeline, t units.Time, live []int32, head str
 	}
 	pp := 0
 	for _, i := range live {
-		if tl.Transfers[i].Phase == trafficPP {
+		if tl.Transfers.At(int(i)).Phase == trafficPP {
 			pp++
 		}
 	}
@@ -170,8 +170,9 @@ func presentKinds(f *Frames) ([]timeline.Kind, []string) {
 			}
 		}
 	}
-	for i := range tl.Transfers {
-		mark(f.look.traffic(tl, &tl.Transfers[i]))
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
+		mark(f.look.traffic(tl, x))
 	}
 	for i := range tl.Collectives {
 		mark(tl.Collectives[i].Purpose)

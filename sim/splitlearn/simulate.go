@@ -27,7 +27,7 @@ func Simulate(c Config) (*timeline.Timeline, error) {
 	g.ConcurrentMessages()
 	tl := g.Timeline()
 	// A run's lists are empty, never missing, in its JSON.
-	tl.Spans, tl.Transfers, tl.Collectives = []timeline.Span{}, []timeline.Transfer{}, []timeline.Collective{}
+	tl.Spans, tl.Transfers, tl.Collectives = []timeline.Span{}, timeline.TransfersOf(), []timeline.Collective{}
 	vertices := make([]int, len(t.GPUs))
 	for i := range vertices {
 		vertices[i] = i

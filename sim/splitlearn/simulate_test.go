@@ -241,7 +241,7 @@ func TestDeterministic(t *testing.T) {
 	c.Speeds = DrawSpeeds(5, 0.4, 3)
 	a, _ := Simulate(c)
 	b, _ := Simulate(c)
-	if a.End != b.End || len(a.Transfers) != len(b.Transfers) {
+	if a.End != b.End || a.Transfers.Len() != b.Transfers.Len() {
 		t.Errorf("two runs differ: %v vs %v", a.End, b.End)
 	}
 	if s := DrawSpeeds(5, 0.4, 3); s[0] != c.Speeds[0] {

@@ -194,8 +194,8 @@ func TestToyStrategyThroughTheSeam(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := tl.Validate(); err != nil || len(tl.Spans) != 8 || len(tl.Transfers) != 8 {
-		t.Fatalf("Validate = %v with %d spans and %d transfers; want nil, 8, 8", err, len(tl.Spans), len(tl.Transfers))
+	if err := tl.Validate(); err != nil || len(tl.Spans) != 8 || tl.Transfers.Len() != 8 {
+		t.Fatalf("Validate = %v with %d spans and %d transfers; want nil, 8, 8", err, len(tl.Spans), tl.Transfers.Len())
 	}
 	checkSummary(t, tl)
 	checkScene(t, tl)

@@ -124,8 +124,7 @@ func (g *Graph) Len() int { return len(g.ops) }
 func (g *Graph) Reserve(ops, messages, rates int) {
 	g.ops = reserve(g.ops, ops)
 	g.msgs.xfers = reserve(g.msgs.xfers, messages)
-	g.out.Transfers = reserve(g.out.Transfers, messages)
-	g.msgs.rates = reserve(g.msgs.rates, rates)
+	g.out.Transfers.Grow(messages, rates)
 }
 
 // reserve is slices.Grow without its clearing of the new room: the

@@ -64,10 +64,11 @@ func TestSinglePortAndConcurrentMessages(t *testing.T) {
 		g.AddMessage(c, collective.Transfer{Src: 1, Dst: 0, Bytes: units.MB})
 		g.AddMessage(c, collective.Transfer{Src: 2, Dst: 0, Bytes: units.MB})
 		tl := run(t, g)
-		if len(tl.Transfers) != 2 || len(tl.Collectives) != 0 {
-			t.Fatalf("%s: %d transfers, %d collectives; want 2 and none", tc.name, len(tl.Transfers), len(tl.Collectives))
+		if tl.Transfers.Len() != 2 || len(tl.Collectives) != 0 {
+			t.Fatalf("%s: %d transfers, %d collectives; want 2 and none", tc.name, tl.Transfers.Len(), len(tl.Collectives))
 		}
-		for i, x := range tl.Transfers {
+		for i := range tl.Transfers.Len() {
+			x := tl.Transfers.At(i)
 			if x.End != tc.want[i] || x.Collective != -1 {
 				t.Errorf("%s: message %d arrives at %v (collective %d), want %v (-1)", tc.name, i, x.End, x.Collective, tc.want[i])
 			}

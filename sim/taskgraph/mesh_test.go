@@ -29,7 +29,8 @@ func TestMeshCablesAreSeparatePorts(t *testing.T) {
 		g.AddMessage(c, collective.Transfer{Src: 0, Dst: 1, Bytes: units.MB})
 		g.AddMessage(c, collective.Transfer{Src: 0, Dst: 2, Bytes: units.MB})
 		tl := run(t, g)
-		for i, x := range tl.Transfers {
+		for i := range tl.Transfers.Len() {
+			x := tl.Transfers.At(i)
 			if x.End != tc.want[i] {
 				t.Errorf("%s: message %d arrives at %v, want %v", tc.name, i, x.End, tc.want[i])
 			}

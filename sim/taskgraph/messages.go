@@ -15,18 +15,21 @@ const PointToPoint = "p2p"
 type messages struct {
 	xfers []xferRef
 	colls []placedSchedule
-	// rates holds every arrived message's rate pieces back to back; each
-	// Transfer.Rates is a window on it. One pointer-free array instead of
-	// a small allocation per message keeps the garbage collector idle.
-	rates []timeline.Rate
-	ports ports
+	// routes[k] is the index of the network's route k in the timeline's
+	// table of paths, −1 until a message took it.
+	routes []int32
+	ports  ports
 	// concurrent: no single-port model, a ready message leaves at once.
 	concurrent bool
 }
 
-// xferRef names one transfer of one of the graph's schedules.
+// xferRef names one transfer of one of the graph's schedules, with the
+// GPUs it runs between (read once when it is added: the executor asks
+// for them when the message becomes ready and when it leaves, and the
+// schedule's 120-byte records are far apart in a large run).
 type xferRef struct {
 	coll, index int32
+	src, dst    int32
 }
 
 // placedSchedule is a collective schedule with its ranks mapped to GPUs.
@@ -67,7 +70,7 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 		for _, a := range tr.After {
 			deps = append(deps, first+a)
 		}
-		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i)})
+		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
 		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
 		g.edges.scratch = deps
 	}
@@ -98,7 +101,7 @@ func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
 func (g *Graph) AddMessage(c Channel, tr collective.Transfer, deps ...int) int {
 	p := &g.msgs.colls[c]
 	p.sch.Transfers = append(p.sch.Transfers, tr)
-	g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(len(p.sch.Transfers) - 1)})
+	g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(len(p.sch.Transfers) - 1), src: int32(p.gpus[tr.Src]), dst: int32(p.gpus[tr.Dst])})
 	return g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
 }
 
@@ -109,8 +112,8 @@ func (g *Graph) transfer(item int32) (*placedSchedule, *collective.Transfer) {
 }
 
 func (g *Graph) endpoints(item int32) (src, dst int) {
-	c, tr := g.transfer(item)
-	return c.gpus[tr.Src], c.gpus[tr.Dst]
+	ref := &g.msgs.xfers[item]
+	return int(ref.src), int(ref.dst)
 }
 
 // portsOf is the send and receive port of a message (ports.portOf).
@@ -128,21 +131,27 @@ func (g *Graph) ready(id int32) {
 		return
 	}
 	src, dst := g.portsOf(g.ops[id].item)
-	g.msgs.ports.queue(id, src, dst)
-	g.touch(src, dst)
+	p := &g.msgs.ports
+	p.queue(id, src, dst)
+	p.touched.ready = append(p.touched.ready, id)
+	g.wantDispatch()
 }
 
 // send starts message id on the network.
 func (g *Graph) send(id int32) {
 	c, tr := g.transfer(g.ops[id].item)
-	src, dst := c.gpus[tr.Src], c.gpus[tr.Dst]
+	src, dst := g.endpoints(g.ops[id].item)
 	// Record the transfer now, so that Transfers come out in start order
 	// without a sort; Arrived fills in the rest.
-	g.ops[id].slot = int32(len(g.out.Transfers))
-	g.out.Transfers = append(g.out.Transfers, timeline.Transfer{
+	g.ops[id].slot = int32(g.out.Transfers.Append(timeline.Transfer{
 		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
 		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase, Start: g.eng.Now(),
-	})
+	}))
+	if c.tl >= 0 { // the collective's record starts with its first message
+		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {
+			cs.Start = g.eng.Now()
+		}
+	}
 	var err error
 	if g.msgs.concurrent {
 		// Sent with a callback, which the network never recycles.
@@ -181,25 +190,27 @@ func (g *Graph) arrived(id int32, m *fabric.Message) {
 
 // record completes message id's transfer record from m.
 func (g *Graph) record(id int32, m *fabric.Message) {
-	x := &g.out.Transfers[g.ops[id].slot]
-	first := len(g.msgs.rates)
-	g.msgs.rates = append(g.msgs.rates, m.Rates...)
-	x.Path, x.End, x.Rates = m.Path, m.End, g.msgs.rates[first:len(g.msgs.rates):len(g.msgs.rates)]
+	// The timeline's table of paths gets each of the network's routes once.
+	for len(g.msgs.routes) <= m.Route {
+		g.msgs.routes = append(g.msgs.routes, -1)
+	}
+	r := &g.msgs.routes[m.Route]
+	if *r < 0 {
+		*r = g.out.Transfers.Route(m.Path)
+	}
+	g.out.Transfers.Arrive(int(g.ops[id].slot), *r, m.End, m.Rates)
+	if c := g.msgs.colls[g.msgs.xfers[g.ops[id].item].coll].tl; c >= 0 { // and ends with its last
+		cs := &g.out.Collectives[c]
+		cs.End = max(cs.End, m.End)
+	}
 }
 
-// completeCollectives completes each detailed collective's record from
-// its transfers (analytic ones were recorded as they ran).
+// completeCollectives completes each collective's record: a detailed one
+// spans its messages (send and record kept its first start and last end,
+// sparing a walk over millions of transfers), an analytic one was
+// recorded as it ran.
 func (g *Graph) completeCollectives() {
 	cs := g.out.Collectives
-	for k := range g.out.Transfers {
-		tr := &g.out.Transfers[k] // not a copy: millions of 128-byte records
-		if i := tr.Collective; i >= 0 {
-			if cs[i].Start < 0 || tr.Start < cs[i].Start {
-				cs[i].Start = tr.Start
-			}
-			cs[i].End = max(cs[i].End, tr.End)
-		}
-	}
 	for i := range cs {
 		cs[i].Start = max(cs[i].Start, 0)
 		cs[i].End = max(cs[i].End, cs[i].Start)

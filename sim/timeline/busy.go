@@ -160,7 +160,8 @@ func (tl *Timeline) otherComm() (byGPU [][]span, all []span, ok bool) {
 // it keeps all its GPUs busy communicating from its start to its end.
 func (tl *Timeline) addOtherComm(byGPU [][]span, all []span) []span {
 	detailed := make([]bool, len(tl.Collectives))
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		if !tl.isGPU(x.Src) || !tl.isGPU(x.Dst) {
 			continue
 		}

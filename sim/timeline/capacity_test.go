@@ -16,7 +16,7 @@ func capacityRun(xs ...Transfer) *Timeline {
 	return &Timeline{
 		GPUs:      []GPU{{ID: 0}, {ID: 1}},
 		Links:     []Link{{ID: 0, From: 0, To: 1, Bandwidth: 1e9}, {ID: 1, From: 1, To: 0, Bandwidth: 1e9}},
-		Transfers: xs,
+		Transfers: TransfersOf(xs...),
 	}
 }
 
@@ -120,4 +120,71 @@ func bruteForceOver(xs []Transfer) [2]bool {
 		}
 	}
 	return over
+}
+
+// TestExclusiveLinksNeverSettleAnOverload: the walk that spares the
+// sweep settles a run only if the brute force finds no link over its
+// bandwidth, on random runs in order of start and out of it; and it does
+// settle the single-port cases (one message at a time per link, at most
+// the bandwidth).
+func TestExclusiveLinksNeverSettleAnOverload(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 2))
+	settled := 0
+	for run := range 2000 {
+		var xs []Transfer
+		at := units.Time(0)
+		for range 1 + rng.IntN(6) {
+			if rng.IntN(3) > 0 {
+				at += units.Time(rng.IntN(8)) // mostly in order of start
+			} else {
+				at = units.Time(rng.IntN(20))
+			}
+			x := Transfer{Path: []int{rng.IntN(2)}, Start: at}
+			r := at
+			for range 1 + rng.IntN(3) {
+				r += units.Time(rng.IntN(4))
+				x.Rates = append(x.Rates, Rate{At: r, BytesPerSecond: float64(rng.IntN(6)) * 2.5e8})
+			}
+			x.End = r + 1 + units.Time(rng.IntN(5))
+			xs = append(xs, x)
+		}
+		tl := capacityRun(xs...)
+		ex := newExclusiveLinks(tl)
+		for i := range xs {
+			ex.add(xs[i].Start, xs[i].End, xs[i].Path, xs[i].Rates)
+		}
+		if !ex.settled {
+			continue
+		}
+		settled++
+		if over := bruteForceOver(xs); over[0] || over[1] {
+			t.Errorf("run %d: settled, but a link is over capacity (%+v)", run, xs)
+		}
+		if errs := tl.checkCapacity(); len(errs) > 0 {
+			t.Errorf("run %d: settled, but the sweep finds %v", run, errs)
+		}
+	}
+	if settled < 200 {
+		t.Errorf("%d of 2000 runs settled without the sweep, want at least 200", settled)
+	}
+	for _, tc := range []struct {
+		name string
+		xs   []Transfer
+		want bool
+	}{
+		{"back to back", []Transfer{piece(0, 0, 10, 1e9), piece(0, 10, 20, 1e9)}, true},
+		{"two links", []Transfer{piece(0, 0, 10, 1e9), piece(1, 0, 10, 1e9)}, true},
+		{"halves share", []Transfer{piece(0, 0, 10, 5e8), piece(0, 0, 10, 5e8)}, false},
+		{"over the bandwidth", []Transfer{piece(0, 0, 10, 2e9)}, false},
+		{"out of order", []Transfer{piece(0, 10, 20, 1e9), piece(1, 0, 10, 1e9)}, false},
+	} {
+		xs := tc.xs
+		ex := newExclusiveLinks(capacityRun(xs...))
+		for i := range xs {
+			ex.add(xs[i].Start, xs[i].End, xs[i].Path, xs[i].Rates)
+		}
+		if ex.settled != tc.want {
+			t.Errorf("%s: settled = %v, want %v", tc.name, ex.settled, tc.want)
+		}
+	}
 }

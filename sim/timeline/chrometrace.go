@@ -95,7 +95,8 @@ func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 			Args: append(args[:0], intArg("microbatch", int64(s.Microbatch))),
 		})
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		name := fmt.Sprintf("send chunk %d → %s", x.Chunk, tl.GPUs[x.Dst].Name)
 		a := append(args[:0], intArg("bytes", int64(x.Bytes)), intArg("chunk", int64(x.Chunk)))
 		cat := "p2p"
@@ -113,5 +114,22 @@ func (tl *Timeline) traceEvents(ev func(traceEvent)) {
 			Name: name, Cat: cat, Ph: "X", Pid: x.Src, Tid: commThread,
 			Ts: x.Start.Microseconds(), Dur: (x.End - x.Start).Microseconds(), Args: a,
 		})
+	}
+	if tl.Fidelity == Measured {
+		tl.collectiveEvents(ev, args)
+	}
+}
+
+// collectiveEvents hands ev each collective of a measured run (which has
+// no transfers) on the communication thread of each GPU in it: a
+// profiler's NCCL kernels. (A simulated run's trace shows its messages;
+// its analytic collectives are not in the work budget's trace size.)
+func (tl *Timeline) collectiveEvents(ev func(traceEvent), args []traceArg) {
+	for _, c := range tl.Collectives {
+		a := append(args[:0], stringArg("algorithm", c.Algorithm), intArg("bytes", int64(c.Bytes)), intArg("ranks", int64(c.Ranks)))
+		for _, g := range c.GPUs {
+			ev(traceEvent{Name: c.Name.Label(), Cat: "collective", Ph: "X", Pid: g, Tid: commThread,
+				Ts: c.Start.Microseconds(), Dur: (c.End - c.Start).Microseconds(), Args: a})
+		}
 	}
 }

@@ -127,7 +127,8 @@ func (tl *Timeline) commByDevice() [][]kindSpan {
 	}
 	ops := newMemberSpans()
 	detailed := make([]bool, len(tl.Collectives))
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		k, iv := purpose(x.Collective), span{x.Start, x.End}
 		for _, g := range [2]int{x.Src, x.Dst} {
 			switch {

@@ -21,10 +21,10 @@ func waitsRun() *Timeline {
 			{GPU: 0, Kind: Backward, Start: 1500, End: 3000},
 			{GPU: 1, Kind: Backward, Start: 2000, End: 3000},
 		},
-		Transfers: []Transfer{
+		Transfers: TransfersOf([]Transfer{
 			{Src: 0, Dst: 1, Collective: 0, Start: 2500, End: 4000},
 			{Src: 1, Dst: 0, Collective: 1, Start: 3500, End: 4500},
-		},
+		}...),
 		Collectives: []Collective{
 			{Name: "all-reduce", Purpose: "dp", GPUs: []int{0, 1}, Start: 2500, End: 4000},
 			{Name: "all-gather", Purpose: "zero", GPUs: []int{0, 1}, Start: 3500, End: 4500},
@@ -79,10 +79,10 @@ func TestBubbleLeavesOutCommunicationWaits(t *testing.T) {
 			{GPU: 1, Kind: Backward, Stage: 1, Start: 2200, End: 3000},
 			{GPU: 0, Kind: Backward, Start: 3200, End: 4200},
 		},
-		Transfers: []Transfer{
+		Transfers: TransfersOf([]Transfer{
 			{Src: 0, Dst: 1, Collective: -1, Start: 1000, End: 1200},
 			{Src: 1, Dst: 0, Collective: -1, Start: 3000, End: 3200},
-		},
+		}...),
 		Training: &Training{Schedule: "1f1b"},
 		End:      4200,
 	}
@@ -109,10 +109,10 @@ func TestBubbleLeavesOutCommunicationWaits(t *testing.T) {
 func TestExposedFillsTheGapsOfAnOperation(t *testing.T) {
 	tl := &Timeline{
 		GPUs: []GPU{{ID: 0, Name: "GPU 0"}, {ID: 1, Name: "GPU 1"}},
-		Transfers: []Transfer{
+		Transfers: TransfersOf([]Transfer{
 			{Src: 0, Dst: 1, Collective: 0, Start: 0, End: 100},
 			{Src: 1, Dst: 0, Collective: 0, Start: 300, End: 400},
-		},
+		}...),
 		Collectives: []Collective{{Name: "all-reduce", GPUs: []int{0, 1}, Start: 0, End: 400}},
 		End:         400,
 	}

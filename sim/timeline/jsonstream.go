@@ -89,6 +89,9 @@ func writeValue(w *bufio.Writer, v reflect.Value) error {
 	if spans, ok := v.Interface().([]Span); ok && len(spans) > 0 {
 		return writeSpans(w, slices.Values(spans))
 	}
+	if xs, ok := v.Interface().(Transfers); ok && xs.Len() > 0 {
+		return writeList(w, xs.Len(), func(i int) any { return xs.At(i) })
+	}
 	if t.Kind() != reflect.Slice || v.IsNil() || v.Len() == 0 || t.Elem().Kind() == reflect.Uint8 ||
 		t.Implements(jsonMarshaler) || t.Implements(textMarshaler) {
 		b, err := json.MarshalIndent(v.Interface(), " ", " ")
@@ -98,9 +101,14 @@ func writeValue(w *bufio.Writer, v reflect.Value) error {
 		_, err = w.Write(b)
 		return err
 	}
+	return writeList(w, v.Len(), func(i int) any { return v.Index(i).Interface() })
+}
+
+// writeList writes a list of n elements, elem(i) each.
+func writeList(w *bufio.Writer, n int, elem func(i int) any) error {
 	w.WriteString("[")
-	for i := range v.Len() {
-		b, err := json.MarshalIndent(v.Index(i).Interface(), "  ", " ")
+	for i := range n {
+		b, err := json.MarshalIndent(elem(i), "  ", " ")
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func simulateFile(tb testing.TB, file string) *timeline.Timeline {
 func BenchmarkValidate405B(b *testing.B) {
 	tl := simulateFile(b, "../run/testdata/scale/llama3-405b-16k.yaml")
 	b.ReportMetric(float64(len(tl.Spans)), "spans")
-	b.ReportMetric(float64(len(tl.Transfers)), "transfers")
+	b.ReportMetric(float64(tl.Transfers.Len()), "transfers")
 	b.ResetTimer()
 	for b.Loop() {
 		if err := tl.Validate(); err != nil {

@@ -72,9 +72,10 @@ func awkward() *Timeline {
 	tl.Spans[2].End = 1<<62 - 1
 	tl.Spans[3].Microbatch = -7
 	tl.Spans[3].Iteration, tl.Spans[3].Stage = 2, 3
-	tl.Transfers[0].Path = nil
-	tl.Transfers[1].Path = []int{}
-	tl.Transfers = append(tl.Transfers, Transfer{Path: []int{1, 0, 1}, Src: 1, Dst: 0, Bytes: 1 << 40, Collective: -1, Step: 3, Start: 7, End: 9})
+	xs := transfersOf(tl)
+	xs[0].Path = nil
+	xs[1].Path = []int{}
+	tl.Transfers = TransfersOf(append(xs, Transfer{Path: []int{1, 0, 1}, Src: 1, Dst: 0, Bytes: 1 << 40, Collective: -1, Step: 3, Start: 7, End: 9})...)
 	tl.Collectives[0].Algorithm = "ring & <tree>"
 	tl.States = []State{
 		{GPU: 0, State: "down", Start: 0, End: 1},
@@ -256,7 +257,9 @@ func FuzzStreamedBytes(f *testing.F) {
 		tl.Title, tl.GPUs[1].Name = title, name
 		tl.Spans[1].Label, tl.Spans[1].Kind, tl.Spans[1].Iteration = label, Kind(label), iteration
 		tl.Spans[2].Start, tl.Spans[2].End = units.Time(start), units.Time(start+dur)
-		tl.Transfers[0].Phase = label
+		xs := transfersOf(tl)
+		xs[0].Phase = label
+		tl.Transfers = TransfersOf(xs...)
 		tl.States = []State{{GPU: 1, State: name, Factor: factor, Start: units.Time(dur), End: units.Time(start)}}
 		var got bytes.Buffer
 		err := tl.WriteChromeTrace(&got)

@@ -19,7 +19,11 @@ import (
 // the GPUs.
 func (s Summary) WriteText(w io.Writer) error {
 	p := func(format string, args ...any) { fmt.Fprintf(w, format, args...) }
-	p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	if s.Fidelity == Measured {
+		p("%s (measured)\n", s.Title)
+	} else {
+		p("%s (%s simulation)\n", s.Title, s.Fidelity)
+	}
 	// A training iteration's record (a mixture of experts' routing) adds
 	// lines to one iteration; the other records' runs are longer.
 	reports := s.reports()

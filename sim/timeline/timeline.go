@@ -31,7 +31,7 @@ type Timeline struct {
 	Mirrors []int `json:"-"`
 	// Transfers are the messages, sorted by start time; messages that start
 	// at the same instant keep the order in which the simulator sent them.
-	Transfers []Transfer `json:"transfers"`
+	Transfers Transfers `json:"transfers"`
 	// Collectives summarise each collective operation of the run.
 	Collectives []Collective `json:"collectives"`
 	// End is the instant the last operation finished: the iteration time.

@@ -23,10 +23,10 @@ func small() *Timeline {
 			{GPU: 0, Kind: Backward, Label: "backward", Start: 1000, End: 3000},
 			{GPU: 1, Kind: Backward, Label: "backward", Start: 1500, End: 3000},
 		},
-		Transfers: []Transfer{
+		Transfers: TransfersOf([]Transfer{
 			{Path: []int{0}, Src: 0, Dst: 1, Bytes: 1000, Collective: 0, Phase: "reduce-scatter", Start: 3000, End: 5000, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}},
 			{Path: []int{1}, Src: 1, Dst: 0, Bytes: 1000, Collective: 0, Chunk: 1, Phase: "reduce-scatter", Start: 3000, End: 5000, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}},
-		},
+		}...),
 		Collectives: []Collective{{Name: "all-reduce", Algorithm: "ring", Ranks: 2, GPUs: []int{0, 1}, Bytes: 2000, Start: 3000, End: 5000}},
 		End:         5000,
 	}
@@ -46,17 +46,19 @@ func TestValidateCatchesViolations(t *testing.T) {
 	}{
 		{"double-booked GPU", func(tl *Timeline) { tl.Spans[2].Start = 500 }, "GPU 0 double-booked"},
 		{"link over capacity", func(tl *Timeline) {
-			tl.Transfers = append(tl.Transfers, Transfer{Path: []int{0}, Src: 0, Dst: 1, Bytes: 500, Collective: -1, Start: 4000, End: 4500, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}})
+			tl.Transfers.Append(Transfer{Path: []int{0}, Src: 0, Dst: 1, Bytes: 500, Collective: -1, Start: 4000, End: 4500, Rates: []Rate{{At: 4000, BytesPerSecond: 1e9}}})
 		}, "link 0 over capacity"},
-		{"rates do not carry the bytes", func(tl *Timeline) { tl.Transfers[0].Rates[0].BytesPerSecond = 2e9 }, "rates carry 2000 bytes"},
-		{"broken path", func(tl *Timeline) { tl.Transfers[0].Path = []int{1} }, "path is broken"},
+		{"rates do not carry the bytes", func(tl *Timeline) {
+			editTransfer(tl, 0, func(x *Transfer) { x.Rates = []Rate{{At: x.Rates[0].At, BytesPerSecond: 2e9}} })
+		}, "rates carry 2000 bytes"},
+		{"broken path", func(tl *Timeline) { editTransfer(tl, 0, func(x *Transfer) { x.Path = []int{1} }) }, "path is broken"},
 		{"backward before forward", func(tl *Timeline) { tl.Spans[3].Start, tl.Spans[1].End = 1400, 1450 }, "before its forward"},
 		{"empty span", func(tl *Timeline) { tl.Spans[0].End = 0 }, "bad interval"},
 		{"end too early", func(tl *Timeline) { tl.End = 4000 }, "last operation ends at"},
 		{"unknown GPU", func(tl *Timeline) { tl.Spans[0].GPU = 7 }, "GPU 7 does not exist"},
-		{"unknown link", func(tl *Timeline) { tl.Transfers[0].Path = []int{9} }, "link 9 does not exist"},
-		{"unknown collective", func(tl *Timeline) { tl.Transfers[0].Collective = 3 }, "collective 3"},
-		{"zero bytes", func(tl *Timeline) { tl.Transfers[0].Bytes = 0 }, "size 0"},
+		{"unknown link", func(tl *Timeline) { editTransfer(tl, 0, func(x *Transfer) { x.Path = []int{9} }) }, "link 9 does not exist"},
+		{"unknown collective", func(tl *Timeline) { editTransfer(tl, 0, func(x *Transfer) { x.Collective = 3 }) }, "collective 3"},
+		{"zero bytes", func(tl *Timeline) { editTransfer(tl, 0, func(x *Transfer) { x.Bytes = 0 }) }, "size 0"},
 		{"collective on an unknown GPU", func(tl *Timeline) { tl.Collectives[0].GPUs[1] = 5 }, "GPU 5 does not exist"},
 	}
 	for _, tc := range tests {
@@ -94,9 +96,11 @@ func TestSummarize(t *testing.T) {
 
 func TestExposedCommunicationExcludesOverlap(t *testing.T) {
 	tl := small()
-	for i := range tl.Transfers { // overlaps GPU 1's backward
-		tl.Transfers[i].Start, tl.Transfers[i].End = 2000, 4000
-		tl.Transfers[i].Rates = []Rate{{At: 3000, BytesPerSecond: 1e9}}
+	for i := range tl.Transfers.Len() { // overlaps GPU 1's backward
+		editTransfer(tl, i, func(x *Transfer) {
+			x.Start, x.End = 2000, 4000
+			x.Rates = []Rate{{At: 3000, BytesPerSecond: 1e9}}
+		})
 	}
 	tl.Collectives[0].Start, tl.Collectives[0].End = 2000, 4000
 	tl.End = 4000
@@ -148,4 +152,20 @@ func TestTimeUnitsInTrace(t *testing.T) {
 	if !strings.Contains(buf.String(), `"dur": 1.234`) {
 		t.Errorf("a 1234ns span is not written as 1.234µs:\n%s", buf.String())
 	}
+}
+
+// editTransfer has f change transfer i of tl.
+func editTransfer(tl *Timeline, i int, f func(x *Transfer)) {
+	xs := transfersOf(tl)
+	f(&xs[i])
+	tl.Transfers = TransfersOf(xs...)
+}
+
+// transfersOf is a copy of tl's transfers.
+func transfersOf(tl *Timeline) []Transfer {
+	xs := make([]Transfer, tl.Transfers.Len())
+	for i := range xs {
+		xs[i] = tl.Transfers.At(i)
+	}
+	return xs
 }

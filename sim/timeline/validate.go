@@ -3,6 +3,8 @@ package timeline
 import (
 	"errors"
 	"fmt"
+
+	"paraplay/sim/units"
 )
 
 // Validate checks the invariants every run keeps, and returns every
@@ -38,14 +40,9 @@ func (tl *Timeline) Validate() error {
 	last, spanErrs := tl.checkSpans()
 	errs = append(errs, spanErrs...)
 	errs = append(errs, tl.checkMirrors()...)
-	for i := range tl.Transfers {
-		x := &tl.Transfers[i]
-		if err := tl.checkTransfer(x); err != nil {
-			errs = append(errs, fmt.Errorf("transfers[%d]: %v", i, err))
-		}
-		last = max(last, x.End)
-	}
-	errs = append(errs, tl.checkCapacity()...)
+	xlast, xerrs := tl.checkTransfers()
+	last = max(last, xlast)
+	errs = append(errs, xerrs...)
 	for i := range tl.Collectives {
 		c := &tl.Collectives[i]
 		if c.End < c.Start || c.Start < 0 || len(c.GPUs) != c.Ranks {
@@ -123,21 +120,28 @@ func (tl *Timeline) checkTransfer(x *Transfer) error {
 	if x.Collective < -1 || x.Collective >= len(tl.Collectives) {
 		return fmt.Errorf("collective %d does not exist", x.Collective)
 	}
+	return checkRates(x.Start, x.End, x.Bytes, x.Rates)
+}
+
+// checkRates checks that a message's rates lie in order within [start,
+// end] and carry its bytes (up to the nanosecond rounding of each rate
+// change).
+func checkRates(start, end units.Time, bytes units.Bytes, rates []Rate) error {
 	var sent, slack float64
-	for i, r := range x.Rates {
-		until := x.End
-		if i+1 < len(x.Rates) {
-			until = x.Rates[i+1].At
+	for i, r := range rates {
+		until := end
+		if i+1 < len(rates) {
+			until = rates[i+1].At
 		}
-		if r.At < x.Start || until < r.At || !(r.BytesPerSecond >= 0) {
-			return fmt.Errorf("rate %d (%v from %v) is outside [%v, %v] or out of order", i, r.BytesPerSecond, r.At, x.Start, x.End)
+		if r.At < start || until < r.At || !(r.BytesPerSecond >= 0) {
+			return fmt.Errorf("rate %d (%v from %v) is outside [%v, %v] or out of order", i, r.BytesPerSecond, r.At, start, end)
 		}
 		sent += r.BytesPerSecond * (until - r.At).Seconds()
 		slack += r.BytesPerSecond * 1e-9 // one nanosecond of rounding per piece
 	}
 	// Written so that NaN and infinities fail too.
-	if d, tol := sent-float64(x.Bytes), slack+1e-6*float64(x.Bytes)+1; !(d <= tol && -d <= tol) {
-		return fmt.Errorf("rates carry %.0f bytes, not %d", sent, x.Bytes)
+	if d, tol := sent-float64(bytes), slack+1e-6*float64(bytes)+1; !(d <= tol && -d <= tol) {
+		return fmt.Errorf("rates carry %.0f bytes, not %d", sent, bytes)
 	}
 	return nil
 }

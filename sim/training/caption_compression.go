@@ -25,8 +25,8 @@ func compressionMetrics(s scenario.Scenario, tl *timeline.Timeline) []strategy.P
 		return nil
 	}
 	sim := -1.0
-	for _, x := range tl.Transfers {
-		if x.Phase == "pp" {
+	for i := range tl.Transfers.Len() {
+		if x := tl.Transfers.At(i); x.Phase == "pp" {
 			sim = float64(x.Bytes)
 			break
 		}

@@ -77,8 +77,8 @@ func TestSubspaceRank(t *testing.T) {
 	plain := mustSimulate(t, parseScenario(t, base))
 	ranked := mustSimulate(t, parseScenario(t, base+"compression: {rank: 64}\n"))
 	pp := func(tl *timeline.Timeline) (b units.Bytes) {
-		for _, x := range tl.Transfers {
-			if x.Phase == "pp" {
+		for i := range tl.Transfers.Len() {
+			if x := tl.Transfers.At(i); x.Phase == "pp" {
 				return x.Bytes
 			}
 		}

@@ -62,7 +62,8 @@ func TestTrainingCompressesActivations(t *testing.T) {
 		t.Fatal(err)
 	}
 	ppBytes := func(tl *timeline.Timeline) (pp, dp units.Bytes) {
-		for _, x := range tl.Transfers {
+		for i := range tl.Transfers.Len() {
+			x := tl.Transfers.At(i)
 			if x.Phase == "pp" {
 				pp += x.Bytes
 			}
@@ -80,7 +81,7 @@ func TestTrainingCompressesActivations(t *testing.T) {
 	half := mustSimulate(t, s)
 	p0, d0 := ppBytes(plain)
 	p1, d1 := ppBytes(half)
-	if p0 == 0 || math.Abs(float64(p1)-float64(p0)/2) > float64(len(half.Transfers)) || d1 != d0 {
+	if p0 == 0 || math.Abs(float64(p1)-float64(p0)/2) > float64(half.Transfers.Len()) || d1 != d0 {
 		t.Errorf("pipeline bytes %v → %v (want half), dp bytes %v → %v (want unchanged)", p0, p1, d0, d1)
 	}
 	if half.End >= plain.End {

@@ -71,6 +71,9 @@ type pricing struct {
 	// comp is the compression whose encoding of activations the ops pay
 	// for (codec.go; codecOf).
 	comp scenario.Compression
+	// gemmScale multiplies the GEMM model's efficiency on gpu: a measured
+	// calibration's (hw.Calibration.Scale), 1 without one.
+	gemmScale float64
 }
 
 // time is the compute time of an op of total FLOPs of which linear are
@@ -94,7 +97,8 @@ func (p pricing) time(total, linear float64) units.Time {
 }
 
 func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
-	c := costs{pricing: pricing{gpu: gpu, fp8: s.Training.Precision == "fp8"}, par: s.Parallel, real: !s.Model.IsSynthetic()}
+	c := costs{pricing: pricing{gpu: gpu, fp8: s.Training.Precision == "fp8", gemmScale: s.Calibration.Scale(gpu.Name)},
+		par: s.Parallel, real: !s.Model.IsSynthetic()}
 	if !c.real {
 		return c, nil
 	}

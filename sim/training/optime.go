@@ -39,7 +39,7 @@ func opPricer(c *costs) (*operators.Pricer, bool) {
 			return 1
 		}
 		body := max(t-gm.Launch(), 1e-12)
-		return min(max(g.FLOPs()/(gm.Peak(d)*body), 1e-6), 1)
+		return min(max(c.gemmScale*g.FLOPs()/(gm.Peak(d)*body), 1e-6), 1)
 	}
 	r := operators.FromGPU(c.gpu, eff)
 	r.FP8FLOPS = c.gpu.PeakFP8
@@ -105,7 +105,7 @@ type phases [4]operators.PhaseTimes
 // The prices are a function of the key alone, so the cache changes no
 // result; it is safe for the planner's goroutines and bounded.
 func pricedPhases(c *costs, cfg operators.Config) (phases, bool) {
-	key := phaseKey{c.gpu.Name, cfg}
+	key := phaseKey{c.gpu.Name, c.gemmScale, cfg}
 	phaseCache.Lock()
 	ph, ok := phaseCache.m[key]
 	phaseCache.Unlock()
@@ -146,8 +146,9 @@ func pricedPhases(c *costs, cfg operators.Config) (phases, bool) {
 }
 
 type phaseKey struct {
-	gpu string
-	cfg operators.Config
+	gpu   string
+	scale float64 // pricing.gemmScale
+	cfg   operators.Config
 }
 
 var phaseCache = struct {

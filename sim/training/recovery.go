@@ -221,7 +221,8 @@ func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.
 		c.Start, c.End = c.Start+off, c.End+off
 		out.Collectives = append(out.Collectives, c)
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		x.Start, x.End = x.Start+off, x.End+off
 		if x.Collective >= 0 {
 			x.Collective += base
@@ -231,7 +232,7 @@ func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.
 			rates[i] = timeline.Rate{At: r.At + off, BytesPerSecond: r.BytesPerSecond}
 		}
 		x.Rates = rates
-		out.Transfers = append(out.Transfers, x)
+		out.Transfers.Append(x)
 	}
 	for i, m := range tl.Memory {
 		if i >= len(out.Memory) {
@@ -280,16 +281,12 @@ func clip(tl *timeline.Timeline, at units.Time) {
 		}
 	}
 	tl.Collectives = colls
-	xs := tl.Transfers[:0]
-	for _, x := range tl.Transfers {
-		if x.End <= at {
-			if x.Collective >= 0 {
-				x.Collective = keep[x.Collective]
-			}
-			xs = append(xs, x)
+	tl.Transfers = tl.Transfers.Kept(func(x *timeline.Transfer) bool {
+		if x.End <= at && x.Collective >= 0 {
+			x.Collective = keep[x.Collective]
 		}
-	}
-	tl.Transfers = xs
+		return x.End <= at
+	})
 	for i := range tl.Memory {
 		m := &tl.Memory[i]
 		pts := m.Activations[:0]

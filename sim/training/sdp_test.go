@@ -172,8 +172,8 @@ func dpTraffic(tl *timeline.Timeline) (payload, sent map[int]float64) {
 			payload[g] += float64(c.Bytes)
 		}
 	}
-	for _, x := range tl.Transfers {
-		if c := x.Collective; c >= 0 && (tl.Collectives[c].Purpose == "dp" || tl.Collectives[c].Purpose == "sdp") {
+	for i := range tl.Transfers.Len() {
+		if x := tl.Transfers.At(i); x.Collective >= 0 && (tl.Collectives[x.Collective].Purpose == "dp" || tl.Collectives[x.Collective].Purpose == "sdp") {
 			sent[x.Src] += float64(x.Bytes)
 		}
 	}
@@ -326,8 +326,8 @@ func compute(tl *timeline.Timeline, g int) units.Time {
 func TestSDPAnalytic(t *testing.T) {
 	det := mustSimulate(t, sdpScenario(t, 4, "fraction: 0.5", ""))
 	an := mustSimulate(t, sdpScenario(t, 4, "fraction: 0.5", "fidelity: analytic\n"))
-	if len(an.Transfers) != 0 {
-		t.Errorf("analytic run sent %d messages", len(an.Transfers))
+	if an.Transfers.Len() != 0 {
+		t.Errorf("analytic run sent %d messages", an.Transfers.Len())
 	}
 	dp, _ := dpTraffic(det)
 	ap, _ := dpTraffic(an)

@@ -167,7 +167,7 @@ func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
 		network = ""
 	}
 	b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
-		Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network})
+		Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network, Calibration: s.Calibration})
 	if err != nil {
 		return nil, hw.GPU{}, err
 	}

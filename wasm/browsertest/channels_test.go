@@ -109,7 +109,7 @@ func checkPackets(t *testing.T, ctx context.Context, img image.Image, c canvas, 
 		if !strings.HasPrefix(it.ID, "xfer/") || err != nil || it.W < 8 {
 			continue
 		}
-		x := &tl.Transfers[k]
+		x := tl.Transfers.At(k)
 		if x.Channel < 0 || checked[x.Channel] || tl.GPUs[x.Src].Node == tl.GPUs[x.Dst].Node || len(checked) == 2 {
 			continue
 		}

@@ -56,12 +56,13 @@ func NewClock(tl *timeline.Timeline, v View) *Clock {
 // EventTimes lists, sorted and unique, every instant something starts or
 // ends: the stops of the step keys.
 func EventTimes(tl *timeline.Timeline) []units.Time {
-	ts := make([]units.Time, 0, 2+2*len(tl.Spans)+2*len(tl.Transfers)+2*len(tl.Collectives))
+	ts := make([]units.Time, 0, 2+2*len(tl.Spans)+2*tl.Transfers.Len()+2*len(tl.Collectives))
 	ts = append(ts, 0, tl.End)
 	for _, s := range tl.Spans {
 		ts = append(ts, s.Start, s.End)
 	}
-	for _, x := range tl.Transfers {
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
 		ts = append(ts, x.Start, x.End)
 	}
 	for _, c := range tl.Collectives {

@@ -6,6 +6,9 @@
 //	paraplay presets [--json]
 //	paraplay plan --model M --gpus N --global-batch B [--gpu G] [--seq-len S] [--top 10] [--json | --csv] [--detailed-top K]
 //	paraplay export FILE|--url 'play.html?…' --format gif|png|svg --out OUT [--width --height --fps --from --to --at --speed --view --theme --present]
+//	paraplay import TRACE... [--json] [--trace out.json] [--timeline out.json]
+//	paraplay calibrate [--nccl-tests LOG,…] [--link NAME] [--gpu NAME] [TRACE...] [--out cal.yaml] [--json]
+//	paraplay compare FILE TRACE... [--calibration cal.yaml] [--fidelity F] [--json] [--trace both.json]
 //
 // run simulates the scenario in FILE (YAML or JSON; see
 // sim/scenario/testdata for examples), prints a summary (iteration time,
@@ -44,6 +47,24 @@
 // frame is written as soon as it is encoded; a frame is at most 8192×8192
 // pixels (64 M pixels: encoding holds its RGBA canvas and two planes of
 // palette indices, about 0.6 GB there), while PNG and SVG go to 16384.
+//
+// import reads PyTorch profiler (Kineto) traces, one per rank, gzipped or
+// not (package kineto), and reports each rank as run reports a simulated
+// GPU: step time, compute, copies, communication, exposed communication,
+// idle and the host's share of it, kernels by class, the top kernels and
+// every NCCL kernel; --trace and --timeline write the run converted to a
+// timeline. run --kineto writes a simulated run in that format, one file
+// per GPU (FILE-rank0.json, …; .gz gzips them).
+//
+// calibrate fits a link's α and bandwidth to nccl-tests logs (package
+// nccllog) or to traces' NCCL kernels, and each traced GPU's GEMM
+// efficiency scale to the traces' GEMMs (package calibrate); it prints the
+// fits with their residuals and writes the calibration file that run and
+// compare take with --calibration.
+//
+// compare simulates a scenario and sets it beside traces of the job it
+// describes, rank by rank and op class by op class, with the error, and
+// can write both as one Chrome trace (package compare).
 //
 // Every command exits with status 0 when done, 2 for invalid input (an
 // unknown command or flag, a bad value, a scenario file that cannot be read

@@ -19,7 +19,8 @@ import (
 const usage = `paraplay runs ParaPlay's distributed-training simulator headless.
 
 Usage:
-  paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json] [--budget B]
+  paraplay run FILE [--json] [--fidelity F] [--trace out.json] [--timeline out.json] [--kineto out.json]
+                               [--calibration cal.yaml] [--budget B]
   paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json] [--budget B]
                                a long run: failures, recovery and goodput (analytic)
   paraplay presets [--json]    the GPU and link presets, with their sources
@@ -30,6 +31,13 @@ Usage:
                                a picture or GIF for slides (paraplay export -h for flags)
   paraplay validate [--json]   the validation gallery: published measurements against the
                                simulator; exits 1 if an enforced row is outside its tolerance
+  paraplay import TRACE... [--json] [--trace out.json]
+                               PyTorch profiler (Kineto) traces, one per rank: what each rank
+                               did, as run reports it (paraplay import -h)
+  paraplay calibrate [--nccl-tests LOG]... [TRACE...] --out cal.yaml
+                               fit link α and β and the GEMM efficiency scale to measurements
+  paraplay compare FILE TRACE... [--trace both.json]
+                               measured against simulated, op class by op class
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -37,6 +45,10 @@ Usage:
                    a training scenario's fidelity key (other strategies have one way to run)
   --trace FILE     write a Chrome trace (open it in ui.perfetto.dev or chrome://tracing)
   --timeline FILE  write the full timeline as JSON
+  --kineto FILE    write one PyTorch-profiler (Kineto) trace per GPU: FILE-rank0.json, … (at most
+                   1024 GPUs; .gz gzips them); paraplay import reads them back to the same run
+  --calibration F  price the run with a calibration paraplay calibrate wrote (fitted link α and β,
+                   GEMM efficiency scales)
   --duration D     a long run of D of wall time (e.g. 24h, 30d); see failures.* and recovery.*
   --iterations N   a long run until N iterations of useful work are done
   --sweep-checkpoint  with a long run: goodput against the checkpoint interval, around Young's optimum
@@ -96,6 +108,12 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return planCommand(args[1:], stdout, stderr)
 	case "validate":
 		return validateCommand(args[1:], stdout, stderr)
+	case "import":
+		return importCommand(args[1:], stdout, stderr)
+	case "calibrate":
+		return calibrateCommand(args[1:], stdout, stderr)
+	case "compare":
+		return compareCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage
@@ -108,6 +126,8 @@ type runFlags struct {
 	fidelity string
 	trace    string
 	timeline string
+	kineto   string
+	calib    string
 	budget   string
 }
 
@@ -136,6 +156,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.fidelity, "fidelity", "", "detailed, analytic or auto (default: the scenario's fidelity)")
 	fs.StringVar(&f.trace, "trace", "", "write a Chrome trace to this file")
 	fs.StringVar(&f.timeline, "timeline", "", "write the timeline JSON to this file")
+	fs.StringVar(&f.kineto, "kineto", "", "write one Kineto (PyTorch profiler) trace per GPU: FILE-rank0.json, …")
+	fs.StringVar(&f.calib, "calibration", "", "price the run with this calibration (paraplay calibrate --out)")
 	fs.StringVar(&f.budget, "budget", "cli", "the work budget: cli, browser, or key=value,… (events, transfers, spans, memory, trace)")
 	f.long.register(fs)
 	pos, err := parseInterleaved(fs, args)
@@ -166,15 +188,19 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if err == nil && f.fidelity != "" {
 		err = overrideFidelity(&s, f.fidelity)
 	}
+	if err == nil && f.calib != "" {
+		err = applyCalibrationFile(&s, f.calib)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay: %s: invalid scenario:\n%s\n", pos[0], indent(err))
 		return exitUsage
 	}
-	if f.long.set() || s.Failures.Duration > 0 {
-		if f.fidelity == "detailed" {
-			fmt.Fprintf(stderr, "paraplay run: --fidelity detailed: a long run simulates its iteration analytically\n")
-			return exitUsage
-		}
+	long := f.long.set() || s.Failures.Duration > 0
+	if err := f.check(s, long); err != nil {
+		fmt.Fprintf(stderr, "paraplay run: %v\n", err)
+		return exitUsage
+	}
+	if long {
 		return longCommand(pos[0], s, f.long, limits, f.json, stdout, stderr)
 	}
 	if err := run.CheckMirrored(s, limits); err != nil {
@@ -197,6 +223,20 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
+// check refuses flags the scenario cannot take: --kineto beyond
+// maxKinetoRanks GPUs or on a long run, --fidelity detailed on a long run.
+func (f runFlags) check(s scenario.Scenario, long bool) error {
+	switch n := s.NumGPUs(); {
+	case f.kineto != "" && n > maxKinetoRanks:
+		return fmt.Errorf("--kineto writes one file per GPU; at most %d GPUs (the scenario has %d)", maxKinetoRanks, n)
+	case long && f.kineto != "":
+		return fmt.Errorf("--kineto: a long run writes no trace")
+	case long && f.fidelity == "detailed":
+		return fmt.Errorf("--fidelity detailed: a long run simulates its iteration analytically")
+	}
+	return nil
+}
+
 // writeRun prints the run's summary and writes the files the flags ask for.
 func writeRun(f runFlags, tl *timeline.Timeline, stdout io.Writer) error {
 	sum := tl.Summarize()
@@ -213,6 +253,9 @@ func writeRun(f runFlags, tl *timeline.Timeline, stdout io.Writer) error {
 	}
 	if err == nil && f.timeline != "" {
 		err = writeFile(f.timeline, func(w io.Writer) error { return timeline.WriteJSON(tl, w) })
+	}
+	if err == nil && f.kineto != "" {
+		err = writeKineto(f.kineto, tl)
 	}
 	return err
 }
