@@ -51,6 +51,19 @@ type GPU struct {
 	Server string `json:"server"`
 	// Source cites the vendor document for PeakFLOPS, HBM and HBMBandwidth.
 	Source string `json:"source"`
+	// TDP is the board's maximum power in watts (its datasheet's thermal
+	// design power); IdlePower is what it draws holding a CUDA context and
+	// running no kernel, 0 < IdlePower < TDP. PowerSource cites the TDP
+	// and says what the idle figure rests on (an ASSUMPTION for all of
+	// them today). Package cost prices a run's energy with them.
+	TDP         float64 `json:"tdp_w"`
+	IdlePower   float64 `json:"idle_w"`
+	PowerSource string  `json:"power_source"`
+	// Price is an ASSUMED, illustrative rental rate in dollars per
+	// GPU-hour (PriceBasis says so); a scenario sets its own with
+	// cost.gpu_hour.
+	Price      float64 `json:"gpu_hour_usd"`
+	PriceBasis string  `json:"price_basis"`
 }
 
 // ComputeTime is how long the GPU takes for flops floating-point operations
@@ -146,6 +159,7 @@ func (g GPU) Validate() error {
 	if err := validName(g.Link); err != nil {
 		errs = append(errs, fmt.Errorf("gpu %s: link: %w", g.Name, err))
 	}
+	errs = append(errs, g.powerProblems()...)
 	if g.GPUsPerNode < 1 {
 		errs = append(errs, fmt.Errorf("gpu %s: %d GPUs per node, want at least 1", g.Name, g.GPUsPerNode))
 	}

@@ -36,6 +36,9 @@ func GPUs() []GPU {
 			Efficiency: 0.3, EfficiencyBasis: cite(effV100),
 			Link: "nvlink2", GPUsPerNode: 8, Server: "NVIDIA DGX-1 (V100), hybrid cube-mesh NVLink",
 			Source: cite("NVIDIA Tesla V100 GPU Datasheet, V100 SXM2 column: Tensor Performance 125 TFLOPS (fp16), 32/16 GB HBM2, 900 GB/s"),
+			TDP:    300, IdlePower: 50, Price: 0.60, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA Tesla V100 GPU Datasheet, V100 SXM2: max power consumption 300 W. " +
+				idleBasis + "50 W, about a sixth of TDP, not measured"),
 		},
 		{
 			Name: "a100-sxm-40gb", Vendor: "NVIDIA", DisplayName: "NVIDIA A100 SXM4 40GB",
@@ -44,6 +47,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effA100),
 			Link: "nvlink3", GPUsPerNode: 8, Server: "NVIDIA DGX A100 (6 NVSwitches)",
 			Source: cite("NVIDIA A100 Tensor Core GPU Datasheet, A100 40GB SXM column: BF16 Tensor Core 312 TFLOPS (624 with sparsity), 40GB HBM2, 1,555 GB/s"),
+			TDP:    400, IdlePower: 60, Price: 1.20, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA A100 Tensor Core GPU Datasheet, A100 SXM: max TDP power 400 W. " +
+				idleBasis + "60 W, 15% of TDP, not measured"),
 		},
 		{
 			Name: "a100-sxm-80gb", Vendor: "NVIDIA", DisplayName: "NVIDIA A100 SXM4 80GB",
@@ -52,6 +58,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effA100),
 			Link: "nvlink3", GPUsPerNode: 8, Server: "NVIDIA DGX A100 640GB (6 NVSwitches)",
 			Source: cite("NVIDIA A100 Tensor Core GPU Datasheet, A100 80GB SXM column: BF16 Tensor Core 312 TFLOPS (624 with sparsity), 80GB HBM2e, 2,039 GB/s"),
+			TDP:    400, IdlePower: 60, Price: 1.50, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA A100 Tensor Core GPU Datasheet, A100 80GB SXM: max TDP power 400 W. " +
+				idleBasis + "60 W, 15% of TDP, not measured"),
 		},
 		{
 			Name: "h100-sxm", Vendor: "NVIDIA", DisplayName: "NVIDIA H100 SXM5 80GB",
@@ -60,6 +69,8 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effH100),
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX H100 (4 NVSwitches)",
 			Source: cite("NVIDIA H100 Tensor Core GPU Datasheet, H100 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), FP8 Tensor Core 3,958 TFLOPS with sparsity (1,979 dense; 1,978.9 in the H100 white paper's dense table), 80GB HBM3, 3.35 TB/s. " + fp8SeenHopper),
+			TDP:    700, IdlePower: 100, Price: 2.50, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA H100 Tensor Core GPU Datasheet, H100 SXM: max thermal design power up to 700 W. " + h100Idle),
 		},
 		{
 			Name: "h100-pcie", Vendor: "NVIDIA", DisplayName: "NVIDIA H100 PCIe 80GB",
@@ -68,6 +79,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effHopperKin),
 			Link: "pcie5", GPUsPerNode: 8, Server: "8-GPU PCIe Gen5 server (optional NVLink bridges between pairs not modelled)",
 			Source: cite("NVIDIA H100 Tensor Core GPU Datasheet, H100 PCIe column: BF16 Tensor Core 1,513 TFLOPS with sparsity (756 dense), FP8 Tensor Core 3,026 TFLOPS with sparsity (1,513 dense), 80GB HBM2e, 2 TB/s. " + fp8SeenHopper),
+			TDP:    350, IdlePower: 60, Price: 2.00, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA H100 Tensor Core GPU Datasheet, H100 PCIe: max thermal design power 300–350 W (configurable); the upper figure. " +
+				idleBasis + "60 W, about a sixth of TDP"),
 		},
 		{
 			Name: "h200", Vendor: "NVIDIA", DisplayName: "NVIDIA H200 SXM 141GB",
@@ -76,6 +90,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effHopperKin),
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA HGX H200 (4 NVSwitches)",
 			Source: cite("NVIDIA H200 Tensor Core GPU Datasheet, H200 SXM column: BF16 Tensor Core 1,979 TFLOPS with sparsity (989 dense), FP8 Tensor Core 3,958 TFLOPS with sparsity (1,979 dense), 141GB HBM3e, 4.8 TB/s. FP8 figure seen in secondary copies only (e.g. ai-hpc.github.io's 8x H200 page: FP8 ~3,958 TFLOPS per GPU); the datasheet itself was not in the search corpus"),
+			TDP:    700, IdlePower: 100, Price: 3.00, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA H200 Tensor Core GPU Datasheet, H200 SXM: max thermal design power up to 700 W. " + h100Idle +
+				" (a public vLLM benchmark, serialalice.pt, reports an H200 at 80 W idle)"),
 		},
 		{
 			Name: "b200", Vendor: "NVIDIA", DisplayName: "NVIDIA B200 (HGX/DGX B200)",
@@ -84,6 +101,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effB200),
 			Link: "nvlink5", GPUsPerNode: 8, Server: "NVIDIA DGX/HGX B200 (NVLink 5 switch)",
 			Source: cite("NVIDIA HGX B200 specifications (8 GPUs): FP16/BF16 Tensor Core 36 PFLOPS with sparsity, i.e. 2.25 PFLOPS dense per GPU; FP8 Tensor Core 72 PFLOPS with sparsity, i.e. 4.5 PFLOPS dense per GPU; NVIDIA DGX B200 Datasheet: 1,440 GB total GPU memory (180 GB per GPU), 64 TB/s HBM3e (8 TB/s per GPU), '72 petaFLOPS training' (FP8 with sparsity, 8 GPUs). FP8 figures confirmed in secondary copies only (a transcript of the DGX B200 specifications in eawlot3000/reading; verda.com's per-GPU table: B200 FP8 4.5 PFLOPS dense)"),
+			TDP:    1000, IdlePower: 150, Price: 4.50, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA HGX B200: up to 1,000 W per GPU, confirmed in secondary sources only. " +
+				idleBasis + "150 W, 15% of TDP as for the H100"),
 		},
 		{
 			Name: "mi300x", Vendor: "AMD", DisplayName: "AMD Instinct MI300X",
@@ -92,6 +112,9 @@ func GPUs() []GPU {
 			Efficiency: 0.35, EfficiencyBasis: cite(effMI300X),
 			Link: "infinity-fabric", GPUsPerNode: 8, Server: "AMD Instinct MI300X Platform (8 OAM GPUs, fully connected Infinity Fabric)",
 			Source: cite("AMD Instinct MI300X Accelerator Data Sheet: peak BF16 1,307.4 TFLOPS dense (2,614.9 with sparsity), peak FP8 2,614.9 TFLOPS dense (5,229.8 with sparsity), 192 GB HBM3, 5.3 TB/s. FP8 figure seen in secondary sources only (e.g. ScalarLM's MI300X GEMM note: FP8 2.6 PFLOP/s); the data sheet was not in the search corpus"),
+			TDP:    750, IdlePower: 150, Price: 2.50, PriceBasis: cite(priceBasis),
+			PowerSource: cite("AMD Instinct MI300X: 750 W peak total board power (OAM), from AMD's launch footnotes as reported by secondary sources (meterpreter.org, inkl.com); the data sheet itself was not in the search corpus. " +
+				idleBasis + "150 W, 20% of TBP, not measured"),
 		},
 		{
 			Name: "t4", Vendor: "NVIDIA", DisplayName: "NVIDIA T4 16GB",
@@ -100,6 +123,9 @@ func GPUs() []GPU {
 			Efficiency: 0.3, EfficiencyBasis: cite(effT4),
 			Link: "pcie3", GPUsPerNode: 4, Server: "AWS EC2 g4dn.12xlarge (4× T4, PCIe Gen3)",
 			Source: cite("NVIDIA T4 Tensor Core GPU Datasheet: Mixed Precision (FP16/FP32) 65 TFLOPS, 16 GB GDDR6, 320+ GB/s"),
+			TDP:    70, IdlePower: 15, Price: 0.35, PriceBasis: cite(priceBasis),
+			PowerSource: cite("NVIDIA T4 Tensor Core GPU Datasheet: max power consumption 70 W. " +
+				idleBasis + "15 W, not measured"),
 		},
 		{
 			Name: "a10g", Vendor: "NVIDIA", DisplayName: "NVIDIA A10G 24GB (AWS)",
@@ -108,6 +134,9 @@ func GPUs() []GPU {
 			Efficiency: 0.4, EfficiencyBasis: cite(effA10G),
 			Link: "pcie4", GPUsPerNode: 4, Server: "AWS EC2 g5.12xlarge (4× A10G, PCIe Gen4)",
 			Source: cite("UNVERIFIED: NVIDIA publishes no A10G datasheet (an AWS-only GA102 part). 24 GB GDDR6 at 600 GB/s as AWS lists for EC2 G5; 70 TFLOPS dense bf16 is the GA102 rate with fp32 accumulation (half of the A10 datasheet's 125), not a vendor figure"),
+			TDP:    150, IdlePower: 25, Price: 0.75, PriceBasis: cite(priceBasis),
+			PowerSource: cite("UNCONFIRMED: NVIDIA publishes no A10G datasheet; 150 W is the A10 datasheet's max power, taken for the AWS part. " +
+				idleBasis + "25 W, not measured"),
 		},
 		{
 			// The bandwidth-rich, compute-poor Hopper that AReaL-Hex (Yan et
@@ -119,6 +148,9 @@ func GPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effHopperKin),
 			Link: "nvlink4", GPUsPerNode: 8, Server: "NVIDIA HGX H20 (8 GPUs, NVLink 4)",
 			Source: cite("UNVERIFIED: NVIDIA publishes no H20 datasheet (a China-market Hopper). 148 TFLOPS dense FP16/BF16, 296 TFLOPS dense FP8, 96 GB HBM3 at 4.0 TB/s and NVLink 900 GB/s as third-party spec listings report them (e.g. willitrunai.com/gpus/h20-96gb; FP8 296 as the INT8 rate of a spec table found by search, taken at Hopper's FP8 = INT8 = 2 × BF16), not a vendor figure"),
+			TDP:    400, IdlePower: 70, Price: 1.00, PriceBasis: cite(priceBasis),
+			PowerSource: cite("UNCONFIRMED: NVIDIA publishes no H20 datasheet; 400 W as third-party spec listings report it. " +
+				idleBasis + "70 W, not measured"),
 		},
 	}
 	gpus = append(gpus, newerGPUs()...)
@@ -139,6 +171,8 @@ func newerGPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effH800),
 			Link: "nvlink4-h800", GPUsPerNode: 8, Server: "NVIDIA HGX H800 (8 GPUs, NVSwitch, 400 GB/s NVLink)",
 			Source: cite("UNVERIFIED against a vendor datasheet: NVIDIA publishes no H800 SXM5 datasheet found by search. The H100 SXM's compute (BF16 989 and FP8 1,979 TFLOPS dense, 80 GB HBM3 at 3.35 TB/s) with NVLink cut to 400 GB/s, as secondary sources state it (philisun.com and aiwiki.ai/wiki/nvidia_h800: same GH100 die, NVLink 400 GB/s bidirectional against the H100's 900, FP64 cut)"),
+			TDP:    700, IdlePower: 100, Price: 2.50, PriceBasis: cite(priceBasis),
+			PowerSource: cite("UNCONFIRMED: no H800 SXM5 datasheet found; the H100 SXM's 700 W (same board, NVLink cut). " + h100Idle),
 		},
 		{
 			// One of the 72 Blackwell GPUs of an NVL72 rack, whose single
@@ -149,6 +183,9 @@ func newerGPUs() []GPU {
 			Efficiency: 0.5, EfficiencyBasis: cite(effGB200),
 			Link: "nvlink5", GPUsPerNode: 72, Server: "NVIDIA GB200 NVL72 (36 Grace CPUs, 72 Blackwell GPUs in one NVLink 5 domain of 130 TB/s)",
 			Source: cite("NVIDIA GB200 NVL72 specifications (rack of 72 GPUs): FP16/BF16 Tensor Core 360 PFLOPS and FP8/FP6 720 PFLOPS with sparsity, i.e. 2.5 and 5 PFLOPS dense per GPU; up to 13.4 TB HBM3e (186 GB per GPU) at 576 TB/s (8 TB/s per GPU); NVLink 5 at 1.8 TB/s per GPU. Confirmed in secondary sources only: DaewooKim/AI-Systems' NVL roadmap (GB200 NVL72 dense FP16 180P, FP8 360P, HBM 576 TB/s), MLCommons inference results v6.1 Crusoe GB200-NVL72 system file (186 GB HBM3e per GPU); NVIDIA's page itself was not in the search corpus, and verda.com lists GB200 FP8 as 4.5 PFLOPS dense, which disagrees"),
+			TDP:    1200, IdlePower: 180, Price: 6.00, PriceBasis: cite(priceBasis),
+			PowerSource: cite("UNCONFIRMED: about 1,200 W per Blackwell GPU of a GB200 superchip (2,700 W for two GPUs and a Grace CPU) in secondary sources; NVIDIA's page was not in the search corpus. " +
+				idleBasis + "180 W, 15% of TDP as for the H100"),
 		},
 		{
 			Name: "mi325x", Vendor: "AMD", DisplayName: "AMD Instinct MI325X",
@@ -157,6 +194,9 @@ func newerGPUs() []GPU {
 			Efficiency: 0.35, EfficiencyBasis: cite(effMI325X),
 			Link: "infinity-fabric", GPUsPerNode: 8, Server: "AMD Instinct MI325X Platform (8 OAM GPUs, fully connected Infinity Fabric)",
 			Source: cite("AMD Instinct MI325X specifications: MI300X's CDNA 3 compute (peak BF16 1,307.4 and FP8 2,614.9 TFLOPS dense, 5,229.8 FP8 with sparsity), 256 GB HBM3E at 6 TB/s. Confirmed in secondary sources only (awesomeagents.ai/hardware/amd-mi325x; slicast.com's launch report: 256 GB HBM3E, 6 TB/s, 2.6 PFLOPS FP8, 1.3 PFLOPS FP16); AMD's data sheet was not in the search corpus"),
+			TDP:    1000, IdlePower: 180, Price: 3.00, PriceBasis: cite(priceBasis),
+			PowerSource: cite("AMD Instinct MI325X: 1,000 W peak board power, confirmed in secondary sources only (yobitel.com's MI325X page: TDP about 1,000 W). " +
+				idleBasis + "180 W, not measured"),
 		},
 	}
 }

@@ -70,3 +70,20 @@ func (l Link) validateMeasurement() []error {
 	}
 	return errs
 }
+
+// powerProblems are the problems with g's power and price: a GPU whose
+// figures are missing or unphysical. The catalog's tests run it; the
+// browser reads the catalog they passed (power_js.go).
+func (g GPU) powerProblems() []error {
+	var errs []error
+	if !positive(g.TDP) || !(g.IdlePower > 0 && g.IdlePower < g.TDP) {
+		errs = append(errs, fmt.Errorf("gpu %s: power: TDP %v W must be positive and idle %v W in (0, TDP)", g.Name, g.TDP, g.IdlePower))
+	}
+	if !positive(g.Price) {
+		errs = append(errs, fmt.Errorf("gpu %s: price %v $/GPU-hour must be positive", g.Name, g.Price))
+	}
+	if g.PowerSource == "" || g.PriceBasis == "" {
+		errs = append(errs, fmt.Errorf("gpu %s: power source is empty or price basis is empty", g.Name))
+	}
+	return errs
+}

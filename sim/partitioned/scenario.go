@@ -99,6 +99,7 @@ func phases(s scenario.Scenario) (sub, full scenario.Scenario, err error) {
 	k := SettingsOf(&s).Parts
 	full = s
 	full.Strategy, full.Fidelity, full.Iterations = training.Name, "analytic", 1
+	scenario.Put(&full, section, DefaultSettings()) // a training run owns no partitioned section
 	m, err := s.Model.Resolve()
 	if err != nil {
 		return sub, full, fmt.Errorf("model: %w", err)

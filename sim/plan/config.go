@@ -2,10 +2,11 @@ package plan
 
 import (
 	"errors"
-	"paraplay/sim/training"
 	"strings"
 
+	"paraplay/sim/cost"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 )
 
 // Limits on a Config.
@@ -37,9 +38,13 @@ type Config struct {
 	// GlobalBatch is the number of sequences per iteration, 1..MaxGlobalBatch:
 	// dp × microbatches × micro_batch_size for every plan.
 	GlobalBatch int
-	// Training holds precision, optimizer and efficiency, as in a scenario
-	// (zero values: bf16, adam, the GPU preset's efficiency).
+	// Training holds precision, optimizer, efficiency and the token
+	// budget, as in a scenario (zero values: bf16, adam, the GPU preset's
+	// efficiency, no budget).
 	Training scenario.Training
+	// Cost prices the plans (the scenario's cost section; zero values:
+	// the presets' assumed rates, cost.DefaultPUE, cost.DefaultGridKgPerKWh).
+	Cost training.Cost
 	// MaxMicroBatch is the largest micro-batch size b tried, 1..MaxMicroBatch
 	// (0 = DefaultMaxMicroBatch); b runs over the powers of two up to it.
 	MaxMicroBatch int
@@ -138,6 +143,17 @@ func (c Config) scenario() scenario.Scenario {
 		s.Training.Optimizer = c.Training.Optimizer
 	}
 	s.Training.Efficiency = c.Training.Efficiency
+	s.Training.Tokens = c.Training.Tokens
+	if c.Cost != (training.Cost{}) {
+		set := c.Cost
+		if set.PUE == 0 {
+			set.PUE = cost.DefaultPUE
+		}
+		if set.GridKgPerKWh == 0 {
+			set.GridKgPerKWh = cost.DefaultGridKgPerKWh
+		}
+		scenario.Put(&s, "cost", set)
+	}
 	return s
 }
 

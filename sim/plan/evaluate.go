@@ -41,6 +41,7 @@ func simulate(p *Plan, fidelity string) {
 	sum := tl.Summarize()
 	m := &Metrics{Fidelity: tl.Fidelity, Iteration: tl.End, MFU: sum.MFU, Bubble: sum.BubbleFraction,
 		Compute: sum.Compute, Exposed: sum.ExposedBy}
+	m.cost, m.set, _, _ = sum.CostIteration()
 	for _, mem := range tl.Memory {
 		m.PeakMemory = max(m.PeakMemory, mem.Peak)
 		m.OOM = m.OOM || mem.OOM()

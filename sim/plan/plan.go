@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"paraplay/sim/cost"
 	"paraplay/sim/scenario"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
@@ -94,6 +95,9 @@ type Metrics struct {
 	// Exposed is the communication no compute hid, by kind (tp, cp, ep,
 	// pp, dp, zero), in seconds per GPU.
 	Exposed map[string]float64 `json:"exposed_comm_s,omitempty"`
+
+	cost cost.Iteration // the run as package cost prices it (Plan.Cost)
+	set  cost.Settings
 }
 
 // Iteration is the plan's simulated iteration time, or its lower bound

@@ -25,6 +25,7 @@ func ForScenario(s scenario.Scenario) (Config, error) {
 		c.Nodes, c.GPUsPerNode = 1, s.NumGPUs()
 	}
 	p := s.Parallel
-	cfg := Config{Model: s.Model, Cluster: c, GlobalBatch: p.DP * p.Microbatches * p.MicroBatchSize, Training: s.Training}
+	cfg := Config{Model: s.Model, Cluster: c, GlobalBatch: p.DP * p.Microbatches * p.MicroBatchSize, Training: s.Training,
+		Cost: scenario.Get[training.Cost](&s, "cost")}
 	return cfg, cfg.Validate()
 }

@@ -2,6 +2,7 @@ package run
 
 import (
 	"errors"
+	"math"
 	"os"
 	"testing"
 
@@ -83,6 +84,13 @@ func FuzzSimulate(f *testing.F) {
 		if err := tl.Validate(); err != nil {
 			t.Fatalf("%s: %v", s.Describe(), err)
 		}
+		if e := tl.Summarize().Estimate; e != nil {
+			for _, v := range []float64{e.Days, e.GPUHours, e.CostUSD, e.EnergyKWh, e.CO2Kg, e.PowerPerGPU} {
+				if !(v >= 0) || math.IsInf(v, 0) {
+					t.Fatalf("%s: cost estimate %+v is not finite and non-negative", s.Describe(), *e)
+				}
+			}
+		}
 		if n := float64(len(tl.Spans) + len(tl.States)); n > w.Spans.N {
 			t.Errorf("%s: %g spans, bound %g", s.Describe(), n, w.Spans.N)
 		}
@@ -98,7 +106,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 21 {
+	switch b.next() % 22 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -163,6 +171,10 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		scenario.Put(s, "parallel.sdp", training.SDP{Fraction: pick(b, 0, 0.25, 0.5, 1, 0.3, 2), Masking: pick(b, "backward", "forward", "x"),
 			Level: pick(b, "block", "neuron"), Assignment: pick(b, "cyclic", "disjoint")})
 	case 20:
+		s.Training.Tokens = pick(b, 0, 1, 15e12, 1e18, 2e18)
+		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
+			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
+	case 21:
 		x := &s.Model.MoE
 		x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
 		x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)

@@ -288,6 +288,8 @@ func (s *Scenario) Validate() error {
 	s.validateFaults(bad)
 	s.validateRecovery(bad)
 	s.validateFailures(bad)
+	s.validateTokens(bad)
+	s.validateSections(bad)
 	s.validateAnimatedRecovery(bad)
 	return errors.Join(errs...)
 }

@@ -164,6 +164,11 @@ type Training struct {
 	// default, "" alike) or unfused (a separate add kernel per weight per
 	// microbatch, as Megatron-LM before February 2022).
 	GradAccumulation string `yaml:"grad_accumulation" json:"grad_accumulation,omitempty"`
+	// Tokens is the token budget of the whole run, 0..cost.MaxTokens
+	// (0 = none): with it the summary turns the iteration into days,
+	// GPU-hours, dollars, energy and emissions (package cost; written
+	// with k, M, B, T or P, e.g. 15T).
+	Tokens float64 `yaml:"tokens" json:"tokens,omitempty"`
 }
 
 // ChunksArg is the v to pass to pipeline.New: virtual_stages for the

@@ -3,6 +3,7 @@ package timeline
 import (
 	"cmp"
 	"paraplay/sim/collective"
+	"paraplay/sim/cost"
 	"slices"
 
 	"paraplay/sim/units"
@@ -77,6 +78,13 @@ type Summary struct {
 	// Extra holds the reports of the records in Timeline.Extra, by the
 	// same names.
 	Extra map[string]Report `json:"extra,omitempty"`
+	// Estimate is what training to the scenario's token budget costs
+	// (training.tokens; package cost): its fields (gpu_hours, cost_usd,
+	// energy_kwh, co2_kg, …) sit at the top of the JSON. Nil without a
+	// budget.
+	*cost.Estimate
+
+	costBasis summaryCost // the iteration as package cost takes it
 }
 
 // CollectiveSummary is the time and bandwidth of one collective, in the

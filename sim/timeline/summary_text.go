@@ -59,6 +59,7 @@ func (s *Summary) writeCore(w io.Writer) {
 		p("  throughput            %.0f tokens/s\n", s.TokensPerSecond)
 		p("  MFU                   %.1f%%   (HFU %.1f%%)\n", 100*s.MFU, 100*s.HFU)
 	}
+	s.writeCost(w)
 	if s.Schedule != "" {
 		p("  pipeline bubble       %.1f%%   (%s)\n", 100*s.BubbleFraction, s.Schedule)
 	}

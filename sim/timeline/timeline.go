@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"paraplay/sim/collective"
+	"paraplay/sim/cost"
 	"paraplay/sim/units"
 )
 
@@ -206,6 +207,22 @@ type Training struct {
 	Chunks int `json:"chunks"`
 	// Warnings are valid but suspicious choices of the plan.
 	Warnings []string `json:"warnings,omitempty"`
+	// Cost, when the scenario sets a token budget, is what Summarize
+	// prices the run with (Summary.Estimate); nil otherwise. Not in the
+	// timeline's JSON: the summary carries the result.
+	Cost *CostBasis `json:"-"`
+}
+
+// CostBasis is a training run's token budget, its cost settings and each
+// GPU's rating (package cost).
+type CostBasis struct {
+	// Tokens is the budget, training.tokens.
+	Tokens float64
+	// Settings are the scenario's cost keys.
+	Settings cost.Settings
+	// Ratings has one entry per GPU, by ID; a run of one GPU type may
+	// give one for all.
+	Ratings []cost.Rating
 }
 
 // GPU is a device in the run.

@@ -29,6 +29,7 @@ func (tl *Timeline) summarizeTraining(s *Summary, waits []deviceWaits) {
 		}
 	}
 	s.ExposedBy = tl.exposedByKind(waits)
+	tl.summarizeCost(s)
 }
 
 // summarizeMemory adds each GPU's peak memory and its breakdown, and, in

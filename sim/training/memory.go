@@ -30,6 +30,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 			}
 			info.PeakFLOPS = sum / float64(len(tr.gpuOf))
 		}
+		info.Cost = tr.costBasis()
 	}
 	tl.Training = info
 	twin := tr.twinOf() // a mirror's activations are its twin's

@@ -37,7 +37,7 @@ func (Strategy) Keys() scenario.Keys {
 			"iterations", "cluster.node_gpus"},
 		MinGPUs:  1,
 		MaxGPUs:  scenario.MaxClusterGPUs,
-		Sections: []scenario.Section{sdpSection},
+		Sections: []scenario.Section{sdpSection, costSection},
 	}
 }
 
@@ -63,6 +63,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	checkExperts(s, bad)
 	checkSDP(s, bad)
+	checkCost(s, bad)
 	checkPrecision(s, bad)
 	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {

@@ -8,8 +8,10 @@ import (
 	"strconv"
 
 	"paraplay/sim/budget"
+	"paraplay/sim/cost"
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
@@ -75,6 +77,9 @@ type longOutput struct {
 	BestInterval  units.Time    `json:"best_interval_ns,omitempty"`
 	YoungInterval units.Time    `json:"young_interval_ns"`
 	SweepBaseline string        `json:"sweep_expected,omitempty"`
+	// Cost is the run's rent and energy, per useful token, and the token
+	// budget at its goodput (package cost).
+	Cost *cost.LongEstimate `json:"cost,omitempty"`
 }
 
 func longCommand(file string, s scenario.Scenario, f longFlags, limits budget.Limits, asJSON bool, stdout, stderr io.Writer) int {
@@ -127,6 +132,7 @@ func longCommand(file string, s scenario.Scenario, f longFlags, limits budget.Li
 	}
 	out := longOutput{Title: s.Title(), Fidelity: l.Summary.Fidelity, IterationNS: l.Summary.Iteration,
 		TokensPerSec: l.Summary.TokensPerSecond, Report: rep, YoungInterval: rep.YoungInterval}
+	out.Cost = longCost(l.Summary, rep)
 	if f.sweep {
 		if rep.YoungInterval == 0 {
 			fmt.Fprintf(stderr, "paraplay: %s: no failures (failures.rate_per_node_day is 0): nothing to sweep\n", file)
@@ -162,6 +168,7 @@ func writeLong(w io.Writer, o longOutput) error {
 	if err := o.Report.WriteText(w); err != nil {
 		return err
 	}
+	writeLongCost(w, o.Cost)
 	if o.Sweep == nil {
 		return nil
 	}
@@ -173,4 +180,40 @@ func writeLong(w io.Writer, o longOutput) error {
 	}
 	_, err := fmt.Fprintf(w, "  best interval %s; Young's optimum %s\n", fault.Human(o.BestInterval), fault.Human(o.YoungInterval))
 	return err
+}
+
+// longCost prices the long run rep of the healthy iteration sum: the GPUs
+// are rented for the whole wall time and draw the iteration's power while
+// they train (work kept, work rolled back, degraded running) and their
+// idle power during detection, restarts, checkpoint writes and
+// reconfiguration (cost.OfLong). Nil for a run without catalog GPUs.
+func longCost(sum timeline.Summary, rep fault.Report) *cost.LongEstimate {
+	it, set, tokens, ok := sum.CostIteration()
+	if !ok {
+		return nil
+	}
+	l := rep.Lost
+	idle := l.Restart + l.Checkpoint + l.Detection + l.Reconfigure
+	e := cost.OfLong(it, cost.Long{Wall: rep.Wall.Seconds(), Training: max(0, rep.Wall-idle).Seconds(),
+		Iterations: float64(rep.Iterations)}, tokens, set)
+	return &e
+}
+
+// writeLongCost prints what the long run cost and, with a token budget,
+// what the budget costs at its goodput.
+func writeLongCost(w io.Writer, e *cost.LongEstimate) {
+	if e == nil {
+		return
+	}
+	fmt.Fprintf(w, "  cost                  $%s for the run, $%.4g per million useful tokens; %sWh, PUE included\n",
+		cost.Short(e.CostUSD), e.USDPerMillion, cost.Short(e.EnergyKWh*1e3))
+	if b := e.Budget; b != nil {
+		rate := fmt.Sprintf("$%.2f/GPU-hour", b.GPUHour)
+		if b.Assumed {
+			rate += " (assumed rate)"
+		}
+		fmt.Fprintf(w, "  %-21s %.1f days at this goodput, %s GPU-hours, $%s at %s; %sWh, %s t CO2 at %g kg/kWh\n",
+			"to train "+cost.FormatTokens(b.Tokens)+" tokens", b.Days, cost.Short(b.GPUHours), cost.Short(b.CostUSD), rate,
+			cost.Short(b.EnergyKWh*1e3), cost.Short(b.CO2Kg/1e3), b.GridKgPerKWh)
+	}
 }

@@ -39,6 +39,15 @@ func TestLongRunJSON(t *testing.T) {
 	if got.Report.Iterations != 200000 || got.Report.Goodput <= 0 || got.Report.Goodput >= 1 || got.Report.Failures == 0 {
 		t.Errorf("report %+v: want 200000 iterations, some failures and a goodput in (0, 1)", got.Report)
 	}
+	// The run's rent: every GPU for the whole wall time at its preset's
+	// rate; per useful token, over the iterations kept.
+	c := got.Cost
+	if c == nil || c.Budget != nil {
+		t.Fatalf("cost %+v: want the run's cost and no budget (the scenario sets no training.tokens)", c)
+	}
+	if c.CostUSD <= 0 || c.UsefulTokens <= 0 || c.USDPerMillion != c.CostUSD/c.UsefulTokens*1e6 {
+		t.Errorf("cost %+v: want dollars per million useful tokens = run cost / useful tokens × 1e6", *c)
+	}
 }
 
 func TestLongRunBadCommandLines(t *testing.T) {

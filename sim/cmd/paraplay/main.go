@@ -23,6 +23,10 @@ Usage:
                                [--calibration cal.yaml] [--budget B]
   paraplay run FILE --duration 30d|--iterations N [--sweep-checkpoint] [--json] [--budget B]
                                a long run: failures, recovery and goodput (analytic)
+  paraplay run --from-megatron "torchrun … pretrain_gpt.py FLAGS" [--gpu G] [run flags]
+  paraplay run --from-torchtitan JOB.toml [--gpu G] [--gpus-per-node N] [run flags]
+                               run the plan of a framework's launch configuration
+                               (paraplay plan --emit megatron|torchtitan|deepspeed writes one)
   paraplay presets [--json]    the GPU and link presets, with their sources
   paraplay plan --model M --gpus N --global-batch B [flags]
                                search every parallel plan (paraplay plan -h for flags)
@@ -129,6 +133,7 @@ type runFlags struct {
 	kineto   string
 	calib    string
 	budget   string
+	imp      importFlags
 }
 
 // parseInterleaved lets flags come before or after the file name.
@@ -160,6 +165,7 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.calib, "calibration", "", "price the run with this calibration (paraplay calibrate --out)")
 	fs.StringVar(&f.budget, "budget", "cli", "the work budget: cli, browser, or key=value,… (events, transfers, spans, memory, trace)")
 	f.long.register(fs)
+	f.imp.register(fs)
 	pos, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -167,8 +173,8 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		}
 		return exitUsage
 	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file, got %d\n\n%s", len(pos), usage)
+	if want := 1 - f.imp.count(); len(pos) != want || want < 0 {
+		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file or one --from-megatron / --from-torchtitan, got %d\n\n%s", len(pos)+f.imp.count(), usage)
 		return exitUsage
 	}
 	limits, err := budget.Parse(f.budget)
@@ -179,12 +185,10 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	if f.trace == "" {
 		limits.TraceBytes = math.Inf(1) // no trace is written
 	}
-	data, err := os.ReadFile(pos[0])
-	if err != nil {
-		fmt.Fprintf(stderr, "paraplay: %v\n", err)
-		return exitUsage
+	if f.imp.count() == 1 {
+		pos = []string{f.imp.source()}
 	}
-	s, err := scenario.Parse(data)
+	s, err := f.imp.load(pos[0])
 	if err == nil && f.fidelity != "" {
 		err = overrideFidelity(&s, f.fidelity)
 	}

@@ -13,8 +13,10 @@ import (
 	"strconv"
 	"strings"
 
+	"paraplay/sim/cost"
 	"paraplay/sim/plan"
 	"paraplay/sim/scenario"
+	"paraplay/sim/training"
 	"paraplay/sim/units"
 )
 
@@ -28,6 +30,8 @@ Examples:
   paraplay plan --model llama3-70b --gpus 64 --gpu h100-sxm --global-batch 512 --seq-len 8192
   paraplay plan --model llama3-8b --gpus 16 --global-batch 64 --top 5 --detailed-top 2
   paraplay plan --model mixtral-8x7b --gpus 32 --global-batch 128 --json
+  paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --tokens 15T --gpu-hour 2
+  paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --emit megatron
 
 Flags:
 `
@@ -45,6 +49,9 @@ type planFlags struct {
 	maxMicroBatch, top, detailed      int
 	workers, maxSims                  int
 	efficiency                        float64
+	tokens                            string
+	gpuHour, pue, grid                float64
+	emit                              string
 	crossNodeTP, exhaustive           bool
 	json, csv, quiet                  bool
 }
@@ -70,6 +77,11 @@ func planFlagSet(f *planFlags, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.detailed, "detailed-top", 0, "re-simulate the best k plans at detailed fidelity")
 	fs.IntVar(&f.maxSims, "max-simulations", 0, "simulate at most this many plans, the best bounds first, and report how much better the rest could be (0 = no cap)")
 	fs.IntVar(&f.workers, "workers", runtime.NumCPU(), "simulations at a time")
+	fs.StringVar(&f.tokens, "tokens", "", "a token budget, e.g. 15T: the cost column and the JSON price the whole run (default: a million tokens)")
+	fs.Float64Var(&f.gpuHour, "gpu-hour", 0, "dollars per GPU-hour (default: the GPU preset's assumed, illustrative rate)")
+	fs.Float64Var(&f.pue, "pue", 0, "the facility's power usage effectiveness (default 1.3)")
+	fs.Float64Var(&f.grid, "grid-kg-per-kwh", 0, "the grid's carbon intensity in kg CO2 per kWh (default 0.481, the world's in 2023)")
+	fs.StringVar(&f.emit, "emit", "", "print the best plan as a launch configuration instead of the table: megatron (command-line flags), torchtitan (TOML) or deepspeed (JSON)")
 	fs.BoolVar(&f.json, "json", false, `print {"plans": [...]} as JSON, best first`)
 	fs.BoolVar(&f.csv, "csv", false, "print the plans as CSV, best first")
 	fs.BoolVar(&f.quiet, "quiet", false, "no progress bar")
@@ -107,8 +119,10 @@ func planCommand(args []string, stdout, stderr io.Writer) int {
 		shown = shown[:f.top]
 	}
 	switch {
+	case f.emit != "":
+		err = writeEmit(stdout, stderr, f.emit, r)
 	case f.json:
-		err = writePlanJSON(stdout, shown)
+		err = writePlanJSON(stdout, shown, cfg.Training.Tokens)
 	case f.csv:
 		err = writePlanCSV(stdout, shown)
 	default:
@@ -148,6 +162,19 @@ func (f *planFlags) config() (plan.Config, error) {
 	if f.json && f.csv {
 		bad("csv", "and --json both given; choose one")
 	}
+	if f.emit != "" && !slices.Contains(emitFormats, f.emit) {
+		bad("emit", "%q; allowed %s", f.emit, strings.Join(emitFormats, ", "))
+	}
+	if f.emit != "" && (f.json || f.csv) {
+		bad("emit", "and --json or --csv both given; choose one")
+	}
+	var tokens float64
+	if f.tokens != "" {
+		var err error
+		if tokens, err = cost.ParseTokens(f.tokens); err != nil {
+			bad("tokens", "%v", err)
+		}
+	}
 	perNode, nodes := max(1, f.perNode), 1
 	if len(errs) == 0 {
 		nodes = f.gpus / perNode
@@ -158,7 +185,8 @@ func (f *planFlags) config() (plan.Config, error) {
 			Intra: f.intra, Inter: f.inter, Network: f.network},
 		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
 		Exhaustive: f.exhaustive, Detailed: f.detailed, MaxSimulations: f.maxSims,
-		Training: scenario.Training{Efficiency: f.efficiency},
+		Training: scenario.Training{Efficiency: f.efficiency, Tokens: tokens},
+		Cost:     training.Cost{GPUHour: f.gpuHour, PUE: f.pue, GridKgPerKWh: f.grid},
 	}
 	// Report the config's own problems too, except those the checks above
 	// already named (the cluster's shape, a missing model).
@@ -181,7 +209,8 @@ var configFlags = [][2]string{
 	{"cluster.gpus_per_node", "--gpus-per-node"}, {"cluster.nodes", "--gpus"}, {"cluster.gpu", "--gpu"},
 	{"cluster.intra", "--link"}, {"cluster.inter", "--inter"}, {"cluster.network", "--network"},
 	{"model.seq_len", "--seq-len"}, {"model.preset", "--model"}, {"model", "--model"},
-	{"training.efficiency", "--efficiency"},
+	{"training.efficiency", "--efficiency"}, {"training.tokens", "--tokens"},
+	{"cost.gpu_hour", "--gpu-hour"}, {"cost.pue", "--pue"}, {"cost.grid_kg_per_kwh", "--grid-kg-per-kwh"},
 }
 
 // flagErrors renames the config's fields in err to the flags that set them.
@@ -274,6 +303,8 @@ type planRow struct {
 	Reason     string         `json:"reason,omitempty"`
 	Why        string         `json:"why"`
 	Query      string         `json:"query"`
+	// Cost prices --tokens (a million by default) on the simulated plan.
+	Cost *cost.Estimate `json:"cost,omitempty"`
 }
 
 // MarshalJSON writes the scenario keys beside the row's own fields, so a
@@ -294,7 +325,7 @@ func (r planRow) MarshalJSON() ([]byte, error) {
 	return json.Marshal(m)
 }
 
-func newPlanRow(rank int, p *plan.Plan) planRow {
+func newPlanRow(rank int, p *plan.Plan, tokens float64) planRow {
 	r := planRow{Rank: rank, PeakMemory: p.Estimate.PeakMemory, Fits: p.Fits, NearOOM: p.NearOOM, Status: p.Status,
 		LowerBound: p.Estimate.LowerBound.Seconds(), Reason: p.Reason, Why: p.Why, Keys: map[string]any{}}
 	for k, v := range scenarioKeys(p.Scenario) {
@@ -309,6 +340,9 @@ func newPlanRow(rank int, p *plan.Plan) planRow {
 	if p.Result != nil {
 		it, mfu := p.Result.Iteration.Seconds(), p.Result.MFU
 		r.Iteration, r.MFU = &it, &mfu
+		if e, ok := p.Cost(planTokens(tokens)); ok {
+			r.Cost = &e
+		}
 	}
 	if p.Detailed != nil {
 		d := p.Detailed.Iteration.Seconds()
@@ -320,10 +354,10 @@ func newPlanRow(rank int, p *plan.Plan) planRow {
 	return r
 }
 
-func writePlanJSON(w io.Writer, plans []*plan.Plan) error {
+func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
 	rows := make([]planRow, len(plans))
 	for i, p := range plans {
-		rows[i] = newPlanRow(i+1, p)
+		rows[i] = newPlanRow(i+1, p, tokens)
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
@@ -443,11 +477,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
-	if len(r.Plans) > 0 && r.Plans[0].Status == plan.Best {
-		q := r.Plans[0].Scenario
-		q.Fidelity = "auto"
-		fmt.Fprintf(w, "best plan as a scenario: %s\n", q.Query().Encode())
-	}
+	writeBestPlan(w, r)
 	return nil
 }
 

@@ -119,6 +119,7 @@ func FuzzPlanFlags(f *testing.F) {
 	f.Add("--model llama3-70b --gpus 64 --gpu h100-sxm --global-batch 512 --seq-len 8192")
 	f.Add("--model llama3-8b --gpus 8 --gpus-per-node 0 --global-batch -1 --top -3 --workers 0")
 	f.Add("--model mixtral-8x7b --gpus 65536 --global-batch 1048577 --max-micro-batch 65 --efficiency 2")
+	f.Add("--model llama3-8b --gpus 8 --global-batch 8 --tokens 15T --gpu-hour -2 --pue 0.9 --grid-kg-per-kwh NaN --emit megatron")
 	f.Fuzz(func(t *testing.T, line string) {
 		var fl planFlags
 		fs := planFlagSet(&fl, io.Discard)
