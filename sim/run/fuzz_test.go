@@ -175,14 +175,20 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
 	case 21:
-		x := &s.Model.MoE
-		x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
-		x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)
-		x.Routing.Histogram = pick(b, nil, []float64{4, 1, 1, 1, 1, 1, 1, 1}, []float64{0, 0})
-		x.Experts, x.TopK, x.SharedExperts, x.DenseLayers = pick(b, 0, 2, 16), pick(b, 0, 1, 3), pick(b, 0, 1), pick(b, 0, 1, 2)
-		x.Router, x.Groups, x.TopGroups = pick(b, "", "topk", "group-limited"), pick(b, 0, 2, 3), pick(b, 0, 1, 2)
-		s.Parallel.EP, s.Parallel.ETP, s.Model.MTP = pick(b, 1, 2, 4, 8, 32), pick(b, 0, 1, 2, 3), pick(b, 0, 1)
-		s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
-		s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
+		mutateMoE(b, s)
 	}
+}
+
+// mutateMoE changes a mixture of experts' keys: the routing, the
+// experts' shape, ep and etp, MLA and multi-token prediction.
+func mutateMoE(b *bytesOf, s *scenario.Scenario) {
+	x := &s.Model.MoE
+	x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
+	x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)
+	x.Routing.Histogram = pick(b, nil, []float64{4, 1, 1, 1, 1, 1, 1, 1}, []float64{0, 0})
+	x.Experts, x.TopK, x.SharedExperts, x.DenseLayers = pick(b, 0, 2, 16), pick(b, 0, 1, 3), pick(b, 0, 1), pick(b, 0, 1, 2)
+	x.Router, x.Groups, x.TopGroups = pick(b, "", "topk", "group-limited"), pick(b, 0, 2, 3), pick(b, 0, 1, 2)
+	s.Parallel.EP, s.Parallel.ETP, s.Model.MTP = pick(b, 1, 2, 4, 8, 32), pick(b, 0, 1, 2, 3), pick(b, 0, 1)
+	s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
+	s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
 }
