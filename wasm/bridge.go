@@ -40,6 +40,12 @@ func newBridge(g *game) *bridge {
 		g.show(ss)
 		return b.result(ss)
 	})
+	b.fn("importTraces", func(args []js.Value) any {
+		if len(args) == 0 || args[0].Type() != js.TypeObject {
+			return js.Null()
+		}
+		return b.importTraces(g, args[0])
+	})
 	b.fn("current", func([]js.Value) any { return b.result(g.current()) })
 	b.fn("trace", func([]js.Value) any {
 		ss := g.current()
@@ -146,7 +152,14 @@ func (b *bridge) result(ss *session) any {
 	if ss.query != nil {
 		query = ss.query().Encode()
 	}
-	r := runResult{OK: ss.ok(), Query: query, Title: ss.s.Title(), Describe: ss.s.Describe(),
+	title, describe := ss.s.Title(), ss.s.Describe()
+	if ss.imported != "" || ss.query == nil {
+		title, describe = "Imported trace", ss.imported
+		if ss.tl != nil {
+			title = ss.tl.Title
+		}
+	}
+	r := runResult{OK: ss.ok(), Query: query, Title: title, Describe: describe,
 		Error: strings.Join(ss.errLines, "\n"), ErrTitle: ss.errTitle, Params: errorParams(ss.errLines),
 		Embed: ss.view.Embed, Hide: ss.view.Hide, Plan: ss.view.Plan, Controls: controls, Metrics: metrics}
 	if r.Metrics == nil {

@@ -46,7 +46,11 @@ func (g *game) drawError(dst *ebiten.Image) {
 		}
 		y += 8 * k
 	}
-	g.batch.text(dst, g.fonts, "Fix the parameter named above, or reset to the defaults.", 60*k, y+12*k, 14*k, false, scene.AnchorStart, chromeDim)
+	hint := "Fix the parameter named above, or reset to the defaults."
+	if g.cur.query == nil { // an imported trace (traceimport.go)
+		hint = "Fix or replace the file, or export fewer profiler steps; paraplay import reads it on the command line."
+	}
+	g.batch.text(dst, g.fonts, hint, 60*k, y+12*k, 14*k, false, scene.AnchorStart, chromeDim)
 }
 
 // wrap breaks s at spaces into lines no wider than width (a single word

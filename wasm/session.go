@@ -36,6 +36,9 @@ type session struct {
 	long     *fault.Report
 	errTitle string
 	errLines []string
+	// imported describes a measured run read from profiler traces
+	// (traceimport.go); empty for a simulated one.
+	imported string
 	// pageJSON is the form's controls and the metrics panel as JSON, made
 	// when the page first asks rather than in newSession: in a fresh page
 	// this marshalling is the costliest part of a session (V8 compiles the

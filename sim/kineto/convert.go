@@ -3,7 +3,6 @@ package kineto
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"strings"
 
 	"paraplay/sim/timeline"
@@ -35,11 +34,16 @@ func gpus(traces []*Trace) ([]rankGPU, error) {
 			devs[0] = true
 		}
 		o := origin(t)
-		for _, d := range slices.Sorted(mapKeys(devs)) {
+		keys := make([]int16, 0, len(devs))
+		for d := range devs {
+			keys = append(keys, d)
+		}
+		sortStable(keys, cmpInt)
+		for _, d := range keys {
 			out = append(out, rankGPU{t, d, o})
 		}
 	}
-	slices.SortStableFunc(out, func(a, b rankGPU) int {
+	sortStable(out, func(a, b rankGPU) int {
 		return cmp.Or(cmp.Compare(rankOf(a.trace), rankOf(b.trace)), cmp.Compare(a.device, b.device))
 	})
 	for i := 1; i < len(out); i++ {
@@ -58,16 +62,6 @@ func rankOf(t *Trace) int {
 		return t.ParaPlay.GPU
 	}
 	return t.Rank
-}
-
-func mapKeys[K comparable, V any](m map[K]V) func(func(K) bool) {
-	return func(yield func(K) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // origin is the instant of the trace's clock that becomes the run's 0:
@@ -131,7 +125,7 @@ func Timeline(traces []*Trace) (*timeline.Timeline, error) {
 	for i, g := range gs {
 		tl.Spans = appendSpans(tl.Spans, i, g)
 	}
-	slices.SortStableFunc(tl.Spans, func(a, b timeline.Span) int {
+	sortStable(tl.Spans, func(a, b timeline.Span) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPU, b.GPU))
 	})
 	tl.Collectives = collectives(gs)
@@ -259,12 +253,12 @@ func collectives(gs []rankGPU) []timeline.Collective {
 			joined = append(joined, n.Collective)
 		}
 	}
-	slices.Sort(joined)
+	sortStable(joined, cmpInt)
 	var out []timeline.Collective // nil when there are none, as a simulated run has
 	for _, idx := range joined {
 		out = append(out, *byIndex[idx])
 	}
-	slices.SortStableFunc(real, func(a, b timeline.Collective) int {
+	sortStable(real, func(a, b timeline.Collective) int {
 		return cmp.Or(cmp.Compare(a.Start, b.Start), cmp.Compare(a.GPUs[0], b.GPUs[0]))
 	})
 	return append(out, real...)

@@ -8,10 +8,16 @@
 //
 // # Reading
 //
-// Read streams: encoding/json's Decoder walks the top-level object key by
-// key and traceEvents event by event, each event decoded alone into the
-// fields the reader uses, so memory holds what a trace keeps (48 bytes a
-// GPU activity, interned names) and never the file. Limits bound the bytes
+// Read streams: a decoder walks the top-level object key by key and
+// traceEvents event by event, each event decoded alone into the fields the
+// reader uses, so memory holds what a trace keeps (48 bytes a GPU
+// activity, interned names) and never the file. The command line's
+// decoder is encoding/json's (read_json.go); the browser, which carries
+// no encoding/json, uses the package's own tokenizer (scan.go, scanfile.go),
+// which gives the same trace for every input (TestScanMatchesJSON on the
+// shared and written traces, FuzzScan on any bytes). The browser keeps
+// only what the timeline uses: not the host's runtime calls and GEMM
+// operators (analysisInputs). Limits bound the bytes
 // read, the size of any one JSON value (which bounds the decoder's buffer)
 // and the events kept; a malformed, truncated or oversized file is an
 // error naming the problem and its byte offset. Times are read exactly:
@@ -59,5 +65,7 @@
 // strategies' records are not written.
 //
 // The package does no I/O (it takes an io.Reader and an io.Writer; the
-// command line opens files and gunzips them) and builds for the browser.
+// command line opens files and gunzips them, the playground hands it the
+// browser's streams of the reader's files) and builds for the browser,
+// without WriteRank.
 package kineto

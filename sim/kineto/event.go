@@ -2,7 +2,6 @@ package kineto
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,16 +10,17 @@ import (
 )
 
 // rawEvent is one element of traceEvents with the fields the reader uses;
-// encoding/json skips the rest.
+// the decoders skip the rest. Keys match as encoding/json matches them:
+// exactly, else ignoring case.
 type rawEvent struct {
-	Ph   string      `json:"ph"`
-	Cat  string      `json:"cat"`
-	Name string      `json:"name"`
-	Pid  anyID       `json:"pid"`
-	Tid  anyID       `json:"tid"`
-	Ts   json.Number `json:"ts"`
-	Dur  json.Number `json:"dur"`
-	Args rawArgs     `json:"args"`
+	Ph   string  `json:"ph"`
+	Cat  string  `json:"cat"`
+	Name string  `json:"name"`
+	Pid  anyID   `json:"pid"`
+	Tid  anyID   `json:"tid"`
+	Ts   number  `json:"ts"`
+	Dur  number  `json:"dur"`
+	Args rawArgs `json:"args"`
 }
 
 // rawArgs are the args the reader uses: ids that tie GPU work to the host,
@@ -28,21 +28,21 @@ type rawEvent struct {
 // operator's input shapes, the metadata's names, and what ParaPlay adds to
 // the traces it writes (WriteRank).
 type rawArgs struct {
-	External    json.Number     `json:"External id"`
-	Correlation json.Number     `json:"correlation"`
-	Device      json.Number     `json:"device"`
-	Stream      json.Number     `json:"stream"`
-	Bytes       json.Number     `json:"bytes"`
-	Collective  string          `json:"Collective name"`
-	InElems     json.Number     `json:"In msg nelems"`
-	OutElems    json.Number     `json:"Out msg nelems"`
-	GroupSize   json.Number     `json:"Group size"`
-	DType       string          `json:"dtype"`
-	Group       string          `json:"Process Group Name"`
-	InputDims   json.RawMessage `json:"Input Dims"`
-	InputType   json.RawMessage `json:"Input type"`
-	Name        string          `json:"name"`
-	Labels      string          `json:"labels"`
+	External    number   `json:"External id"`
+	Correlation number   `json:"correlation"`
+	Device      number   `json:"device"`
+	Stream      number   `json:"stream"`
+	Bytes       number   `json:"bytes"`
+	Collective  string   `json:"Collective name"`
+	InElems     number   `json:"In msg nelems"`
+	OutElems    number   `json:"Out msg nelems"`
+	GroupSize   number   `json:"Group size"`
+	DType       string   `json:"dtype"`
+	Group       string   `json:"Process Group Name"`
+	InputDims   rawValue `json:"Input Dims"`
+	InputType   rawValue `json:"Input type"`
+	Name        string   `json:"name"`
+	Labels      string   `json:"labels"`
 	spanArgs
 	collArgs
 }
@@ -113,7 +113,7 @@ func (rd *reader) complete(e *rawEvent, at int64) error {
 	switch {
 	case cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" || cat == "memcpy" || cat == "memset":
 		return rd.gpu(e, cat, start, start+dur, at)
-	case cat == "cuda_runtime" || cat == "runtime" || cat == "cuda_driver":
+	case analysisInputs && (cat == "cuda_runtime" || cat == "runtime" || cat == "cuda_driver"):
 		return rd.launch(e, start, start+dur, at)
 	case strings.HasPrefix(e.Name, "ProfilerStep#"):
 		n, err := strconv.Atoi(strings.TrimPrefix(e.Name, "ProfilerStep#"))
@@ -122,7 +122,7 @@ func (rd *reader) complete(e *rawEvent, at int64) error {
 		}
 		rd.t.Steps = append(rd.t.Steps, Step{Number: n, Start: start, End: start + dur})
 		return rd.keep(at)
-	case (cat == "cpu_op" || cat == "operator") && isGEMMOp(e.Name):
+	case analysisInputs && (cat == "cpu_op" || cat == "operator") && isGEMMOp(e.Name):
 		return rd.gemmOp(e, start, start+dur, at)
 	}
 	rd.t.Ignored++
@@ -144,7 +144,7 @@ func (rd *reader) ids(e *rawEvent, at int64, fields ...idField) error {
 // idField is one arg to read as a whole number into out.
 type idField struct {
 	name string
-	v    json.Number
+	v    number
 	out  *int64
 }
 

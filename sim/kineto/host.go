@@ -1,7 +1,6 @@
 package kineto
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
@@ -28,13 +27,12 @@ func isGEMMOp(name string) bool { _, ok := gemmOps[name]; return ok }
 // its kernel.
 func (rd *reader) gemmOp(e *rawEvent, start, end units.Time, at int64) error {
 	spec := gemmOps[e.Name]
-	var dims [][]int64
-	var types []string
-	if json.Unmarshal(e.Args.InputDims, &dims) != nil || len(dims) <= max(spec.a, spec.b) {
+	dims, ok := decodeDims(e.Args.InputDims)
+	if !ok || len(dims) <= max(spec.a, spec.b) {
 		rd.t.Ignored++
 		return nil
 	}
-	_ = json.Unmarshal(e.Args.InputType, &types) // the dtype is optional
+	types := decodeTypes(e.Args.InputType) // the dtype is optional
 	a, b := dims[spec.a], dims[spec.b]
 	op := GEMMOp{Thread: e.Tid.num, Start: start, End: end}
 	switch {
@@ -62,17 +60,16 @@ func (rd *reader) gemmOp(e *rawEvent, start, end units.Time, at int64) error {
 	return rd.keep(at)
 }
 
-// distributed reads distributedInfo: the rank and the world's size.
-func (rd *reader) distributed() error {
-	at := rd.dec.InputOffset()
-	var d struct {
-		Backend   string `json:"backend"`
-		Rank      *int   `json:"rank"`
-		WorldSize int    `json:"world_size"`
-	}
-	if err := rd.dec.Decode(&d); err != nil {
-		return rd.typeError(err, at, "distributedInfo")
-	}
+// distInfo is distributedInfo's fields that the reader uses.
+type distInfo struct {
+	Backend   string `json:"backend"`
+	Rank      *int   `json:"rank"`
+	WorldSize int    `json:"world_size"`
+}
+
+// setDistributed checks and keeps distributedInfo: the rank and the
+// world's size.
+func (rd *reader) setDistributed(d *distInfo, at int64) error {
 	rank := -1
 	if d.Rank != nil {
 		rank = *d.Rank
@@ -85,20 +82,18 @@ func (rd *reader) distributed() error {
 	return nil
 }
 
-// devices reads deviceProperties.
-func (rd *reader) devices() error {
-	at := rd.dec.InputOffset()
-	var ds []struct {
-		ID           int    `json:"id"`
-		Name         string `json:"name"`
-		Memory       int64  `json:"totalGlobalMem"`
-		SMs          int    `json:"numSms"`
-		ComputeMajor int    `json:"computeMajor"`
-		ComputeMinor int    `json:"computeMinor"`
-	}
-	if err := rd.dec.Decode(&ds); err != nil {
-		return rd.typeError(err, at, "deviceProperties")
-	}
+// deviceProps is one entry of deviceProperties, the fields the reader uses.
+type deviceProps struct {
+	ID           int    `json:"id"`
+	Name         string `json:"name"`
+	Memory       int64  `json:"totalGlobalMem"`
+	SMs          int    `json:"numSms"`
+	ComputeMajor int    `json:"computeMajor"`
+	ComputeMinor int    `json:"computeMinor"`
+}
+
+// setDevices checks and keeps deviceProperties.
+func (rd *reader) setDevices(ds []deviceProps, at int64) error {
 	if len(ds) > maxDevices {
 		return rd.at(at, fmt.Sprintf("deviceProperties lists %d devices; at most %d allowed", len(ds), maxDevices))
 	}
@@ -110,14 +105,6 @@ func (rd *reader) devices() error {
 			ComputeMajor: d.ComputeMajor, ComputeMinor: d.ComputeMinor})
 	}
 	return nil
-}
-
-// typeError names the key of a top-level value of the wrong shape.
-func (rd *reader) typeError(err error, at int64, key string) error {
-	if te, ok := err.(*json.UnmarshalTypeError); ok {
-		return rd.at(at, fmt.Sprintf("%s: %s is a JSON %s, which it cannot be", key, fieldName(te), te.Value))
-	}
-	return err
 }
 
 // Device returns the description of the GPU with index id, and whether

@@ -1,7 +1,6 @@
 package kineto
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"paraplay/sim/collective"
@@ -40,38 +39,33 @@ type spanMeta struct {
 
 // spanArgs are the args a span's kernel carries.
 type spanArgs struct {
-	Kind       string      `json:"paraplay kind"`
-	Microbatch json.Number `json:"paraplay microbatch"`
-	Stage      json.Number `json:"paraplay stage"`
-	Iteration  json.Number `json:"paraplay iteration"`
+	Kind       string `json:"paraplay kind"`
+	Microbatch number `json:"paraplay microbatch"`
+	Stage      number `json:"paraplay stage"`
+	Iteration  number `json:"paraplay iteration"`
 }
 
 // collArgs are the args a collective's NCCL kernel carries beyond
 // PyTorch's: the collective's index in the run and its fields.
 type collArgs struct {
-	CollIndex json.Number `json:"paraplay collective"`
-	Op        string      `json:"paraplay op"`
-	Algorithm string      `json:"paraplay algorithm"`
-	Protocol  string      `json:"paraplay protocol"`
-	Channels  json.Number `json:"paraplay channels"`
-	Purpose   string      `json:"paraplay purpose"`
-	Ranks     []int       `json:"paraplay ranks"`
+	CollIndex number `json:"paraplay collective"`
+	Op        string `json:"paraplay op"`
+	Algorithm string `json:"paraplay algorithm"`
+	Protocol  string `json:"paraplay protocol"`
+	Channels  number `json:"paraplay channels"`
+	Purpose   string `json:"paraplay purpose"`
+	Ranks     []int  `json:"paraplay ranks"`
 }
 
-// meta reads the top-level run description.
-func (rd *reader) meta() error {
-	at := rd.dec.InputOffset()
-	var m Meta
-	if err := rd.dec.Decode(&m); err != nil {
-		return rd.typeError(err, at, metaKey)
-	}
+// setMeta checks and keeps the top-level run description.
+func (rd *reader) setMeta(m *Meta, at int64) error {
 	if m.GPU < 0 || m.GPU >= 1<<24 || m.Node < 0 || m.Node >= 1<<24 {
 		return rd.at(at, fmt.Sprintf("%s: gpu %d, node %d: want 0..%d", metaKey, m.GPU, m.Node, 1<<24-1))
 	}
 	if rd.t.ParaPlay != nil {
 		m.spans = rd.t.ParaPlay.spans // events came first
 	}
-	rd.t.ParaPlay = &m
+	rd.t.ParaPlay = m
 	return nil
 }
 

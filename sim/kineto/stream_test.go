@@ -1,3 +1,5 @@
+//go:build !js
+
 package kineto_test
 
 import (
@@ -88,11 +90,17 @@ func peakMemory(f func()) uint64 {
 // memory of each step (the trace Read returns is still held during the
 // conversion, as paraplay import holds it).
 func readSynthetic(tb testing.TB, size int64) (kernels int, readPeak, importPeak uint64) {
+	return readSyntheticWith(tb, size, kineto.Read)
+}
+
+// readSyntheticWith is readSynthetic through read (Read, or ReadScan: the
+// browser's tokenizer).
+func readSyntheticWith(tb testing.TB, size int64, read func(io.Reader, string, kineto.Limits) (*kineto.Trace, error)) (kernels int, readPeak, importPeak uint64) {
 	runtime.GC()
 	var tr *kineto.Trace
 	readPeak = peakMemory(func() {
 		var err error
-		if tr, err = kineto.Read(newSyntheticTrace(size), "synthetic.json", kineto.Limits{}); err != nil {
+		if tr, err = read(newSyntheticTrace(size), "synthetic.json", kineto.Limits{}); err != nil {
 			tb.Fatal(err)
 		}
 	})
@@ -113,6 +121,34 @@ func TestStreamedMemory(t *testing.T) {
 	t.Logf("64 MB: %d kernels, peak %.0f MB reading, %.0f MB with the conversion", kernels, float64(read)/1e6, float64(conv)/1e6)
 	if kernels < 100000 || read > 100e6 || conv > 150e6 {
 		t.Errorf("%d kernels in %.0f MB (%.0f MB converted); want over 100,000 within 100 MB (150 MB)", kernels, float64(read)/1e6, float64(conv)/1e6)
+	}
+}
+
+// TestScanStreamedMemory is TestStreamedMemory through the browser's
+// tokenizer (ReadScan), with the same bounds.
+func TestScanStreamedMemory(t *testing.T) {
+	start := time.Now()
+	kernels, read, conv := readSyntheticWith(t, 64<<20, kineto.ReadScan)
+	t.Logf("64 MB through the tokenizer: %d kernels, peak %.0f MB reading, %.0f MB with the conversion, %.0f MB/s", kernels, float64(read)/1e6, float64(conv)/1e6, 64*1.048576/time.Since(start).Seconds())
+	if kernels < 100000 || read > 100e6 || conv > 150e6 {
+		t.Errorf("%d kernels in %.0f MB (%.0f MB converted); want over 100,000 within 100 MB (150 MB)", kernels, float64(read)/1e6, float64(conv)/1e6)
+	}
+}
+
+// BenchmarkScan1GB is BenchmarkRead1GB through the browser's tokenizer:
+//
+//	go test -run '^$' -bench BenchmarkScan1GB -benchtime 1x ./sim/kineto
+func BenchmarkScan1GB(b *testing.B) {
+	for b.Loop() {
+		start := time.Now()
+		kernels, read, conv := readSyntheticWith(b, 1<<30, kineto.ReadScan)
+		b.ReportMetric(float64(read)/1e6, "read-peak-MB")
+		b.ReportMetric(float64(conv)/1e6, "import-peak-MB")
+		b.ReportMetric(float64(kernels), "kernels")
+		b.ReportMetric(float64(1<<30)/1e6/time.Since(start).Seconds(), "MB/s")
+		if read > 500e6 {
+			b.Errorf("peak memory %.0f MB reading 1 GB; the limit is 500 MB", float64(read)/1e6)
+		}
 	}
 }
 

@@ -128,6 +128,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
+		s.Parallel.ZeROGroup = pick(b, 0, 1, 2, 3)
 		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
 		s.Parallel.P2P = pick(b, "", "async", "blocking")
 	case 7:

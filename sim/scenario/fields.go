@@ -101,6 +101,7 @@ var planFields = []Field{
 	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
 	intField("parallel.etp", "etp", func(s *Scenario) *int { return &s.Parallel.ETP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
+	intField("parallel.zero_group", "zero_group", func(s *Scenario) *int { return &s.Parallel.ZeROGroup }),
 	{"parallel.schedule", "schedule", strings.Join(pipeline.Names(), ", "), func(s *Scenario) string { return s.Parallel.Schedule },
 		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},
 	intField("parallel.virtual_stages", "virtual_stages", func(s *Scenario) *int { return &s.Parallel.VirtualStages }),

@@ -81,6 +81,12 @@ type Parallel struct {
 	ETP int `yaml:"etp" json:"etp,omitempty"`
 	// ZeRO is the ZeRO stage 0..3 (3 = FSDP-style sharded parameters).
 	ZeRO int `yaml:"zero" json:"zero"`
+	// ZeROGroup is g, the GPUs the ZeRO stage shards over: 0 (the
+	// default) shards over the whole data-parallel group; a divisor g of
+	// dp shards within groups of g consecutive replicas and replicates
+	// across the dp/g groups (hierarchical ZeRO: FSDP's hybrid sharding,
+	// ZeRO++'s hpZ, AsyncHZP).
+	ZeROGroup int `yaml:"zero_group" json:"zero_group,omitempty"`
 	// Schedule is the pipeline schedule: gpipe, 1f1b, interleaved, zb-h1,
 	// zb-h2, zb-v, dualpipev, pipedream-async or local-loss (every stage
 	// trains against its own local loss; its backward waits for no gradient).
@@ -133,6 +139,15 @@ type Parallel struct {
 	// fewer layers than the others, for the embedding and the output head
 	// they also hold (Llama 3 used 1); 0: the equal split.
 	FirstLastFewer int `yaml:"first_last_fewer" json:"first_last_fewer,omitempty"`
+}
+
+// ShardGroup is the number of data-parallel replicas the ZeRO stage
+// shards over: zero_group, or dp when it is 0.
+func (p Parallel) ShardGroup() int {
+	if p.ZeROGroup > 0 {
+		return p.ZeROGroup
+	}
+	return p.DP
 }
 
 // Plan is the plan's layout as package parallel takes it.

@@ -246,7 +246,23 @@ func describeSpan(tl *timeline.Timeline, k int) string {
 		return ""
 	}
 	s := &tl.Spans[k]
-	return fmt.Sprintf("%s %s on %s\n%s–%s (%s)", s.Kind, s.Label, vertexName(tl, s.GPU), timeLabel(s.Start), timeLabel(s.End), timeLabel(s.End-s.Start))
+	return fmt.Sprintf("%s %s on %s\n%s–%s (%s)", s.Kind, clipLabel(s.Label), vertexName(tl, s.GPU), timeLabel(s.Start), timeLabel(s.End), timeLabel(s.End-s.Start))
+}
+
+// clipLabel shortens a long label for the inspector: a measured kernel's
+// demangled C++ name runs to thousands of characters, most of them its
+// argument list, which is cut (then the rest past 120 characters).
+func clipLabel(s string) string {
+	if len(s) <= 120 {
+		return s
+	}
+	if i := strings.IndexByte(s, '('); i > 0 {
+		s = s[:i] + "(…)"
+	}
+	if len(s) > 120 {
+		s = strings.ToValidUTF8(s[:117], "") + "…"
+	}
+	return s
 }
 
 func describeSpanCollective(tl *timeline.Timeline, k, g int) string {

@@ -21,6 +21,8 @@ import (
 //   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
 //   - a mixture of experts: exposed EP time, the busiest GPU's load and
 //     the dropped token copies (moeMetrics);
+//   - hierarchical ZeRO (parallel.zero_group set): model states and
+//     bytes between servers beside their closed forms (hzpMetrics);
 //   - subnetwork data parallelism: a worker's model states and gradient
 //     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
@@ -35,6 +37,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
 	parts = append(parts, moeMetrics(s, sum)...)
 	parts = append(parts, sdpMetrics(s, tl)...)
+	parts = append(parts, hzpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Failures.Duration > 0 {

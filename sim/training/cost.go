@@ -388,7 +388,7 @@ func (c *costs) gradBytes(k int) units.Bytes {
 func (c *costs) optimizerStep(ks []int) units.Time {
 	shard := c.deviceParams(ks)
 	if c.par.ZeRO >= 1 {
-		shard /= float64(c.par.DP)
+		shard /= float64(c.par.ShardGroup()) // within its ZeRO group (hzp.go)
 	}
 	bw := float64(c.gpu.HBMBandwidth)
 	if p, err := gemm.Lookup(c.gpu.Name); err == nil {

@@ -145,7 +145,13 @@ func (tr *iteration) gradients(d, c int, done [][]int) error {
 				}
 			}
 			rd, bytes := tr.compress(gpus, ready, bytes)
-			ids, err := tr.collective(op, g.purpose, gpus, rd, bytes)
+			var ids []int
+			var err error
+			if hierarchical(tr.par) && g.purpose == "dp" {
+				ids, err = tr.sumHierarchical(g, rd, bytes)
+			} else {
+				ids, err = tr.collective(op, g.purpose, gpus, rd, bytes)
+			}
 			if err != nil {
 				return err
 			}
@@ -192,20 +198,26 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 	for c := 0; c < tr.sch.Chunks; c++ {
 		params += tr.gradBytes(tr.stageOfDev[d][c])
 	}
+	sg := tr.par.ShardGroup()
 	for j := range tr.mpGroup[0][d] {
-		var gpus []int
-		for r := 0; r < pl.DP; r++ {
+		var gpus, ready []int
+		for r, i := 0, 0; r < pl.DP; r++ {
 			if tr.alive(r) {
 				gpus = append(gpus, tr.mpGroup[r][d][j])
+				ready = append(ready, opt[min(i, len(opt)-1)]) // opt: a live replica's each, or replica 0's alone (mirrored)
+				i++
 			}
-		}
-		if len(gpus) < 2 {
-			continue
-		}
-		// compression.parameters shrinks the gather (Xu et al. 2024).
-		rd, bytes := tr.encode(gpus, opt, params, tr.s.Compression.Parameters)
-		if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
-			return err
+			if (r+1)%sg != 0 {
+				continue // gather within each ZeRO group of sg replicas (hzp.go)
+			}
+			if len(gpus) >= 2 {
+				// compression.parameters shrinks the gather (Xu et al. 2024).
+				rd, bytes := tr.encode(gpus, ready, params, tr.s.Compression.Parameters)
+				if _, err := tr.collective(collective.OpAllGather, "zero", gpus, rd, bytes); err != nil {
+					return err
+				}
+			}
+			gpus, ready = nil, nil
 		}
 	}
 	return nil
@@ -238,13 +250,17 @@ func (tr *iteration) zero3Gathers() error {
 func (tr *iteration) zero3Gather(d int, o, prev pipeline.Op) error {
 	k := tr.stageOfDev[d][o.Chunk]
 	kp := tr.stageOfDev[d][prev.Chunk]
-	for j := range tr.mpGroup[0][d] {
+	sg := tr.par.ShardGroup()
+	for j := 0; j < len(tr.mpGroup[0][d])*tr.plan.DP/sg; j++ {
+		// Rank j%mp of the ZeRO group j/mp (one group of all but with
+		// parallel.zero_group, hzp.go).
+		lo := j / len(tr.mpGroup[0][d]) * sg
 		var gpus, ready, replicas []int
-		for r := 0; r < tr.plan.DP; r++ {
+		for r := lo; r < lo+sg; r++ {
 			if !tr.alive(r) {
 				continue
 			}
-			gpus = append(gpus, tr.mpGroup[r][d][j])
+			gpus = append(gpus, tr.mpGroup[r][d][j%len(tr.mpGroup[0][d])])
 			if !tr.simulated(r) {
 				continue // a mirror: replica 0's ops wait for the gather
 			}

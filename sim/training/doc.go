@@ -25,7 +25,9 @@
 //     backward, as Megatron-LM's local DDP did in 2021); ZeRO-1/2 reduce-scatter instead and
 //     all-gather the updated parameters after the step, ZeRO-3 also
 //     all-gathers parameters before every pass, one op ahead (Rajbhandari
-//     et al. 2020);
+//     et al. 2020); with parallel.zero_group g < dp each of these runs
+//     within groups of g replicas, and a shard's gradients are then
+//     all-reduced across the groups (hierarchical ZeRO, hzp.go);
 //   - the optimizer step, memory-bound: Megatron-LM's mixed-precision step,
 //     42 bytes of HBM traffic per parameter of the shard this GPU updates
 //     in bf16 (Adam's 28, the gradient norm's 4, the fp32-to-bf16 weight
@@ -76,7 +78,7 @@
 // cost.go what each op costs (a real model's FLOPs on the GPU, or
 // synthetic op times), ops.go lays out the pipeline's ops and their
 // dependencies, dataparallel.go the gradient collectives, ZeRO and the
-// optimizer, sdp.go and sdpcomm.go subnetwork data parallelism
+// optimizer, hzp.go hierarchical ZeRO's groups, sdp.go and sdpcomm.go subnetwork data parallelism
 // (parallel.sdp: each worker holds a slice of every layer, its gradients
 // summed over the slice's holders), memory.go the memory and metrics of
 // the record, reserve.go

@@ -58,7 +58,7 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 // of a pipeline device holding stages ks keeps (ZeRO's accounting over its
 // chunks' shards).
 func (c *costs) modelStates(ks []int) (params, grads, opt units.Bytes) {
-	st := workload.ModelStateBytes(c.deviceParams(ks), c.par.ZeRO, c.par.DP)
+	st := workload.ModelStateBytes(c.deviceParams(ks), c.par.ZeRO, c.par.ShardGroup()) // hzp.go
 	return units.Bytes(st.Parameters), units.Bytes(st.Gradients), units.Bytes(st.OptimizerStates)
 }
 
@@ -72,7 +72,7 @@ func (c *costs) modelStates(ks []int) (params, grads, opt units.Bytes) {
 // memory than FSDP needs.) Without data parallelism nothing is gathered.
 func (c *costs) zero3Buffer(ks []int) units.Bytes {
 	p := c.par
-	if p.ZeRO < 3 || p.DP == 1 || !c.real {
+	if p.ZeRO < 3 || p.ShardGroup() == 1 || !c.real {
 		return 0
 	}
 	var unit float64

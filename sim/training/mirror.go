@@ -25,8 +25,8 @@ var everyReplica bool
 // mirrorable reports whether the iteration's replicas cannot differ (see
 // above). It needs the groups and the prices.
 func (tr *iteration) mirrorable() bool {
-	if everyReplica || tr.plan.DP == 1 || tr.sdp != nil || tr.it != nil || tr.fid == detailed || tr.heterogeneous() || encodesPerRank(tr.s.Compression) ||
-		(tr.experts != nil && tr.experts.varies) {
+	if everyReplica || tr.plan.DP == 1 || hierarchical(tr.par) || tr.sdp != nil || tr.it != nil || tr.fid == detailed || tr.heterogeneous() ||
+		encodesPerRank(tr.s.Compression) || (tr.experts != nil && tr.experts.varies) {
 		return false
 	}
 	if tr.fid == ideal || tr.p2pBytes == 0 {
@@ -56,7 +56,7 @@ func (tr *iteration) mirrorable() bool {
 // its Work), and whether asking built the iteration's topology (a second
 // one, for the work bound): it lays out the groups and prices to ask.
 func mirrorCheck(s scenario.Scenario) (mirrored, built bool) {
-	if imperfect(s) || s.Parallel.DP == 1 || fidelityOf(s) == detailed || encodesPerRank(s.Compression) {
+	if imperfect(s) || s.Parallel.DP == 1 || hierarchical(s.Parallel) || fidelityOf(s) == detailed || encodesPerRank(s.Compression) {
 		return false, false
 	}
 	tr, err := newIteration(s, nil)

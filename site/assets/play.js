@@ -82,6 +82,7 @@
     running(null);
     setAddress(r.query);
     show(r);
+    $("controls").hidden = false;
     return r;
   }
 
@@ -303,6 +304,13 @@
       const q = new URLSearchParams(e.detail);
       for (const [k, v] of viewParams()) q.set(k, v);
       run(q.toString());
+    });
+    // trace.js shows a measured run it imported: the address keeps only
+    // the view, since the run lives in no address.
+    document.addEventListener("paraplay-imported", (e) => {
+      setAddress(viewParams().toString());
+      show(e.detail);
+      $("controls").hidden = true; // the form describes a scenario; this run has none
     });
     // The canvas is Ebitengine's; listen on the document for its events.
     const at = (e) => { pointer = e.target.tagName === "CANVAS" ? { x: e.clientX, y: e.clientY } : null; };
