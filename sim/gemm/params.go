@@ -50,7 +50,7 @@ type Params struct {
 func (p Params) Validate() error {
 	var errs []error
 	bad := func(format string, a ...any) {
-		errs = append(errs, fmt.Errorf("gemm: params %s: "+format, append([]any{p.GPU}, a...)...))
+		errs = append(errs, errorf("gemm: params "+p.GPU+": "+format, a))
 	}
 	if p.GPU == "" {
 		bad("gpu name is empty")
@@ -84,3 +84,10 @@ func (p Params) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// errorf is fmt.Errorf of format and args. It is not inlined: validators call it
+// from dozens of places, and the expanded call at each costs the
+// browser's download a few hundred bytes.
+//
+//go:noinline
+func errorf(format string, args []any) error { return fmt.Errorf(format, args...) }

@@ -160,6 +160,8 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		bad("model.preset", "is empty; give a preset (e.g. llama3-8b) or a full shape (layers, hidden, heads, vocab, seq_len)")
 	} else if m, err := s.Model.Resolve(); err != nil {
 		bad("model", "%v", err)
+	} else if m.IsMoE() || m.IsMLA() {
+		bad("model.preset", "is %s, a mixture of experts or MLA model; serving models only dense transformers (training runs it)", m.Name)
 	} else {
 		if p.TP >= 1 && m.KVHeadCount()%p.TP != 0 {
 			bad("parallel.tp", "is %d; it must divide the model's %d key/value heads", p.TP, m.KVHeadCount())

@@ -73,9 +73,9 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 
 // OpModelShapeBytes bounds what the op model allocates to price one new
 // chunk of tokens on one kind of stage (the layer's op list, the
-// embedding's, their prices): about 50 KB measured
+// embedding's, their prices): about 67 KB measured
 // (TestOpModelShapeBytes); later steps of the same shape reuse it.
-const OpModelShapeBytes = 64 << 10
+const OpModelShapeBytes = 80 << 10
 
 // opModelSetup bounds the op model's one-off allocations in a run: at most
 // 4 kinds of stage (first, last, and the middle stages' two layer counts;

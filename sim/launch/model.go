@@ -24,7 +24,7 @@ func shapeOf(s scenario.Scenario) (shape, error) {
 		return shape{}, fmt.Errorf("model: %w", err)
 	}
 	return shape{layers: m.Layers, hidden: m.Hidden, heads: m.Heads, kvHeads: m.KVHeadCount(), ffn: m.FFNWidth(),
-		vocab: m.Vocab, seq: m.SeqLen, experts: m.Experts, topK: m.TopK, moeFFN: m.MoEFFNHidden,
+		vocab: m.Vocab, seq: m.SeqLen, experts: m.MoE.Experts, topK: m.MoE.TopK, moeFFN: m.MoE.ExpertFFNHidden,
 		ffnKind: m.FFN, norm: m.Norm, position: m.Position, bias: m.Bias, tied: m.TiedEmbeddings}.expertDefaults(), nil
 }
 
@@ -41,13 +41,13 @@ func (sh shape) expertDefaults() shape {
 // and layer style: the shape is p, up to its layer count, vocabulary and
 // sequence length (which the scenario overrides).
 func sameFamily(p workload.Model, sh shape) bool {
-	moeFFN := p.MoEFFNHidden
-	if p.Experts > 1 && moeFFN == 0 {
+	moeFFN := p.MoE.ExpertFFNHidden
+	if p.MoE.Experts > 1 && moeFFN == 0 {
 		moeFFN = p.FFNWidth()
 	}
-	experts := max(p.Experts, 1)
+	experts := max(p.MoE.Experts, 1)
 	return p.Hidden == sh.hidden && p.Heads == sh.heads && p.KVHeadCount() == sh.kvHeads && p.FFNWidth() == sh.ffn &&
-		experts == max(sh.experts, 1) && (experts == 1 || p.TopK == sh.topK && moeFFN == sh.moeFFN) &&
+		experts == max(sh.experts, 1) && (experts == 1 || p.MoE.TopK == sh.topK && moeFFN == sh.moeFFN) &&
 		p.FFN == sh.ffnKind && p.Norm == sh.norm && p.Position == sh.position && p.Bias == sh.bias && p.TiedEmbeddings == sh.tied
 }
 

@@ -13,15 +13,20 @@ func attentionBlocks(c Config, sh shape) []block {
 func flashShape(c Config, sh shape) Attention {
 	return Attention{
 		Batch: c.MicroBatch, Heads: int(sh.heads), KVHeads: int(sh.kvHeads),
-		QueryLen: c.Model.SeqLen / c.CP, KeyLen: c.Model.SeqLen, HeadDim: int(sh.d), Causal: c.Causal,
+		QueryLen: c.Model.SeqLen / c.CP, KeyLen: c.Model.SeqLen, HeadDim: int(sh.d), VHeadDim: int(sh.dv), Causal: c.Causal,
 	}
 }
 
-// flashFLOPs is the fused kernel's forward FLOPs: QKᵀ and P·V, 2·2·b·a·
-// s_q·s_k·d, halved under a causal mask because the kernel skips the
-// masked blocks (the count flash-attention's benchmark uses).
+// flashFLOPs is the fused kernel's forward FLOPs: QKᵀ and P·V, 2·b·a·
+// s_q·s_k·(d + d_v) (4·b·a·s_q·s_k·d when the value heads are as wide),
+// halved under a causal mask because the kernel skips the masked blocks
+// (the count flash-attention's benchmark uses).
 func flashFLOPs(a Attention) float64 {
-	f := 4 * float64(a.Batch) * float64(a.Heads) * float64(a.QueryLen) * float64(a.KeyLen) * float64(a.HeadDim)
+	dv := a.VHeadDim
+	if dv == 0 {
+		dv = a.HeadDim
+	}
+	f := 2 * float64(a.Batch) * float64(a.Heads) * float64(a.QueryLen) * float64(a.KeyLen) * float64(a.HeadDim+dv)
 	if a.Causal {
 		f /= 2
 	}
@@ -39,30 +44,31 @@ func flashFLOPs(a Attention) float64 {
 // mask from the random generator's state, so dropout keeps no bytes.
 func flashBlocks(c Config, sh shape) []block {
 	var blocks []block
-	kvLocal := sh.tokens * sh.kvHeads * sh.d * sh.act
+	kvLocal := sh.tokens * sh.kvHeads * (sh.d + sh.dv) * sh.act // K and V
 	if c.CP > 1 {
 		// Each GPU passes its K and V chunk around the ring c−1 times
 		// forward, and K, V with their gradients backward (Liu et al. 2023).
-		ring := (sh.c - 1) * 2 * kvLocal
+		ring := (sh.c - 1) * kvLocal
 		blocks = append(blocks, block{core: true,
 			fwd: collective("attn.cp_ring", Forward, "send_recv", "cp", ring),
 			bwd: []Op{collective("attn.cp_ring.grad", BackwardInput, "send_recv", "cp", 2*ring)}})
 	}
 	a := flashShape(c, sh)
 	q := sh.tokens * sh.heads * sh.d * sh.act
-	kvAll := sh.b * sh.s * sh.kvHeads * sh.d * sh.act // every key reaches the GPU
+	o := sh.tokens * sh.heads * sh.dv * sh.act
+	kvAll := sh.b * sh.s * sh.kvHeads * (sh.d + sh.dv) * sh.act // every key and value reaches the GPU
 	lse := sh.b * sh.heads * (sh.s / sh.c) * FP32.Bytes()
 	fl := flashFLOPs(a)
 	f := Op{Name: "attn.flash", Kind: KindAttention, Phase: Forward, DType: c.activationDType(), Attention: a,
-		FLOPs: fl, ModelFLOPs: fl, ReadBytes: q + 2*kvAll, WriteBytes: q + lse,
-		SavedBytes: q + 2*kvLocal, SavedStats: lse}
+		FLOPs: fl, ModelFLOPs: fl, ReadBytes: q + kvAll, WriteBytes: o + lse,
+		SavedBytes: q + kvLocal, SavedStats: lse}
 	drop := 0.0
 	if c.Precision == FP8 {
-		f.SavedBytes += q
-		drop = q
+		f.SavedBytes += o
+		drop = o
 	}
 	bwd := Op{Name: "attn.flash.grad", Kind: KindAttention, Phase: BackwardInput, DType: c.activationDType(), Attention: a,
-		FLOPs: 2.5 * fl, ModelFLOPs: 2 * fl, ReadBytes: 3*q + 2*kvAll + lse, WriteBytes: q + 2*kvLocal}
+		FLOPs: 2.5 * fl, ModelFLOPs: 2 * fl, ReadBytes: q + 2*o + kvAll + lse, WriteBytes: q + kvLocal}
 	return append(blocks, block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop})
 }
 

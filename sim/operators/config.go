@@ -23,8 +23,8 @@ const (
 // recomputation policy. The YAML-style names in errors are the ones
 // sim/training's scenario uses.
 type Config struct {
-	// Model is the transformer's shapes (dense models only: experts are
-	// the MoE issue's).
+	// Model is the transformer's shapes: dense or a mixture of experts,
+	// ordinary attention or MLA.
 	Model workload.Model
 	// MicroBatch is b, the sequences per microbatch, at least 1.
 	MicroBatch int
@@ -56,18 +56,58 @@ type Config struct {
 	// (NVIDIA/Megatron-LM commit 83b1e42f30, 2022-02-13); false is the
 	// fused GEMM, which accumulates into the fp32 gradient itself.
 	UnfusedGradAccumulation bool
+	// EP and ETP split a mixture of experts' layer: its experts over EP
+	// ranks (0 means 1), each expert's weights ETP ways (0 means TP,
+	// Megatron-Core's default). Layer's expert GEMMs take the balanced
+	// load; Experts prices any other.
+	EP, ETP int
+	// DenseMLP builds one of a mixture of experts' dense first layers
+	// (model.moe.dense_layers).
+	DenseMLP bool
 }
+
+// addf appends to errs the error "prefix: " + format of args, the package. It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
+}
+
+// etp is the expert tensor-parallel degree: ETP, or TP when it is 0.
+func (c Config) etp() int {
+	if c.ETP == 0 {
+		return c.TP
+	}
+	return c.ETP
+}
+
+// ep is the expert-parallel degree: EP, or 1 when it is 0.
+func (c Config) ep() int { return max(c.EP, 1) }
+
+// moeLayer reports whether the layer c describes is a mixture of experts.
+func (c Config) moeLayer() bool { return c.Model.IsMoE() && !c.DenseMLP }
 
 // Validate reports every problem with c at once, joined, each naming the
 // field and the range it must be in.
 func (c Config) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("operators: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = addf(errs, "operators", format, args) }
 	if err := c.Model.Validate(); err != nil {
 		errs = append(errs, err)
 	}
 	if c.Model.IsMoE() {
-		bad("model %s has %d experts: the op list covers dense layers only (experts come with the MoE issue)", c.Model.Name, c.Model.Experts)
+		if e := c.Model.MoE.Experts; c.EP < 0 || e%c.ep() != 0 {
+			bad("parallel.ep = %d, want a divisor of model %s's %d experts", c.EP, c.Model.Name, e)
+		}
+		if c.ETP < 0 || (c.TP >= 1 && c.etp() > c.TP) {
+			bad("parallel.etp = %d, want 1..parallel.tp (%d), or 0 for tp", c.ETP, c.TP)
+		} else if err := c.Model.ValidateExpertSplit(c.etp()); err != nil {
+			errs = append(errs, err)
+		}
+	} else if c.EP > 1 || c.ETP > 1 || c.DenseMLP {
+		bad("parallel.ep %d, parallel.etp %d and a dense MLP layer need a mixture of experts; model %s is dense", c.EP, c.ETP, c.Model.Name)
 	}
 	if c.MicroBatch < 1 {
 		bad("micro_batch_size = %d, want at least 1", c.MicroBatch)
@@ -82,6 +122,9 @@ func (c Config) Validate() error {
 	switch c.Attention {
 	case Flash:
 	case Eager:
+		if c.Model.IsMLA() {
+			bad("model.attention %q with model %s's MLA: its value heads differ from its query heads; want %q", Eager, c.Model.Name, Flash)
+		}
 		if c.CP > 1 {
 			bad("model.attention %q with parallel.cp = %d: context parallelism runs ring attention, which needs %q", Eager, c.CP, Flash)
 		}
@@ -100,6 +143,7 @@ func (c Config) Validate() error {
 // shape is a Config's sizes on one GPU, in float64 for the counts.
 type shape struct {
 	b, s, h, heads, kvHeads, d, f float64
+	dv                            float64 // a value head's width (d, or MLA's)
 	t, c                          float64
 	tokens                        float64 // b·s/c: the tokens a GEMM sees
 	local                         float64 // tokens/t with SP, else tokens: what norms and residuals see
@@ -115,7 +159,7 @@ func shapeOf(c Config) shape {
 	sh := shape{
 		b: float64(c.MicroBatch), s: float64(m.SeqLen), h: float64(m.Hidden),
 		heads: float64(m.Heads / c.TP), kvHeads: float64(m.KVHeadCount() / c.TP),
-		d: float64(m.HeadDim()), f: float64(m.FFNWidth() / c.TP),
+		d: float64(m.HeadDim()), dv: float64(m.VHeadDim()), f: float64(m.FFNWidth() / c.TP),
 		t: float64(c.TP), c: float64(c.CP), act: 2, linear: c.Precision,
 		unfusedAcc: c.UnfusedGradAccumulation, mainGrad: FP32.Bytes(), bias: m.Bias,
 	}

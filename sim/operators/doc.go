@@ -55,6 +55,22 @@
 // read through the search tool). Under a causal mask
 // it skips the masked half: forward FLOPs 2·b·s²·h/t instead of 4·b·s²·h/t.
 //
+// # Mixtures of experts and MLA
+//
+// An MoE layer (moe.go) replaces the MLP by the router's GEMM, softmax and
+// top-k, the permutation, the dispatch all-to-all over the
+// expert-parallel group (Config.EP), with expert tensor parallelism
+// (Config.ETP) an all-gather, the grouped GEMMs of the GPU's local experts
+// at the rows routed to each (priced by the GEMM model per expert, one
+// launch per grouped kernel), then back, the weighted unpermutation and
+// any shared experts as a dense MLP. Layer takes balanced routing;
+// Experts lists the expert GEMMs at any rows, so that a skewed router's
+// hot expert costs its GPU more time and more saved activations. A
+// mixture's first dense_layers are Config.DenseMLP. MLA (mla.go:
+// DeepSeek-V2/V3's latent projections, explicit up-projections, a fused
+// kernel whose value heads are narrower than its query-key heads) replaces
+// the QKV projection.
+//
 // # Recomputation
 //
 // Selective recomputation (Korthikanti et al. 2022) drops what the

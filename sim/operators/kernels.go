@@ -31,13 +31,19 @@ func gemm(name string, ph Phase, dt DType, g GEMM, outBytes float64) Op {
 }
 
 // pointwise is a non-matmul kernel of kind k that does flops per element
-// over elems elements, reading and writing the given bytes.
+// over elems elements, reading and writing the given bytes. It is not
+// inlined: each of its few dozen callers would build a whole Op in place,
+// which costs the browser's download more than the calls cost the run.
+//
+//go:noinline
 func pointwise(name string, k Kind, ph Phase, dt DType, elems, flops, read, write float64) Op {
 	return Op{Name: name, Kind: k, Phase: ph, DType: dt, FLOPs: elems * flops, ReadBytes: read, WriteBytes: write}
 }
 
 // collective is a communication op; it keeps nothing and does no FLOPs
-// that the roofline prices.
+// that the roofline prices. Not inlined, as pointwise.
+//
+//go:noinline
 func collective(name string, ph Phase, op, group string, bytes float64) Op {
 	return Op{Name: name, Kind: KindCollective, Phase: ph, Comm: Comm{Op: op, Group: group, Bytes: bytes}}
 }

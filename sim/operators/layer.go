@@ -26,35 +26,43 @@ func layerBlocks(c Config, sh shape) []block {
 		regather = sh.tokens * sh.h * sh.act
 	}
 	inSaved := sh.local * sh.h * sh.linear.Bytes() // a column-parallel GEMM's input, sharded under SP
-	qkvOut := (sh.heads + 2*sh.kvHeads) * sh.d
 	var bs []block
 	bs = append(bs, norm("attn.norm", c, sh))
 	bs = append(bs, tpEnter("attn.tp_enter", c, sh)...)
-	bs = append(bs, biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut))
-	if sh.bias {
-		bs = append(bs, qkvBiasAdd(c, sh, qkvOut))
-	}
-	if c.Model.Position == workload.PositionRoPE {
-		bs = append(bs, rotary(c, sh))
+	if c.Model.IsMLA() {
+		bs = append(bs, mlaBlocks(c, sh, inSaved, regather)...)
+	} else {
+		qkvOut := (sh.heads + 2*sh.kvHeads) * sh.d
+		bs = append(bs, biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut))
+		if sh.bias {
+			bs = append(bs, qkvBiasAdd(c, sh, qkvOut))
+		}
+		if c.Model.Position == workload.PositionRoPE {
+			bs = append(bs, rotary(c, sh, sh.tokens*(sh.heads+sh.kvHeads)*sh.d))
+		}
 	}
 	bs = append(bs, attentionBlocks(c, sh)...)
 	// The row-parallel projections add their bias after the all-reduce
 	// (or reduce-scatter), fused into the bias-dropout-add, so their bias
 	// gradient sums the tokens this GPU holds there.
-	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.d, sh.h, sh.tokens*sh.heads*sh.d*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
+	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, sh.tokens*sh.heads*sh.dv*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
 	bs = append(bs, tpExit("attn.tp_exit", c, sh)...)
 	bs = append(bs, residual("attn.residual", c, sh))
 	bs = append(bs, norm("mlp.norm", c, sh))
-	bs = append(bs, tpEnter("mlp.tp_enter", c, sh)...)
-	bs = append(bs, mlpBlocks(c, sh, inSaved, regather)...)
-	bs = append(bs, tpExit("mlp.tp_exit", c, sh)...)
+	if c.moeLayer() {
+		bs = append(bs, moeBlocks(c, sh, balancedRows(c, sh))...)
+	} else {
+		bs = append(bs, tpEnter("mlp.tp_enter", c, sh)...)
+		bs = append(bs, mlpBlocks(c, sh, "mlp", inSaved, regather)...)
+		bs = append(bs, tpExit("mlp.tp_exit", c, sh)...)
+	}
 	return append(bs, residual("mlp.residual", c, sh))
 }
 
-// rotary applies RoPE (Su et al. 2021) to Q and K after the projection; it
-// keeps nothing (its backward is the inverse rotation, from constants).
-func rotary(c Config, sh shape) block {
-	n := sh.tokens * (sh.heads + sh.kvHeads) * sh.d
+// rotary applies RoPE (Su et al. 2021) to the n elements of Q and K it
+// rotates after the projection; it keeps nothing (its backward is the
+// inverse rotation, from constants).
+func rotary(c Config, sh shape, n float64) block {
 	dt := c.activationDType()
 	return block{
 		fwd: pointwise("attn.rotary", KindElementwise, Forward, dt, n, rotaryFLOPs, n*sh.act, n*sh.act),
@@ -66,25 +74,29 @@ func rotary(c Config, sh shape) block {
 // for GPT) for GeLU's backward and its output for the second GEMM's wgrad;
 // SwiGLU keeps both halves of the fused gate-and-up output and the gated
 // product.
-func mlpBlocks(c Config, sh shape, inSaved, regather float64) []block {
+func mlpBlocks(c Config, sh shape, prefix string, inSaved, regather float64) []block {
 	dt := c.activationDType()
-	width, per, name := sh.f, float64(geluFLOPs), "mlp.gelu"
+	width, per, name := sh.f, float64(geluFLOPs), prefix+".gelu"
 	if c.Model.FFN == workload.FFNSwiGLU {
-		width, per, name = 2*sh.f, swigluFLOPs, "mlp.swiglu"
+		width, per, name = 2*sh.f, swigluFLOPs, prefix+".swiglu"
 	}
-	up := biasGrad(linear("mlp.up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width)
+	up := biasGrad(linear(prefix+".up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width)
 	in, out := sh.tokens*width, sh.tokens*sh.f
 	act := pointwise(name, KindElementwise, Forward, dt, out, per, in*sh.act, out*sh.linear.Bytes())
 	act.SavedBytes = in * sh.act
 	actBwd := pointwise(name+".grad", KindElementwise, BackwardInput, dt, out, 2*per, in*sh.act+out*sh.act, in*sh.act)
-	down := biasGrad(linear("mlp.down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0), sh, sh.local, sh.h)
+	down := biasGrad(linear(prefix+".down", sh, sh.tokens, sh.f, sh.h, out*sh.linear.Bytes(), 0), sh, sh.local, sh.h)
 	return []block{up, {fwd: act, bwd: []Op{actBwd}}, down}
 }
 
 // assemble turns blocks into the op list under the recomputation policy:
 // forward ops, then the recomputed ones, then every block's backward ops
 // from the last block to the first.
-func assemble(c Config, bs []block) List {
+func assemble(c Config, bs []block) List { return assembleFrom(c, bs, true) }
+
+// assembleFrom is assemble; with input, full recomputation keeps the first
+// block's input (a whole layer's), without it nothing (a layer's part).
+func assembleFrom(c Config, bs []block, input bool) List {
 	var fwd, re, bwd List
 	full := c.Recompute == workload.RecomputeFull
 	selective := c.Recompute == workload.RecomputeSelective
@@ -97,7 +109,7 @@ func assemble(c Config, bs []block) List {
 		case full:
 			re = append(re, recomputed(f, f.SavedBytes+f.SavedStats))
 			f.SavedBytes, f.SavedStats = 0, 0
-			if i == 0 {
+			if i == 0 && input {
 				// Only the layer's input survives: 2·s·b·h bytes, sharded
 				// under sequence parallelism as Megatron-LM keeps it.
 				f.SavedBytes = shapeOf(c).local * float64(c.Model.Hidden) * 2

@@ -256,7 +256,10 @@ func TestValidate(t *testing.T) {
 		{func(c *Config) { c.Attention, c.CP = Eager, 2 }, "ring attention"},
 		{func(c *Config) { c.Precision = "fp4" }, `training.precision "fp4"`},
 		{func(c *Config) { c.Recompute = "some" }, `training.recompute "some"`},
-		{func(c *Config) { c.Model = model(t, "mixtral-8x7b") }, "dense layers only"},
+		{func(c *Config) { c.Model, c.EP = model(t, "mixtral-8x7b"), 3 }, "parallel.ep = 3, want a divisor of model mixtral-8x7b's 8 experts"},
+		{func(c *Config) { c.Model, c.TP, c.ETP = model(t, "mixtral-8x7b"), 2, 4 }, "parallel.etp = 4, want 1..parallel.tp (2)"},
+		{func(c *Config) { c.EP = 2 }, "need a mixture of experts"},
+		{func(c *Config) { c.Model, c.Attention = model(t, "deepseek-v3"), Eager }, "MLA"},
 	} {
 		c := good
 		tc.change(&c)

@@ -92,8 +92,11 @@ type Attention struct {
 	// QueryLen is the queries per sequence on this GPU (s/c) and KeyLen
 	// the keys they attend to (s).
 	QueryLen, KeyLen int
-	// HeadDim is the width d of one head.
+	// HeadDim is the width d of one query and key head.
 	HeadDim int
+	// VHeadDim is the width of one value (and output) head; 0 means
+	// HeadDim (MLA's differ: 192 and 128 in DeepSeek-V3).
+	VHeadDim int
 	// Causal says whether the kernel skips the masked half of the scores.
 	Causal bool
 }
@@ -101,10 +104,12 @@ type Attention struct {
 // Comm is a collective an op stands for.
 type Comm struct {
 	// Op is the collective in the scenario's spelling: "all_reduce",
-	// "all_gather", "reduce_scatter" or "send_recv" (ring attention's
-	// point-to-point exchange, Bytes in total over its steps).
+	// "all_gather", "reduce_scatter", "all_to_all" (bytes one rank sends
+	// in total) or "send_recv" (ring attention's point-to-point exchange,
+	// Bytes in total over its steps).
 	Op string
-	// Group is the process group: "tp", "cp" or "dp".
+	// Group is the process group: "tp", "cp", "dp", "ep" (expert
+	// parallel) or "etp" (expert tensor parallel).
 	Group string
 	// Bytes is the buffer size S in the convention of reference.md: the
 	// whole buffer for all-reduce and reduce-scatter, the gathered size for
@@ -143,6 +148,10 @@ type Op struct {
 	// SavedStats is the per-row statistics it keeps beyond those (norm
 	// mean and rstd, attention logsumexp), which the paper leaves out.
 	SavedStats float64
+	// Grouped marks a later piece of a grouped GEMM (one expert's share of
+	// a mixture's expert GEMMs): the kernel's one launch is paid by its
+	// first piece, so this one pays none and counts no kernel.
+	Grouped bool
 }
 
 // Bytes is ReadBytes + WriteBytes.
@@ -197,7 +206,9 @@ func (l List) Totals() Totals {
 			t.CommBytes += o.Comm.Bytes
 			continue
 		}
-		t.Kernels++
+		if !o.Grouped {
+			t.Kernels++
+		}
 		t.FLOPs += o.FLOPs
 		t.ModelFLOPs += o.ModelFLOPs
 		t.ReadBytes += o.ReadBytes

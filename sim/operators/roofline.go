@@ -90,9 +90,10 @@ func (r Roofline) Validate() error {
 
 // priceKey is everything an op's price depends on.
 type priceKey struct {
-	shape Shape
-	flops float64
-	bytes float64
+	shape   Shape
+	flops   float64
+	bytes   float64
+	grouped bool
 }
 
 // Pricer prices ops on one roofline and remembers each shape's price, so
@@ -123,7 +124,7 @@ func (p *Pricer) Time(op Op) (units.Time, error) {
 	if op.Kind == KindCollective {
 		return 0, fmt.Errorf("operators: %s is a collective; price it with sim/collective", op.Name)
 	}
-	key := priceKey{ShapeOf(op), op.FLOPs, op.Bytes()}
+	key := priceKey{ShapeOf(op), op.FLOPs, op.Bytes(), op.Grouped}
 	if t, ok := p.cache[key]; ok {
 		return t, nil
 	}
@@ -131,7 +132,10 @@ func (p *Pricer) Time(op Op) (units.Time, error) {
 	if err != nil {
 		return 0, err
 	}
-	t := units.Round(max(compute, op.Bytes()/p.r.HBMBandwidth)) + p.r.Launch
+	t := units.Round(max(compute, op.Bytes()/p.r.HBMBandwidth))
+	if !op.Grouped {
+		t += p.r.Launch
+	}
 	p.cache[key] = t
 	return t, nil
 }

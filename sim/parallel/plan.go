@@ -31,8 +31,13 @@ type Plan struct {
 	PP int
 	// CP is the context-parallel degree (the sequence split over GPUs), ≥ 1.
 	CP int
-	// EP is the expert-parallel degree, ≥ 1; it must divide DP.
+	// EP is the expert-parallel degree, ≥ 1: an expert's group of GPUs
+	// spans EP data-parallel ranks (and, with ETP < TP, tensor-parallel
+	// ones), so EP·ETP must divide TP·DP.
 	EP int
+	// ETP is the expert tensor-parallel degree: each expert's weights
+	// split ETP ways, dividing TP; 0 means TP.
+	ETP int
 	// Order lists the dimensions innermost first; nil means DefaultOrder.
 	Order []Dim
 }
@@ -113,15 +118,52 @@ func (p Plan) Group(r int, d Dim) []int {
 	return g
 }
 
+// ExpertTP is the expert tensor-parallel degree: ETP, or TP when 0.
+func (p Plan) ExpertTP() int {
+	if p.ETP == 0 {
+		return p.TP
+	}
+	return p.ETP
+}
+
+// ExpertCoord is rank r's place in the experts' layout of its pipeline
+// stage and context slice, whose tp·dp ranks are numbered i = tp + TP·dp
+// (the plan's coordinates, whatever the Order): its expert
+// tensor-parallel index i mod ETP, its expert-parallel index (which
+// experts it holds) ⌊i/ETP⌋ mod EP, and its expert data-parallel replica
+// ⌊i/(ETP·EP)⌋. With ETP = TP the expert-parallel group is EP consecutive
+// data-parallel ranks, as Megatron-LM places it; with ETP < TP it takes
+// TP/ETP tensor-parallel ranks of each.
+func (p Plan) ExpertCoord(r int) (etp, ep, edp int) {
+	c := p.Coord(r)
+	e := p.ExpertTP()
+	i := c.TP + p.TP*c.DP
+	return i % e, (i / e) % p.EP, i / (e * p.EP)
+}
+
+// ExpertGroup is the ranks of rank r's expert-parallel group, in order of
+// their expert-parallel index.
+func (p Plan) ExpertGroup(r int) []int {
+	c := p.Coord(r)
+	e := p.ExpertTP()
+	i := c.TP + p.TP*c.DP
+	base := i - ((i/e)%p.EP)*e
+	g := make([]int, p.EP)
+	for k := range g {
+		j := base + k*e
+		c.TP, c.DP = j%p.TP, j/p.TP
+		g[k] = p.Rank(c)
+	}
+	return g
+}
+
 // Check says whether the plan fits a cluster of gpus GPUs, perNode to a
 // server. Errors name the rule broken; warnings are plans that run but
 // are usually a mistake (a tensor-parallel group that spans servers, whose
 // per-layer collectives then cross the network).
 func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 	var errs []error
-	bad := func(field, format string, args ...any) {
-		errs = append(errs, fmt.Errorf("parallel.%s: %s", field, fmt.Sprintf(format, args...)))
-	}
+	bad := func(field, format string, args ...any) { errs = addf(errs, "parallel."+field, format, args) }
 	for _, d := range []struct {
 		name string
 		v    int
@@ -136,8 +178,14 @@ func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 	if w := p.World(); w != gpus {
 		bad("dp", "dp·tp·pp·cp = %s but the cluster has %s GPUs", thousands(w), thousands(gpus))
 	}
-	if p.DP%p.EP != 0 {
+	etp := p.ExpertTP()
+	switch {
+	case p.ETP < 0 || p.ETP > p.TP || p.TP%etp != 0:
+		bad("etp", "is %d; allowed a divisor of tp = %d (0 = tp)", p.ETP, p.TP)
+	case etp == p.TP && p.DP%p.EP != 0:
 		bad("ep", "ep = %d must divide dp = %d: experts are spread over data-parallel ranks", p.EP, p.DP)
+	case (p.TP*p.DP)%(p.EP*etp) != 0:
+		bad("ep", "ep·etp = %d·%d must divide tp·dp = %d·%d: experts are spread over data- and tensor-parallel ranks", p.EP, etp, p.TP, p.DP)
 	}
 	if len(p.Order) > 0 {
 		sorted := slices.Clone(p.Order)
@@ -152,6 +200,16 @@ func (p Plan) Check(gpus, perNode int) (warnings []string, err error) {
 		warnings = append(warnings, fmt.Sprintf("tp = %d does not divide gpus_per_node = %d: some tensor-parallel groups span two servers", p.TP, perNode))
 	}
 	return warnings, errors.Join(errs...)
+}
+
+// addf appends to errs the error "prefix: " + format of args, the
+// field's key. It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
 }
 
 // thousands writes n with commas, as the error messages quote plan sizes.

@@ -22,7 +22,8 @@ import "fmt"
 // An overlapped pair "F&B" is two ops here, F then the full backward, and a
 // full backward is B immediately followed by its own W; the ideal executor
 // runs them back to back, so T_F&B = T_F + T_B + T_W (DeepSeek overlaps the
-// pair to hide communication, which this executor does not model). Deferred
+// pair to hide communication, which this executor does not model; package
+// training hides a mixture of experts' all-to-alls in it). Deferred
 // W's run first in, first out. DualPipeV needs m ≥ 2p microbatches, as the
 // reference asserts; its bubble is at most (p−1)(T_F&B + T_B + T_W − 3T_W)
 // and device 0 holds up to 2p+1 chunk activations (DeepSeek's PP+1 with

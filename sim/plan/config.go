@@ -2,7 +2,6 @@ package plan
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 
 	"paraplay/sim/cost"
@@ -83,7 +82,7 @@ func (c Config) maxMicroBatch() int {
 func (c Config) Validate() error {
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, &scenario.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, scenario.Fieldf(field, format, args))
 	}
 	if c.GlobalBatch < 1 || c.GlobalBatch > MaxGlobalBatch {
 		bad("global_batch", "is %d; allowed 1..%d sequences", c.GlobalBatch, MaxGlobalBatch)

@@ -40,10 +40,10 @@ func enumerate(c Config, m workload.Model) []Plan {
 					continue // each pipeline stage needs a layer
 				}
 				dp := n / (tp * cp * pp)
-				for _, ep := range expertDegrees(m, dp) {
+				for _, e := range expertDegrees(m, dp, tp) {
 					for b := 1; b <= c.maxMicroBatch() && c.GlobalBatch%(dp*b) == 0; b *= 2 {
 						mb := c.GlobalBatch / (dp * b)
-						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, ep, b, mb})
+						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, e.ep, e.etp, b, mb})
 					}
 				}
 			}
@@ -55,6 +55,7 @@ func enumerate(c Config, m workload.Model) []Plan {
 // degrees are a plan's layout and batch split.
 type degrees struct {
 	dp, tp, pp, cp, ep int
+	etp                int // 0: tp (a dense model, or Megatron-Core's default)
 	b, m               int // micro-batch size and microbatches per replica
 }
 
@@ -77,7 +78,7 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 			for _, r := range recomputes {
 				s := base // the defaults of every other plan field (order, partition)
 				p := &s.Parallel
-				p.DP, p.TP, p.PP, p.CP, p.EP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, z
+				p.DP, p.TP, p.PP, p.CP, p.EP, p.ETP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, d.etp, z
 				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
 				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
 				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
@@ -106,17 +107,33 @@ func scheduleFits(sc schedule, d degrees, m workload.Model) bool {
 	return d.pp*chunks <= m.Layers && d.m <= 4096
 }
 
-// expertDegrees lists the expert-parallel degrees of a model on dp
-// replicas: 1 for a dense model; for a mixture of experts, every divisor of
-// dp that divides the expert count.
-func expertDegrees(m workload.Model, dp int) []int {
+// expert is one layout of a mixture's experts.
+type expert struct{ ep, etp int }
+
+// expertDegrees lists the expert layouts of a model on dp replicas of tp
+// GPUs: none for a dense model; for a mixture of experts every expert
+// tensor-parallel degree etp dividing tp and the expert width (tp itself
+// written 0, the default), and with it every expert-parallel degree ep
+// dividing the experts such that ep·etp divides tp·dp (ep over the
+// data-parallel ranks, and with etp < tp over tensor-parallel ones too).
+func expertDegrees(m workload.Model, dp, tp int) []expert {
 	if !m.IsMoE() {
-		return []int{1}
+		return []expert{{1, 0}}
 	}
-	var out []int
-	for _, e := range divisors(dp) {
-		if m.Experts%e == 0 {
-			out = append(out, e)
+	var out []expert
+	for _, etp := range divisors(tp) {
+		if m.ExpertWidth()%etp != 0 {
+			continue
+		}
+		for _, e := range divisors(tp * dp / etp) {
+			if m.MoE.Experts%e != 0 || (etp == tp && dp%e != 0) {
+				continue
+			}
+			x := expert{e, etp}
+			if etp == tp {
+				x.etp = 0
+			}
+			out = append(out, x)
 		}
 	}
 	return out

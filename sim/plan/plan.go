@@ -186,6 +186,9 @@ func (p *Plan) Label() string {
 			dims = append(dims, fmt.Sprintf("%s %d", d.name, d.v))
 		}
 	}
+	if q.ETP > 0 && q.ETP != q.TP {
+		dims = append(dims, fmt.Sprintf("etp %d", q.ETP))
+	}
 	if len(dims) == 0 {
 		dims = []string{"one GPU"}
 	}

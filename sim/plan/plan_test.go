@@ -415,3 +415,29 @@ func TestSimulationBudget(t *testing.T) {
 		t.Errorf("MaxSimulations −1: error %v; want one naming max_simulations", err)
 	}
 }
+
+// TestEnumerateExpertLayouts: for a mixture of experts the planner tries
+// expert tensor parallelism below tp (etp 1 with tp 2), with which an
+// expert-parallel group spans tensor-parallel ranks (ep 4 on 2 replicas),
+// and every layout it tries is valid.
+func TestEnumerateExpertLayouts(t *testing.T) {
+	cfg := Config{Model: scenario.Model{Preset: "mixtral-8x7b", SeqLen: 4096},
+		Cluster: scenario.Cluster{GPU: "h100-sxm", Nodes: 1, GPUsPerNode: 8}, GlobalBatch: 16, MaxMicroBatch: 1}
+	m, err := cfg.Model.Resolve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, p := range enumerate(cfg, m) {
+		q := p.Scenario.Parallel
+		if q.TP == 2 && q.ETP == 1 && q.EP == 4 && q.DP == 2 {
+			found = true
+		}
+		if _, err := q.Plan().Check(8, 8); err != nil {
+			t.Errorf("enumerated an invalid layout %+v: %v", q, err)
+		}
+	}
+	if !found {
+		t.Error("no plan with tp 2, etp 1, ep 4 over 2 replicas")
+	}
+}

@@ -135,7 +135,7 @@ func FromScenario(s *scenario.Scenario) (Config, error) {
 	r := SettingsOf(s)
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, &scenario.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, scenario.Fieldf(field, format, args))
 	}
 	model := func(key, name string) workload.Model {
 		m, err := workload.LookupModel(name)

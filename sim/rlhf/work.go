@@ -24,6 +24,9 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	spans := budget.Count{N: phasesPerStep * g * steps, Why: fmt.Sprintf("%d × %g GPUs × %g steps", phasesPerStep, g, steps),
 		Field: "iterations", Fix: "lower the steps or the GPUs"}
 	w := budget.Of(budget.Items{Spans: spans, GPUs: c.GPUs})
+	// An analytic run queues no events, so neither their count nor their
+	// bytes belong to it.
+	w.Memory.N -= budget.EventBytes * w.Events.N
 	w.Events = budget.Count{}
 	// Pricing the models and the run's record (steps, queue, pools):
 	// measured ≈ 120 KiB on four GPUs and two steps.

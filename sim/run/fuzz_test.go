@@ -14,6 +14,7 @@ import (
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
 // fuzzBudget keeps each fuzzed run small enough for thousands a second.
@@ -107,7 +108,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 22 {
+	switch b.next() % 23 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -180,6 +181,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
 	case 21:
 		mutateTPU(b, s)
+	case 22:
+		mutateMoE(b, s)
 	}
 }
 
@@ -193,4 +196,18 @@ func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 	s.GPUs = 0
 	s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
 	s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
+}
+
+// mutateMoE changes a mixture of experts' keys: the routing, the
+// experts' shape, ep and etp, MLA and multi-token prediction.
+func mutateMoE(b *bytesOf, s *scenario.Scenario) {
+	x := &s.Model.MoE
+	x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
+	x.Routing.CapacityFactor, x.Routing.Redundant, x.Routing.HotExperts = pick(b, 0, 0.01, 1.25, 1001), pick(b, 0, 2, 4, 8), pick(b, 0, 1, 9)
+	x.Routing.Histogram = pick(b, nil, []float64{4, 1, 1, 1, 1, 1, 1, 1}, []float64{0, 0})
+	x.Experts, x.TopK, x.SharedExperts, x.DenseLayers = pick(b, 0, 2, 16), pick(b, 0, 1, 3), pick(b, 0, 1), pick(b, 0, 1, 2)
+	x.Router, x.Groups, x.TopGroups = pick(b, "", "topk", "group-limited"), pick(b, 0, 2, 3), pick(b, 0, 1, 2)
+	s.Parallel.EP, s.Parallel.ETP, s.Model.MTP = pick(b, 1, 2, 4, 8, 32), pick(b, 0, 1, 2, 3), pick(b, 0, 1)
+	s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
+	s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
 }

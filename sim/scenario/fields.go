@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"paraplay/sim/pipeline"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -27,8 +28,13 @@ type Field struct {
 	Set func(s *Scenario, text string) error
 }
 
-// headFields are the keys every strategy shares, first in the table.
-var headFields = []Field{
+// headFields are the keys every strategy shares, first in the table: the
+// model's shape, then its mixture of experts and MLA (moe.go), then the
+// rest.
+var headFields = slices.Concat(modelFields, moeFields, planFields)
+
+// modelFields are the keys up to the model's shape.
+var modelFields = []Field{
 	{"name", "name", "text", func(s *Scenario) string { return s.Name },
 		func(s *Scenario, v string) error { s.Name = v; return nil }},
 	{"strategy", "strategy", DefaultStrategy, func(s *Scenario) string { return s.Strategy },
@@ -86,15 +92,20 @@ var headFields = []Field{
 	intField("model.ffn_hidden", "ffn_hidden", func(s *Scenario) *int { return &s.Model.FFNHidden }),
 	intField("model.vocab", "vocab", func(s *Scenario) *int { return &s.Model.Vocab }),
 	intField("model.seq_len", "seq_len", func(s *Scenario) *int { return &s.Model.SeqLen }),
-	stringField("model.attention", "attention", "flash (the default) or eager", func(s *Scenario) *string { return &s.Model.Attention }),
+	stringField("model.attention", "attention", "flash (the default), eager or mla", func(s *Scenario) *string { return &s.Model.Attention }),
 	timeField("model.synthetic.forward", "tf", func(s *Scenario) *units.Time { return &s.Model.Synthetic.Forward }),
 	timeField("model.synthetic.backward_input", "tb", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardInput }),
 	timeField("model.synthetic.backward_weight", "tw", func(s *Scenario) *units.Time { return &s.Model.Synthetic.BackwardWeight }),
+}
+
+// planFields are the keys after the model's.
+var planFields = []Field{
 	intField("parallel.dp", "dp", func(s *Scenario) *int { return &s.Parallel.DP }),
 	intField("parallel.tp", "tp", func(s *Scenario) *int { return &s.Parallel.TP }),
 	intField("parallel.pp", "pp", func(s *Scenario) *int { return &s.Parallel.PP }),
 	intField("parallel.cp", "cp", func(s *Scenario) *int { return &s.Parallel.CP }),
 	intField("parallel.ep", "ep", func(s *Scenario) *int { return &s.Parallel.EP }),
+	intField("parallel.etp", "etp", func(s *Scenario) *int { return &s.Parallel.ETP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
 	intField("parallel.zero_group", "zero_group", func(s *Scenario) *int { return &s.Parallel.ZeROGroup }),
 	{"parallel.schedule", "schedule", strings.Join(pipeline.Names(), ", "), func(s *Scenario) string { return s.Parallel.Schedule },
@@ -272,16 +283,22 @@ func flatten(err error) []error {
 	return []error{err}
 }
 
+// The field constructors are not inlined: the table's init would build
+// every row's closures in place, which costs the browser's download.
+//
+//go:noinline
 func intField(key, param string, at func(*Scenario) *int) Field {
 	return Field{key, param, "a whole number", func(s *Scenario) string { return strconv.Itoa(*at(s)) },
 		func(s *Scenario, v string) error { return parseInt(v, at(s)) }}
 }
 
+//go:noinline
 func stringField(key, param, help string, at func(*Scenario) *string) Field {
 	return Field{key, param, help, func(s *Scenario) string { return *at(s) },
 		func(s *Scenario, v string) error { *at(s) = strings.TrimSpace(v); return nil }}
 }
 
+//go:noinline
 func timeField(key, param string, at func(*Scenario) *units.Time) Field {
 	return Field{key, param, "e.g. 1ms", func(s *Scenario) string { return at(s).String() },
 		func(s *Scenario, v string) error { return assign(at(s), v, units.ParseTime) }}

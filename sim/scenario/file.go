@@ -124,7 +124,7 @@ func listText(key string, n *yaml.Node) (string, error) {
 				kv = append(kv, k.Value+"="+v.Value)
 			}
 			items = append(items, strings.Join(kv, ","))
-		case "cluster.node_gpus", "parallel.layers_per_stage":
+		case "cluster.node_gpus", "parallel.layers_per_stage", "model.moe.routing.histogram":
 			if item.Kind != yaml.ScalarNode || strings.Contains(item.Value, ",") {
 				return "", fail(item.Line, fmt.Sprintf("%s[%d]: want one value", key[strings.LastIndex(key, ".")+1:], i))
 			}

@@ -34,9 +34,18 @@ type Model struct {
 	Synthetic Synthetic `yaml:"synthetic" json:"synthetic"`
 	// Attention is the attention kernel: "flash" (the default, also
 	// when empty: FlashAttention keeps no s×s tensor for the backward
-	// pass) or "eager" (Korthikanti et al. 2022's layer, which keeps the
-	// softmax and its dropout).
+	// pass), "eager" (Korthikanti et al. 2022's layer, which keeps the
+	// softmax and its dropout) or "mla" (flash on multi-head latent
+	// attention's projections, which a preset such as deepseek-v3 or the
+	// mla keys give; an MLA model runs them under flash too).
 	Attention string `yaml:"attention" json:"attention,omitempty"`
+	// MoE overrides the preset's mixture of experts and sets its routing
+	// (moe.go).
+	MoE MoE `yaml:"moe" json:"moe,omitempty"`
+	// MLA overrides the preset's latent attention (0 = the preset's).
+	MLA workload.MLA `yaml:"mla" json:"mla,omitempty"`
+	// MTP is the multi-token prediction modules (0 = the preset's).
+	MTP int `yaml:"mtp" json:"mtp,omitempty"`
 }
 
 // Eager reports whether the model runs eager attention (Model.Attention).
@@ -62,8 +71,14 @@ type Parallel struct {
 	PP int `yaml:"pp" json:"pp"`
 	// CP is the context-parallel degree.
 	CP int `yaml:"cp" json:"cp"`
-	// EP is the expert-parallel degree (it must divide dp).
+	// EP is the expert-parallel degree: each expert's GPU group spans ep
+	// data-parallel ranks (with etp < tp, tensor-parallel ones too), so
+	// ep·etp must divide tp·dp and ep the model's experts.
 	EP int `yaml:"ep" json:"ep"`
+	// ETP is the expert tensor-parallel degree, each expert's weights
+	// split etp ways, 1..tp dividing tp; 0 means tp (Megatron-Core's
+	// default).
+	ETP int `yaml:"etp" json:"etp,omitempty"`
 	// ZeRO is the ZeRO stage 0..3 (3 = FSDP-style sharded parameters).
 	ZeRO int `yaml:"zero" json:"zero"`
 	// ZeROGroup is g, the GPUs the ZeRO stage shards over: 0 (the
@@ -146,7 +161,7 @@ func (p Parallel) ShardGroup() int {
 
 // Plan is the plan's layout as package parallel takes it.
 func (p Parallel) Plan() parallel.Plan {
-	pl := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP}
+	pl := parallel.Plan{DP: p.DP, TP: p.TP, PP: p.PP, CP: p.CP, EP: p.EP, ETP: p.ETP}
 	if p.Order != "" {
 		for _, d := range strings.Split(p.Order, ",") {
 			pl.Order = append(pl.Order, parallel.Dim(strings.TrimSpace(d)))
@@ -223,7 +238,9 @@ func (m Model) Overrides() []string {
 		set, base int
 	}{{"layers", m.Layers, p.Layers}, {"hidden", m.Hidden, p.Hidden}, {"heads", m.Heads, p.Heads},
 		{"kv_heads", m.KVHeads, p.KVHeads}, {"ffn_hidden", m.FFNHidden, p.FFNHidden}, {"vocab", m.Vocab, p.Vocab},
-		{"seq_len", m.SeqLen, p.SeqLen}} {
+		{"seq_len", m.SeqLen, p.SeqLen}, {"experts", m.MoE.Experts, p.MoE.Experts}, {"top_k", m.MoE.TopK, p.MoE.TopK},
+		{"expert_ffn_hidden", m.MoE.ExpertFFNHidden, p.MoE.ExpertFFNHidden}, {"shared_experts", m.MoE.SharedExperts, p.MoE.SharedExperts},
+		{"dense_layers", m.MoE.DenseLayers, p.MoE.DenseLayers}, {"mtp", m.MTP, p.MTP}} {
 		if f.set > 0 && f.set != f.base {
 			out = append(out, fmt.Sprintf("%s %d", f.key, f.set))
 		}
@@ -259,6 +276,7 @@ func (m Model) Resolve() (workload.Model, error) {
 	set(&w.FFNHidden, m.FFNHidden)
 	set(&w.Vocab, m.Vocab)
 	set(&w.SeqLen, m.SeqLen)
+	m.resolveMoE(&w, set)
 	return w, w.Validate()
 }
 

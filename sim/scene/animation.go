@@ -58,7 +58,7 @@ type Animation struct {
 // bounds From and To; the frame count must not exceed MaxFrames.
 func (a Animation) Validate(end units.Time) error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("scene: "+format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, errorf("scene: "+format, args)) }
 	errs = append(errs, a.Options.Validate())
 	if math.IsNaN(a.FPS) || a.FPS < MinFPS || a.FPS > MaxFPS {
 		bad("fps is %v; want %d..%d frames per second", a.FPS, MinFPS, MaxFPS)
@@ -140,3 +140,10 @@ func CheckGIFArea(o Options) error {
 	}
 	return nil
 }
+
+// errorf is fmt.Errorf of format and args. It is not inlined: validators call it
+// from dozens of places, and the expanded call at each costs the
+// browser's download a few hundred bytes.
+//
+//go:noinline
+func errorf(format string, args []any) error { return fmt.Errorf(format, args...) }

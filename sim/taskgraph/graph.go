@@ -262,14 +262,17 @@ func (g *Graph) link() {
 func (g *Graph) execute() units.Time {
 	g.link()
 	g.msgs.ports.size(len(g.ops))
-	// One span per compute op, up to two (compute and blocking
-	// communication) per GPU of each group op: size the list once, it
-	// runs to millions on large clusters.
+	// One span per compute op, up to three (compute, blocking
+	// communication and its tail) per GPU of each group op: size the list
+	// once, it runs to millions on large clusters.
 	spans := len(g.spans)
 	for i := range g.groups {
 		o := &g.groups[i]
 		spans += len(o.GPUs)
 		if o.Comm > 0 {
+			spans += len(o.GPUs)
+		}
+		if o.Tail > 0 {
 			spans += len(o.GPUs)
 		}
 	}

@@ -17,7 +17,12 @@ type Group struct {
 	Compute  units.Time    // the compute part
 	Comm     units.Time    // the blocking communication part
 	CommKind timeline.Kind // the kind of Comm's span
-	Span     timeline.Span // template of both spans: Kind, Microbatch, Stage, Label
+	// Tail is more blocking communication after Comm, of its own kind
+	// (a mixture of experts' all-to-alls and its wait for the slowest GPU
+	// of the expert-parallel group).
+	Tail     units.Time
+	TailKind timeline.Kind
+	Span     timeline.Span // template of the spans: Kind, Microbatch, Stage, Label
 	// Take is the activation memory taken on each GPU when the op starts,
 	// Give what it gives back when it ends (with TrackMemory).
 	Take, Give Footprint
@@ -100,7 +105,7 @@ func (g *Graph) startGroup(id int32) {
 	if g.hooks.scale != nil {
 		compute = g.hooks.scale(o, int(id), start)
 	}
-	end := start + compute + o.Comm
+	end := start + compute + o.Comm + o.Tail
 	for _, gpu := range o.GPUs {
 		g.gpus.computeAt[gpu] = end
 	}
@@ -117,7 +122,12 @@ func (g *Graph) beginGroup(id int32, start, compute, end units.Time) {
 		}
 		if o.Comm > 0 {
 			sp := o.Span
-			sp.GPU, sp.Kind, sp.Start, sp.End = gpu, o.CommKind, start+compute, end
+			sp.GPU, sp.Kind, sp.Start, sp.End = gpu, o.CommKind, start+compute, start+compute+o.Comm
+			g.out.Spans = append(g.out.Spans, sp)
+		}
+		if o.Tail > 0 {
+			sp := o.Span
+			sp.GPU, sp.Kind, sp.Start, sp.End = gpu, o.TailKind, end-o.Tail, end
 			g.out.Spans = append(g.out.Spans, sp)
 		}
 		if g.gpus.mem != nil {

@@ -1,8 +1,6 @@
 package timeline
 
 import (
-	"fmt"
-
 	"paraplay/sim/units"
 )
 
@@ -79,7 +77,7 @@ func (a *Async) LagAt(w int, t units.Time) (lag, limit int) {
 // iterations inside the run in order, lags within their limits.
 func (a *Async) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, errorf(format, args)) }
 	if len(a.Speeds) != len(a.Workers) {
 		bad("%d speeds for %d workers", len(a.Speeds), len(a.Workers))
 	}

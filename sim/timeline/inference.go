@@ -94,7 +94,7 @@ type Bubble struct {
 // GPU, bubbles and microbatches inside the run.
 func (in *Inference) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, errorf(format, args)) }
 	if len(in.KVBytesPerToken) != len(tl.GPUs) || len(in.KVCapacity) != len(tl.GPUs) {
 		bad("%d per-token sizes and %d capacities for %d GPUs", len(in.KVBytesPerToken), len(in.KVCapacity), len(tl.GPUs))
 	}
@@ -194,3 +194,10 @@ func (in *Inference) Report(tl *Timeline, _ *Summary) Report {
 	}
 	return s
 }
+
+// errorf is fmt.Errorf of format and args. It is not inlined: validators call it
+// from dozens of places, and the expanded call at each costs the
+// browser's download a few hundred bytes.
+//
+//go:noinline
+func errorf(format string, args []any) error { return fmt.Errorf(format, args...) }

@@ -148,7 +148,7 @@ func (r *RLHF) StepsDoneAt(t units.Time) int {
 // the bound.
 func (r *RLHF) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, errorf(format, args)) }
 	for i, p := range r.Pools {
 		for _, g := range p.GPUs {
 			if !tl.isGPU(g) {

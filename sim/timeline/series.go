@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"fmt"
+	"strconv"
 
 	"paraplay/sim/units"
 )
@@ -33,7 +34,7 @@ func (tl *Timeline) checkMemory() []error {
 	for i := range tl.Memory {
 		m := &tl.Memory[i]
 		bad := func(format string, args ...any) {
-			errs = append(errs, fmt.Errorf("memory[%d]: "+format, append([]any{i}, args...)...))
+			errs = append(errs, errorf("memory["+strconv.Itoa(i)+"]: "+format, args))
 		}
 		if m.GPU != i {
 			bad("GPU %d, want %d", m.GPU, i)

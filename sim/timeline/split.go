@@ -100,7 +100,7 @@ func (sp *Split) Report(tl *Timeline, s *Summary) Report {
 // order), and the rounds come in order inside the run.
 func (sp *Split) Check(tl *Timeline) []error {
 	var errs []error
-	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	bad := func(format string, args ...any) { errs = append(errs, errorf(format, args)) }
 	for _, actor := range []struct {
 		role string
 		ids  []int

@@ -24,16 +24,19 @@ func (s Summary) WriteText(w io.Writer) error {
 	} else {
 		p("%s (%s simulation)\n", s.Title, s.Fidelity)
 	}
-	if reports := s.reports(); len(reports) > 0 {
+	// A training iteration's record (a mixture of experts' routing) adds
+	// lines to one iteration; the other records' runs are longer.
+	reports := s.reports()
+	if len(reports) > 0 && (s.TokensPerSecond == 0 || len(s.Iterations) > 0) {
 		p("  run time              %v\n", s.Iteration)
-		for _, r := range reports {
-			r.WriteText(w)
-		}
 	} else {
 		p("  iteration time        %v\n", s.Iteration)
 		if s.Step > 0 {
 			p("  steady step           %v  (replicas staggered: each finishes a step this often)\n", s.Step)
 		}
+	}
+	for _, r := range reports {
+		r.WriteText(w)
 	}
 	s.writeCore(w)
 	s.writeCollectives(w)

@@ -11,41 +11,41 @@ import (
 // per layer, and on top of its layers on the first model stage (the
 // embedding's) and the last (the output head's and the loss's).
 //
-// Eager attention is Korthikanti et al. 2022's accounting, exactly
-// (workload.ActivationBytesPerLayerCP; the paper leaves out the embedding
-// and the head). FlashAttention, the default, is what each kernel of the
-// layer's operator list keeps for its backward pass (package operators:
-// no s×s tensor, the fp32 logsumexp and norm statistics, GQA's smaller
-// K and V, SwiGLU's three matrices), with the embedding's dropout mask and
-// the head's fp32 softmax for the cross-entropy. A mixture-of-experts
-// model, which the operator list does not cover yet, keeps Korthikanti's
-// layer without its s×s terms (the selective-recomputation row: what
-// flash attention does not keep).
+// Eager attention on a dense model is Korthikanti et al. 2022's
+// accounting, exactly (workload.ActivationBytesPerLayerCP; the paper
+// leaves out the embedding and the head). Otherwise it is what each kernel
+// of the layer's operator list keeps for its backward pass (package
+// operators: no s×s tensor under FlashAttention, the fp32 logsumexp and
+// norm statistics, GQA's smaller K and V, SwiGLU's three matrices, MLA's
+// latents, a mixture of experts' routed rows at balanced routing), with
+// the embedding's dropout mask and the head's fp32 softmax for the
+// cross-entropy. A skewed router moves rows between the GPUs of an
+// expert-parallel group (moe.go).
 func (c *costs) activations(eager bool, precision operators.DType) (activations, error) {
 	m, p := c.model, c.par
 	r := workload.Recompute(p.Recompute)
+	attention := operators.Flash
 	if eager {
-		cfg := operators.Config{Model: m, MicroBatch: p.MicroBatchSize, TP: p.TP, SequenceParallel: p.SequenceParallel, CP: p.CP,
-			Attention: operators.Eager, Causal: true, Precision: precision, Recompute: r, Dropout: m.FFN == "gelu", UnfusedGradAccumulation: c.unfusedAcc}
-		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r), cfg: cfg, dense: !m.IsMoE()}, nil
-	}
-	if m.IsMoE() {
-		if r == workload.RecomputeNone {
-			r = workload.RecomputeSelective
-		}
-		return activations{perLayer: workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)}, nil
+		attention = operators.Eager
 	}
 	cfg := operators.Config{Model: m, MicroBatch: p.MicroBatchSize, TP: p.TP, SequenceParallel: p.SequenceParallel, CP: p.CP,
-		Attention: operators.Flash, Causal: true, Precision: precision, Recompute: r,
+		Attention: attention, Causal: true, Precision: precision, Recompute: r,
 		// Megatron trains GPT with dropout; Llama trains without (Touvron
 		// et al. 2023; Dubey et al. 2024).
 		Dropout: m.FFN == "gelu", UnfusedGradAccumulation: c.unfusedAcc}
+	if m.IsMoE() {
+		cfg.EP, cfg.ETP = p.EP, p.ETP
+	}
+	if eager && !m.IsMoE() {
+		per := workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)
+		return activations{perLayer: per, perDense: per, cfg: cfg, dense: true}, nil
+	}
 	if a, ok := cachedActivations(cfg); ok {
 		return a, nil
 	}
 	var a activations
 	a.cfg, a.dense = cfg, true
-	saved := func(build func(operators.Config) (operators.List, error)) (float64, error) {
+	saved := func(build func(operators.Config) (operators.List, error), cfg operators.Config) (float64, error) {
 		l, err := build(cfg)
 		if err != nil {
 			return 0, err
@@ -53,17 +53,29 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 		return l.Totals().Saved(), nil
 	}
 	var err error
-	if a.perLayer, err = saved(operators.Layer); err != nil {
+	if a.perLayer, err = saved(operators.Layer, cfg); err != nil {
 		return a, err
 	}
-	if a.first, err = saved(operators.Embedding); err != nil {
+	a.perDense = a.perLayer
+	if m.IsMoE() && m.MoE.DenseLayers > 0 {
+		if a.perDense, err = saved(operators.Layer, denseConfig(cfg)); err != nil {
+			return a, err
+		}
+	}
+	if a.first, err = saved(operators.Embedding, cfg); err != nil {
 		return a, err
 	}
-	if a.last, err = saved(operators.Head); err != nil {
+	if a.last, err = saved(operators.Head, cfg); err != nil {
 		return a, err
 	}
 	rememberActivations(cfg, a)
 	return a, nil
+}
+
+// denseConfig is cfg for one of a mixture of experts' dense first layers.
+func denseConfig(cfg operators.Config) operators.Config {
+	cfg.DenseMLP = true
+	return cfg
 }
 
 // activationCache remembers the operator lists' saved bytes by
@@ -98,7 +110,25 @@ func rememberActivations(cfg operators.Config, a activations) {
 // activations is what one microbatch leaves on a GPU for its backward
 // pass: per layer, and on the first and last model stages on top.
 type activations struct {
-	perLayer, first, last float64
-	cfg                   operators.Config
-	dense                 bool
+	// perLayer is an MoE layer's in a mixture of experts, perDense a dense
+	// layer's (the same in a dense model).
+	perLayer, perDense, first, last float64
+	cfg                             operators.Config
+	dense                           bool
+}
+
+// of is the activations one microbatch leaves on a GPU of stage st: its
+// MoE and dense layers, the embedding on the first stage, and the head
+// and each multi-token prediction module (an MoE layer and a pass
+// through the head) on the last.
+func (a activations) of(m workload.Model, st workload.Stage) float64 {
+	moe := float64(workload.MoELayersIn(m, st))
+	b := moe*a.perLayer + (float64(st.Layers)-moe)*a.perDense
+	if st.First {
+		b += a.first
+	}
+	if st.Last {
+		b += a.last + float64(m.MTP)*(a.perLayer+a.last)
+	}
+	return b
 }

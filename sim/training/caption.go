@@ -19,6 +19,8 @@ import (
 //   - a pipeline of synthetic stages on an ideal network: the simulated
 //     bubble beside the schedule's closed form (pipeline.BubbleFormula);
 //   - a real model: iteration time, tokens/s, MFU and peak memory per GPU;
+//   - a mixture of experts: exposed EP time, the busiest GPU's load and
+//     the dropped token copies (moeMetrics);
 //   - hierarchical ZeRO (parallel.zero_group set): model states and
 //     bytes between servers beside their closed forms (hzpMetrics);
 //   - subnetwork data parallelism: a worker's model states and gradient
@@ -36,6 +38,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		head = strategy.Figure("first step {} from a staggered start, then a step every {}", strategy.Nanos(sum.Iteration), strategy.Nanos(sum.Step))
 	}
 	parts := append([]strategy.Part{head}, trainingMetrics(s, sum)...)
+	parts = append(parts, moeMetrics(s, sum)...)
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, hzpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)

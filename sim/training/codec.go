@@ -59,7 +59,7 @@ func (c *costs) layerCodec() (fwd, bwd units.Time) {
 		b += 2 * float64(p.CP-1) * kv
 	}
 	if m.IsMoE() && p.EP > 1 {
-		a2a := 2 * elems * bytesPerElement * float64(m.TopK) / float64(p.TP)
+		a2a := 2 * elems * bytesPerElement * float64(m.MoE.TopK) / float64(p.TP)
 		f += a2a
 		b += a2a
 	}

@@ -148,7 +148,7 @@ func (tr *iteration) price() error {
 		p2p = float64(k) / float64(c.model.Hidden)
 	}
 	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), p2p)
-	tpAR, cpStep, epA2A := tr.commCosts(actElems * tr.s.Compression.Activations)
+	tpAR, cpStep, etpAR := tr.commCosts(actElems * tr.s.Compression.Activations)
 	if c.par.P2P == P2PBlocking && c.par.TP > 1 {
 		// An all-gather is half a ring all-reduce of the gathered bytes.
 		c.p2pGather = tr.tpAllReduce(float64(c.p2pBytes)*float64(c.par.TP)/bytesPerElement) / 2
@@ -157,14 +157,16 @@ func (tr *iteration) price() error {
 	if err != nil {
 		return err
 	}
-	c.stageCosts(tpAR, cpStep, epA2A, act)
+	c.stageCosts(tpAR, cpStep, etpAR, act)
 	if tr.sch.ChargeHeldW {
 		if err := c.chargeHeldW(act); err != nil {
 			return err
 		}
 	}
-	tr.sdp, err = tr.subnetworks(act)
-	return err
+	if tr.sdp, err = tr.subnetworks(act); err != nil {
+		return err
+	}
+	return tr.route(act)
 }
 
 func (c *costs) size(stages int) {
@@ -208,34 +210,33 @@ func (c *costs) boundaryElements() float64 {
 }
 
 // stageCosts prices every stage's ops from its FLOPs and its layers' TP
-// all-reduces, ring-attention steps and MoE all-to-alls.
-func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
+// all-reduces and ring-attention steps; a mixture of experts' all-to-alls
+// and its experts' imbalance are the ops' tails (moe.go).
+func (c *costs) stageCosts(tpAR, cpStep, etpAR units.Time, act activations) {
 	m, p := c.model, c.par
 	b, t, cp := p.MicroBatchSize, p.TP, p.CP
 	r := workload.Recompute(p.Recompute)
 	layer := workload.LayerFLOPs(m, b, t, cp, r)
 	attn := workload.OpTime(layer.Attention.Forward, c.gpu, c.eff)
-	last := len(c.layers) - 1
 	for k := range c.layers {
-		f := workload.StageFLOPs(m, c.layers[k], k == 0, k == last, b, t, cp, r)
-		lin := workload.StageLinearFLOPs(m, c.layers[k], b, t, cp, r)
+		st := c.stage(k)
+		f := workload.StageFLOPsOf(m, st, b, t, cp, r)
+		lin := workload.StageLinearFLOPsOf(m, st, b, t, cp, r)
 		c.opTime[pipeline.F][k] = c.time(f.Forward, lin.Forward)
 		c.opTime[pipeline.B][k] = c.time(f.BackwardInput+f.Recompute, lin.BackwardInput+lin.Recompute)
 		c.opTime[pipeline.W][k] = c.time(f.BackwardWeight, lin.BackwardWeight)
 		l := units.Time(c.layers[k])
 		// Megatron: two all-reduces (or reduce-scatter + all-gather with
-		// sequence parallelism, the same bytes) per layer in each pass.
-		fwd, bwd := c.overlapTP(2*l*tpAR, 2*l*tpAR, l, lin, act)
+		// sequence parallelism, the same bytes) per dense layer in each
+		// pass; an MoE layer's MLP has its experts' instead (tpCollectives).
+		tp := c.tpCollectives(st, tpAR, etpAR)
+		fwd, bwd := c.overlapTP(tp, tp, l, lin, act)
 		// Ring attention: c−1 K/V exchanges per layer, hidden behind the
 		// attention compute when it is long enough (Liu et al. 2023).
 		if cp > 1 {
 			fwd += l * max(0, units.Time(cp-1)*cpStep-attn)
 			bwd += l * max(0, 2*units.Time(cp-1)*cpStep-2*attn)
 		}
-		// Expert parallelism: dispatch and combine all-to-alls around the
-		// expert MLP in each pass (Lepikhin et al. 2020).
-		fwd += 2 * l * epA2A
-		bwd += 2 * l * epA2A
 		if r == workload.RecomputeFull {
 			// Full recomputation re-runs the whole forward before the
 			// backward pass, its collectives included (Korthikanti et al.
@@ -243,13 +244,7 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 			bwd += fwd
 		}
 		c.commTime[0][k], c.commTime[1][k] = fwd, bwd
-		c.actBytes[k] = act.perLayer * float64(c.layers[k])
-		if k == 0 {
-			c.actBytes[k] += act.first
-		}
-		if k == last {
-			c.actBytes[k] += act.last
-		}
+		c.actBytes[k] = act.of(m, st)
 	}
 	c.opTimes(act, c.explicitEff)
 	if cf, cb := c.layerCodec(); cf+cb > 0 {
@@ -258,20 +253,17 @@ func (c *costs) stageCosts(tpAR, cpStep, epA2A units.Time, act activations) {
 			c.opTime[pipeline.B][k] += units.Time(n) * cb
 		}
 	}
-	switch {
-	case p.TP > 1:
-		c.commKind = timeline.TPComm
-	case p.CP > 1:
+	c.commKind = timeline.TPComm
+	if p.TP == 1 && p.CP > 1 {
 		c.commKind = timeline.CPComm
-	default:
-		c.commKind = timeline.EPComm
 	}
 }
 
 // commCosts prices, with the α–β closed forms on the groups' bottleneck
 // paths, one TP all-reduce of a layer's activations, one ring-attention
-// K/V step and one MoE all-to-all.
-func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time) {
+// K/V step and an MoE layer's expert tensor-parallel all-gather and
+// reduce-scatter (etpCost).
+func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, etpAR units.Time) {
 	if tr.fid == ideal {
 		return 0, 0, 0
 	}
@@ -294,13 +286,7 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, epA2A units.Time
 		kv := actElems * float64(m.KVHeadCount()*m.HeadDim()) / float64(m.Hidden) / float64(p.TP)
 		cpStep = a + bw.TransferTime(units.Bytes(2*kv*bytesPerElement))
 	}
-	if m.IsMoE() && p.EP > 1 {
-		a, bw := groupCost(tr.plan.Group(0, parallel.DP)[:p.EP])
-		s := units.Bytes(actElems * bytesPerElement * float64(m.TopK) / float64(p.TP))
-		n := float64(p.EP)
-		epA2A = units.Round((n-1)*a.Seconds() + (n-1)/n*float64(s)/float64(bw))
-	}
-	return tpAR, cpStep, epA2A
+	return tpAR, cpStep, tr.etpCost(actElems)
 }
 
 // tpAllReduce is a ring all-reduce of elems 16-bit elements on the first
@@ -351,8 +337,8 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 	m := c.model
 	m.SeqLen = seq
 	r := workload.Recompute(p.Recompute)
-	f := workload.StageFLOPs(m, c.layers[k], k == 0, k == len(c.layers)-1, p.MicroBatchSize, p.TP, p.CP, r)
-	lin := workload.StageLinearFLOPs(m, c.layers[k], p.MicroBatchSize, p.TP, p.CP, r)
+	f := workload.StageFLOPsOf(m, c.stage(k), p.MicroBatchSize, p.TP, p.CP, r)
+	lin := workload.StageLinearFLOPsOf(m, c.stage(k), p.MicroBatchSize, p.TP, p.CP, r)
 	ratio := float64(seq) / float64(c.model.SeqLen)
 	cf, cb := c.layerCodec() // in proportion to the length, as the bytes
 	l := float64(c.layers[k]) * ratio
@@ -371,7 +357,7 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 // shard of the stage's layers, and of the embedding or the head on the
 // first and last stages.
 func (c *costs) stageParams(k int) float64 {
-	return workload.StageParams(c.model, c.layers[k], k == 0, k == len(c.layers)-1, c.par.TP, c.par.EP)
+	return workload.StageParamsOf(c.model, c.stage(k), c.par.TP, c.par.EP, c.par.Plan().ExpertTP())
 }
 
 // deviceParams is the parameters of a GPU of a pipeline device that holds

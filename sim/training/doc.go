@@ -45,10 +45,14 @@
 // to measured tables), fused attention at operators.FlashEfficiency of the
 // tensor peak, every other kernel by its bytes at the fraction of the HBM
 // bandwidth memory-bound GEMMs were measured to stream at, and each kernel
-// the fitted launch once. An explicit training.efficiency, a mixture of
-// experts (which the lists do not cover yet) and a mixed cluster's other
-// GPU types (scaled by their peaks) keep the older pricing: the layer's
-// FLOPs at a fixed fraction of peak. training.grad_accumulation: unfused
+// the fitted launch once. An explicit training.efficiency and a mixed
+// cluster's other GPU types (scaled by their peaks) keep the older
+// pricing: the layer's FLOPs at a fixed fraction of peak. A mixture of
+// experts' layers come from the same lists at balanced routing; moe.go
+// routes each step's layers (package moe), gives every GPU of an
+// expert-parallel group its experts' rows, makes the group wait for its
+// slowest GPU and adds the all-to-alls (moe_exchange.go), as the tail of
+// each op (taskgraph.Group.Tail, expert-parallel communication). training.grad_accumulation: unfused
 // adds Megatron-LM's pre-2022 per-microbatch gradient add kernels.
 // parallel.tp_comm_overlap hides each pass's tensor-parallel collectives
 // under its GEMMs (overlapTP); full recomputation re-runs the forward's

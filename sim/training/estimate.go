@@ -190,12 +190,13 @@ func (tr *iteration) peakMemory() units.Bytes {
 		var bytes, peak float64
 		for _, o := range order {
 			k := tr.stageOfDev[d][o.Chunk]
+			held := tr.actBytes[k] + tr.expertActivations(k)
 			switch {
 			case o.Kind == pipeline.F:
-				bytes += tr.actBytes[k]
+				bytes += held
 				peak = max(peak, bytes)
 			case tr.heldW != nil: // B and W under 2BP (heldw.go)
-				take, give, wGive := tr.backwardFootprints(k, taskgraph.Footprint{Bytes: tr.actBytes[k]})
+				take, give, wGive := tr.backwardFootprints(k, taskgraph.Footprint{Bytes: held})
 				if o.Kind == pipeline.W {
 					take, give = taskgraph.Footprint{}, wGive
 				}
@@ -203,7 +204,7 @@ func (tr *iteration) peakMemory() units.Bytes {
 				peak = max(peak, bytes)
 				bytes = max(0, bytes-give.Bytes)
 			case o.Kind == pipeline.B:
-				bytes = max(0, bytes-tr.actBytes[k])
+				bytes = max(0, bytes-held)
 			}
 		}
 		params, grads, opt := tr.modelStates(tr.stageOfDev[d])
@@ -218,7 +219,7 @@ func (tr *iteration) workBound(est *Estimate) {
 	for d, order := range tr.sch.Order {
 		var compute, comm units.Time
 		for _, o := range order {
-			c, b := tr.opCost(o, tr.stageOfDev[d][o.Chunk])
+			c, b := tr.opCost(o, d, tr.stageOfDev[d][o.Chunk])
 			compute += c
 			comm += b
 		}
@@ -266,7 +267,7 @@ func (tr *iteration) lowerBound(est *Estimate) {
 				if ready < 0 {
 					break
 				}
-				compute, comm := tr.opCost(o, k)
+				compute, comm := tr.opCost(o, d, k)
 				dv.free = max(dv.free, ready) + compute + comm
 				dv.compute += compute
 				dv.blocked += comm
@@ -315,10 +316,11 @@ func (tr *iteration) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.
 	return end[pipeline.B][i]
 }
 
-// opCost is op o's compute and blocking communication on model stage k, as
+// opCost is op o's compute and blocking communication on device d, model stage k, as
 // the pipeline's ops lay it out (a zero-length op takes 1ns).
-func (tr *iteration) opCost(o pipeline.Op, k int) (compute, comm units.Time) {
+func (tr *iteration) opCost(o pipeline.Op, d, k int) (compute, comm units.Time) {
 	compute, comm = tr.op(o, k, tr.sch.SplitBackward)
+	comm += tr.expertTail(o, d, k)
 	if compute == 0 && comm == 0 {
 		compute = 1
 	}

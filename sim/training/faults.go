@@ -383,7 +383,9 @@ type prediction struct {
 // costs, so a batch of long sequences is not taken for a slow GPU.
 func (d *driver) predict(step int) (prediction, error) {
 	key := fmt.Sprint(d.cur.gen, d.live)
-	if d.s.Data.SeqDist != "fixed" && d.s.Data.SeqDist != "" {
+	// Each step's batch has its own lengths, and a skewed router its own
+	// routing: the predictor knows both.
+	if (d.s.Data.SeqDist != "fixed" && d.s.Data.SeqDist != "") || d.s.Model.MoE.Routing.Skewed() {
 		key += fmt.Sprint(step)
 	}
 	if p, ok := d.predicted[key]; ok {

@@ -14,6 +14,10 @@ import (
 // a longer run (faults.go), the GPU types, the stragglers.
 type conditions struct {
 	it *iterState // this iteration's faults, batch and replicas; nil: one plain iteration
+	// experts is a mixture of experts' routing: what each GPU of an
+	// expert-parallel group computes, keeps and sends (moe.go); nil for a
+	// dense model.
+	experts *routed
 	// mult[g] is GPU g's compute time over the reference GPU's (1 on a
 	// uniform cluster): its preset's peak × efficiency against cluster.gpu's.
 	mult   []float64

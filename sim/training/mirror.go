@@ -25,7 +25,8 @@ var everyReplica bool
 // mirrorable reports whether the iteration's replicas cannot differ (see
 // above). It needs the groups and the prices.
 func (tr *iteration) mirrorable() bool {
-	if everyReplica || tr.plan.DP == 1 || hierarchical(tr.par) || tr.par.Cyclic || tr.sdp != nil || tr.it != nil || tr.fid == detailed || tr.heterogeneous() || encodesPerRank(tr.s.Compression) {
+	if everyReplica || tr.plan.DP == 1 || hierarchical(tr.par) || tr.par.Cyclic || tr.sdp != nil || tr.it != nil || tr.fid == detailed || tr.heterogeneous() ||
+		encodesPerRank(tr.s.Compression) || (tr.experts != nil && tr.experts.varies) {
 		return false
 	}
 	if tr.fid == ideal || tr.p2pBytes == 0 {

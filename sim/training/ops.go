@@ -102,10 +102,11 @@ func (tr *iteration) addPipelineOp(r, d int, o pipeline.Op, prev int, lastBackwa
 	var id int
 	for i := 0; i < pieces; i++ {
 		piece := op
-		piece.Compute, piece.Comm = op.Compute/units.Time(pieces), op.Comm/units.Time(pieces)
+		piece.Compute, piece.Comm, piece.Tail = op.Compute/units.Time(pieces), op.Comm/units.Time(pieces), op.Tail/units.Time(pieces)
 		if i == pieces-1 { // the last piece takes the remainders and frees the activations
 			piece.Compute += op.Compute % units.Time(pieces)
 			piece.Comm += op.Comm % units.Time(pieces)
+			piece.Tail += op.Tail % units.Time(pieces)
 		} else {
 			piece.Give = taskgraph.Footprint{}
 		}
@@ -153,9 +154,10 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 		}
 	}
 	tr.sequenceCost(&op, r, k, o)
+	tr.expertShare(&op, d, k, o)
 	op.Compute += tr.opCodec(o.Kind, k)
 	tr.work[r] += op.Compute
-	if op.Compute == 0 && op.Comm == 0 {
+	if op.Compute == 0 && op.Comm == 0 && op.Tail == 0 {
 		op.Compute = 1 // a zero-length op still orders the pipeline
 	}
 	return op

@@ -50,10 +50,11 @@ func opPricer(c *costs) (*operators.Pricer, bool) {
 }
 
 // opTimes prices each stage's F, B and W from the operator lists of its
-// layers, the embedding (first stage) and the head (last stage), and
-// reports whether it could: a mixture of experts (which the operator
-// list does not cover yet), an explicit training.efficiency, or a GPU
-// without GEMM parameters keep the FLOP-count pricing.
+// layers (a mixture of experts' MoE layers at balanced routing and its
+// dense first layers apart), the embedding (first stage) and the head and
+// multi-token prediction modules (last stage), and reports whether it
+// could: an explicit training.efficiency or a GPU without GEMM parameters
+// keep the FLOP-count pricing.
 func (c *costs) opTimes(act activations, explicitEfficiency bool) bool {
 	if explicitEfficiency || !act.dense {
 		return false
@@ -63,15 +64,31 @@ func (c *costs) opTimes(act activations, explicitEfficiency bool) bool {
 		return false
 	}
 	layer, emb, head := ph[0], ph[1], ph[2]
-	last := len(c.layers) - 1
+	dense := layer
+	if c.model.IsMoE() && c.model.MoE.DenseLayers > 0 {
+		dph, ok := pricedPhases(c, denseConfig(act.cfg))
+		if !ok {
+			return false
+		}
+		dense = dph[0]
+	}
 	for k := range c.layers {
-		n := units.Time(c.layers[k])
-		f, b, w := n*layer.Forward, n*(layer.BackwardInput+layer.Recompute), n*layer.BackwardWeight
-		if k == 0 {
+		st := c.stage(k)
+		nm := units.Time(workload.MoELayersIn(c.model, st))
+		nd := units.Time(st.Layers) - nm
+		f := nm*layer.Forward + nd*dense.Forward
+		b := nm*(layer.BackwardInput+layer.Recompute) + nd*(dense.BackwardInput+dense.Recompute)
+		w := nm*layer.BackwardWeight + nd*dense.BackwardWeight
+		if st.First {
 			f, b, w = f+emb.Forward, b+emb.BackwardInput+emb.Recompute, w+emb.BackwardWeight
 		}
-		if k == last {
-			f, b, w = f+head.Forward, b+head.BackwardInput+head.Recompute, w+head.BackwardWeight
+		if st.Last {
+			// The head, then each MTP module's MoE layer and head pass (its
+			// 2h → h projection, under 1% of the layer, left out).
+			n := 1 + units.Time(c.model.MTP)
+			mtp := n - 1
+			f, b, w = f+n*head.Forward+mtp*layer.Forward, b+n*(head.BackwardInput+head.Recompute)+mtp*(layer.BackwardInput+layer.Recompute),
+				w+n*head.BackwardWeight+mtp*layer.BackwardWeight
 		}
 		c.opTime[pipeline.F][k], c.opTime[pipeline.B][k], c.opTime[pipeline.W][k] = max(f, 1), max(b, 1), max(w, 1)
 	}

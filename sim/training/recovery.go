@@ -233,6 +233,7 @@ func (d *driver) record(step int, tl *timeline.Timeline, aborted bool) timeline.
 	rec := timeline.Iteration{Index: d.index, Step: step, Start: off, End: off + tl.End, Aborted: aborted,
 		Redo: step <= d.redoUntil, Replicas: count(d.live), Imbalance: d.lastImbalance, SlowGPU: -1}
 	if !aborted {
+		mergeMoE(out, tl, d.s.Parallel.Plan())
 		rec.Tokens = tl.Training.Tokens
 		out.Training.Tokens += tl.Training.Tokens
 		out.Training.ModelFLOPs += tl.Training.ModelFLOPs

@@ -150,8 +150,8 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 1..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
-	if m.Attention != "" && m.Attention != "flash" && m.Attention != "eager" {
-		bad("model.attention", "%q is not known; allowed: flash, eager", m.Attention)
+	if m.Attention != "" && m.Attention != "flash" && m.Attention != "eager" && m.Attention != "mla" {
+		bad("model.attention", "%q is not known; allowed: flash, eager, mla", m.Attention)
 	}
 	if m.IsSynthetic() {
 		if m.Preset != "" {
@@ -170,29 +170,6 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 		bad("model.preset", "is empty; give a preset (e.g. llama3-8b), a full shape (layers, hidden, heads, vocab, seq_len) or synthetic op times")
 	} else if _, err := m.Resolve(); err != nil {
 		bad("model", "%v", err)
-	}
-}
-
-// checkExperts refuses an expert-parallel degree the model's experts
-// cannot fill: each of the ep ranks of a group holds experts/ep whole
-// experts (Megatron-LM requires num_experts % expert_model_parallel_size
-// == 0), so ep ranges over the divisors of the expert count.
-func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
-	ep := s.Parallel.EP
-	if ep <= 1 || s.Model.IsSynthetic() {
-		return
-	}
-	m, err := s.Model.Resolve()
-	if err != nil {
-		return // checkModel reports it
-	}
-	switch {
-	case !m.IsMoE():
-		bad("parallel.ep", "is %d but model %s has no experts (a dense model); allowed 1", ep, m.Name)
-	case ep > m.Experts:
-		bad("parallel.ep", "is %d but model %s has %d experts; allowed 1..%d", ep, m.Name, m.Experts, m.Experts)
-	case m.Experts%ep != 0:
-		bad("parallel.ep", "is %d, which does not divide model %s's %d experts; allowed a divisor of %d", ep, m.Name, m.Experts, m.Experts)
 	}
 }
 

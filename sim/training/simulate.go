@@ -116,6 +116,9 @@ func play(s scenario.Scenario, it *iterState, jitter jitterSource) (*iteration, 
 		return nil, nil, err
 	}
 	tr.record(tl)
+	if tr.experts != nil {
+		tr.experts.record(tl, tr)
+	}
 	return tr, tl, nil
 }
 

@@ -153,11 +153,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if real && fid != ideal && dp*cp > 1 && !p.Cyclic { // cyclic relays the whole gradient
 		buckets = bucketBound(s, pp*v)
 	}
-	c := 1.0
-	if p.TP*p.CP*p.EP > 1 {
-		c = 2
-	}
-	k := 0.0
+	c, k := spansPerOp(p), 0.0
 	if s.Compression.Enabled() {
 		k = 1
 	}
@@ -199,11 +195,47 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		ev.Why, ev.Field, ev.Fix = tr.Why, tr.Field, tr.Fix
 	}
 	w := budget.Of(budget.Items{Spans: spans, Transfers: tr, Ops: groupOps + closedForms, Events: ev, GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s), Graphs: graphs})
-	if real && !s.Model.Eager() {
-		w.Memory.N += opListBytes
+	if real {
+		w.Memory.N += modelWorkBytes(s)
 	}
 	return w, mirror, nil
 }
+
+// spansPerOp is the spans an op leaves on each of its GPUs: its compute,
+// its blocking communication, the experts' tail.
+func spansPerOp(p scenario.Parallel) float64 {
+	c := 1.0
+	if p.TP*p.CP > 1 {
+		c++
+	}
+	if p.EP > 1 {
+		c++
+	}
+	return c
+}
+
+// modelWorkBytes bounds what a real model's pricing allocates beyond the
+// graph: FlashAttention's operator lists (twice over under tensor or
+// expert parallelism), the preset look-ups, a mixture's routing.
+func modelWorkBytes(s scenario.Scenario) float64 {
+	var n float64
+	if !s.Model.Eager() {
+		n += opListBytes
+		if s.Parallel.TP > 1 || s.Parallel.EP > 1 {
+			n += opListBytes
+		}
+	}
+	if s.Model.Preset != "" {
+		n += lookupBytes
+	}
+	return n + moeWorkBytes(s)
+}
+
+// lookupBytes bounds what looking the model preset up allocates over a
+// run's validation and pricing (workload.LookupModel builds the catalog,
+// 19 KB a look-up, measured, and a run looks it up several times; a model without a preset looks
+// nothing up).
+const lookupBytes = 192 << 10
 
 // analyticCollectives bounds the closed-form collectives of an analytic
 // iteration of s with v chunks, m microbatches and b buckets: per chunk
@@ -228,7 +260,9 @@ func analyticCollectives(s scenario.Scenario, v, m, b float64) float64 {
 
 // opListBytes bounds what building the operator lists of FlashAttention's
 // activations allocates (activations.go: a layer, the embedding and the
-// head; measured at 46 KB for gpt3-1.3b).
+// head; measured at 46 KB for gpt3-1.3b); twice that under tensor or
+// expert parallelism (about 110 KB for gpt3-1.3b at tensor parallelism 8
+// once ops carried a value-head width and a grouped-GEMM mark).
 const opListBytes = 64 << 10
 
 // bucketBound bounds the gradient buckets of the largest of stages model

@@ -70,6 +70,13 @@ func TestTrainingIterationFigure(t *testing.T) {
 	if math.Abs(tf-want) > 1e-9*want {
 		t.Errorf("%v TFLOP/s per GPU, want equation (3) over %v s on 8 GPUs = %v", tf, it, want)
 	}
+	tok, err := simulateTraining(map[string]string{"scenario": s, "figure": "tokens_per_gpu_s"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 2 * 4 * 2048 / (it * 8); math.Abs(tok-want) > 1e-9*want {
+		t.Errorf("%v tokens/s per GPU, want 8 sequences of 2,048 tokens over %v s on 8 GPUs = %v", tok, it, want)
+	}
 	if _, err := simulateTraining(map[string]string{"scenario": s, "figure": "ms"}); err == nil || !strings.Contains(err.Error(), "config.figure") {
 		t.Errorf("figure ms: error %v, want one naming config.figure", err)
 	}

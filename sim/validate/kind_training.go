@@ -16,12 +16,15 @@ import (
 // in Table 1: the FLOPs of their equation (3), with full activation
 // recomputation, 96·B·s·l·h²·(1 + s/(6h) + V/(16·l·h)), over the iteration
 // time and the GPUs; or, with figure: iteration_s, the iteration time in
-// seconds, as Korthikanti et al. 2022 report it in their Table 5. The
+// seconds, as Korthikanti et al. 2022 report it in their Table 5; or
+// (figure: tokens_per_gpu_s) the tokens trained per second and GPU, the
+// global batch's tokens over the iteration and the GPUs, as DeepSeek-AI
+// 2024 report GPU hours per trillion tokens. The
 // scenario is given whole, as YAML, so a row shows exactly what ran.
 func trainingKind() Kind {
 	return Kind{
 		Name:     "training-tflops",
-		What:     "one training iteration; achieved TFLOP/s per GPU counted with Narayanan et al. 2021's equation (3), or (figure: iteration_s) its time in seconds",
+		What:     "one training iteration; achieved TFLOP/s per GPU counted with Narayanan et al. 2021's equation (3), or (figure: iteration_s) its time in seconds, or (figure: tokens_per_gpu_s) tokens per second and GPU",
 		Required: []string{"scenario"},
 		Optional: []string{"budget", "figure"},
 		Simulate: simulateTraining,
@@ -29,7 +32,7 @@ func trainingKind() Kind {
 }
 
 // trainingFigures are the figures a training row can report.
-var trainingFigures = []string{"tflops", "iteration_s"}
+var trainingFigures = []string{"tflops", "iteration_s", "tokens_per_gpu_s"}
 
 // parseTraining reads a training row's scenario and budget.
 func parseTraining(config map[string]string) (scenario.Scenario, budget.Limits, error) {
@@ -81,6 +84,9 @@ func simulateTraining(config map[string]string) (float64, error) {
 	}
 	p := s.Parallel
 	batch := p.DP * p.Microbatches * p.MicroBatchSize
+	if fig == "tokens_per_gpu_s" {
+		return float64(batch) * float64(m.SeqLen) / (it * float64(s.NumGPUs())), nil
+	}
 	flops := workload.NarayananRecomputeFLOPs(batch, m.SeqLen, m.Layers, m.Hidden, m.Vocab)
 	return flops / (it * float64(s.NumGPUs())) / 1e12, nil
 }

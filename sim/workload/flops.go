@@ -78,7 +78,7 @@ type LayerOps struct {
 	// Projection is the attention output projection: 2·T·h².
 	Projection OpFLOPs
 	// MLP is the dense MLP, 2·T·h·f·(2 for GeLU, 3 for SwiGLU), or for MoE
-	// top_k experts' worth of it per token.
+	// top_k routed and every shared expert's worth of it per token.
 	MLP OpFLOPs
 	// Router is the MoE gate, 2·T·h·experts; zero for dense models.
 	Router OpFLOPs
@@ -115,19 +115,33 @@ func (l LayerOps) Linear() OpFLOPs {
 // 2F and W = 0; so B + W = 2F overall. Recompute is 0 (none), the attention
 // core's forward (selective), or the whole layer's forward (full).
 func LayerFLOPs(m Model, b, t, c int, r Recompute) LayerOps {
+	return layerFLOPs(m, b, t, c, r, m.IsMoE())
+}
+
+// layerFLOPs is LayerFLOPs of an MoE layer (moe) or a dense one. Heads may
+// be narrower or wider than hidden/heads (head_dim); MLA prices its
+// latent projections (mlaFLOPs). An MoE layer runs top_k routed and every
+// shared expert per token, and the router's h × experts GEMM.
+func layerFLOPs(m Model, b, t, c int, r Recompute, moe bool) LayerOps {
 	checkSplit(b, t, c, r)
 	s, h := float64(m.SeqLen), float64(m.Hidden)
+	q := float64(m.Heads * m.HeadDim())
 	kv := float64(m.KVHeadCount() * m.HeadDim())
 	tokens := float64(b) * s / float64(c)
 	perGPU := 1 / float64(t)
 	ops := LayerOps{
-		QKV:        matmul(2 * tokens * h * (h + 2*kv) * perGPU),
-		Attention:  activationMatmul(4 * tokens * s * h * perGPU),
-		Projection: matmul(2 * tokens * h * h * perGPU),
+		QKV:        matmul(2 * tokens * h * (q + 2*kv) * perGPU),
+		Attention:  activationMatmul(4 * tokens * s * q * perGPU),
+		Projection: matmul(2 * tokens * q * h * perGPU),
 	}
-	if m.IsMoE() {
-		ops.MLP = matmul(float64(m.TopK) * mlpFLOPs(m, m.ExpertWidth(), tokens) * perGPU)
-		ops.Router = matmul(2 * tokens * h * float64(m.Experts) * perGPU)
+	if m.IsMLA() {
+		qkv, attn, proj := mlaFLOPs(m, tokens, s, float64(t))
+		ops.QKV, ops.Attention, ops.Projection = matmul(qkv), activationMatmul(attn), matmul(proj)
+	}
+	if moe {
+		experts := float64(m.MoE.TopK + m.MoE.SharedExperts)
+		ops.MLP = matmul(experts * mlpFLOPs(m, m.ExpertWidth(), tokens) * perGPU)
+		ops.Router = matmul(2 * tokens * h * float64(m.MoE.Experts) * perGPU)
 	} else {
 		ops.MLP = matmul(mlpFLOPs(m, m.FFNWidth(), tokens) * perGPU)
 	}
@@ -175,16 +189,47 @@ func EmbeddingFLOPs(m Model, b, t, c int) OpFLOPs {
 }
 
 // StageFLOPs is a pipeline stage's work for one microbatch: layers layers,
-// plus the embedding if first and the head if last.
+// plus the embedding if first and the head (and the multi-token
+// prediction modules) if last: StageFLOPsOf of the stage stageOf
+// describes.
 func StageFLOPs(m Model, layers int, first, last bool, b, t, c int, r Recompute) OpFLOPs {
-	total := LayerFLOPs(m, b, t, c, r).Total().Times(float64(layers))
-	if first {
+	return StageFLOPsOf(m, stageOf(m, layers, first, last), b, t, c, r)
+}
+
+// StageFLOPsOf is stage st's work for one microbatch: its dense and MoE
+// layers, the embedding on a first stage, and on a last one the head and
+// each multi-token prediction module (an MoE layer, its 2h → h projection
+// and another pass through the head; DeepSeek-V3 §2.2).
+func StageFLOPsOf(m Model, st Stage, b, t, c int, r Recompute) OpFLOPs {
+	total := stageLayers(m, st, b, t, c, r, LayerOps.Total)
+	if st.First {
 		total = total.Plus(EmbeddingFLOPs(m, b, t, c))
 	}
-	if last {
+	if st.Last {
 		total = total.Plus(HeadFLOPs(m, b, t, c))
+		for i := 0; i < m.MTP; i++ {
+			total = total.Plus(mtpFLOPs(m, b, t, c, r, LayerOps.Total)).Plus(HeadFLOPs(m, b, t, c))
+		}
 	}
 	return total
+}
+
+// stageLayers sums part of the stage's layers, dense and MoE apart.
+func stageLayers(m Model, st Stage, b, t, c int, r Recompute, part func(LayerOps) OpFLOPs) OpFLOPs {
+	moe := m.moeLayersIn(st.From, st.Layers)
+	total := part(layerFLOPs(m, b, t, c, r, true)).Times(float64(moe))
+	if dense := st.Layers - moe; dense > 0 {
+		total = total.Plus(part(layerFLOPs(m, b, t, c, r, false)).Times(float64(dense)))
+	}
+	return total
+}
+
+// mtpFLOPs is part of one multi-token prediction module's MoE layer and
+// its 2h → h projection (a linear GEMM).
+func mtpFLOPs(m Model, b, t, c int, r Recompute, part func(LayerOps) OpFLOPs) OpFLOPs {
+	tokens := float64(b) * float64(m.SeqLen) / float64(c)
+	h := float64(m.Hidden)
+	return part(layerFLOPs(m, b, t, c, r, true)).Plus(matmul(2 * tokens * 2 * h * h / float64(t)))
 }
 
 // StageLinearFLOPs is the part of StageFLOPs(m, layers, …) spent in the
@@ -192,7 +237,19 @@ func StageFLOPs(m Model, layers int, first, last bool, b, t, c int, r Recompute)
 // the embedding and the output head are not in it (DeepSeek-V3 §3.3.1
 // keeps both in higher precision).
 func StageLinearFLOPs(m Model, layers, b, t, c int, r Recompute) OpFLOPs {
-	return LayerFLOPs(m, b, t, c, r).Linear().Times(float64(layers))
+	return StageLinearFLOPsOf(m, stageOf(m, layers, false, false), b, t, c, r)
+}
+
+// StageLinearFLOPsOf is StageLinearFLOPs of stage st, the multi-token
+// prediction modules of a last stage included.
+func StageLinearFLOPsOf(m Model, st Stage, b, t, c int, r Recompute) OpFLOPs {
+	total := stageLayers(m, st, b, t, c, r, LayerOps.Linear)
+	if st.Last {
+		for i := 0; i < m.MTP; i++ {
+			total = total.Plus(mtpFLOPs(m, b, t, c, r, LayerOps.Linear))
+		}
+	}
+	return total
 }
 
 // IterationFLOPs is the whole model's work for a global batch of batch
@@ -200,7 +257,7 @@ func StageLinearFLOPs(m Model, layers, b, t, c int, r Recompute) OpFLOPs {
 // backward, with recomputation r. Its Model() is the model FLOPs of MFU,
 // its Hardware() those of HFU.
 func IterationFLOPs(m Model, batch int, r Recompute) OpFLOPs {
-	return StageFLOPs(m, m.Layers, true, true, batch, 1, 1, r)
+	return StageFLOPsOf(m, Stage{Layers: m.Layers, First: true, Last: true}, batch, 1, 1, r)
 }
 
 // NarayananModelFLOPs is the closed form of Narayanan et al. 2021 (SC'21,

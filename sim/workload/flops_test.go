@@ -197,7 +197,7 @@ func TestLinearFLOPsAreTheH2Term(t *testing.T) {
 	if full.Recompute != full.Forward {
 		t.Errorf("full recompute reruns %v of the linear forward %v", full.Recompute, full.Forward)
 	}
-	moe := Model{Name: "moe", Layers: 1, Hidden: 64, Heads: 4, FFN: FFNSwiGLU, FFNHidden: 128, Experts: 8, TopK: 2, Vocab: 1000, SeqLen: 128}
+	moe := Model{Name: "moe", Layers: 1, Hidden: 64, Heads: 4, FFN: FFNSwiGLU, FFNHidden: 128, MoE: MoE{Experts: 8, TopK: 2}, Vocab: 1000, SeqLen: 128}
 	ops := LayerFLOPs(moe, 1, 1, 1, RecomputeNone)
 	if got, want := ops.Linear(), ops.QKV.Plus(ops.Projection).Plus(ops.MLP); got != want || ops.Router.Forward == 0 {
 		t.Errorf("MoE linear %+v, want QKV + projection + experts %+v without the router %+v", got, want, ops.Router)

@@ -71,20 +71,27 @@ type Model struct {
 	// SeqLen is the training sequence length s (seq_len); with learned
 	// positions it is also the size of the position table.
 	SeqLen int `yaml:"seq_len" json:"seq_len"`
-	// Experts is the number of experts per MoE layer (experts); 0 or 1
-	// means a dense model. When above 1, every layer's MLP is a mixture
-	// of Experts MLPs of kind FFN behind a linear router.
-	Experts int `yaml:"experts,omitempty" json:"experts,omitempty"`
-	// TopK is how many experts each token is routed to (top_k), in
-	// [1, Experts]; used only when Experts > 1.
-	TopK int `yaml:"top_k,omitempty" json:"top_k,omitempty"`
-	// MoEFFNHidden is the inner width of each expert (moe_ffn_hidden); 0
-	// means FFNHidden.
-	MoEFFNHidden int `yaml:"moe_ffn_hidden,omitempty" json:"moe_ffn_hidden,omitempty"`
+	// HeadDimension is the width of one attention head (head_dim); 0
+	// means hidden/heads. Qwen3 and gpt-oss set it: their query heads
+	// are wider in total than the hidden state.
+	HeadDimension int `yaml:"head_dim,omitempty" json:"head_dim,omitempty"`
+	// MoE makes the MLPs mixtures of experts (moe); zero: a dense model.
+	MoE MoE `yaml:"moe,omitempty" json:"moe,omitempty"`
+	// MLA makes attention multi-head latent attention (mla); zero:
+	// ordinary (multi-head or grouped-query) attention.
+	MLA MLA `yaml:"mla,omitempty" json:"mla,omitempty"`
+	// MTP is the multi-token prediction modules trained beside the model
+	// (mtp; DeepSeek-V3 §2.2 trains 1): each adds an MoE layer, a 2h → h
+	// projection and another pass through the shared output head, on the
+	// last pipeline stage. 0: none.
+	MTP int `yaml:"mtp,omitempty" json:"mtp,omitempty"`
 	// PublishedParams is the parameter count the source prints (e.g. 8.03e9),
 	// kept to check the exact count against; 0 for models without one.
 	PublishedParams float64 `yaml:"published_params,omitempty" json:"published_params,omitempty"`
-	// Source cites where the shapes and PublishedParams come from.
+	// PublishedActive is the active parameter count the source prints
+	// for a mixture of experts (see ActiveParams); 0 for others.
+	PublishedActive float64 `yaml:"published_active,omitempty" json:"published_active,omitempty"`
+	// Source cites where the shapes and the published counts come from.
 	Source string `yaml:"source,omitempty" json:"source,omitempty"`
 }
 
@@ -97,8 +104,17 @@ func (m Model) KVHeadCount() int {
 	return m.KVHeads
 }
 
-// HeadDim is the width of one attention head, Hidden/Heads.
-func (m Model) HeadDim() int { return m.Hidden / m.Heads }
+// HeadDim is the width of one query or key head: MLA's nope + rope
+// widths, head_dim, or Hidden/Heads.
+func (m Model) HeadDim() int {
+	if m.IsMLA() {
+		return m.MLA.NopeHeadDim + m.MLA.RopeHeadDim
+	}
+	if m.HeadDimension > 0 {
+		return m.HeadDimension
+	}
+	return m.Hidden / m.Heads
+}
 
 // FFNWidth is the dense MLP's inner width: FFNHidden, or 4·Hidden when it
 // is 0.
@@ -108,18 +124,6 @@ func (m Model) FFNWidth() int {
 	}
 	return m.FFNHidden
 }
-
-// ExpertWidth is each expert's inner width: MoEFFNHidden, or FFNWidth when
-// it is 0.
-func (m Model) ExpertWidth() int {
-	if m.MoEFFNHidden == 0 {
-		return m.FFNWidth()
-	}
-	return m.MoEFFNHidden
-}
-
-// IsMoE reports whether the MLPs are mixtures of experts.
-func (m Model) IsMoE() bool { return m.Experts > 1 }
 
 // IsGPTStyle reports whether m has exactly the layer that Narayanan et al.
 // 2021 count in their closed forms: multi-head attention, a plain 4h GeLU
@@ -133,9 +137,7 @@ func (m Model) IsGPTStyle() bool {
 // field by its YAML name and the range it must be in.
 func (m Model) Validate() error {
 	var errs []error
-	bad := func(format string, args ...any) {
-		errs = append(errs, fmt.Errorf("model %s: "+format, append([]any{m.Name}, args...)...))
-	}
+	bad := func(format string, args ...any) { errs = addf(errs, "model "+m.Name, format, args) }
 	if err := validName(m.Name); err != nil {
 		bad("name: %v", err)
 	}
@@ -147,8 +149,14 @@ func (m Model) Validate() error {
 			bad("%s = %d, want at least 1", f.name, f.v)
 		}
 	}
-	if m.Heads >= 1 && m.Hidden%m.Heads != 0 {
-		bad("hidden %d must be divisible by heads %d", m.Hidden, m.Heads)
+	if m.Heads >= 1 && m.HeadDimension == 0 && !m.IsMLA() && m.Hidden%m.Heads != 0 {
+		bad("hidden %d must be divisible by heads %d (or head_dim set)", m.Hidden, m.Heads)
+	}
+	if m.HeadDimension < 0 || m.MTP < 0 || m.MTP > 8 {
+		bad("head_dim = %d and mtp = %d, want head_dim ≥ 0 (0 = hidden/heads) and mtp 0..8", m.HeadDimension, m.MTP)
+	}
+	if m.MTP > 0 && !m.IsMoE() {
+		bad("mtp = %d needs a mixture of experts (its modules are MoE layers)", m.MTP)
 	}
 	if m.KVHeads < 0 || m.KVHeads > m.Heads || (m.KVHeads > 0 && m.Heads%m.KVHeads != 0) {
 		bad("kv_heads = %d, want 0 (= heads) or a divisor of heads %d", m.KVHeads, m.Heads)
@@ -172,27 +180,11 @@ func (m Model) Validate() error {
 		bad("position %q, want %q or %q", m.Position, PositionLearned, PositionRoPE)
 	}
 	errs = append(errs, m.validateMoE()...)
-	if m.PublishedParams < 0 {
-		bad("published_params = %v, want 0 (unknown) or positive", m.PublishedParams)
+	errs = append(errs, m.validateMLA()...)
+	if m.PublishedParams < 0 || m.PublishedActive < 0 {
+		bad("published_params = %v and published_active = %v, want 0 (unknown) or positive", m.PublishedParams, m.PublishedActive)
 	}
 	return errors.Join(errs...)
-}
-
-func (m Model) validateMoE() []error {
-	var errs []error
-	if m.Experts < 0 {
-		errs = append(errs, fmt.Errorf("model %s: experts = %d, want 0 or 1 (dense) or at least 2", m.Name, m.Experts))
-	}
-	if m.MoEFFNHidden < 0 {
-		errs = append(errs, fmt.Errorf("model %s: moe_ffn_hidden = %d, want 0 (= ffn_hidden) or positive", m.Name, m.MoEFFNHidden))
-	}
-	if m.IsMoE() && (m.TopK < 1 || m.TopK > m.Experts) {
-		errs = append(errs, fmt.Errorf("model %s: top_k = %d, want 1..experts (%d)", m.Name, m.TopK, m.Experts))
-	}
-	if !m.IsMoE() && (m.TopK != 0 || m.MoEFFNHidden != 0) {
-		errs = append(errs, fmt.Errorf("model %s: top_k and moe_ffn_hidden need experts ≥ 2, have experts = %d", m.Name, m.Experts))
-	}
-	return errs
 }
 
 // ValidateSplit reports whether m can be split t ways by tensor
@@ -210,13 +202,33 @@ func (m Model) ValidateSplit(t, c int) error {
 	if m.KVHeadCount()%t != 0 {
 		errs = append(errs, fmt.Errorf("model %s: kv_heads %d not divisible by tensor parallel %d", m.Name, m.KVHeadCount(), t))
 	}
-	if m.FFNWidth()%t != 0 || (m.IsMoE() && m.ExpertWidth()%t != 0) {
+	dense := !m.IsMoE() || m.MoE.DenseLayers > 0
+	if (dense && m.FFNWidth()%t != 0) || (m.MoE.SharedExperts > 0 && m.ExpertWidth()%t != 0) {
 		errs = append(errs, fmt.Errorf("model %s: MLP width not divisible by tensor parallel %d", m.Name, t))
 	}
 	if m.SeqLen%c != 0 {
 		errs = append(errs, fmt.Errorf("model %s: seq_len %d not divisible by context parallel %d", m.Name, m.SeqLen, c))
 	}
 	return errors.Join(errs...)
+}
+
+// ValidateExpertSplit reports whether each expert of m can be split etp
+// ways by expert tensor parallelism (its inner width divides by etp).
+func (m Model) ValidateExpertSplit(etp int) error {
+	if m.IsMoE() && (etp < 1 || m.ExpertWidth()%etp != 0) {
+		return fmt.Errorf("model %s: expert width %d not divisible by expert tensor parallel %d", m.Name, m.ExpertWidth(), etp)
+	}
+	return nil
+}
+
+// addf appends to errs the error "prefix: " + format of args, where the
+// prefix is a Sprintf of its own (a model's name). It is not inlined: the
+// validators' closures call it from dozens of places, and an inlined
+// fmt.Errorf at each costs the browser's download a few hundred bytes.
+//
+//go:noinline
+func addf(errs []error, prefix, format string, args []any) []error {
+	return append(errs, fmt.Errorf("%s: %s", prefix, fmt.Sprintf(format, args...)))
 }
 
 // validName accepts lower-case words of letters, digits and dots joined by

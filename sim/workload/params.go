@@ -9,21 +9,31 @@ type ParamCount struct {
 	// Embedding is the token table V·h plus, with learned positions, the
 	// position table s·h.
 	Embedding int64
-	// PerLayer is one transformer layer: attention, MLP (all experts and
-	// the router for MoE), its two norms and biases.
+	// PerLayer is one transformer layer: attention, MLP (all experts, the
+	// shared ones and the router of an MoE layer), its two norms and
+	// biases.
 	PerLayer int64
 	// Layers is the number of layers, so that the total is
-	// Embedding + Layers·PerLayer + FinalNorm + Head.
+	// Embedding + (Layers − DenseLayers)·PerLayer + DenseLayers·DenseLayer
+	// + FinalNorm + Head + MTP.
 	Layers int64
+	// DenseLayers is how many of the Layers of an MoE model keep a dense
+	// MLP (its first dense_layers), each DenseLayer parameters; 0 for a
+	// dense model, whose every layer is PerLayer.
+	DenseLayers, DenseLayer int64
 	// FinalNorm is the norm after the last layer.
 	FinalNorm int64
 	// Head is the output projection h·V, or 0 when tied to Embedding.
 	Head int64
+	// MTP is the multi-token prediction modules' own parameters
+	// (DeepSeek-V3 §2.2): each a projection of 2h → h, three RMSNorms and
+	// one MoE layer; they share the embedding and the head.
+	MTP int64
 }
 
 // Total is every parameter of the model.
 func (p ParamCount) Total() int64 {
-	return p.Embedding + p.Layers*p.PerLayer + p.FinalNorm + p.Head
+	return p.Embedding + (p.Layers-p.DenseLayers)*p.PerLayer + p.DenseLayers*p.DenseLayer + p.FinalNorm + p.Head + p.MTP
 }
 
 // Params counts m's parameters exactly (the architecture as published:
@@ -32,11 +42,17 @@ func (p ParamCount) Total() int64 {
 // final LayerNorm's 2h, which their closed form leaves out.
 func Params(m Model) ParamCount {
 	h := int64(m.Hidden)
+	dense := attentionParams(m) + expertParams(m, m.FFNWidth()) + 2*normParams(m)
 	p := ParamCount{
 		Embedding: int64(m.Vocab) * h,
-		PerLayer:  attentionParams(m) + mlpParams(m) + 2*normParams(m),
+		PerLayer:  dense,
 		Layers:    int64(m.Layers),
 		FinalNorm: normParams(m),
+	}
+	if m.IsMoE() {
+		p.PerLayer = attentionParams(m) + moeLayerParams(m) + 2*normParams(m)
+		p.DenseLayers, p.DenseLayer = int64(m.MoE.DenseLayers), dense
+		p.MTP = int64(m.MTP) * (p.PerLayer + 2*h*h + 3*normParams(m))
 	}
 	if m.Position == PositionLearned {
 		p.Embedding += int64(m.SeqLen) * h
@@ -47,37 +63,36 @@ func Params(m Model) ParamCount {
 	return p
 }
 
-// ActiveParams counts the parameters one token uses: Params with only TopK
-// of each layer's experts (Fedus et al. 2022's "active" count, e.g. 12.9B
-// of Mixtral 8x7B's 46.7B). It equals Params().Total() for dense models.
+// ActiveParams counts the parameters one token uses: Params with only
+// top_k of each MoE layer's routed experts (Fedus et al. 2022's "active"
+// count, e.g. 12.9B of Mixtral 8x7B's 46.7B), the input embedding
+// included. Publishers differ on the embedding: Mistral and Qwen count
+// it, DeepSeek and OpenAI leave the lookup table out (subtract
+// Params().Embedding). It equals Params().Total() for dense models.
 func ActiveParams(m Model) int64 {
 	p := Params(m)
 	if !m.IsMoE() {
 		return p.Total()
 	}
-	unused := int64(m.Experts-m.TopK) * expertParams(m, m.ExpertWidth())
-	return p.Total() - p.Layers*unused
+	return p.Total() - int64(m.MoELayers()+m.MTP)*unusedExperts(m)
 }
 
-// attentionParams is Q and output projections h·h each plus K and V
-// projections h·(kv_heads·head_dim) each, with a bias per output when Bias.
+// attentionParams is the query and output projections, h × heads·head_dim
+// each, and the key and value projections, h × kv_heads·head_dim each,
+// with a bias per output when Bias; or MLA's projections.
 func attentionParams(m Model) int64 {
+	if m.IsMLA() {
+		r, s := mlaWeights(m)
+		return r + s
+	}
 	h := int64(m.Hidden)
+	q := int64(m.Heads * m.HeadDim())
 	kv := int64(m.KVHeadCount() * m.HeadDim())
-	p := h * (2*h + 2*kv)
+	p := h * (2*q + 2*kv)
 	if m.Bias {
-		p += 2*h + 2*kv
+		p += q + 2*kv + h
 	}
 	return p
-}
-
-// mlpParams is the dense MLP, or for MoE all experts plus the router h·E
-// (bias-free, as in Mixtral and Switch).
-func mlpParams(m Model) int64 {
-	if !m.IsMoE() {
-		return expertParams(m, m.FFNWidth())
-	}
-	return int64(m.Experts)*expertParams(m, m.ExpertWidth()) + int64(m.Hidden)*int64(m.Experts)
 }
 
 // expertParams is one MLP of inner width f: two h×f matrices for GeLU
@@ -115,36 +130,83 @@ func NarayananParams(l, h, vocab, seq int) float64 {
 	return 12 * L * H * H * (1 + 13/(12*H) + (V+S)/(12*L*H))
 }
 
+// Stage is a pipeline stage's share of the model's layers.
+type Stage struct {
+	// From is its first layer (from 0) and Layers how many it holds.
+	From, Layers int
+	// First says it holds the embedding, Last the final norm, the head
+	// and the multi-token prediction modules.
+	First, Last bool
+}
+
+// stageOf is the stage of layers layers a caller that knows only first
+// and last means: from layer 0 on a first stage, else past an MoE model's
+// dense layers.
+func stageOf(m Model, layers int, first, last bool) Stage {
+	st := Stage{Layers: layers, First: first, Last: last}
+	if !first && m.IsMoE() {
+		st.From = m.MoE.DenseLayers
+	}
+	return st
+}
+
 // StageParams is the number of parameters one GPU holds for a pipeline
 // stage of layers layers (first: it holds the embedding; last: the final
-// norm and the head) under tensor parallelism t and expert parallelism ep:
-// the Ψ that ModelStateBytes takes. As in Megatron-LM, weight matrices and
-// the vocabulary are split t ways (Shoeybi et al. 2019), norm weights are
-// replicated, experts are split ep ways, and with tied embeddings a last
-// stage that is not also the first keeps its own copy of the word
-// embeddings for the head. Biases are counted as split, position tables as
-// split with the vocabulary: both are below 0.01% of any preset.
+// norm and the head) under tensor parallelism t and expert parallelism ep
+// (expert tensor parallelism t): StageParamsOf of the stage stageOf
+// describes.
 func StageParams(m Model, layers int, first, last bool, t, ep int) float64 {
-	if layers < 0 || t < 1 || ep < 1 {
-		panic(fmt.Sprintf("workload: stage of %d layers, tensor parallel %d, expert parallel %d", layers, t, ep))
+	return StageParamsOf(m, stageOf(m, layers, first, last), t, ep, t)
+}
+
+// StageParamsOf is the parameters one GPU holds for stage st under tensor
+// parallelism t, expert parallelism ep and expert tensor parallelism etp:
+// the Ψ that ModelStateBytes takes. As in Megatron-LM, weight matrices and
+// the vocabulary are split t ways (Shoeybi et al. 2019), norm weights,
+// MLA's down-projections and the MoE router are replicated, each routed
+// expert lives on one of ep ranks split etp ways and the shared experts
+// are split t ways; with tied embeddings a last stage that is not also the
+// first keeps its own copy of the word embeddings for the head. Biases are
+// counted as split, position tables as split with the vocabulary: both are
+// below 0.01% of any preset.
+func StageParamsOf(m Model, st Stage, t, ep, etp int) float64 {
+	if st.Layers < 0 || st.From < 0 || t < 1 || ep < 1 || etp < 1 {
+		panic(fmt.Sprintf("workload: stage of %d layers from %d, tensor parallel %d, expert parallel %d×%d", st.Layers, st.From, t, ep, etp))
 	}
 	p := Params(m)
 	T := float64(t)
-	norms := 2 * float64(normParams(m))
-	split := float64(p.PerLayer) - norms
-	if m.IsMoE() {
-		experts := float64(int64(m.Experts) * expertParams(m, m.ExpertWidth()))
-		split += experts/float64(ep) - experts
-	}
-	total := float64(layers) * (split/T + norms)
-	if first {
+	moe := m.moeLayersIn(st.From, st.Layers)
+	total := float64(st.Layers-moe)*layerShare(m, t, 0, 0) + float64(moe)*layerShare(m, t, ep, etp)
+	if st.First {
 		total += float64(p.Embedding) / T
 	}
-	if last {
+	if st.Last {
 		total += float64(p.FinalNorm) + float64(p.Head)/T
-		if m.TiedEmbeddings && !first {
+		if m.TiedEmbeddings && !st.First {
 			total += float64(int64(m.Vocab)*int64(m.Hidden)) / T
+		}
+		if m.MTP > 0 {
+			h := float64(m.Hidden)
+			total += float64(m.MTP) * (layerShare(m, t, ep, etp) + 2*h*h/T + 3*float64(normParams(m)))
 		}
 	}
 	return total
+}
+
+// layerShare is one layer's parameters on one GPU: a dense layer (ep 0)
+// or an MoE layer, as StageParamsOf splits them.
+func layerShare(m Model, t, ep, etp int) float64 {
+	T := float64(t)
+	norms := 2 * float64(normParams(m))
+	attn := float64(attentionParams(m)) / T
+	if m.IsMLA() {
+		r, s := mlaWeights(m)
+		attn = float64(r) + float64(s)/T
+	}
+	if ep == 0 {
+		return norms + attn + float64(expertParams(m, m.FFNWidth()))/T
+	}
+	e := float64(expertParams(m, m.ExpertWidth()))
+	x := m.MoE
+	return norms + attn + float64(x.Experts)*e/float64(ep*etp) + float64(x.SharedExperts)*e/T + float64(m.Hidden*x.Experts)
 }

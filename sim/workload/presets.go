@@ -31,20 +31,30 @@ func llama(name string, layers, hidden, heads, kvHeads, ffn, vocab, seq int, pub
 // Models returns the preset catalog sorted by name. Every call builds a
 // fresh slice.
 func Models() []Model {
+	models := presets()
+	sortByName(models)
+	return models
+}
+
+// presets builds the catalog, unsorted.
+func presets() []Model {
 	const megatronVocab = 51200
 	mixtral := llama("mixtral-8x7b", 32, 4096, 32, 8, 14336, 32000, 32768, 46.7e9, srcMixtral)
-	mixtral.Experts, mixtral.TopK = 8, 2
+	mixtral.MoE, mixtral.PublishedActive = MoE{Experts: 8, TopK: 2}, 12.9e9
 	gpt3XL := gpt("gpt3-1.3b", 24, 2048, 16, 50257, 1.3e9, srcGPT3XL)
 	neox := gpt("gpt-neox-20b", 44, 6144, 64, 50432, 20554567680, srcNeoX)
 	neox.Position, neox.TiedEmbeddings = PositionRoPE, false
-	models := []Model{
+	// The catalog grows by appends into one buffer: a slice literal of
+	// Models would be an array the heap holds, whose type carries an
+	// equality function of several KB in the browser's download.
+	models := append(make([]Model, 0, 24),
 		gpt3XL, neox,
 		gpt("gpt3-175b", 96, 12288, 96, 50257, 175.0e9, srcGPT3),
 		llama("llama3-8b", 32, 4096, 32, 8, 14336, 128256, 8192, 8.03e9, srcLlama8),
 		llama("llama3-70b", 80, 8192, 64, 8, 28672, 128256, 8192, 70.6e9, srcLlama70),
 		llama("llama3-405b", 126, 16384, 128, 8, 53248, 128256, 8192, 405e9, srcLlama405),
-		mixtral,
-	}
+		mixtral)
+	models = moePresets(models)
 	// Narayanan et al. 2021, Table 1: (parameters in billions, heads, hidden, layers).
 	for _, r := range []struct {
 		name                  string
@@ -58,19 +68,45 @@ func Models() []Model {
 	} {
 		models = append(models, gpt("megatron-"+r.name, r.layers, r.hidden, r.heads, megatronVocab, r.billions*1e9, srcMegatron))
 	}
-	sortByName(models)
 	return models
+}
+
+// moePresets appends the mixtures of experts after Mixtral 8x7B, each with the
+// shapes of its released config.json (sources.go says where each figure
+// was confirmed).
+func moePresets(models []Model) []Model {
+	x22 := llama("mixtral-8x22b", 56, 6144, 48, 8, 16384, 32000, 65536, 141e9, srcMixtral22)
+	x22.MoE, x22.PublishedActive = MoE{Experts: 8, TopK: 2}, 39e9
+	// DeepSeek-V3: MLA, 1 shared + 256 routed experts of 2,048, top 8 in
+	// at most 4 of 8 groups, the first 3 layers dense (18,432 wide); 4K
+	// pre-training sequences (§4.2).
+	v3 := llama("deepseek-v3", 61, 7168, 128, 0, 18432, 129280, 4096, 671e9, srcDeepSeekV3)
+	v3.MoE = MoE{Experts: 256, TopK: 8, ExpertFFNHidden: 2048, SharedExperts: 1, DenseLayers: 3,
+		Router: RouterGroupLimited, Groups: 8, TopGroups: 4}
+	v3.MLA = MLA{KVLoRARank: 512, QLoRARank: 1536, RopeHeadDim: 64, NopeHeadDim: 128, VHeadDim: 128}
+	v3.PublishedActive = 36.6e9
+	qwen := llama("qwen3-235b-a22b", 94, 4096, 64, 4, 12288, 151936, 4096, 235e9, srcQwen3)
+	qwen.HeadDimension = 128
+	qwen.MoE, qwen.PublishedActive = MoE{Experts: 128, TopK: 8, ExpertFFNHidden: 1536}, 22e9
+	// gpt-oss-120b: biases on attention and experts, 64 heads of 64 over
+	// a hidden state of 2,880; 4K-token pre-training context.
+	oss := llama("gpt-oss-120b", 36, 2880, 64, 8, 2880, 201088, 4096, 116.83e9, srcGPTOSS)
+	oss.HeadDimension, oss.Bias = 64, true
+	oss.MoE, oss.PublishedActive = MoE{Experts: 128, TopK: 4}, 5.13e9
+	return append(models, x22, v3, qwen, oss)
 }
 
 // LookupModel returns the preset called name; the error of an unknown name
 // lists the known ones.
 func LookupModel(name string) (Model, error) {
-	all := Models()
-	names := make([]string, len(all))
-	for i, m := range all {
+	for _, m := range presets() {
 		if m.Name == name {
 			return m, nil
 		}
+	}
+	all := Models()
+	names := make([]string, len(all))
+	for i, m := range all {
 		names[i] = m.Name
 	}
 	return Model{}, fmt.Errorf("workload: unknown model %q (known: %s)", name, strings.Join(names, ", "))

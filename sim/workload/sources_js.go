@@ -7,4 +7,5 @@ package workload
 const (
 	srcGPT3, srcGPT3XL, srcMegatron, srcMixtral, srcNeoX = "", "", "", "", ""
 	srcLlama8, srcLlama70, srcLlama405                   = "", "", ""
+	srcMixtral22, srcDeepSeekV3, srcQwen3, srcGPTOSS     = "", "", "", ""
 )

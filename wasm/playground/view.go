@@ -2,7 +2,6 @@ package playground
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	"net/url"
 	"strconv"
@@ -48,7 +47,7 @@ func ParseView(q url.Values) (View, error) {
 	v := View{Speed: 1, Autoplay: true, Loop: true}
 	var errs []error
 	bad := func(field, format string, args ...any) {
-		errs = append(errs, &scenario.FieldError{Field: field, Msg: fmt.Sprintf(format, args...)})
+		errs = append(errs, scenario.Fieldf(field, format, args))
 	}
 	if s, ok := single(q, "speed", bad); ok {
 		f, err := strconv.ParseFloat(strings.TrimSpace(s), 64)

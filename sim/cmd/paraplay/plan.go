@@ -393,6 +393,22 @@ func writePlanCSV(w io.Writer, plans []*plan.Plan) error {
 	return cw.Error()
 }
 
+// planLayout names a plan's degrees: dp, tp and pp, then cp, ep and etp
+// where they split anything.
+func planLayout(q scenario.Parallel) string {
+	layout := fmt.Sprintf("dp%d tp%d pp%d", q.DP, q.TP, q.PP)
+	if q.CP > 1 {
+		layout += fmt.Sprintf(" cp%d", q.CP)
+	}
+	if q.EP > 1 {
+		layout += fmt.Sprintf(" ep%d", q.EP)
+	}
+	if q.ETP > 0 && q.ETP != q.TP {
+		layout += fmt.Sprintf(" etp%d", q.ETP)
+	}
+	return layout
+}
+
 // writePlanText prints the search's counts, the best plans as a table and
 // how many plans lost for each reason.
 func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
@@ -423,13 +439,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 	fmt.Fprintf(w, "\n%4s  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", "rank", "plan", "schedule", "b × m", "zero", "recompute", "iteration", "MFU", "peak/GPU", "why it lost")
 	for i, p := range shown {
 		q := p.Scenario.Parallel
-		layout := fmt.Sprintf("dp%d tp%d pp%d", q.DP, q.TP, q.PP)
-		if q.CP > 1 {
-			layout += fmt.Sprintf(" cp%d", q.CP)
-		}
-		if q.EP > 1 {
-			layout += fmt.Sprintf(" ep%d", q.EP)
-		}
+		layout := planLayout(q)
 		sched := q.Schedule
 		if q.Schedule == "interleaved" {
 			sched += fmt.Sprintf(" v%d", q.VirtualStages)

@@ -129,15 +129,26 @@ func writePresetsText(w io.Writer) error {
 	}
 	fmt.Fprintln(tw)
 	fmt.Fprintln(tw, "Models (model.preset)")
-	fmt.Fprintln(tw, "NAME\tPARAMS\tLAYERS\tHIDDEN\tHEADS\tKV HEADS\tFFN\tVOCAB\tSEQ\tEXPERTS")
+	fmt.Fprintln(tw, "NAME\tPARAMS\tACTIVE\tLAYERS\tHIDDEN\tHEADS\tKV HEADS\tFFN\tVOCAB\tSEQ\tEXPERTS")
 	for _, m := range workload.Models() {
-		experts := "-"
+		experts, kv := "-", fmt.Sprint(m.KVHeadCount())
 		if m.IsMoE() {
-			experts = fmt.Sprintf("%d (top %d)", m.Experts, m.TopK)
+			x := m.MoE
+			experts = fmt.Sprintf("%d (top %d) × %d", x.Experts, x.TopK, m.ExpertWidth())
+			if x.SharedExperts > 0 {
+				experts += fmt.Sprintf(" + %d shared", x.SharedExperts)
+			}
+			if x.DenseLayers > 0 {
+				experts += fmt.Sprintf(", %d dense", x.DenseLayers)
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%.2fB\t%d\t%d\t%d\t%d\t%s %d\t%d\t%d\t%s\n", m.Name, float64(workload.Params(m).Total())/1e9,
-			m.Layers, m.Hidden, m.Heads, m.KVHeadCount(), m.FFN, m.FFNWidth(), m.Vocab, m.SeqLen, experts)
+		if m.IsMLA() {
+			kv = fmt.Sprintf("MLA %d", m.MLA.KVLoRARank)
+		}
+		fmt.Fprintf(tw, "%s\t%.2fB\t%.2fB\t%d\t%d\t%d\t%s\t%s %d\t%d\t%d\t%s\n", m.Name, float64(workload.Params(m).Total())/1e9,
+			float64(workload.ActiveParams(m))/1e9, m.Layers, m.Hidden, m.Heads, kv, m.FFN, m.FFNWidth(), m.Vocab, m.SeqLen, experts)
 	}
+	fmt.Fprintln(tw, "ACTIVE counts the parameters one token uses, input embedding included (DeepSeek and OpenAI publish theirs without it).")
 	if err := tw.Flush(); err != nil {
 		return err
 	}
