@@ -1,8 +1,7 @@
 package balance
 
 import (
-	"cmp"
-	"slices"
+	"sort"
 )
 
 // LPT assigns item i of weights to bin out[i] of bins: items in order of
@@ -15,7 +14,7 @@ func LPT(weights []float64, bins int) []int {
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(weights[b], weights[a]) })
+	sort.SliceStable(order, func(i, j int) bool { return weights[order[i]] > weights[order[j]] })
 	h := newBinHeap(bins)
 	out := make([]int, len(weights))
 	for _, i := range order {

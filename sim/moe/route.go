@@ -1,12 +1,11 @@
 package moe
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"slices"
+	"sort"
 )
 
 // Skews: how unevenly a router spreads tokens.
@@ -215,7 +214,7 @@ func weights(n int, r Routing, rng *rand.Rand) []float64 {
 		for i := range idx {
 			idx[i] = i
 		}
-		slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(w[b], w[a]) })
+		sort.SliceStable(idx, func(i, j int) bool { return w[idx[i]] > w[idx[j]] })
 		hot := map[int]bool{}
 		out := make([]float64, 0, n)
 		for _, i := range idx[:h] {

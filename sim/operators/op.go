@@ -119,6 +119,9 @@ type Comm struct {
 
 // Op is one kernel (or one collective) on one GPU for one microbatch.
 type Op struct {
+	// The blank field makes Op incomparable, so the compiler generates no
+	// equality code for it and its array literals (smaller wasm).
+	_ [0]func()
 	// Name says what the op is, e.g. "attn.qkv" or "attn.qkv.wgrad".
 	Name string
 	// Kind decides how the op is priced.

@@ -237,7 +237,7 @@ func (p *psRun) record() {
 	for i := range p.pushAt {
 		pushes = append(pushes, p.pushAt[i]...)
 	}
-	slices.Sort(pushes)
+	sort.Slice(pushes, func(i, j int) bool { return pushes[i] < pushes[j] })
 	for i := 0; i < p.n; i++ {
 		for k := 0; k < p.iters; k++ {
 			it := timeline.WorkerIteration{Worker: i, Index: k, Start: p.gateAt[i][k], End: p.pushAt[i][k],

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"slices"
+	"sort"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -52,7 +53,7 @@ func newIntervalIndex(n int, end units.Time, interval func(int) (units.Time, uni
 		s, e := interval(i)
 		durs[i] = max(e-s, 1)
 	}
-	slices.Sort(durs)
+	sort.Slice(durs, func(i, j int) bool { return durs[i] < durs[j] })
 	width := max(durs[n/2], end/bucketLimit+1)
 	buckets := int(end/width) + 1
 	ix := liveIndex{width: width, offset: make([]int32, buckets+1)}

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"slices"
+	"sort"
 
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -25,7 +26,7 @@ func PresenterEvents(tl *timeline.Timeline) []units.Time {
 	for i := range tl.Collectives { // analytic runs: one span per collective
 		ts = append(ts, tl.Collectives[i].Start)
 	}
-	slices.Sort(ts)
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
 	return slices.Compact(ts)
 }
 

@@ -435,6 +435,8 @@ func median(ts []units.Time) units.Time {
 		return 0
 	}
 	s := slices.Clone(ts)
-	slices.Sort(s)
+	// sort.Slice, not slices.Sort: the wasm then carries no int64
+	// instance of the generic sort (about 4 KB gzipped).
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[(len(s)-1)/2]
 }

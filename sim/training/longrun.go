@@ -1,10 +1,9 @@
 package training
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"slices"
+	"sort"
 
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
@@ -247,8 +246,8 @@ func microbatchesNear(target float64, p int) []int {
 	for m := lo; m <= int(math.Ceil(target))+max(1, p); m++ {
 		out = append(out, m)
 	}
-	slices.SortStableFunc(out, func(a, b int) int {
-		return cmp.Compare(math.Abs(float64(a)-target), math.Abs(float64(b)-target))
+	sort.SliceStable(out, func(i, j int) bool {
+		return math.Abs(float64(out[i])-target) < math.Abs(float64(out[j])-target)
 	})
 	return out
 }

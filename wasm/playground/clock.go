@@ -2,6 +2,7 @@ package playground
 
 import (
 	"slices"
+	"sort"
 
 	"paraplay/sim/scene"
 	"paraplay/sim/timeline"
@@ -68,7 +69,7 @@ func EventTimes(tl *timeline.Timeline) []units.Time {
 	for _, c := range tl.Collectives {
 		ts = append(ts, c.Start, c.End)
 	}
-	slices.Sort(ts)
+	sort.Slice(ts, func(i, j int) bool { return ts[i] < ts[j] })
 	return slices.Compact(ts)
 }
 

@@ -3,6 +3,7 @@ package playground
 import (
 	"fmt"
 	"slices"
+	"sort"
 
 	"paraplay/sim/fault"
 	"paraplay/sim/scenario"
@@ -54,7 +55,7 @@ func NewLongClock(rep fault.Report, v View) *Clock {
 	for _, h := range rep.Hits {
 		c.events = append(c.events, h.At)
 	}
-	slices.Sort(c.events)
+	sort.Slice(c.events, func(i, j int) bool { return c.events[i] < c.events[j] })
 	c.events = slices.Compact(c.events)
 	c.T = min(max(v.Start, 0), c.End)
 	return c

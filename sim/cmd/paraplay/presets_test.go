@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -116,7 +117,7 @@ func TestPresetsJSON(t *testing.T) {
 		}
 	}
 	for i, want := range hw.GPUs() {
-		if got.GPUs[i] != want {
+		if !reflect.DeepEqual(got.GPUs[i], want) {
 			t.Errorf("GPU %d = %+v, want %+v", i, got.GPUs[i], want)
 		}
 	}
