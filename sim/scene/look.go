@@ -89,6 +89,12 @@ func everyGPURows(tl *timeline.Timeline) stripRows { return chooseRows(tl, false
 // collectiveEntries is the legend of a collective: the GPU states and the
 // chunks' phases (none when no chunk moves, as on one GPU).
 func collectiveEntries(f *Frames) []legendEntry {
+	if f.tl.Fidelity == timeline.Measured {
+		// A profiler's trace says which kernel ran, not which pass it
+		// belonged to: its compute is "kernel", not forward or backward.
+		return []legendEntry{{"forward", "kernel (measured)", stateStyle[Forward].fill, Color{}},
+			legendEntries[2], legendEntries[3]}
+	}
 	if len(f.innet) > 0 {
 		return inNetworkEntries(f)
 	}
