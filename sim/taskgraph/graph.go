@@ -231,22 +231,29 @@ func (g *Graph) Predecessors(id int) []int {
 }
 
 // link builds the compressed adjacency list from the edges (a counting
-// sort, so each op's successors keep the order they were added in).
+// sort, so each op's successors keep the order they were added in). It
+// fills each op's successors from the back, walking the edges backwards
+// with first[i+1] as op i's cursor, which leaves first[i+1] at op i's
+// start: one shift then makes it first[i], without a second array of
+// cursors.
 func (g *Graph) link() {
 	a := &g.edges
-	a.first = make([]int32, len(g.ops)+1)
+	n := len(g.ops)
+	a.first = make([]int32, n+1)
 	for _, e := range a.edges {
 		a.first[e[0]+1]++
 	}
-	for i := 1; i < len(a.first); i++ {
+	for i := 1; i <= n; i++ {
 		a.first[i] += a.first[i-1]
 	}
 	a.next = make([]int32, len(a.edges))
-	fill := append([]int32(nil), a.first[:len(g.ops)]...)
-	for _, e := range a.edges {
-		a.next[fill[e[0]]] = e[1]
-		fill[e[0]]++
+	for k := len(a.edges) - 1; k >= 0; k-- {
+		e := a.edges[k]
+		a.first[e[0]+1]--
+		a.next[a.first[e[0]+1]] = e[1]
 	}
+	copy(a.first, a.first[1:])
+	a.first[n] = int32(len(a.edges))
 	a.edges = nil
 }
 
