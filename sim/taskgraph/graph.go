@@ -231,29 +231,25 @@ func (g *Graph) Predecessors(id int) []int {
 }
 
 // link builds the compressed adjacency list from the edges (a counting
-// sort, so each op's successors keep the order they were added in). It
-// fills each op's successors from the back, walking the edges backwards
-// with first[i+1] as op i's cursor, which leaves first[i+1] at op i's
-// start: one shift then makes it first[i], without a second array of
-// cursors.
+// sort, so each op's successors keep the order they were added in). The
+// counts go two places up, so that after the sums first[i+1] is op i's
+// start and serves as its cursor: once filled it is op i's end, which is
+// op i+1's start, and first needs no second array of cursors.
 func (g *Graph) link() {
 	a := &g.edges
-	n := len(g.ops)
-	a.first = make([]int32, n+1)
+	first := make([]int32, len(g.ops)+2)
 	for _, e := range a.edges {
-		a.first[e[0]+1]++
+		first[e[0]+2]++
 	}
-	for i := 1; i <= n; i++ {
-		a.first[i] += a.first[i-1]
+	for i := 2; i < len(first); i++ {
+		first[i] += first[i-1]
 	}
 	a.next = make([]int32, len(a.edges))
-	for k := len(a.edges) - 1; k >= 0; k-- {
-		e := a.edges[k]
-		a.first[e[0]+1]--
-		a.next[a.first[e[0]+1]] = e[1]
+	for _, e := range a.edges {
+		a.next[first[e[0]+1]] = e[1]
+		first[e[0]+1]++
 	}
-	copy(a.first, a.first[1:])
-	a.first[n] = int32(len(a.edges))
+	a.first = first[:len(g.ops)+1]
 	a.edges = nil
 }
 

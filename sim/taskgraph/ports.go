@@ -29,6 +29,7 @@ type ports struct {
 	readySeq           []int32    // by op: order in which messages became ready
 	bySeq              []int32    // op of each ready sequence number
 	seqPorts           [][2]int32 // send and receive port of each ready sequence number
+	collected          []uint32   // by op: dispatch pass that last collected it
 	pass               uint32
 	touched            touched
 	candidates         []int32  // ready sequence numbers of this pass's candidates
@@ -87,6 +88,7 @@ func (p *ports) portOf(g, peer int) int {
 func (p *ports) size(ops int) {
 	p.started = make([]bool, ops)
 	p.readySeq = make([]int32, ops)
+	p.collected = make([]uint32, ops)
 	p.bySeq = make([]int32, 0, ops)
 	p.seqPorts = make([][2]int32, 0, ops)
 }
@@ -141,12 +143,13 @@ func (g *Graph) dispatch() {
 		}
 	}
 	for _, id := range p.touched.ready {
-		if !p.started[id] {
+		if !p.started[id] && p.collected[id] != p.pass {
+			p.collected[id] = p.pass
 			c = append(c, p.readySeq[id])
 		}
 	}
 	p.touched.src, p.touched.dst, p.touched.ready = p.touched.src[:0], p.touched.dst[:0], p.touched.ready[:0]
-	c = p.sortSeqs(c)
+	p.sortSeqs(c)
 	for _, seq := range c {
 		id := p.bySeq[seq]
 		if p.started[id] {
@@ -177,27 +180,28 @@ func (p *ports) collect(c []int32, queue *[]int32) []int32 {
 		*queue = q
 	}
 	for _, id := range q {
-		if !p.started[id] {
+		if !p.started[id] && p.collected[id] != p.pass {
+			p.collected[id] = p.pass
 			c = append(c, p.readySeq[id])
 		}
 	}
 	return c
 }
 
-// sortSeqs sorts c, ready sequence numbers, and drops repeats (a message
-// waiting in two touched queues is collected twice). A pass's candidates
-// are mostly recent and close together, so when they span less than 16
-// times their number it marks them in a bitmap and reads them back in
-// order (a 1,024-GPU ring sorts hundreds per pass, two thousand passes).
-func (p *ports) sortSeqs(c []int32) []int32 {
+// sortSeqs sorts c, ready sequence numbers without repeats. A pass's
+// candidates are mostly recent and close together, so when they span
+// less than 16 times their number it marks them in a bitmap and reads
+// them back in order (a 1,024-GPU ring sorts hundreds per pass, two
+// thousand passes).
+func (p *ports) sortSeqs(c []int32) {
 	if len(c) < 32 {
 		slices.Sort(c)
-		return slices.Compact(c)
+		return
 	}
 	lo, hi := slices.Min(c), slices.Max(c)
 	if int(hi-lo) >= 16*len(c) {
 		slices.Sort(c)
-		return slices.Compact(c)
+		return
 	}
 	words := int(hi-lo)/64 + 1
 	p.bits = append(p.bits[:0], make([]uint64, words)...)
@@ -211,5 +215,4 @@ func (p *ports) sortSeqs(c []int32) []int32 {
 			k++
 		}
 	}
-	return c[:k]
 }
