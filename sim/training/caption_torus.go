@@ -3,6 +3,7 @@
 package training
 
 import (
+	"paraplay/sim/collective"
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
@@ -40,7 +41,8 @@ type DPBound struct {
 
 // TorusDPBound measures s's run tl against the book's rule, ok false when
 // s is not on a TPU slice or its first GPU's data-parallel sums are not
-// torus collectives.
+// torus all-reduces (FSDP's reduce-scatters and gathers are left to the
+// book's separate FSDP bound, which this does not measure).
 func TorusDPBound(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (DPBound, bool) {
 	sl, ok := s.Slice()
 	if !ok || s.Parallel.DP < 2 || sum.TokensPerSecond <= 0 {
@@ -53,7 +55,7 @@ func TorusDPBound(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 	t := sl.Torus(pod)
 	var b DPBound
 	for _, c := range tl.Collectives {
-		if c.Purpose == "dp" && c.Algorithm == "torus" && len(c.GPUs) > 0 && c.GPUs[0] == 0 && c.End > c.Start {
+		if c.Purpose == "dp" && c.Name == collective.OpAllReduce && c.Algorithm == "torus" && len(c.GPUs) > 0 && c.GPUs[0] == 0 && c.End > c.Start {
 			b.Comm += c.End - c.Start
 			b.Axes = boxAxes(t, c.GPUs)
 		}
