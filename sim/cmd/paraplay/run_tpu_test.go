@@ -23,3 +23,23 @@ func TestRunPrintsTheScalingBookLines(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanOnATPUSlice: paraplay plan --topology searches meshes on the
+// slice, and refuses a --gpus that is not its chip count.
+func TestPlanOnATPUSlice(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"plan", "--model", "gpt3-1.3b", "--gpu", "tpu-v5p", "--topology", "4x4x4", "--global-batch", "64", "--top", "3", "--quiet"}
+	if code := Main(args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	for _, want := range []string{"on a 4x4x4 slice of tpu-v5p (64 chips)", "  mesh ", "mesh_"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := Main(append(args, "--gpus", "32"), &out, &errOut); code == 0 || !strings.Contains(errOut.String(), "--gpus") {
+		t.Errorf("--gpus 32 on a 64-chip slice: exit %d, %q; want an error naming --gpus", code, errOut.String())
+	}
+}
