@@ -3,6 +3,8 @@
 package training
 
 import (
+	"math"
+
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
@@ -113,7 +115,7 @@ func torusMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 			strategy.Nanos(b.Comm), strategy.Nanos(b.Backward)))
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "tokens per chip for compute-bound data parallelism", Formula: "e·C / (2·W_link·axes)",
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 5", Tolerance: 0.1},
-			"so compute-bound above {} tokens per data shard; the book's e·C / W_ici: {}", b.Critical, b.Book, strategy.Int))
+			"so compute-bound above {} tokens per data shard; the book's e·C / W_ici: {}", math.Round(b.Critical), math.Round(b.Book), strategy.Int))
 	}
 	if days, book, ok := TrainingDays(s, sum); ok {
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "days to train", Formula: "6·N·T / (chips·e·C)",
