@@ -42,12 +42,12 @@ type DPBound struct {
 }
 
 // TorusDPBound measures s's run tl against the book's rule, ok false when
-// s is not on a TPU slice or its first GPU's data-parallel sums are not
+// s is not on one TPU slice or its first GPU's data-parallel sums are not
 // torus all-reduces (FSDP's reduce-scatters and gathers are left to the
 // book's separate FSDP bound, which this does not measure).
 func TorusDPBound(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (DPBound, bool) {
 	sl, ok := s.Slice()
-	if !ok || s.Parallel.DP < 2 || sum.TokensPerSecond <= 0 {
+	if !ok || sl.Slices > 1 || s.Parallel.DP < 2 || sum.TokensPerSecond <= 0 { // over the DCN the ICI bound is not the one
 		return DPBound{}, false
 	}
 	pod, err := sl.Check()

@@ -5,9 +5,11 @@ package training
 import (
 	"math"
 	"os"
+	"strings"
 	"testing"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -90,7 +92,9 @@ func TestScalingBookLLaMA70B(t *testing.T) {
 // mesh runs its data-parallel sums and FSDP gathers as torus collectives
 // over the data axes (y and z of a 4x4x4 cube: 16 chips, both rings), and
 // in detailed fidelity each takes its closed form (collective.TorusTime)
-// within 0.5%, each group on links of its own.
+// within 0.5%, each group on links of its own; over two slices the data
+// axis's all-reduce is the hierarchical one (collective.TorusSlicesTime:
+// each torus, the DCN ring, each torus).
 func TestTrainingTorusCollectives(t *testing.T) {
 	const head = `strategy: training
 fidelity: detailed
@@ -98,8 +102,12 @@ model: {layers: 2, hidden: 512, heads: 8, ffn_hidden: 2048, vocab: 1024, seq_len
 cluster: {gpu: tpu-v5p, topology: 4x4x4}
 parallel: {microbatches: 1, micro_batch_size: 1, mesh: `
 	g := collective.Grid{Dims: [3]int{1, 4, 4}, Wrap: [3]bool{false, true, true}}
-	for _, mesh := range []string{"{data: 16, model: 4}}", "{fsdp: 16, model: 4}}"} {
-		s, err := scenario.Parse([]byte(head + mesh))
+	for _, mesh := range []string{"{data: 16, model: 4}}", "{fsdp: 16, model: 4}}", "{data: 32, model: 4}}\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}"} {
+		text := head + mesh
+		if strings.Contains(mesh, "slices") { // the cluster line given twice: keep the second
+			text = strings.Replace(text, "cluster: {gpu: tpu-v5p, topology: 4x4x4}\n", "", 1)
+		}
+		s, err := scenario.Parse([]byte(text))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -113,10 +121,21 @@ parallel: {microbatches: 1, micro_batch_size: 1, mesh: `
 				continue
 			}
 			seen[string(c.Name)]++
-			if c.Algorithm != "torus" || c.Ranks != 16 {
-				t.Fatalf("%s: %s %s over %d ranks; want torus over 16", mesh, c.Purpose, c.Algorithm, c.Ranks)
+			if c.Algorithm != "torus" || (c.Ranks != 16 && c.Ranks != 32) {
+				t.Fatalf("%s: %s %s over %d ranks; want torus over 16 (32 over two slices)", mesh, c.Purpose, c.Algorithm, c.Ranks)
 			}
 			want := collective.TorusTime(string(c.Name), g, c.Bytes, 1000, 90*units.GBps)
+			if c.Ranks == 32 { // the same box in both slices: torus, DCN ring, torus
+				topology, err := Topology(s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				da, dbw, err := nccltest.DCNShare(topology)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want = collective.TorusSlicesTime(g, 2, c.Bytes, 1000, 90*units.GBps, da, dbw)
+			}
 			got := (c.End - c.Start).Seconds()
 			worst = max(worst, math.Abs(got/want-1))
 			if math.Abs(got/want-1) > 0.005 {

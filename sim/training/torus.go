@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -78,24 +79,91 @@ func torusBox(t *topo.Torus, gpus []int) (g collective.Grid, order []int, ok boo
 	return g, order, true
 }
 
+// slicesBox is torusBox for a group that spans every slice of a
+// multi-slice run: the same box in each slice (a data axis over the
+// data-centre network), its grid, the slices, and per rank s·C + c (chip c
+// of the box in slice s, C the box's chips) the index in gpus. ok is false
+// for a group within one slice or any other set.
+func slicesBox(t *topo.Torus, gpus []int) (g collective.Grid, order []int, m int, ok bool) {
+	if t == nil || t.Slices < 2 || len(gpus)%t.Slices != 0 {
+		return g, nil, 0, false
+	}
+	m = t.Slices
+	per := len(gpus) / m
+	bySlice := make([][]int, m) // the group's chips of each slice, and their indices in gpus
+	idx := make([][]int, m)
+	for i, id := range gpus {
+		s, _ := t.Coord(id)
+		bySlice[s] = append(bySlice[s], id)
+		idx[s] = append(idx[s], i)
+	}
+	for s := range bySlice {
+		if len(bySlice[s]) != per {
+			return g, nil, 0, false
+		}
+		gs, os, ok := torusBox(t, bySlice[s])
+		if !ok || (s > 0 && (gs != g || t.ID(0, coordOf(t, bySlice[s][os[0]])) != gpus[order[0]])) {
+			return g, nil, 0, false // no box, or not the same box as slice 0's
+		}
+		if s == 0 {
+			g = gs
+		}
+		for _, o := range os {
+			order = append(order, idx[s][o])
+		}
+	}
+	return g, order, m, g.Validate() == nil
+}
+
+// coordOf is chip id's position within its slice.
+func coordOf(t *topo.Torus, id int) [3]int {
+	_, c := t.Coord(id)
+	return c
+}
+
 // torusOp reports whether op has a torus schedule.
 func torusOp(op collective.Op) bool {
 	return op == collective.OpAllReduce || op == collective.OpAllGather || op == collective.OpReduceScatter
 }
 
+// box is the torus grid gpus form for op, its slices (1 within one) and
+// the index in gpus of each of its ranks: a box of one slice (torusBox),
+// or, for an all-reduce, the same box in every slice (slicesBox).
+func (tr *iteration) box(op collective.Op, gpus []int) (g collective.Grid, order []int, slices int, ok bool) {
+	if !torusOp(op) {
+		return g, nil, 0, false
+	}
+	if g, order, ok = torusBox(tr.topo.Torus, gpus); ok {
+		return g, order, 1, true
+	}
+	if op != collective.OpAllReduce {
+		return g, nil, 0, false // across slices the torus collectives do the all-reduce only
+	}
+	return slicesBox(tr.topo.Torus, gpus)
+}
+
 // torusTime is the closed form of op of bytes over gpus when they are a
-// box of the run's torus (torusBox): collective.TorusTime on the ICI link
-// between the box's first two chips.
+// box of the run's torus (box): collective.TorusTime on the ICI link
+// between the box's first two chips, or over several slices
+// collective.TorusSlicesTime with each chip's share of its host's DCN link
+// (nccltest.DCNShare).
 func (tr *iteration) torusTime(op collective.Op, gpus []int, bytes units.Bytes) (float64, bool) {
-	g, order, ok := torusBox(tr.topo.Torus, gpus)
-	if !ok || !torusOp(op) {
+	g, order, m, ok := tr.box(op, gpus)
+	if !ok {
 		return 0, false
 	}
 	alpha, bw, err := tr.paths.Cost(gpus[order[0]], gpus[order[1]])
 	if err != nil {
 		return 0, false
 	}
-	return collective.TorusTime(string(op), g, bytes, alpha, bw), true
+	if m == 1 {
+		return collective.TorusTime(string(op), g, bytes, alpha, bw), true
+	}
+	da, dbw, err := nccltest.DCNShare(tr.topo)
+	if err != nil {
+		return 0, false
+	}
+	return collective.TorusSlicesTime(g, m, bytes, alpha, bw, da, dbw), true
 }
 
 // torusCollective adds op over gpus as a torus collective when they are a
@@ -104,8 +172,8 @@ func (tr *iteration) torusTime(op collective.Op, gpus []int, bytes units.Bytes) 
 // collective.TorusSchedule on the ICI links (detailed). It returns, per
 // rank, the op after which the rank is done, as collective does.
 func (tr *iteration) torusCollective(op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) (done []int, ok bool, err error) {
-	g, order, ok := torusBox(tr.topo.Torus, gpus)
-	if !ok || !torusOp(op) {
+	g, order, m, ok := tr.box(op, gpus)
+	if !ok {
 		return nil, false, nil
 	}
 	done = make([]int, len(gpus))
@@ -122,6 +190,9 @@ func (tr *iteration) torusCollective(op collective.Op, purpose string, gpus, rea
 		return done, true, nil
 	}
 	sch, err := collective.TorusSchedule(op, g, bytes)
+	if m > 1 {
+		sch, err = collective.TorusSlicesAllReduce(g, m, bytes)
+	}
 	if err != nil {
 		return nil, true, err
 	}

@@ -51,3 +51,38 @@ func TestTorusBox(t *testing.T) {
 		}
 	}
 }
+
+// TestSlicesBox: a group that takes the same box in every slice is the
+// hierarchical all-reduce's grid, its ranks slice-major; a group that takes
+// different boxes, or misses a slice, is not.
+func TestSlicesBox(t *testing.T) {
+	two := &topo.Torus{Dims: [3]int{4, 4, 4}, Wrap: [3]bool{true, true, true}, Slices: 2}
+	for _, c := range []struct {
+		name string
+		gpus []int
+		ok   bool
+	}{
+		{"x ring in both slices", []int{0, 1, 2, 3, 64, 65, 66, 67}, true},
+		{"slice-major, any order", []int{67, 3, 66, 2, 65, 1, 64, 0}, true},
+		{"different boxes", []int{0, 1, 2, 3, 68, 69, 70, 71}, false},
+		{"one slice", []int{0, 1, 2, 3, 4, 5, 6, 7}, false},
+		{"one chip a slice", []int{0, 64}, false},
+	} {
+		g, order, m, ok := slicesBox(two, c.gpus)
+		if ok != c.ok {
+			t.Errorf("%s: ok %v; want %v", c.name, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if m != 2 || g.Dims != [3]int{4, 1, 1} || len(order) != 8 {
+			t.Errorf("%s: %d slices of %v, %d ranks; want 2 of [4 1 1], 8", c.name, m, g.Dims, len(order))
+		}
+		for r, i := range order {
+			if want := r/4*64 + r%4; c.gpus[i] != want {
+				t.Errorf("%s: rank %d is chip %d; want %d", c.name, r, c.gpus[i], want)
+			}
+		}
+	}
+}
