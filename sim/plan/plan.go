@@ -196,6 +196,10 @@ func (p *Plan) Label() string {
 	if sched == "interleaved" {
 		sched += fmt.Sprintf(" v%d", q.VirtualStages)
 	}
-	return fmt.Sprintf("%s, %s, b %d × m %d, ZeRO-%d, recompute %s", strings.Join(dims, " × "), sched,
-		q.MicroBatchSize, q.Microbatches, q.ZeRO, q.Recompute)
+	zero := fmt.Sprintf("ZeRO-%d", q.ZeRO)
+	if q.ZeROLayers > 0 {
+		zero += fmt.Sprintf(" on %d layers, ZeRO-2 on the rest", q.ZeROLayers)
+	}
+	return fmt.Sprintf("%s, %s, b %d × m %d, %s, recompute %s", strings.Join(dims, " × "), sched,
+		q.MicroBatchSize, q.Microbatches, zero, q.Recompute)
 }
