@@ -84,7 +84,7 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
 				p.ZeROLayers = 0
 				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
-				if z == 3 && perLayer {
+				if z == 3 && perLayer && perLayerSearch {
 					for _, k := range zeroLayerChoices(m.Layers) {
 						p.ZeROLayers = k
 						out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
