@@ -41,6 +41,10 @@ type Run struct {
 	// Microbatches is the microbatches of a Model split, 1..Batch,
 	// dividing it.
 	Microbatches int
+	// StageReplicas is, for a Model split, the GPUs of each pipeline stage
+	// (DAPPLE's per-stage data parallelism, stages.go), summing to GPUs;
+	// empty: one stage a GPU.
+	StageReplicas []int
 }
 
 // bytesPerElement is bf16.
@@ -83,8 +87,11 @@ func (r Run) check(g Graph) (hw.GPU, error) {
 		return gpu, fmt.Errorf("opgraph: batch is %d; a data split needs a multiple of gpus %d", r.Batch, r.GPUs)
 	case r.Split == Model && (r.Microbatches < 1 || r.Batch%r.Microbatches != 0):
 		return gpu, fmt.Errorf("opgraph: microbatches is %d; allowed a divisor of batch %d", r.Microbatches, r.Batch)
-	case r.Split == Model && len(cuts(g)) < r.GPUs-1:
-		return gpu, fmt.Errorf("opgraph: %q has %d places to cut; a model split over %d GPUs needs %d", g.Name, len(cuts(g)), r.GPUs, r.GPUs-1)
+	case r.Split == Model && len(cuts(g)) < len(r.replicas())-1:
+		return gpu, fmt.Errorf("opgraph: %q has %d places to cut; a model split of %d stages needs %d", g.Name, len(cuts(g)), len(r.replicas()), len(r.replicas())-1)
+	}
+	if err := r.checkReplicas(); err != nil {
+		return gpu, err
 	}
 	return gpu, g.Validate()
 }
@@ -132,32 +139,6 @@ func cuts(g Graph) []int {
 	return out
 }
 
-// stages cuts g into n contiguous stages at its cut points, each ending
-// at the first cut at or past k/n of the forward time; it returns each
-// stage's last operator.
-func stages(g Graph, n, b int, gpu hw.GPU) []int {
-	var total units.Time
-	for _, o := range g.Ops {
-		total += forwardTime(o, b, gpu)
-	}
-	var ends []int
-	var sum units.Time
-	cs := cuts(g)
-	ci := 0
-	for i, o := range g.Ops {
-		sum += forwardTime(o, b, gpu)
-		for ci < len(cs) && cs[ci] < i {
-			ci++
-		}
-		k := len(ends) + 1
-		left := len(cs) - ci // cuts still to come, this one included
-		if k < n && ci < len(cs) && cs[ci] == i && (float64(sum) >= float64(total)*float64(k)/float64(n) || left <= n-k) {
-			ends = append(ends, i)
-		}
-	}
-	return append(ends, len(g.Ops)-1)
-}
-
 // dataScenario is the data-parallel scenario of r with forward time fwd
 // and a gradient of bytes: the cluster the model split runs on too.
 func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Scenario, error) {
@@ -166,14 +147,19 @@ func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Sce
 		"collective: {algorithm: ring, size: %dB}\n", name, r.GPU, r.GPUs, int64(fwd), int64(2*fwd), bytes)))
 }
 
-// simulateModel runs GPipe over one stage a GPU (Model): every
-// microbatch's forward through the stages, each stage sending its last
-// operator's output to the next, then the backwards in reverse order of
-// microbatches, each twice its forward, sending the gradient back.
+// simulateModel runs GPipe over the stages (Model): every microbatch's
+// forward through the stages, each stage sending its last operator's
+// output to the next, then the backwards in reverse order of
+// microbatches, each twice its forward, sending the gradient back. With
+// Run.StageReplicas (DAPPLE's per-stage data parallelism, stages.go) stage
+// i runs on d_i GPUs, microbatch j on its replica j mod d_i, and the
+// replicas of a stage all-reduce its gradient once their backwards are
+// done.
 func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
-	n, m := r.GPUs, r.Microbatches
+	reps := r.replicas()
+	n, m := len(reps), r.Microbatches
 	b := r.Batch / m
-	ends := stages(g, n, b, gpu)
+	ends := stagesWeighted(g, reps, b, gpu)
 	f := make([]units.Time, n)
 	for i, from := 0, 0; i < n; i++ {
 		for _, o := range g.Ops[from : ends[i]+1] {
@@ -189,20 +175,14 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 	if err != nil {
 		return nil, err
 	}
-	tg := taskgraph.New(t, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, n, r.GPU, m))
-	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: n}, taskgraph.Identity(n), "pp")
-	// deps drops the −1s: a dependency-free join would finish while the
-	// graph starts its ready ops and start its successor twice.
-	deps := func(ids ...int) []int {
-		var out []int
-		for _, id := range ids {
-			if id >= 0 {
-				out = append(out, id)
-			}
-		}
-		return out
+	first := make([]int, n+1) // stage i's replicas are GPUs first[i] … first[i+1]−1
+	for i, d := range reps {
+		first[i+1] = first[i] + d
 	}
-	last := make([]int, n) // each GPU's last op, so that its ops run in order (−1: none yet)
+	on := func(i, j int) int { return first[i] + j%reps[i] }
+	tg := taskgraph.New(t, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, r.GPUs, r.GPU, m))
+	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")
+	last := make([]int, r.GPUs) // each GPU's last op, so that its ops run in order (−1: none yet)
 	for i := range last {
 		last[i] = -1
 	}
@@ -215,21 +195,38 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 	}
 	for i := 0; i < n; i++ {
 		for j := 0; j < m; j++ {
-			last[i] = tg.AddCompute(timeline.Span{GPU: i, Kind: timeline.Forward, Label: "F", Stage: i, Microbatch: j}, f[i], deps(last[i], in[j])...)
-			in[j] = last[i]
+			x := on(i, j)
+			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Forward, Label: "F", Stage: i, Microbatch: j}, f[i], deps(last[x], in[j])...)
+			in[j] = last[x]
 			if i < n-1 {
-				in[j] = send(i, i+1, i, last[i])
+				in[j] = send(x, on(i+1, j), i, last[x])
 			}
 		}
 	}
 	for i := n - 1; i >= 0; i-- {
 		for j := m - 1; j >= 0; j-- {
-			last[i] = tg.AddCompute(timeline.Span{GPU: i, Kind: timeline.Backward, Label: "B", Stage: i, Microbatch: j}, 2*f[i], deps(last[i], in[j])...)
-			in[j] = last[i]
+			x := on(i, j)
+			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Backward, Label: "B", Stage: i, Microbatch: j}, 2*f[i], deps(last[x], in[j])...)
+			in[j] = last[x]
 			if i > 0 {
-				in[j] = send(i, i-1, i-1, last[i])
+				in[j] = send(x, on(i-1, j), i-1, last[x])
 			}
+		}
+		if err := stageAllReduce(tg, t, g, ends, i, first[i], reps[i], last); err != nil {
+			return nil, err
 		}
 	}
 	return tg.Finish("opgraph")
+}
+
+// deps drops the −1s (no dependency): a dependency-free join would finish
+// while the task graph starts its ready ops and start its successor twice.
+func deps(ids ...int) []int {
+	var out []int
+	for _, id := range ids {
+		if id >= 0 {
+			out = append(out, id)
+		}
+	}
+	return out
 }
