@@ -53,15 +53,10 @@ func checkZeROLayers(s *scenario.Scenario, bad scenario.Reporter) {
 	if m, err := s.Model.Resolve(); err == nil && !s.Model.IsSynthetic() {
 		layers = m.Layers
 	}
-	switch {
-	case layers == 0:
-		bad("parallel.zero_layers", "is %d but the model is synthetic or does not resolve; per-layer sharding needs a real model (set zero_layers to 0)", k)
-	case k < 0 || k > layers:
-		bad("parallel.zero_layers", "is %d; allowed 0 (shard every layer) or 1..%d (model.layers: shard the first k, keep the rest whole)", k, layers)
-	case p.ZeRO != 3:
-		bad("parallel.zero_layers", "is %d but parallel.zero is %d; it chooses per layer between ZeRO-3 and ZeRO-2, so set parallel.zero to 3, or zero_layers to 0", k, p.ZeRO)
-	case p.Cyclic || SDPOf(s).Fraction != 0:
-		bad("parallel.zero_layers", "is %d; per-layer sharding does not combine with parallel.cyclic or sdp, which sum gradients their own way (set zero_layers to 0)", k)
+	// One message for every rule: each bad call costs the browser build
+	// its formatting code.
+	if k < 0 || k > layers || p.ZeRO != 3 || p.Cyclic || SDPOf(s).Fraction != 0 {
+		bad("parallel.zero_layers", "is %d with parallel.zero %d; allowed 0 (shard every layer) or 1..%d (model.layers of a real model: ZeRO-3 on the first k, ZeRO-2 on the rest), which needs parallel.zero: 3 and neither parallel.cyclic nor sdp", k, p.ZeRO, layers)
 	}
 }
 
