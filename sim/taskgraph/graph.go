@@ -231,25 +231,22 @@ func (g *Graph) Predecessors(id int) []int {
 }
 
 // link builds the compressed adjacency list from the edges (a counting
-// sort, so each op's successors keep the order they were added in). The
-// counts go two places up, so that after the sums first[i+1] is op i's
-// start and serves as its cursor: once filled it is op i's end, which is
-// op i+1's start, and first needs no second array of cursors.
+// sort, so each op's successors keep the order they were added in).
 func (g *Graph) link() {
 	a := &g.edges
-	first := make([]int32, len(g.ops)+2)
+	a.first = make([]int32, len(g.ops)+1)
 	for _, e := range a.edges {
-		first[e[0]+2]++
+		a.first[e[0]+1]++
 	}
-	for i := 2; i < len(first); i++ {
-		first[i] += first[i-1]
+	for i := 1; i < len(a.first); i++ {
+		a.first[i] += a.first[i-1]
 	}
 	a.next = make([]int32, len(a.edges))
+	fill := append([]int32(nil), a.first[:len(g.ops)]...)
 	for _, e := range a.edges {
-		a.next[first[e[0]+1]] = e[1]
-		first[e[0]+1]++
+		a.next[fill[e[0]]] = e[1]
+		fill[e[0]]++
 	}
-	a.first = first[:len(g.ops)+1]
 	a.edges = nil
 }
 
