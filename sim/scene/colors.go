@@ -119,6 +119,9 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.Host:
 		return colHostWork, true
 	}
+	if c, ok := measuredColor(k); ok {
+		return c, true
+	}
 	if c, ok := rlhfColor(k); ok {
 		return c, true
 	}
@@ -205,3 +208,54 @@ var (
 	colNearOOM  = Color{0xe8, 0x9a, 0x00, 0xff} // above 90% of HBM, within it
 	colHBMLimit = Color{0x22, 0x22, 0x22, 0xff}
 )
+
+// The fills of a measured run's kernels by class (package kineto names
+// them): GEMMs in the blue of compute, attention mauve, elementwise and
+// norms orange, other kernels yellow, copies and sets teal; apart in hue
+// and, but for the yellow and orange, in lightness. Only a profiler's
+// trace has these kinds, so the hues of a simulated run's kinds are free.
+var (
+	colAttention   = stateStyle[Optimizer].fill
+	colElementwise = stateStyle[Backward].fill
+	colOtherKernel = stateStyle[BackwardWeight].fill
+	colCopy        = Color{0x76, 0xb7, 0xb2, 0xff}
+)
+
+// measuredColor is the fill of a measured kernel of kind k.
+func measuredColor(k timeline.Kind) (Color, bool) {
+	switch k {
+	case timeline.GEMM:
+		return stateStyle[Forward].fill, true
+	case timeline.Attention:
+		return colAttention, true
+	case timeline.Elementwise:
+		return colElementwise, true
+	case timeline.Kernel:
+		return colOtherKernel, true
+	case timeline.Memcpy, timeline.Memset:
+		return colCopy, true
+	}
+	return Color{}, false
+}
+
+// measuredEntries is the legend of a measured run: the kernel classes it
+// has, then communication and idle.
+func measuredEntries(tl *timeline.Timeline) []legendEntry {
+	has := map[timeline.Kind]bool{}
+	for i := range tl.Spans {
+		has[tl.Spans[i].Kind] = true
+	}
+	has[timeline.Memcpy] = has[timeline.Memcpy] || has[timeline.Memset]
+	var out []legendEntry
+	for _, e := range [...]struct {
+		kind  timeline.Kind
+		label string
+	}{{timeline.GEMM, "GEMM, conv"}, {timeline.Attention, "attention"}, {timeline.Elementwise, "elementwise/norm"},
+		{timeline.Memcpy, "copy/set"}, {timeline.Kernel, "other kernel"}} {
+		if has[e.kind] {
+			c, _ := measuredColor(e.kind)
+			out = append(out, legendEntry{string(e.kind), e.label, c, Color{}})
+		}
+	}
+	return append(out, legendEntries[2], legendEntries[3])
+}
