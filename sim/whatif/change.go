@@ -28,6 +28,10 @@ type Change struct {
 	// Overlap makes computing kernels stop waiting for NCCL kernels on
 	// other streams.
 	Overlap bool `json:"overlap,omitempty"`
+	// HostFixed keeps the host as measured: a kernel starts no earlier
+	// than the end of the runtime call that launched it (when the trace
+	// ties them by correlation id). Without it the host follows its GPU.
+	HostFixed bool `json:"host_fixed,omitempty"`
 }
 
 // Validate checks each field's range.

@@ -27,12 +27,22 @@
 // that last started before each bound (by its end's shift once it has
 // ended, else by its start's).
 //
+// With HostFixed, a kernel also starts no earlier than the end of the host
+// call that launched it, as measured: the host does not follow its GPU.
+// The two bracket the truth. A host that waited on its GPU (a
+// synchronisation, reading a loss) would move earlier with it, which
+// HostFixed ignores, understating the gain; a host that never waited
+// launches no sooner however fast its GPU, which the replay without
+// HostFixed ignores, overstating the gain (most of all when the host was
+// the bottleneck). paraplay whatif prints both.
+//
 // This is the approach of trace-driven what-if estimators such as
 // Daydream (Zhu, Phanishayee and Pekhimenko, "Daydream: Accurately
 // Estimating the Efficacy of Optimizations for DNN Training", USENIX ATC
-// 2020), reduced to the GPU side: the host's work is not replayed, so a
-// run whose GPU waited on its host's launches gains as much as its
-// kernels shrink, which overstates the gain when the host is the bottleneck.
+// 2020), reduced to the GPU side: the host's work is not replayed.
+// Each rank is replayed alone: a wait for another rank (a late peer in a
+// collective, a pipeline neighbour) is kept as a gap, so the replay answers
+// for one GPU changed, not for the whole job.
 //
 // # The changes
 //

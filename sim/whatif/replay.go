@@ -105,6 +105,9 @@ func replayDevice(t *kineto.Trace, out []kineto.Kernel, idx []int, c Change) {
 			r = ends{max(r.measured, p.measured), max(r.replayed, p.replayed)}
 		}
 		start := r.replayed + (k.Start - r.measured)
+		if l, ok := t.LaunchOf(k); ok && c.HostFixed {
+			start = max(start, min(k.Start, l.End)) // not before its launch: min keeps the identity exact
+		}
 		o := &out[i]
 		o.Start, o.End = start, start+c.duration(t, k)
 		e := ends{k.End, o.End}

@@ -82,6 +82,36 @@ func TestReplayClosedForms(t *testing.T) {
 	}
 }
 
+// TestHostFixed: GEMM A (100 µs), then GEMM B launched by the host at
+// 145..150 µs and starting at 150. Twice as fast, B follows A at 100 µs
+// when the host follows its GPU (a step of 150 µs), but waits for its
+// launch at 150 µs when the host is as measured (200 µs).
+func TestHostFixed(t *testing.T) {
+	js := `{"traceEvents": [
+	{"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 250},
+	{"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 0, "dur": 100, "args": {"stream": 7, "device": 0}},
+	{"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 1, "tid": 1, "ts": 145, "dur": 5, "args": {"correlation": 9}},
+	{"ph": "X", "cat": "kernel", "name": "ampere_sgemm_128x64_tn", "pid": 0, "tid": 7, "ts": 150, "dur": 100, "args": {"stream": 7, "device": 0, "correlation": 9}}]}`
+	tr, err := kineto.Read(strings.NewReader(js), "host.json", kineto.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	us := units.Microsecond
+	for _, c := range []struct {
+		change whatif.Change
+		want   units.Time
+	}{
+		{whatif.Change{HostFixed: true}, 250 * us},
+		{whatif.Change{Compute: 2}, 150 * us},
+		{whatif.Change{Compute: 2, HostFixed: true}, 200 * us},
+		{whatif.Change{Compute: 0.5, HostFixed: true}, 450 * us}, // slower: the launch no longer binds
+	} {
+		if got := stepOf(t, tr, c.change); got != c.want {
+			t.Errorf("%+v: step %v, want %v", c.change, got, c.want)
+		}
+	}
+}
+
 // TestValidate names the field and its range.
 func TestValidate(t *testing.T) {
 	for _, tc := range []struct {
@@ -105,15 +135,17 @@ func TestValidate(t *testing.T) {
 func TestIdentityReplayIsExact(t *testing.T) {
 	for _, name := range []string{"kineto-a100-128rank-rank0.json.gz", "kineto-a100-128rank-rank1.json.gz", "kineto-nccl-2rank-rank0.json.gz"} {
 		tr := kinetotest.Read(t, name)
-		out, err := whatif.Replay([]*kineto.Trace{tr}, whatif.Change{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !slices.Equal(out[0].Kernels, tr.Kernels) {
-			t.Errorf("%s: the identity replay moved kernels", name)
-		}
-		if !slices.Equal(out[0].Steps, tr.Steps) {
-			t.Errorf("%s: steps %v, want %v", name, out[0].Steps, tr.Steps)
+		for _, c := range []whatif.Change{{}, {HostFixed: true}, {Compute: 1, Memory: 1, Network: 1}} {
+			out, err := whatif.Replay([]*kineto.Trace{tr}, c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(out[0].Kernels, tr.Kernels) {
+				t.Errorf("%s, %+v: the identity replay moved kernels", name, c)
+			}
+			if !slices.Equal(out[0].Steps, tr.Steps) {
+				t.Errorf("%s, %+v: steps %v, want %v", name, c, out[0].Steps, tr.Steps)
+			}
 		}
 	}
 }

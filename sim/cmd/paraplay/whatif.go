@@ -35,11 +35,18 @@ the latest of them) and changes only the kernels' durations:
                   ring's (n-1)/n share of the buffer), same per-GPU batch
   --overlap       computing kernels no longer wait for NCCL kernels
 
+Each figure comes twice. "host follows" lets the host keep pace with its
+GPU, as a host that waits on its GPU would; "host fixed" starts no kernel
+before the end of the host call that launched it, as measured, as a host
+that never waits on its GPU would. The truth lies between: a host-bound run
+(a large "waiting on the host's launches" in paraplay import) sits near
+"host fixed".
+
 Usage:
   paraplay whatif TRACE... [--gpu NAME] [--compute X] [--memory X] [--network X] [--group N] [--overlap] [--json] [--trace both.json]
 
 --trace writes one Chrome trace with a measured and a what-if process per
-rank. Exit status: 0 done; 2 a trace or a change that cannot be used; 1
+rank (the host following its GPU). Exit status: 0 done; 2 a trace or a change that cannot be used; 1
 writing an output failed.
 
 Flags:
@@ -83,22 +90,24 @@ func whatifCommand(args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		err = f.resolve(traces)
 	}
-	var measured, replayed []kineto.RankReport
+	var measured, follows, fixed []kineto.RankReport
 	var after []*kineto.Trace
-	if err == nil {
-		after, err = whatif.Replay(traces, f.change)
-	}
 	if err == nil {
 		measured, err = kineto.Analyze(traces)
 	}
 	if err == nil {
-		replayed, err = kineto.Analyze(after)
+		after, follows, err = replayAnalyze(traces, f.change)
+	}
+	if err == nil {
+		c := f.change
+		c.HostFixed = true
+		_, fixed, err = replayAnalyze(traces, c)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay whatif: %v\n", err)
 		return exitUsage
 	}
-	if err := writeWhatif(stdout, f, measured, replayed); err != nil {
+	if err := writeWhatif(stdout, f, measured, follows, fixed); err != nil {
 		fmt.Fprintf(stderr, "paraplay whatif: %v\n", err)
 		return exitError
 	}
@@ -179,40 +188,63 @@ func describeChange(c whatif.Change) string {
 	return strings.Join(parts, ", ")
 }
 
-// whatifRank is one rank's figures, measured and replayed.
-type whatifRank struct {
-	GPU  int           `json:"gpu"`
-	Name string        `json:"name"`
-	File string        `json:"file"`
-	Rows []compare.Row `json:"rows"`
+// replayAnalyze replays the traces under c and reports the replay.
+func replayAnalyze(traces []*kineto.Trace, c whatif.Change) ([]*kineto.Trace, []kineto.RankReport, error) {
+	after, err := whatif.Replay(traces, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	reps, err := kineto.Analyze(after)
+	return after, reps, err
 }
 
-// whatifRows pairs the measured figures with the replayed ones; Row's
-// Simulated is the what-if figure and Error the relative change.
-func whatifRows(m, r *kineto.RankReport) []compare.Row {
-	pairs := []struct {
-		class string
-		a, b  units.Time
-	}{
-		{"step", m.StepTime, r.StepTime}, {"window", m.Window, r.Window},
-		{"compute", m.Compute, r.Compute}, {"communication", m.Communication, r.Communication},
-		{"exposed communication", m.Exposed, r.Exposed}, {"idle", m.Idle, r.Idle},
+// whatifRow is one figure of a rank, measured and replayed both ways.
+type whatifRow struct {
+	Class    string     `json:"class"`
+	Measured units.Time `json:"measured_ns"`
+	// Follows is the replay with the host keeping pace with its GPU,
+	// Fixed with the host as measured; Change and ChangeFixed are their
+	// relative changes from Measured.
+	Follows     units.Time `json:"whatif_host_follows_ns"`
+	Fixed       units.Time `json:"whatif_host_fixed_ns"`
+	Change      float64    `json:"change"`
+	ChangeFixed float64    `json:"change_host_fixed"`
+}
+
+// whatifRank is one rank's figures.
+type whatifRank struct {
+	GPU  int         `json:"gpu"`
+	Name string      `json:"name"`
+	File string      `json:"file"`
+	Rows []whatifRow `json:"rows"`
+}
+
+// whatifRows sets the measured figures beside both replays'.
+func whatifRows(m, a, b *kineto.RankReport) []whatifRow {
+	get := []func(r *kineto.RankReport) units.Time{
+		func(r *kineto.RankReport) units.Time { return r.StepTime }, func(r *kineto.RankReport) units.Time { return r.Window },
+		func(r *kineto.RankReport) units.Time { return r.Compute }, func(r *kineto.RankReport) units.Time { return r.Communication },
+		func(r *kineto.RankReport) units.Time { return r.Exposed }, func(r *kineto.RankReport) units.Time { return r.Idle },
 	}
-	rows := make([]compare.Row, len(pairs))
-	for i, p := range pairs {
-		rows[i] = compare.Row{Class: p.class, Measured: p.a, Simulated: p.b}
-		if p.a > 0 {
-			rows[i].Error = float64(p.b-p.a) / float64(p.a)
+	names := []string{"step", "window", "compute", "communication", "exposed communication", "idle"}
+	rel := func(x, y units.Time) float64 {
+		if x == 0 {
+			return 0
 		}
+		return float64(y-x) / float64(x)
+	}
+	rows := make([]whatifRow, len(get))
+	for i, g := range get {
+		rows[i] = whatifRow{Class: names[i], Measured: g(m), Follows: g(a), Fixed: g(b), Change: rel(g(m), g(a)), ChangeFixed: rel(g(m), g(b))}
 	}
 	return rows
 }
 
 // writeWhatif prints each rank's measured and what-if figures.
-func writeWhatif(w io.Writer, f whatifFlags, measured, replayed []kineto.RankReport) error {
+func writeWhatif(w io.Writer, f whatifFlags, measured, follows, fixed []kineto.RankReport) error {
 	ranks := make([]whatifRank, len(measured))
 	for i := range measured {
-		ranks[i] = whatifRank{GPU: measured[i].GPU, Name: measured[i].Name, File: measured[i].File, Rows: whatifRows(&measured[i], &replayed[i])}
+		ranks[i] = whatifRank{GPU: measured[i].GPU, Name: measured[i].Name, File: measured[i].File, Rows: whatifRows(&measured[i], &follows[i], &fixed[i])}
 	}
 	if f.asJSON {
 		enc := json.NewEncoder(w)
@@ -230,9 +262,9 @@ func writeWhatif(w io.Writer, f whatifFlags, measured, replayed []kineto.RankRep
 		if n := len(measured[i].Steps); n > 0 {
 			fmt.Fprintf(bw, " (step: mean of %d ProfilerSteps)", n)
 		}
-		fmt.Fprintf(bw, "\n  %-22s %14s %14s %8s\n", "", "measured", "what-if", "change")
+		fmt.Fprintf(bw, "\n  %-22s %14s %24s %24s\n", "", "measured", "what-if: host follows", "what-if: host fixed")
 		for _, row := range r.Rows {
-			fmt.Fprintf(bw, "  %-22s %14v %14v %+7.1f%%\n", row.Class, row.Measured, row.Simulated, 100*row.Error)
+			fmt.Fprintf(bw, "  %-22s %14v %15v %+7.1f%% %15v %+7.1f%%\n", row.Class, row.Measured, row.Follows, 100*row.Change, row.Fixed, 100*row.ChangeFixed)
 		}
 	}
 	return bw.Flush()

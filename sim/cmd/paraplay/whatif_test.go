@@ -33,7 +33,7 @@ func TestWhatifCommand(t *testing.T) {
 	if code := Main([]string{"whatif", path, "--network", "2", "--trace", both}, &out, &errOut); code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut.String())
 	}
-	for _, want := range []string{"what if: NCCL kernels ×2 faster", "step", "250µs", "225µs", "-10.0%"} {
+	for _, want := range []string{"what if: NCCL kernels ×2 faster", "host follows", "host fixed", "step", "250µs", "225µs", "-10.0%"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("the report lacks %q:\n%s", want, out.String())
 		}
@@ -51,7 +51,7 @@ func TestWhatifCommand(t *testing.T) {
 			Rows []struct {
 				Class     string `json:"class"`
 				Measured  int64  `json:"measured_ns"`
-				Simulated int64  `json:"simulated_ns"`
+				Simulated int64  `json:"whatif_host_follows_ns"`
 			} `json:"rows"`
 		} `json:"ranks"`
 	}
@@ -101,7 +101,7 @@ func TestWhatifSharedGPU(t *testing.T) {
 			Rows []struct {
 				Class     string `json:"class"`
 				Measured  int64  `json:"measured_ns"`
-				Simulated int64  `json:"simulated_ns"`
+				Simulated int64  `json:"whatif_host_follows_ns"`
 			} `json:"rows"`
 		} `json:"ranks"`
 	}
