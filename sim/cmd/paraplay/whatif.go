@@ -46,8 +46,8 @@ Usage:
   paraplay whatif TRACE... [--gpu NAME] [--compute X] [--memory X] [--network X] [--group N] [--overlap] [--json] [--trace both.json]
 
 --trace writes one Chrome trace with a measured and a what-if process per
-rank (the host following its GPU). Exit status: 0 done; 2 a trace or a change that cannot be used; 1
-writing an output failed.
+rank (the host following its GPU). Exit status: 0 done; 2 a trace or a
+change that cannot be used; 1 writing an output failed.
 
 Flags:
 `
