@@ -119,8 +119,8 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.Host:
 		return colHostWork, true
 	}
-	if c, ok := measuredColor(k); ok {
-		return c, true
+	if j := measuredClass(k); j >= 0 {
+		return measuredKinds[j].fill, true
 	}
 	if c, ok := rlhfColor(k); ok {
 		return c, true
@@ -209,52 +209,54 @@ var (
 	colHBMLimit = Color{0x22, 0x22, 0x22, 0xff}
 )
 
-// The fills of a measured run's kernels by class (package kineto names
-// them): GEMMs in the blue of compute, attention mauve, elementwise and
-// norms orange, other kernels yellow, copies and sets teal; apart in hue
-// and, but for the yellow and orange, in lightness. Only a profiler's
-// trace has these kinds, so the hues of a simulated run's kinds are free.
-var (
-	colAttention   = stateStyle[Optimizer].fill
-	colElementwise = stateStyle[Backward].fill
-	colOtherKernel = stateStyle[BackwardWeight].fill
-	colCopy        = Color{0x76, 0xb7, 0xb2, 0xff}
-)
+// measuredKinds are a measured run's kernel classes (package kineto names
+// them) in the legend's order, with their labels and fills: GEMMs in the
+// blue of compute, attention mauve, elementwise and norms orange, copies
+// and sets teal, other kernels yellow; apart in hue and, but for the
+// yellow and orange, in lightness. Only a profiler's trace has these
+// kinds, so the hues of a simulated run's kinds are free.
+var measuredKinds = [...]struct {
+	kind  timeline.Kind
+	label string
+	fill  Color
+}{
+	{timeline.GEMM, "GEMM, conv", stateStyle[Forward].fill},
+	{timeline.Attention, "attention", stateStyle[Optimizer].fill},
+	{timeline.Elementwise, "elementwise/norm", stateStyle[Backward].fill},
+	{timeline.Memcpy, "copy/set", Color{0x76, 0xb7, 0xb2, 0xff}},
+	{timeline.Kernel, "other kernel", stateStyle[BackwardWeight].fill},
+}
 
-// measuredColor is the fill of a measured kernel of kind k.
-func measuredColor(k timeline.Kind) (Color, bool) {
-	switch k {
-	case timeline.GEMM:
-		return stateStyle[Forward].fill, true
-	case timeline.Attention:
-		return colAttention, true
-	case timeline.Elementwise:
-		return colElementwise, true
-	case timeline.Kernel:
-		return colOtherKernel, true
-	case timeline.Memcpy, timeline.Memset:
-		return colCopy, true
+// measuredClass is the index in measuredKinds of a measured kernel of
+// kind k (a memset counts as a copy), -1 for another kind. It is not
+// inlined: its callers are, in many places.
+//
+//go:noinline
+func measuredClass(k timeline.Kind) int {
+	if k == timeline.Memset {
+		k = timeline.Memcpy
 	}
-	return Color{}, false
+	for j := range measuredKinds {
+		if measuredKinds[j].kind == k {
+			return j
+		}
+	}
+	return -1
 }
 
 // measuredEntries is the legend of a measured run: the kernel classes it
 // has, then communication and idle.
 func measuredEntries(tl *timeline.Timeline) []legendEntry {
-	has := map[timeline.Kind]bool{}
+	var has [len(measuredKinds)]bool
 	for i := range tl.Spans {
-		has[tl.Spans[i].Kind] = true
+		if j := measuredClass(tl.Spans[i].Kind); j >= 0 {
+			has[j] = true
+		}
 	}
-	has[timeline.Memcpy] = has[timeline.Memcpy] || has[timeline.Memset]
 	var out []legendEntry
-	for _, e := range [...]struct {
-		kind  timeline.Kind
-		label string
-	}{{timeline.GEMM, "GEMM, conv"}, {timeline.Attention, "attention"}, {timeline.Elementwise, "elementwise/norm"},
-		{timeline.Memcpy, "copy/set"}, {timeline.Kernel, "other kernel"}} {
-		if has[e.kind] {
-			c, _ := measuredColor(e.kind)
-			out = append(out, legendEntry{string(e.kind), e.label, c, Color{}})
+	for j, e := range measuredKinds {
+		if has[j] {
+			out = append(out, legendEntry{string(e.kind), e.label, e.fill, Color{}})
 		}
 	}
 	return append(out, legendEntries[2], legendEntries[3])

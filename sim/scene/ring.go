@@ -182,8 +182,8 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		a := acts[i]
 		fill, text := a.state.fill(), a.state.textColor()
 		if a.state == Forward && a.span != nil {
-			if c, ok := measuredColor(a.span.Kind); ok && a.span.Kind != timeline.GEMM {
-				fill, text = c, colDarkText // a measured kernel's class; GEMMs keep compute's blue
+			if j := measuredClass(a.span.Kind); j > 0 {
+				fill, text = measuredKinds[j].fill, colDarkText // a measured kernel's class; GEMMs (0) keep compute's blue
 			}
 		}
 		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, fill)
