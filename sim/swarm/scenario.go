@@ -1,0 +1,110 @@
+package swarm
+
+import (
+	"fmt"
+
+	"paraplay/sim/scenario"
+	"paraplay/sim/units"
+)
+
+// Name is the strategy key's value of SWARM parallelism.
+const Name = "swarm"
+
+// section is the key of the scenario's swarm section.
+const section = "swarm"
+
+// Limits of the swarm section.
+const (
+	MaxStages       = 16
+	MaxMicrobatches = 4096
+	MaxPeers        = 64
+)
+
+// Settings is the swarm section of a scenario.
+type Settings struct {
+	// Stages is the number of model stages, 2..MaxStages, at most the peers.
+	Stages int
+	// Microbatches is the microbatches the run trains, 1..MaxMicrobatches.
+	Microbatches int
+	// Rebalance is how often peers compare stage rates and one may move,
+	// 0 (never) or 1ms..1h.
+	Rebalance units.Time
+	// Activation is the bytes a microbatch sends between stages, each way,
+	// 0..1GiB.
+	Activation units.Bytes
+	// StageBytes is a stage's parameters, which a moving peer downloads,
+	// 0..100GiB.
+	StageBytes units.Bytes
+}
+
+// DefaultSettings is four stages, 64 microbatches, no rebalancing, 4 MiB
+// of activations and 1 GiB of parameters a stage.
+func DefaultSettings() Settings {
+	return Settings{Stages: 4, Microbatches: 64, Activation: 4 * units.MiB, StageBytes: units.GiB}
+}
+
+// SettingsOf is s's swarm section.
+func SettingsOf(s *scenario.Scenario) Settings { return scenario.Get[Settings](s, section) }
+
+var rows = []scenario.Row{
+	{Key: "stages", Param: "swarm_stages", Field: "Stages"},
+	{Key: "microbatches", Param: "swarm_mb", Field: "Microbatches"},
+	{Key: "rebalance", Param: "rebalance", Help: "e.g. 5s, 0 = never", Field: "Rebalance"},
+	{Key: "activation", Param: "swarm_act", Help: "e.g. 4MiB", Field: "Activation"},
+	{Key: "stage_bytes", Param: "stage_bytes", Help: "e.g. 1GiB", Field: "StageBytes"},
+}
+
+// Strategy is SWARM parallelism as a strategy of the scenario.
+type Strategy struct{}
+
+// Name is Name.
+func (Strategy) Name() string { return Name }
+
+// Keys declares the swarm section; the peers' speeds are sync.speeds and
+// their failures the faults section.
+func (Strategy) Keys() scenario.Keys {
+	return scenario.Keys{Sections: []scenario.Section{{Name: section, Default: DefaultSettings(), Rows: rows}},
+		Uses: []string{"sync.speeds", "faults"}, Claims: []string{section}, MinGPUs: 2, MaxGPUs: MaxPeers}
+}
+
+// Check checks the swarm section, the speeds and the faults' kinds.
+func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
+	y := SettingsOf(s)
+	s.CheckSync(bad, nil, false)
+	if n := s.NumGPUs(); y.Stages < 2 || y.Stages > min(MaxStages, n) {
+		bad("swarm.stages", "is %d; allowed 2..%d (at most the peers, gpus)", y.Stages, min(MaxStages, max(n, 2)))
+	}
+	if y.Microbatches < 1 || y.Microbatches > MaxMicrobatches {
+		bad("swarm.microbatches", "is %d; allowed 1..%d", y.Microbatches, MaxMicrobatches)
+	}
+	if r := y.Rebalance; r != 0 && (r < units.Millisecond || r > 3600*units.Second) {
+		bad("swarm.rebalance", "is %v; allowed 0 (never) or 1ms..1h", r)
+	}
+	if y.Activation < 0 || y.Activation > units.GiB {
+		bad("swarm.activation", "is %v; allowed 0..1GiB", y.Activation)
+	}
+	if y.StageBytes < 0 || y.StageBytes > 100*units.GiB {
+		bad("swarm.stage_bytes", "is %v; allowed 0..100GiB", y.StageBytes)
+	}
+	for i, f := range s.Faults {
+		if f.Kind != scenario.FailStop && f.Kind != scenario.FailSlow {
+			bad(fmt.Sprintf("faults[%d].kind", i), "is %s; a swarm's peers fail with fail_stop or fail_slow", f.Kind)
+		}
+	}
+}
+
+// Title is e.g. "SWARM: 8 peers, 4 stages".
+func (Strategy) Title(s *scenario.Scenario) string {
+	return fmt.Sprintf("SWARM: %d peers, %d stages", s.NumGPUs(), SettingsOf(s).Stages)
+}
+
+// Describe is e.g. "64 microbatches through 4 stages of 8 peers,
+// rebalancing every 5s".
+func (Strategy) Describe(s *scenario.Scenario) string {
+	y := SettingsOf(s)
+	d := fmt.Sprintf("%d microbatches through %d stages of %d peers", y.Microbatches, y.Stages, s.NumGPUs())
+	if y.Rebalance > 0 {
+		d += fmt.Sprintf(", rebalancing every %v", y.Rebalance)
+	}
+	return d
+}
