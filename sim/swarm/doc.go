@@ -30,8 +30,8 @@
 //
 // Faults (the faults section): a fail_stop peer leaves the swarm; each
 // microbatch it touched is lost and its trainer sends it again from the
-// first stage. A fail_slow peer computes at factor of its speed from then
-// on. Rebalancing then moves peers to the stage that lost them.
+// first stage. Rebalancing then moves peers to the stage that lost them.
+// (Slow peers are peers of low sync.speeds.)
 //
 // Not modelled: the all-reduce of each stage's gradients at the optimizer
 // step (the run is one long accumulation of swarm.microbatches), the

@@ -1,11 +1,11 @@
 package swarm
 
 import (
-	"fmt"
-	"slices"
+	"strconv"
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
+	"paraplay/sim/units"
 )
 
 // rates is each stage's summed peer speed R_s: its live peers, a moving
@@ -23,11 +23,6 @@ func (x *sim) rates() []float64 {
 		r[s] += p.speed
 	}
 	return r
-}
-
-// rate is the closed form X = min_s R_s / (F + B), microbatches a second.
-func (x *sim) rate() float64 {
-	return slices.Min(x.rates()) / (x.s.Compute.Forward + x.s.Compute.Backward).Seconds()
 }
 
 // rebalance moves at most one peer, from the fastest stage a to the
@@ -60,8 +55,8 @@ func (x *sim) rebalance() {
 		x.rec.Moves++
 		x.drained(best)
 	}
-	if len(x.done) < x.y.Microbatches && (best >= 0 || x.q.Len() > 0) {
-		x.q.Push(x.now+x.y.Rebalance, event{kind: evRebalance})
+	if len(x.done) < x.y.Microbatches && (best >= 0 || x.e.Pending() > 0) {
+		x.e.At(x.e.Now()+x.y.Rebalance, x.rebalance)
 	}
 }
 
@@ -69,15 +64,14 @@ func (x *sim) rebalance() {
 // downloads its new stage's parameters, α + stage_bytes/β.
 func (x *sim) drained(j int) {
 	p := &x.peers[j]
-	if !p.leaving || p.busy || len(p.queue) > 0 || p.holds > 0 {
+	if !p.alive || !p.leaving || p.busy || len(p.queue) > 0 || p.holds > 0 {
 		return
 	}
 	p.leaving, p.moving = false, true
-	end := x.now + x.s.Link.Latency + x.s.Link.Bandwidth.TransferTime(x.y.StageBytes)
-	x.tl.States = append(x.tl.States, timeline.State{GPU: j, Node: -1, State: timeline.StateReplan,
-		Group: fmt.Sprint("stage ", p.target), Start: x.now, End: end})
+	end := x.e.Now() + x.s.Link.Latency + x.s.Link.Bandwidth.TransferTime(x.y.StageBytes)
+	x.state(j, timeline.StateReplan, end).Group = "stage " + strconv.Itoa(p.target)
 	x.moveEnd = max(x.moveEnd, end)
-	x.q.Push(end, event{kind: evMoved, peer: j})
+	x.e.At(end, func() { x.moved(j) })
 }
 
 // moved puts peer j on its new stage and hands it the stage's inbox.
@@ -86,7 +80,7 @@ func (x *sim) moved(j int) {
 	if !p.alive {
 		return
 	}
-	p.moving, p.stage, p.until = false, p.target, x.now
+	p.moving, p.stage, p.until = false, p.target, x.e.Now()
 	x.flush(p.stage)
 }
 
@@ -101,21 +95,22 @@ func (x *sim) flush(s int) {
 	}
 }
 
-// fault applies one event of the faults section at its time.
+// fault stops a peer (a fail_stop of the faults section) at its time.
 func (x *sim) fault(f scenario.Fault) {
 	p := &x.peers[f.GPU]
 	if !p.alive {
 		return
 	}
-	if f.Kind == scenario.FailSlow {
-		p.speed *= f.Factor
-		x.tl.States = append(x.tl.States, timeline.State{GPU: f.GPU, Node: -1, State: timeline.StateSlow, Factor: f.Factor, Start: x.now, End: -1})
-		return
-	}
 	p.alive = false
-	x.tl.States = append(x.tl.States, timeline.State{GPU: f.GPU, Node: -1, State: timeline.StateFailed, Start: x.now, End: -1})
+	x.state(f.GPU, timeline.StateFailed, -1)
 	x.lose(f.GPU)
 	p.busy = false
+}
+
+// state starts peer j's state st now, until end (−1: the run's end).
+func (x *sim) state(j int, st string, end units.Time) *timeline.State {
+	x.tl.States = append(x.tl.States, timeline.State{GPU: j, Node: -1, State: st, Start: x.e.Now(), End: end})
+	return &x.tl.States[len(x.tl.States)-1]
 }
 
 // lose sends again, from the first stage, every unfinished microbatch
@@ -124,35 +119,29 @@ func (x *sim) fault(f scenario.Fault) {
 func (x *sim) lose(j int) {
 	p := &x.peers[j]
 	hit := make([]bool, x.y.Microbatches)
-	for _, t := range p.queue {
-		hit[t.mb] = true
+	for _, t := range append(p.queue, p.run) {
+		hit[t.mb] = hit[t.mb] || t.gen == x.gen[t.mb] && (t != p.run || p.busy)
 	}
 	p.queue = nil
-	if p.busy && p.run.gen == x.gen[p.run.mb] {
-		hit[p.run.mb] = true
-	}
-	for mb, hs := range x.holder {
-		if slices.Contains(hs, j) {
-			hit[mb] = true
+	for i, h := range x.holder {
+		if h == j {
+			hit[i/x.y.Stages] = true
 		}
 	}
-	var again []int
+	for i, h := range x.holder {
+		if h >= 0 && hit[i/x.y.Stages] {
+			x.peers[h].holds--
+			x.holder[i] = -1
+		}
+	}
 	for mb, h := range hit {
-		if !h || mb >= x.sent {
-			continue
+		if h {
+			x.gen[mb]++
+			x.rec.Lost++
+			x.route(task{mb: mb, gen: x.gen[mb]}, 0)
 		}
-		for s, q := range x.holder[mb] {
-			if q >= 0 {
-				x.peers[q].holds--
-				x.holder[mb][s] = -1
-				defer x.drained(q)
-			}
-		}
-		x.gen[mb]++
-		again = append(again, mb)
 	}
-	x.rec.Lost += len(again)
-	for _, mb := range again {
-		x.route(task{mb: mb, gen: x.gen[mb]}, 0)
+	for q := range x.peers {
+		x.drained(q) // a leaving peer that held only lost microbatches moves now
 	}
 }

@@ -1,6 +1,9 @@
+//go:build !js
+
 package swarm
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -32,9 +35,18 @@ type Record struct {
 	Settled units.Time `json:"settled"`
 }
 
-// measure fills the record from the finished run.
-func (r *Record) measure(x *sim) {
-	r.Final, r.Settled = x.rate(), x.moveEnd
+// newRecord starts the record: the closed form for the first placement.
+func newRecord(x *sim) *Record { return &Record{Stages: x.y.Stages, Initial: rate(x)} }
+
+// rate is the closed form X = min_s R_s / (F + B), microbatches a second.
+func rate(x *sim) float64 {
+	return slices.Min(x.rates()) / (x.s.Compute.Forward + x.s.Compute.Backward).Seconds()
+}
+
+// measure fills the record from the finished run and puts it on tl.
+func (r *Record) measure(x *sim, tl *timeline.Timeline) {
+	tl.Extra = map[string]timeline.Record{Name: r}
+	r.Final, r.Settled = rate(x), x.moveEnd
 	for _, p := range x.peers {
 		s := p.stage
 		if !p.alive {
@@ -52,18 +64,16 @@ func (r *Record) measure(x *sim) {
 	}
 }
 
-// Check holds the record to the run: one entry per peer, stages in range.
+// Check holds the record to the run: one stage, or −1, per peer.
 func (r *Record) Check(tl *timeline.Timeline) []error {
-	if len(r.Peers) != len(tl.GPUs) {
-		return []error{fmt.Errorf("%d peers for %d GPUs", len(r.Peers), len(tl.GPUs))}
-	}
-	if slices.ContainsFunc(r.Peers, func(s int) bool { return s < -1 || s >= r.Stages }) {
-		return []error{fmt.Errorf("a peer's stage is out of 0..%d", r.Stages-1)}
+	if len(r.Peers) != len(tl.GPUs) || slices.ContainsFunc(r.Peers, func(s int) bool { return s < -1 || s >= r.Stages }) {
+		return []error{errors.New("swarm: the record's peers do not match the run's GPUs and stages")}
 	}
 	return nil
 }
 
-// Report is the record's part of the summary.
+// Report is the record's part of the summary (the browser build writes
+// no summary text: record_js.go).
 func (r *Record) Report(*timeline.Timeline, *timeline.Summary) timeline.Report { return r }
 
 // WriteText prints the swarm's lines of the summary.

@@ -71,24 +71,24 @@ func (Strategy) Keys() scenario.Keys {
 func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	y := SettingsOf(s)
 	s.CheckSync(bad, nil, false)
-	if n := s.NumGPUs(); y.Stages < 2 || y.Stages > min(MaxStages, n) {
-		bad("swarm.stages", "is %d; allowed 2..%d (at most the peers, gpus)", y.Stages, min(MaxStages, max(n, 2)))
+	for _, c := range [...]struct {
+		key, unit string
+		v, lo, hi int64
+	}{
+		{"swarm.stages", "", int64(y.Stages), 2, int64(min(MaxStages, max(s.NumGPUs(), 2)))},
+		{"swarm.microbatches", "", int64(y.Microbatches), 1, MaxMicrobatches},
+		{"swarm.rebalance", " ns", int64(y.Rebalance), int64(units.Millisecond), int64(3600 * units.Second)},
+		{"swarm.activation", " bytes", int64(y.Activation), 0, int64(units.GiB)},
+		{"swarm.stage_bytes", " bytes", int64(y.StageBytes), 0, 100 * int64(units.GiB)},
+	} {
+		// swarm.rebalance may also be 0, never.
+		if (c.v < c.lo || c.v > c.hi) && (c.v != 0 || c.unit != " ns") {
+			bad(c.key, "is %d%s; allowed %d..%d%s", c.v, c.unit, c.lo, c.hi, c.unit)
+		}
 	}
-	if y.Microbatches < 1 || y.Microbatches > MaxMicrobatches {
-		bad("swarm.microbatches", "is %d; allowed 1..%d", y.Microbatches, MaxMicrobatches)
-	}
-	if r := y.Rebalance; r != 0 && (r < units.Millisecond || r > 3600*units.Second) {
-		bad("swarm.rebalance", "is %v; allowed 0 (never) or 1ms..1h", r)
-	}
-	if y.Activation < 0 || y.Activation > units.GiB {
-		bad("swarm.activation", "is %v; allowed 0..1GiB", y.Activation)
-	}
-	if y.StageBytes < 0 || y.StageBytes > 100*units.GiB {
-		bad("swarm.stage_bytes", "is %v; allowed 0..100GiB", y.StageBytes)
-	}
-	for i, f := range s.Faults {
-		if f.Kind != scenario.FailStop && f.Kind != scenario.FailSlow {
-			bad(fmt.Sprintf("faults[%d].kind", i), "is %s; a swarm's peers fail with fail_stop or fail_slow", f.Kind)
+	for _, f := range s.Faults {
+		if f.Kind != scenario.FailStop {
+			bad("faults", "has a %s; a swarm's peers fail only with fail_stop", f.Kind)
 		}
 	}
 }
@@ -99,12 +99,8 @@ func (Strategy) Title(s *scenario.Scenario) string {
 }
 
 // Describe is e.g. "64 microbatches through 4 stages of 8 peers,
-// rebalancing every 5s".
+// rebalancing every 5s (0s: never)".
 func (Strategy) Describe(s *scenario.Scenario) string {
 	y := SettingsOf(s)
-	d := fmt.Sprintf("%d microbatches through %d stages of %d peers", y.Microbatches, y.Stages, s.NumGPUs())
-	if y.Rebalance > 0 {
-		d += fmt.Sprintf(", rebalancing every %v", y.Rebalance)
-	}
-	return d
+	return fmt.Sprintf("%d microbatches through %d stages of %d peers, rebalancing every %v (0s: never)", y.Microbatches, y.Stages, s.NumGPUs(), y.Rebalance)
 }

@@ -2,10 +2,11 @@ package swarm
 
 import (
 	"cmp"
-	"fmt"
+	"errors"
 	"slices"
+	"strconv"
 
-	"paraplay/sim/radixheap"
+	"paraplay/sim/engine"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 	"paraplay/sim/units"
@@ -33,29 +34,14 @@ type peer struct {
 	holds   int        // microbatches whose forward it ran and whose backward it has not
 }
 
-// event kinds.
-const (
-	evArrive = iota
-	evDone
-	evRebalance
-	evFault
-	evMoved
-)
-
-type event struct {
-	kind, peer int
-	t          task
-}
-
 // sim is one run.
 type sim struct {
-	s       scenario.Scenario
+	s       *scenario.Scenario
 	y       Settings
-	now     units.Time
-	q       radixheap.Queue[event]
+	e       engine.Engine
 	peers   []peer
 	inbox   [][]task // by stage: forwards no peer could take yet
-	holder  [][]int  // by microbatch and stage: the peer holding its activations (−1)
+	holder  []int    // by microbatch·stages + stage: the peer holding its activations (−1)
 	gen     []int    // by microbatch: how many times it was sent again
 	sent    int      // microbatches sent so far
 	done    []units.Time
@@ -69,48 +55,39 @@ type sim struct {
 // Simulate plays a SWARM run (see the package doc) and returns its
 // timeline, which passes timeline.Validate.
 func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
-	x := newSim(s)
-	for x.q.Len() > 0 {
-		t, e := x.q.Pop()
-		x.now = t
-		x.tl.Events++
-		x.handle(e)
-	}
+	x := newSim(&s)
+	x.e.Run()
+	x.tl.Events = x.e.Fired()
 	if len(x.done) < x.y.Microbatches {
-		return nil, fmt.Errorf("swarm: %d of %d microbatches finished: a stage has no live peer left (set swarm.rebalance so that a peer moves to it)", len(x.done), x.y.Microbatches)
+		return nil, errors.New("swarm: microbatches left unfinished: a stage has no live peer left (set swarm.rebalance so that a peer moves to it)")
 	}
 	return x.finish()
 }
 
-func newSim(s scenario.Scenario) *sim {
-	y := SettingsOf(&s)
+func newSim(s *scenario.Scenario) *sim {
+	y := SettingsOf(s)
 	n := s.NumGPUs()
-	x := &sim{s: s, y: y, inbox: make([][]task, y.Stages), holder: make([][]int, y.Microbatches), gen: make([]int, y.Microbatches),
-		comm: s.Link.Latency + s.Link.Bandwidth.TransferTime(y.Activation)}
-	x.tl = &timeline.Timeline{Title: s.Title(), Fidelity: "analytic"}
-	for j := range n {
-		v := 1.0
-		if len(s.Sync.Speeds) == n {
-			v = s.Sync.Speeds[j]
-		}
+	x := &sim{s: s, y: y, inbox: make([][]task, y.Stages), holder: make([]int, y.Microbatches*y.Stages), gen: make([]int, y.Microbatches),
+		comm: s.Link.Latency + s.Link.Bandwidth.TransferTime(y.Activation), peers: make([]peer, n), cap: min(y.Microbatches, 4*n)}
+	x.tl = &timeline.Timeline{Title: s.Title(), Fidelity: "analytic", GPUs: make([]timeline.GPU, n)}
+	for j := range x.peers {
 		// Peers are dealt to stages in turn: peer j serves stage j mod S.
-		x.peers = append(x.peers, peer{speed: v, stage: j % y.Stages, alive: true})
-		x.tl.GPUs = append(x.tl.GPUs, timeline.GPU{ID: j, Name: fmt.Sprint("peer ", j), Node: j})
-		x.tl.Links = append(x.tl.Links, timeline.Link{ID: 2 * j, From: j, To: n, Bandwidth: s.Link.Bandwidth},
-			timeline.Link{ID: 2*j + 1, From: n, To: j, Bandwidth: s.Link.Bandwidth})
+		x.peers[j] = peer{speed: 1, stage: j % y.Stages, alive: true}
+		if len(s.Sync.Speeds) == n {
+			x.peers[j].speed = s.Sync.Speeds[j]
+		}
+		x.tl.GPUs[j] = timeline.GPU{ID: j, Name: "peer " + strconv.Itoa(j), Node: j}
 	}
-	x.tl.Switches = []timeline.Switch{{ID: n, Name: "internet", Kind: "leaf", Node: -1}}
-	x.rec = &Record{Stages: y.Stages, Initial: x.rate()}
+	x.rec = newRecord(x)
 	for i := range x.holder {
-		x.holder[i] = slices.Repeat([]int{-1}, y.Stages)
+		x.holder[i] = -1
 	}
-	for i, f := range s.Faults {
-		x.q.Push(f.At, event{kind: evFault, peer: i})
+	for _, f := range s.Faults {
+		x.e.At(f.At, func() { x.fault(f) })
 	}
 	if y.Rebalance > 0 {
-		x.q.Push(y.Rebalance, event{kind: evRebalance})
+		x.e.At(y.Rebalance, x.rebalance)
 	}
-	x.cap = min(y.Microbatches, 4*n)
 	for x.sent < x.cap {
 		x.send()
 	}
@@ -145,7 +122,7 @@ func (x *sim) route(t task, delay units.Time) {
 			continue
 		}
 		// It will also run the microbatch's backward: count both.
-		end := max(x.now+delay, p.until) + x.dur(p, t) + x.dur(p, task{back: true})
+		end := max(x.e.Now()+delay, p.until) + x.dur(p, t) + x.dur(p, task{back: true})
 		if best < 0 || end < bestEnd {
 			best, bestEnd = j, end
 		}
@@ -155,30 +132,24 @@ func (x *sim) route(t task, delay units.Time) {
 		return
 	}
 	x.peers[best].until = bestEnd
-	x.q.Push(x.now+delay, event{kind: evArrive, peer: best, t: t})
+	x.arriveAfter(delay, best, t)
 }
 
-func (x *sim) handle(e event) {
-	switch e.kind {
-	case evArrive:
-		p := &x.peers[e.peer]
-		switch {
-		case e.t.gen != x.gen[e.t.mb]:
-			return
-		case !p.alive: // it failed while the forward was on its way
-			x.route(e.t, 0)
-			return
-		}
-		p.queue = append(p.queue, e.t)
-		x.next(e.peer)
-	case evDone:
-		x.finished(e.peer, e.t)
-	case evRebalance:
-		x.rebalance()
-	case evFault:
-		x.fault(x.s.Faults[e.peer])
-	case evMoved:
-		x.moved(e.peer)
+// arriveAfter delivers t to peer j after delay.
+func (x *sim) arriveAfter(delay units.Time, j int, t task) {
+	x.e.At(x.e.Now()+delay, func() { x.arrive(j, t) })
+}
+
+// arrive queues t at peer j; a forward sent to a peer that failed on the
+// way goes to another of its stage.
+func (x *sim) arrive(j int, t task) {
+	switch {
+	case t.gen != x.gen[t.mb]:
+	case !x.peers[j].alive:
+		x.route(t, 0)
+	default:
+		x.peers[j].queue = append(x.peers[j].queue, t)
+		x.next(j)
 	}
 }
 
@@ -189,19 +160,21 @@ func (x *sim) next(j int) {
 	if p.busy || !p.alive {
 		return
 	}
-	p.queue = slices.DeleteFunc(p.queue, func(t task) bool { return t.gen != x.gen[t.mb] })
-	if len(p.queue) == 0 {
+	i := -1
+	for k, t := range p.queue {
+		if t.gen == x.gen[t.mb] && (i < 0 || t.back && !p.queue[i].back) {
+			i = k
+		}
+	}
+	if i < 0 {
+		p.queue = p.queue[:0]
 		x.drained(j)
 		return
 	}
-	i := slices.IndexFunc(p.queue, func(t task) bool { return t.back })
-	if i < 0 {
-		i = 0
-	}
 	t := p.queue[i]
-	p.queue = slices.Delete(p.queue, i, i+1)
-	p.busy, p.run, p.runFrom = true, t, x.now
-	x.q.Push(x.now+x.dur(p, t), event{kind: evDone, peer: j, t: t})
+	p.queue = append(p.queue[:i], p.queue[i+1:]...)
+	p.busy, p.run, p.runFrom = true, t, x.e.Now()
+	x.e.At(x.e.Now()+x.dur(p, t), func() { x.finished(j, t) })
 }
 
 // finished records peer j's task t and passes the microbatch on.
@@ -224,7 +197,7 @@ func (x *sim) pass(j int, t task) {
 	switch {
 	case !t.back:
 		p.holds++
-		x.holder[t.mb][t.stage] = j
+		x.holder[t.mb*x.y.Stages+t.stage] = j
 		if t.stage+1 < x.y.Stages {
 			x.route(task{mb: t.mb, gen: t.gen, stage: t.stage + 1}, x.comm)
 		} else {
@@ -232,31 +205,32 @@ func (x *sim) pass(j int, t task) {
 		}
 	case t.stage > 0:
 		p.holds--
-		x.holder[t.mb][t.stage] = -1
-		h := x.holder[t.mb][t.stage-1]
-		x.q.Push(x.now+x.comm, event{kind: evArrive, peer: h, t: task{mb: t.mb, gen: t.gen, stage: t.stage - 1, back: true}})
+		x.holder[t.mb*x.y.Stages+t.stage] = -1
+		h := x.holder[t.mb*x.y.Stages+t.stage-1]
+		x.arriveAfter(x.comm, h, task{mb: t.mb, gen: t.gen, stage: t.stage - 1, back: true})
 	default:
 		p.holds--
-		x.holder[t.mb][0] = -1
-		x.done = append(x.done, x.now)
+		x.holder[t.mb*x.y.Stages] = -1
+		x.done = append(x.done, x.e.Now())
 		if x.sent < x.y.Microbatches {
 			x.send()
 		}
 	}
 }
 
-// span records peer j's task t, run from start to now.
+// span records peer j's task t, run from start to now; a microbatch sent
+// again after a failure is an attempt of its own ("F7′1").
 func (x *sim) span(j int, t task, start units.Time) {
 	k, label := timeline.Forward, "F"
 	if t.back {
 		k, label = timeline.Backward, "B"
 	}
-	label += fmt.Sprint(t.mb)
+	label += strconv.Itoa(t.mb)
 	if t.gen > 0 {
-		label += fmt.Sprint("′", t.gen) // sent again after a failure: an attempt of its own
+		label += "′" + strconv.Itoa(t.gen)
 	}
 	x.tl.Spans = append(x.tl.Spans, timeline.Span{GPU: j, Kind: k, Microbatch: t.mb + t.gen*x.y.Microbatches, Stage: t.stage,
-		Label: label, Start: start, End: x.now})
+		Label: label, Start: start, End: x.e.Now()})
 }
 
 // finish closes the run's states and sorts its spans.
@@ -277,10 +251,6 @@ func (x *sim) finish() (*timeline.Timeline, error) {
 		}
 		tl.States[i].End = max(tl.States[i].End, tl.States[i].Start)
 	}
-	x.rec.measure(x)
-	tl.Extra = map[string]timeline.Record{Name: x.rec}
-	if err := tl.Validate(); err != nil {
-		return nil, fmt.Errorf("swarm: internal error, the timeline is inconsistent: %w", err)
-	}
-	return tl, nil
+	x.rec.measure(x, tl)
+	return tl, tl.Validate()
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package swarm
 
 import (
@@ -144,7 +146,9 @@ func TestBadSwarmInput(t *testing.T) {
 		{"swarm: {rebalance: 1us}", "swarm.rebalance"},
 		{"swarm: {activation: 2GiB}", "swarm.activation"},
 		{"sync: {speeds: '1,1'}", "sync.speeds"},
-		{"faults: [{kind: link_degrade, node: 0, factor: 0.5}]", "faults[0].kind"},
+		{"faults: [{kind: link_degrade, node: 0, factor: 0.5}]", "faults: has a link_degrade"},
+		{"swarm: {stages: 0}", "swarm.stages: is 0; allowed 2..4"},
+		{"swarm: {stage_bytes: -1}", "swarm.stage_bytes"},
 	} {
 		_, err := scenario.Parse([]byte("strategy: swarm\ngpus: 4\n" + c.yaml + "\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
