@@ -8,8 +8,11 @@ import (
 	"paraplay/sim/units"
 )
 
-// rates is each stage's summed peer speed R_s: its live peers, a moving
-// peer counted at the stage it goes to.
+// rates is each stage's summed peer speed R_s over the share f_s of
+// microbatches that visit it: its live peers, a moving peer counted at
+// the stage it goes to. Every microbatch visits stage 0, and with
+// swarm.skip = k a share f = 1 − k/(S−1) visits each other stage (paths
+// spread evenly), so R_s/f is what stage s can serve.
 func (x *sim) rates() []float64 {
 	r := make([]float64, x.y.Stages)
 	for _, p := range x.peers {
@@ -20,15 +23,24 @@ func (x *sim) rates() []float64 {
 		if p.leaving || p.moving {
 			s = p.target
 		}
-		r[s] += p.speed
+		r[s] += p.speed * x.weight(s)
 	}
 	return r
 }
 
+// weight is 1/f_s: what a unit of speed on stage s serves.
+func (x *sim) weight(s int) float64 {
+	if s == 0 {
+		return 1
+	}
+	return float64(x.y.Stages-1) / float64(x.y.Stages-1-x.y.Skip)
+}
+
 // rebalance moves at most one peer, from the fastest stage a to the
-// slowest b, if a keeps more than b had (R_a − v > R_b): of those peers,
-// the one that leaves min(R_a − v, R_b + v) highest, the lowest first.
-// Each move raises the sorted stage rates, so moves stop.
+// slowest b, if a keeps more than b had (R_a − v·w_a > R_b, rates and
+// weights w as in rates): of those peers, the one that leaves the pair's
+// minimum highest, the lowest first. Each move raises the sorted stage
+// rates, so moves stop.
 func (x *sim) rebalance() {
 	r := x.rates()
 	a, b := 0, 0
@@ -42,10 +54,11 @@ func (x *sim) rebalance() {
 	}
 	best, bestMin := -1, 0.0
 	for j, p := range x.peers {
-		if !p.alive || p.leaving || p.moving || p.stage != a || r[a]-p.speed <= r[b] {
+		left := r[a] - p.speed*x.weight(a)
+		if !p.alive || p.leaving || p.moving || p.stage != a || left <= r[b] {
 			continue
 		}
-		if m := min(r[a]-p.speed, r[b]+p.speed); best < 0 || m > bestMin {
+		if m := min(left, r[b]+p.speed*x.weight(b)); best < 0 || m > bestMin {
 			best, bestMin = j, m
 		}
 	}
@@ -138,7 +151,7 @@ func (x *sim) lose(j int) {
 		if h {
 			x.gen[mb]++
 			x.rec.Lost++
-			x.route(task{mb: mb, gen: x.gen[mb]}, 0)
+			x.start(mb)
 		}
 	}
 	for q := range x.peers {

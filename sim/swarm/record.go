@@ -31,6 +31,9 @@ type Record struct {
 	// after a failure.
 	Moves int `json:"moves"`
 	Lost  int `json:"lost"`
+	// Visits counts the stage forwards computed, resent microbatches'
+	// included: M·(S − k) for M microbatches skipping k stages each.
+	Visits int `json:"visits"`
 	// Settled is when the last move ended (0: none).
 	Settled units.Time `json:"settled"`
 }
@@ -46,6 +49,11 @@ func rate(x *sim) float64 {
 // measure fills the record from the finished run and puts it on tl.
 func (r *Record) measure(x *sim, tl *timeline.Timeline) {
 	tl.Extra = map[string]timeline.Record{Name: r}
+	for _, sp := range tl.Spans {
+		if sp.Kind == timeline.Forward {
+			r.Visits++
+		}
+	}
 	r.Final, r.Settled = rate(x), x.moveEnd
 	for _, p := range x.peers {
 		s := p.stage

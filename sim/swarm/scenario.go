@@ -26,6 +26,9 @@ type Settings struct {
 	Stages int
 	// Microbatches is the microbatches the run trains, 1..MaxMicrobatches.
 	Microbatches int
+	// Skip is how many stages each microbatch's path skips (SkipPipe),
+	// 0..Stages−2; stage 0 is never skipped.
+	Skip int
 	// Rebalance is how often peers compare stage rates and one may move,
 	// 0 (never) or 1ms..1h.
 	Rebalance units.Time
@@ -49,6 +52,7 @@ func SettingsOf(s *scenario.Scenario) Settings { return scenario.Get[Settings](s
 var rows = []scenario.Row{
 	{Key: "stages", Param: "swarm_stages", Field: "Stages"},
 	{Key: "microbatches", Param: "swarm_mb", Field: "Microbatches"},
+	{Key: "skip", Param: "swarm_skip", Help: "stages each microbatch skips, e.g. 2", Field: "Skip"},
 	{Key: "rebalance", Param: "rebalance", Help: "e.g. 5s, 0 = never", Field: "Rebalance"},
 	{Key: "activation", Param: "swarm_act", Help: "e.g. 4MiB", Field: "Activation"},
 	{Key: "stage_bytes", Param: "stage_bytes", Help: "e.g. 1GiB", Field: "StageBytes"},
@@ -77,6 +81,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}{
 		{"swarm.stages", "", int64(y.Stages), 2, int64(min(MaxStages, max(s.NumGPUs(), 2)))},
 		{"swarm.microbatches", "", int64(y.Microbatches), 1, MaxMicrobatches},
+		{"swarm.skip", "", int64(y.Skip), 0, int64(max(y.Stages-2, 0))},
 		{"swarm.rebalance", " ns", int64(y.Rebalance), int64(units.Millisecond), int64(3600 * units.Second)},
 		{"swarm.activation", " bytes", int64(y.Activation), 0, int64(units.GiB)},
 		{"swarm.stage_bytes", " bytes", int64(y.StageBytes), 0, 100 * int64(units.GiB)},

@@ -3,6 +3,7 @@ package swarm
 import (
 	"cmp"
 	"errors"
+	"math"
 	"slices"
 	"strconv"
 
@@ -42,6 +43,8 @@ type sim struct {
 	peers   []peer
 	inbox   [][]task // by stage: forwards no peer could take yet
 	holder  []int    // by microbatch·stages + stage: the peer holding its activations (−1)
+	skip    []bool   // by microbatch·stages + stage: its path skips the stage
+	planned []int    // by stage: paths planned through it
 	gen     []int    // by microbatch: how many times it was sent again
 	sent    int      // microbatches sent so far
 	done    []units.Time
@@ -67,7 +70,7 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 func newSim(s *scenario.Scenario) *sim {
 	y := SettingsOf(s)
 	n := s.NumGPUs()
-	x := &sim{s: s, y: y, inbox: make([][]task, y.Stages), holder: make([]int, y.Microbatches*y.Stages), gen: make([]int, y.Microbatches),
+	x := &sim{s: s, y: y, inbox: make([][]task, y.Stages), holder: make([]int, y.Microbatches*y.Stages), skip: make([]bool, y.Microbatches*y.Stages), planned: make([]int, y.Stages), gen: make([]int, y.Microbatches),
 		comm: s.Link.Latency + s.Link.Bandwidth.TransferTime(y.Activation), peers: make([]peer, n), cap: min(y.Microbatches, 4*n)}
 	x.tl = &timeline.Timeline{Title: s.Title(), Fidelity: "analytic", GPUs: make([]timeline.GPU, n)}
 	for j := range x.peers {
@@ -94,11 +97,65 @@ func newSim(s *scenario.Scenario) *sim {
 	return x
 }
 
-// send starts the next microbatch at the first stage: its trainer holds
-// the data, so there is no message.
+// send starts the next microbatch.
 func (x *sim) send() {
-	x.route(task{mb: x.sent}, 0)
+	x.start(x.sent)
 	x.sent++
+}
+
+// start sends microbatch mb to the first stage: its trainer holds the
+// data, so there is no message. With swarm.skip = k its path first skips
+// k of the other stages (SkipPipe): each time the stage the paths so far
+// visit most, so that every stage past the first computes the same share
+// f = 1 − k/(S−1) of the microbatches (to one), as SkipPipe's scheduler
+// caps each stage's microbatches; among those, the one whose first free
+// peer is latest by routing's estimate (a stage with no peer first), so
+// that paths avoid busy stages; ties in turn from stage 1 + mb mod (S−1).
+// Stage 0, which holds the embedding and the data, is never skipped; the
+// stages keep their order (no swaps).
+func (x *sim) start(mb int) {
+	n := x.y.Stages
+	row := x.skip[mb*n : mb*n+n]
+	clear(row)
+	for range x.y.Skip {
+		best, at := -1, units.Time(0)
+		for i := range n - 1 {
+			s := 1 + (mb+i)%(n-1)
+			if f := x.free(s); !row[s] && (best < 0 || x.planned[s] > x.planned[best] || x.planned[s] == x.planned[best] && f > at) {
+				best, at = s, f
+			}
+		}
+		row[best] = true
+	}
+	for s := 1; s < n; s++ {
+		if !row[s] {
+			x.planned[s]++
+		}
+	}
+	x.route(task{mb: mb, gen: x.gen[mb]}, 0)
+}
+
+// free is when the first peer of stage s is free, by routing's estimate
+// (the largest time when it has none).
+func (x *sim) free(s int) units.Time {
+	at := units.Time(math.MaxInt64)
+	for _, p := range x.peers {
+		if p.alive && !p.leaving && !p.moving && p.stage == s {
+			at = min(at, p.until)
+		}
+	}
+	return at
+}
+
+// step is the stage after s (dir = 1) or before it (dir = −1) on
+// microbatch mb's path, −1 past its end.
+func (x *sim) step(mb, s, dir int) int {
+	for s += dir; s >= 0 && s < x.y.Stages; s += dir {
+		if !x.skip[mb*x.y.Stages+s] {
+			return s
+		}
+	}
+	return -1
 }
 
 // dur is t's compute on peer p: compute.forward or compute.backward over
@@ -198,16 +255,16 @@ func (x *sim) pass(j int, t task) {
 	case !t.back:
 		p.holds++
 		x.holder[t.mb*x.y.Stages+t.stage] = j
-		if t.stage+1 < x.y.Stages {
-			x.route(task{mb: t.mb, gen: t.gen, stage: t.stage + 1}, x.comm)
+		if next := x.step(t.mb, t.stage, 1); next >= 0 {
+			x.route(task{mb: t.mb, gen: t.gen, stage: next}, x.comm)
 		} else {
 			p.queue = append(p.queue, task{mb: t.mb, gen: t.gen, stage: t.stage, back: true})
 		}
 	case t.stage > 0:
 		p.holds--
 		x.holder[t.mb*x.y.Stages+t.stage] = -1
-		h := x.holder[t.mb*x.y.Stages+t.stage-1]
-		x.arriveAfter(x.comm, h, task{mb: t.mb, gen: t.gen, stage: t.stage - 1, back: true})
+		prev := x.step(t.mb, t.stage, -1) // ≥ 0: stage 0 is never skipped
+		x.arriveAfter(x.comm, x.holder[t.mb*x.y.Stages+prev], task{mb: t.mb, gen: t.gen, stage: prev, back: true})
 	default:
 		p.holds--
 		x.holder[t.mb*x.y.Stages] = -1

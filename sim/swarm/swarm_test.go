@@ -149,6 +149,7 @@ func TestBadSwarmInput(t *testing.T) {
 		{"faults: [{kind: link_degrade, node: 0, factor: 0.5}]", "faults: has a link_degrade"},
 		{"swarm: {stages: 0}", "swarm.stages: is 0; allowed 2..4"},
 		{"swarm: {stage_bytes: -1}", "swarm.stage_bytes"},
+		{"swarm: {skip: 3}", "swarm.skip: is 3; allowed 0..2"},
 	} {
 		_, err := scenario.Parse([]byte("strategy: swarm\ngpus: 4\n" + c.yaml + "\n"))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
