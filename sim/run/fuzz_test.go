@@ -12,6 +12,7 @@ import (
 	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/swarm"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -108,7 +109,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 23 {
+	switch b.next() % 24 {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -183,6 +184,12 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		mutateTPU(b, s)
 	case 22:
 		mutateMoE(b, s)
+	case 23:
+		swarm.Edit(s, func(y *swarm.Settings) {
+			y.Stages, y.Skip = pick(b, 0, 2, 3, 16, 17), pick(b, 0, 1, 2, 15, -1)
+			y.Rebalance = pick(b, 0, units.Microsecond, units.Millisecond, 5*units.Second, 3601*units.Second)
+			y.Microbatches, y.StageBytes = pick(b, 1, 7, 4096, 4097), pick(b, 0, units.GiB, 101*units.GiB)
+		})
 	}
 }
 

@@ -22,9 +22,9 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		return nil, fmt.Errorf("swarm: the timeline has no swarm record")
 	}
 	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(tl.End)),
-		strategy.Compare(strategy.Check{Name: "swarm rate", Formula: "X = min_s Σ_{peers of s} speed / (F + B)",
+		strategy.Compare(strategy.Check{Name: "swarm rate", Formula: "X = min_s R_s / (f_s·(F + B))",
 			Source: "SWARM's throughput is its slowest stage's (Ryabinin et al. 2023)", Tolerance: 0.05},
-			"{} microbatches/s in the steady state; min over stages of summed peer speed / (F + B) = {}", r.Measured, r.Final, strategy.Sig3)}
+			"{} microbatches/s in the steady state; the slowest stage's summed peer speed / (its share of microbatches × (F + B)) = {}", r.Measured, r.Final, strategy.Sig3)}
 	if y := SettingsOf(&s); y.Skip > 0 && r.Lost == 0 {
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "skipped work", Formula: "stages computed per microbatch = S − k",
 			Source: "SkipPipe's partial pipelines (Blagoev, Chen and Ersoy 2025)", Tolerance: 1e-9},

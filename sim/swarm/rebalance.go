@@ -62,14 +62,25 @@ func (x *sim) rebalance() {
 			best, bestMin = j, m
 		}
 	}
+	x.armed = false
 	if best >= 0 {
 		p := &x.peers[best]
 		p.leaving, p.target = true, b
 		x.rec.Moves++
 		x.drained(best)
+		x.arm(1)
 	}
-	if len(x.done) < x.y.Microbatches && (best >= 0 || x.e.Pending() > 0) {
-		x.e.At(x.e.Now()+x.y.Rebalance, x.rebalance)
+}
+
+// arm schedules the next rebalance at the first multiple of
+// swarm.rebalance from now (after now, with after = 1). Stage rates
+// change only when a peer moves or fails, so a check that moved no peer
+// waits for the next failure: the checks in between would find the same
+// rates and move no one.
+func (x *sim) arm(after units.Time) {
+	if r := x.y.Rebalance; r > 0 && !x.armed && len(x.done) < x.y.Microbatches {
+		x.armed = true
+		x.e.At((x.e.Now()+after+r-1)/r*r, x.rebalance)
 	}
 }
 
@@ -116,6 +127,7 @@ func (x *sim) fault(f scenario.Fault) {
 	}
 	p.alive = false
 	x.state(f.GPU, timeline.StateFailed, -1)
+	x.arm(0)
 	x.lose(f.GPU)
 	p.busy = false
 }

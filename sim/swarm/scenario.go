@@ -46,6 +46,9 @@ func DefaultSettings() Settings {
 	return Settings{Stages: 4, Microbatches: 64, Activation: 4 * units.MiB, StageBytes: units.GiB}
 }
 
+// Edit changes s's swarm section in place through f.
+func Edit(s *scenario.Scenario, f func(*Settings)) { scenario.Edit(s, section, f) }
+
 // SettingsOf is s's swarm section.
 func SettingsOf(s *scenario.Scenario) Settings { return scenario.Get[Settings](s, section) }
 

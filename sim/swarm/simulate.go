@@ -52,7 +52,8 @@ type sim struct {
 	tl      *timeline.Timeline
 	rec     *Record
 	moveEnd units.Time
-	cap     int // microbatches in flight: the trainers send one as one finishes
+	cap     int  // microbatches in flight: the trainers send one as one finishes
+	armed   bool // a rebalance is scheduled
 }
 
 // Simulate plays a SWARM run (see the package doc) and returns its
@@ -88,9 +89,7 @@ func newSim(s *scenario.Scenario) *sim {
 	for _, f := range s.Faults {
 		x.e.At(f.At, func() { x.fault(f) })
 	}
-	if y.Rebalance > 0 {
-		x.e.At(y.Rebalance, x.rebalance)
-	}
+	x.arm(1)
 	for x.sent < x.cap {
 		x.send()
 	}

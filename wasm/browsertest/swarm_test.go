@@ -62,9 +62,9 @@ func firstMove(t *testing.T, ctx context.Context, base, title string) (string, t
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/internet-training.html")); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ctx, title, `[...document.querySelectorAll("figure.demo")].some(f => f.dataset.title === "`+title+`")`)
+	waitFor(t, ctx, title, `[...document.querySelectorAll("figure.demo")].some(f => f.dataset.title.includes("`+title+`"))`)
 	full := eval[string](t, ctx, `(() => {
-		const f = [...document.querySelectorAll("figure.demo")].find(f => f.dataset.title === "`+title+`");
+		const f = [...document.querySelectorAll("figure.demo")].find(f => f.dataset.title.includes("`+title+`"));
 		const a = [...f.querySelectorAll("figcaption a")].find(a => a.textContent === "open full page");
 		return a ? a.getAttribute("href") : "";
 	})()`)
