@@ -51,6 +51,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		parts = append(parts, more...)
 	}
 	parts = append(parts, readyFirstMetrics(s, sum)...)
+	parts = append(parts, stpMetrics(s, sum)...)
 	parts = append(parts, cyclicMetrics(s, tl, sum)...)
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
