@@ -185,12 +185,17 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 	case 22:
 		mutateMoE(b, s)
 	case 23:
-		swarm.Edit(s, func(y *swarm.Settings) {
-			y.Stages, y.Skip = pick(b, 0, 2, 3, 16, 17), pick(b, 0, 1, 2, 15, -1)
-			y.Rebalance = pick(b, 0, units.Microsecond, units.Millisecond, 5*units.Second, 3601*units.Second)
-			y.Microbatches, y.StageBytes = pick(b, 1, 7, 4096, 4097), pick(b, 0, units.GiB, 101*units.GiB)
-		})
+		mutateSwarm(b, s)
 	}
+}
+
+// mutateSwarm changes the swarm section, often to a boundary value.
+func mutateSwarm(b *bytesOf, s *scenario.Scenario) {
+	swarm.Edit(s, func(y *swarm.Settings) {
+		y.Stages, y.Skip = pick(b, 0, 2, 3, 16, 17), pick(b, 0, 1, 2, 15, -1)
+		y.Rebalance = pick(b, 0, units.Microsecond, units.Millisecond, 5*units.Second, 3601*units.Second)
+		y.Microbatches, y.StageBytes = pick(b, 1, 7, 4096, 4097), pick(b, 0, units.GiB, 101*units.GiB)
+	})
 }
 
 // mutateTPU puts s on a TPU slice: its shape, slices and wraparound, and
