@@ -200,9 +200,9 @@ func (tr *iteration) route(act activations) error {
 				l = moe.Route(lay, r, tr.s.Seed, step, layer, tokens)
 			}
 			x.stats.add(l)
-			a2a := xch.time(l, tokens*float64(m.MoE.TopK))
-			x.a2a[0][k] += 2 * a2a
-			x.a2a[1][k] += 2 * a2a
+			a2a := xch.time(l, lay)
+			x.a2a[0][k] += a2a
+			x.a2a[1][k] += a2a
 			if err := x.layer(k, l, skewed, price, bal, balSaved, p.Plan().ExpertTP()); err != nil {
 				return err
 			}

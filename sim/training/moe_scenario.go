@@ -28,6 +28,16 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 0..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
+	switch x.AllToAll {
+	case "", allToAllFlat, allToAllHierarchical:
+	default:
+		bad("model.moe.all_to_all", "is %q; allowed: flat, hierarchical", x.AllToAll)
+	}
+	switch x.DispatchPrecision {
+	case "", dispatchBF16, dispatchFP8:
+	default:
+		bad("model.moe.dispatch_precision", "is %q; allowed: bf16, fp8", x.DispatchPrecision)
+	}
 	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}
@@ -74,6 +84,7 @@ func expertKeys(s *scenario.Scenario) bool {
 	r := x.Routing
 	return p.EP > 1 || (p.ETP != 0 && p.ETP != p.TP) || s.Model.Attention == "mla" || s.Model.Eager() ||
 		x.Experts+x.TopK+x.ExpertFFNHidden+x.SharedExperts+x.DenseLayers+x.Groups+x.TopGroups != 0 || x.Router != "" ||
+		x.AllToAll != "" || x.DispatchPrecision != "" ||
 		s.Model.MLA != (workload.MLA{}) || s.Model.MTP != 0 ||
 		r.Skew != "" || r.CV != 0 || r.S != 0 || r.HotExperts != 0 || len(r.Histogram) > 0 || r.CapacityFactor != 0 || r.Redundant != 0
 }
@@ -86,10 +97,18 @@ func checkDense(s *scenario.Scenario, m workload.Model, bad scenario.Reporter) {
 		bad("parallel.ep", "is %d but model %s has no experts (a dense model); allowed 1", p.EP, m.Name)
 	case p.ETP != 0 && p.ETP != p.TP:
 		bad("parallel.etp", "is %d but model %s has no experts (a dense model); allowed 0", p.ETP, m.Name)
-	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0:
+	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0 || s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "":
 		bad("model.moe.routing", "is set but model %s has no experts (a dense model); give model.moe.experts or an MoE preset", m.Name)
 	}
 }
+
+// The values of model.moe.all_to_all and model.moe.dispatch_precision.
+const (
+	allToAllFlat         = "flat"
+	allToAllHierarchical = "hierarchical"
+	dispatchBF16         = "bf16"
+	dispatchFP8          = "fp8"
+)
 
 // splitField cuts "key: message" into its parts.
 func splitField(s string) (field, msg string) {

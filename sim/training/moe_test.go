@@ -40,10 +40,10 @@ fidelity: analytic
 `
 
 // TestMoEBalancedAllToAll: under balanced routing each forward's tail is
-// its 32 layers' dispatch and combine, each the pairwise exchange's closed
-// form (n−1)α + (n−1)/n·S·β (Thakur, Rabenseifner & Gropp 2005) with S
-// the tokens × top_k × hidden × 2 bytes a GPU sends, on the group's path;
-// no GPU waits for another.
+// its 32 layers' dispatch and combine, each the pairwise exchange's
+// bytes (Thakur, Rabenseifner & Gropp 2005) posted at once, one latency:
+// α + (n−1)/n·S·β with S the tokens × top_k × hidden × 2 bytes a GPU
+// sends, on the group's path; no GPU waits for another.
 func TestMoEBalancedAllToAll(t *testing.T) {
 	tl, sum, rec := moeRun(t, mixtral8)
 	s, _ := scenario.Parse([]byte(mixtral8))
@@ -58,7 +58,7 @@ func TestMoEBalancedAllToAll(t *testing.T) {
 	}
 	const n, tokens, k, h = 8.0, 4096.0, 2.0, 4096.0
 	S := tokens * k * h * 2
-	one := (n-1)*a.Seconds() + (n-1)/n*S/float64(bw)
+	one := a.Seconds() + (n-1)/n*S/float64(bw)
 	want := units.Round(2 * 32 * one)
 	var fwd []units.Time
 	for _, sp := range tl.Spans {
