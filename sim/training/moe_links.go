@@ -1,8 +1,6 @@
 package training
 
 import (
-	"slices"
-
 	"paraplay/sim/engine"
 	"paraplay/sim/fabric"
 	"paraplay/sim/topo"
@@ -20,10 +18,12 @@ import (
 // (a balanced router's every layer) reuses its time.
 type linkPlayer struct {
 	t *topo.Topology
-	// last is the last played exchange's flows, and times its time at
-	// each bytes a copy played (the dispatch's and the combine's).
+	// last is the last played exchange's flows, and sizes and times the
+	// bytes a copy it was played at (the dispatch's and the combine's)
+	// and its time at each.
 	last  []flow
-	times map[float64]units.Time
+	sizes [2]float64
+	times [2]units.Time
 }
 
 func newLinkPlayer(t *topo.Topology) *linkPlayer { return &linkPlayer{t: t} }
@@ -31,11 +31,13 @@ func newLinkPlayer(t *topo.Topology) *linkPlayer { return &linkPlayer{t: t} }
 // play is the time flows between the group's GPUs take at bytesPer bytes
 // a copy; a route the topology lacks leaves the flow out.
 func (p *linkPlayer) play(gpus []int, fl []flow, bytesPer float64) units.Time {
-	if !slices.Equal(fl, p.last) {
-		p.last, p.times = fl, map[float64]units.Time{}
+	if !sameFlows(fl, p.last) {
+		p.last, p.sizes = fl, [2]float64{}
 	}
-	if t, ok := p.times[bytesPer]; ok {
-		return t
+	for i, b := range p.sizes {
+		if b == bytesPer {
+			return p.times[i]
+		}
 	}
 	var eng engine.Engine
 	net := fabric.New(p.t, &eng)
@@ -45,6 +47,19 @@ func (p *linkPlayer) play(gpus []int, fl []flow, bytesPer float64) units.Time {
 		}
 	}
 	t := eng.Run()
-	p.times[bytesPer] = t
+	p.sizes[0], p.sizes[1], p.times[0], p.times[1] = bytesPer, p.sizes[0], t, p.times[0]
 	return t
+}
+
+// sameFlows reports whether a and b list the same flows.
+func sameFlows(a, b []flow) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

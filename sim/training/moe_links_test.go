@@ -133,3 +133,22 @@ func TestExchangeHierarchical(t *testing.T) {
 	}
 	t.Logf("EP 32 on 4 nodes, one layer: flat %v, hierarchical %v", f, h)
 }
+
+// TestExchangeKeysRefused: an unknown all-to-all or dispatch precision,
+// and either on a dense model, are refused naming the key.
+func TestExchangeKeysRefused(t *testing.T) {
+	for _, tc := range []struct{ moe, model, field string }{
+		{"all_to_all: ring", "mixtral-8x7b", "model.moe.all_to_all"},
+		{"dispatch_precision: fp4", "mixtral-8x7b", "model.moe.dispatch_precision"},
+		{"dispatch_precision: fp8", "llama3-8b", "model.moe.all_to_all"},
+	} {
+		y := strings.Replace(mixtral8, "preset: mixtral-8x7b, seq_len: 4096}", "preset: "+tc.model+", seq_len: 4096, moe: {"+tc.moe+"}}", 1)
+		if tc.model != "mixtral-8x7b" {
+			y = strings.Replace(y, "ep: 8", "ep: 1", 1)
+		}
+		_, err := scenario.Parse([]byte(y))
+		if err == nil || !strings.Contains(err.Error(), tc.field) {
+			t.Errorf("%s on %s: error %v, want one naming %s", tc.moe, tc.model, err, tc.field)
+		}
+	}
+}

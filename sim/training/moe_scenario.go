@@ -97,8 +97,10 @@ func checkDense(s *scenario.Scenario, m workload.Model, bad scenario.Reporter) {
 		bad("parallel.ep", "is %d but model %s has no experts (a dense model); allowed 1", p.EP, m.Name)
 	case p.ETP != 0 && p.ETP != p.TP:
 		bad("parallel.etp", "is %d but model %s has no experts (a dense model); allowed 0", p.ETP, m.Name)
-	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0 || s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "":
+	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0:
 		bad("model.moe.routing", "is set but model %s has no experts (a dense model); give model.moe.experts or an MoE preset", m.Name)
+	case s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "":
+		bad("model.moe.all_to_all", "and model.moe.dispatch_precision describe an expert all-to-all, but model %s has no experts (a dense model); drop them or give an MoE preset", m.Name)
 	}
 }
 
