@@ -52,11 +52,15 @@ import (
 type exchange struct {
 	// gpus is the group's GPU ids; fewer than two: free.
 	gpus []int
-	// node and local are each member's server and index in it.
-	node, local []int
-	// alpha[i*n+j] and bw[i*n+j] are the route from member i to member j.
+	// node is each member's server.
+	node []int
+	// alpha[i*n+j] and bw[i*n+j] are the route from member i to member j;
+	// peer[i*n+j] is the member that forwards i's copies for j (the member
+	// of j's node on i's rail) in a hierarchical exchange, −1 for a direct
+	// message.
 	alpha []units.Time
 	bw    []float64
+	peer  []int
 	// hier is the hierarchical (DeepEP) exchange, else flat.
 	hier bool
 	// perCopy is the bytes of one token copy in the combine (BF16:
@@ -78,10 +82,10 @@ type flow struct {
 
 // exchange is the iteration's: the first expert-parallel group's, free on
 // an ideal network or with one GPU per group.
-func (tr *iteration) exchange() exchange {
+func (tr *iteration) exchange() *exchange {
 	m := tr.model
 	act := tr.s.Compression.Activations
-	x := exchange{perCopy: float64(m.Hidden) * bytesPerElement * act, hier: tr.s.Model.MoE.AllToAll == allToAllHierarchical}
+	x := &exchange{perCopy: float64(m.Hidden) * bytesPerElement * act, hier: tr.s.Model.MoE.AllToAll == allToAllHierarchical}
 	x.dispatch = x.perCopy
 	if tr.s.Model.MoE.DispatchPrecision == dispatchFP8 {
 		x.dispatch = fp8CopyBytes(m.Hidden) * act
@@ -91,24 +95,29 @@ func (tr *iteration) exchange() exchange {
 	}
 	g := tr.plan.ExpertGroup(0)
 	n := len(g)
-	x.node, x.local = make([]int, n), make([]int, n)
-	x.alpha, x.bw = make([]units.Time, n*n), make([]float64, n*n)
+	x.node, x.alpha, x.bw, x.peer = make([]int, n), make([]units.Time, n*n), make([]float64, n*n), make([]int, n*n)
+	local := make([]int, n)
 	for i, a := range g {
-		x.node[i], x.local[i] = tr.topo.GPUs[a].Node, tr.topo.GPUs[a].Local
-		for j, b := range g {
-			if i == j {
-				continue
+		x.node[i], local[i] = tr.topo.GPUs[a].Node, tr.topo.GPUs[a].Local
+	}
+	for k := range x.peer {
+		i, j := k/n, k%n
+		x.peer[k] = -1
+		for r := range n {
+			if x.hier && x.node[j] != x.node[i] && x.node[r] == x.node[j] && local[r] == local[i] {
+				x.peer[k] = r
 			}
-			al, bw, err := tr.paths.Cost(a, b)
-			if err != nil || bw <= 0 {
-				return exchange{perCopy: x.perCopy, dispatch: x.dispatch}
-			}
-			x.alpha[i*n+j], x.bw[i*n+j] = al, float64(bw)
 		}
+		al, bw, err := tr.paths.Cost(g[i], g[j])
+		if i != j && (err != nil || bw <= 0) {
+			x.node = nil
+			return x
+		}
+		x.alpha[k], x.bw[k] = al, float64(bw)
 	}
 	x.gpus = g
 	if tr.fid == detailed {
-		x.links = newLinkPlayer(tr.topo)
+		x.links = &linkPlayer{t: tr.topo}
 	}
 	return x
 }
@@ -122,118 +131,68 @@ func fp8CopyBytes(hidden int) float64 {
 }
 
 // flows are the messages of one dispatch of layer l, in copies. Flat:
-// Load_j/n from every other member to j. Hierarchical: a member on another
-// node sends the copies for node B to the member of B on its own rail,
-// deduplicated to tokens (nodes/top_k of the copies: the expected
-// distinct nodes a token reaches, moe.NodesPerToken), which forwards each
-// local member its copies deduplicated to GPUs (gpus/top_k); a member
-// without a rail peer in B sends straight to the destinations.
-func (x exchange) flows(l moe.Layer, lay moe.Layout) []flow {
+// Load_j/n from every other member to j. Hierarchical: a member sends the
+// copies for another node to its peer there, the member on its own rail,
+// deduplicated to tokens (nodes/top_k of the copies: the expected distinct
+// nodes a token reaches, moe.NodesPerToken), and the peer forwards each
+// member of its node its copies, as the members of the sender's own node
+// get theirs, deduplicated to GPUs (gpus/top_k); a member without a peer
+// on a node sends straight to its members.
+func (x *exchange) flows(l moe.Layer, lay moe.Layout) []flow {
 	n := len(x.gpus)
-	var out []flow
-	if n < 2 {
-		return nil
-	}
 	nodeDedup, gpuDedup := 1.0, 1.0
 	if x.hier && lay.TopK > 0 {
 		nodeDedup = l.NodesPerToken / float64(lay.TopK)
-		per := lay
-		per.PerNode, per.Groups = 1, 0
-		gpuDedup = moe.NodesPerToken(per, l.Share) / float64(lay.TopK)
+		lay.PerNode, lay.Groups = 1, 0
+		gpuDedup = moe.NodesPerToken(lay, l.Share) / float64(lay.TopK)
 	}
+	var out []flow
+	rail := make([]float64, n)
 	for i := range n {
-		if x.hier {
-			out = x.railFlows(out, i, l, nodeDedup, gpuDedup)
-			continue
-		}
 		for j := range n {
-			if j != i && l.Load[j] > 0 {
-				out = append(out, flow{i, j, l.Load[j] / float64(n)})
+			c, p := l.Load[j]/float64(n), x.peer[i*n+j]
+			switch {
+			case j == i || c <= 0:
+			case p < 0:
+				out = append(out, flow{i, j, c * gpuDedup})
+			default:
+				rail[p] += c
+				if p != j {
+					out = append(out, flow{p, j, c * gpuDedup})
+				}
+			}
+		}
+		for p, c := range rail {
+			if c > 0 {
+				out = append(out, flow{i, p, c * nodeDedup})
+				rail[p] = 0
 			}
 		}
 	}
 	return out
-}
-
-// railFlows appends member i's hierarchical dispatch: NVLink to its own
-// node's members, and per other node one message to its rail peer there,
-// which forwards to that node's members.
-func (x exchange) railFlows(out []flow, i int, l moe.Layer, nodeDedup, gpuDedup float64) []flow {
-	n := len(x.gpus)
-	share := func(j int) float64 { return l.Load[j] / float64(n) }
-	for j := range n {
-		if j != i && x.node[j] == x.node[i] && l.Load[j] > 0 {
-			out = append(out, flow{i, j, share(j) * gpuDedup})
-		}
-	}
-	for b := range n { // b: the first member met on each other node
-		if x.node[b] == x.node[i] || x.firstOfNode(b) != b {
-			continue
-		}
-		peer := -1
-		for j := range n {
-			if x.node[j] == x.node[b] && x.local[j] == x.local[i] {
-				peer = j
-			}
-		}
-		var sum float64
-		for j := range n {
-			if x.node[j] != x.node[b] || l.Load[j] <= 0 {
-				continue
-			}
-			if peer < 0 {
-				out = append(out, flow{i, j, share(j) * gpuDedup})
-				continue
-			}
-			sum += share(j)
-			if j != peer {
-				out = append(out, flow{peer, j, share(j) * gpuDedup})
-			}
-		}
-		if peer >= 0 && sum > 0 {
-			out = append(out, flow{i, peer, sum * nodeDedup})
-		}
-	}
-	return out
-}
-
-// firstOfNode is the first member on member b's node.
-func (x exchange) firstOfNode(b int) int {
-	for j := range x.node {
-		if x.node[j] == x.node[b] {
-			return j
-		}
-	}
-	return b
 }
 
 // closedForm is the flows' time at bytesPer bytes a copy: the busiest
 // port's latency and bytes over bandwidth (see exchange). A member's ports
 // are its NVLink (to and from its own node) and its NIC (to and from
 // others), each direction apart.
-func (x exchange) closedForm(fl []flow, bytesPer float64) units.Time {
+func (x *exchange) closedForm(fl []flow, bytesPer float64) units.Time {
 	n := len(x.gpus)
-	type port struct {
-		t     float64
-		alpha units.Time
-	}
-	ports := make([]port, 4*n) // member × {out, in} × {NVLink, NIC}
+	t, a := make([]float64, 4*n), make([]units.Time, 4*n) // member × {out, in} × {NVLink, NIC}
 	for _, f := range fl {
-		k := f.src*n + f.dst
-		t := f.copies * bytesPer / x.bw[k]
-		c := 0
+		k, c := f.src*n+f.dst, 0
 		if x.node[f.src] != x.node[f.dst] {
 			c = 2
 		}
-		for _, p := range []*port{&ports[4*f.src+c], &ports[4*f.dst+c+1]} {
-			p.t += t
-			p.alpha = max(p.alpha, x.alpha[k])
+		for _, p := range [2]int{4*f.src + c, 4*f.dst + c + 1} {
+			t[p] += f.copies * bytesPer / x.bw[k]
+			a[p] = max(a[p], x.alpha[k])
 		}
 	}
 	var most units.Time
-	for _, p := range ports {
-		if p.t > 0 {
-			most = max(most, p.alpha+units.Round(p.t))
+	for p := range t {
+		if t[p] > 0 {
+			most = max(most, a[p]+units.Round(t[p]))
 		}
 	}
 	return most
@@ -242,7 +201,7 @@ func (x exchange) closedForm(fl []flow, bytesPer float64) units.Time {
 // time is one layer's dispatch and combine (routed as l; copies dropped by
 // capacity are not sent, Load counts what the experts keep): on the
 // links in detailed fidelity, by the closed form otherwise.
-func (x exchange) time(l moe.Layer, lay moe.Layout) units.Time {
+func (x *exchange) time(l moe.Layer, lay moe.Layout) units.Time {
 	fl := x.flows(l, lay)
 	if len(fl) == 0 {
 		return 0

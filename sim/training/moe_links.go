@@ -26,8 +26,6 @@ type linkPlayer struct {
 	times [2]units.Time
 }
 
-func newLinkPlayer(t *topo.Topology) *linkPlayer { return &linkPlayer{t: t} }
-
 // play is the time flows between the group's GPUs take at bytesPer bytes
 // a copy; a route the topology lacks leaves the flow out.
 func (p *linkPlayer) play(gpus []int, fl []flow, bytesPer float64) units.Time {

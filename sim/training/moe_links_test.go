@@ -12,7 +12,7 @@ import (
 
 // exchangeOf is the first expert-parallel group's exchange of the scenario
 // yaml, its layout and the tokens a GPU routes per microbatch.
-func exchangeOf(t *testing.T, yaml string) (exchange, moe.Layout, float64, scenario.Scenario) {
+func exchangeOf(t *testing.T, yaml string) (*exchange, moe.Layout, float64, scenario.Scenario) {
 	t.Helper()
 	s, err := scenario.Parse([]byte(yaml))
 	if err != nil {
@@ -124,7 +124,7 @@ func TestExchangeHierarchical(t *testing.T) {
 	if h >= f {
 		t.Errorf("hierarchical %v, flat %v: want the hierarchical faster", h, f)
 	}
-	for _, x := range []exchange{flat, hier} {
+	for _, x := range []*exchange{flat, hier} {
 		links := x.time(l, lay)
 		x.links = nil
 		if cf := x.time(l, lay); timeErr(cf, links) > 0.10 {
