@@ -192,6 +192,7 @@ func (tr *iteration) route(act activations) error {
 		step = tr.it.step
 	}
 	x.stats.start(p.EP, lay)
+	a2a := units.Time(-1)
 	for k := range tr.layers {
 		x.act[k] = make([]float64, p.EP)
 		for _, layer := range tr.moeLayersOf(k) {
@@ -200,7 +201,9 @@ func (tr *iteration) route(act activations) error {
 				l = moe.Route(lay, r, tr.s.Seed, step, layer, tokens)
 			}
 			x.stats.add(l)
-			a2a := xch.time(l, lay)
+			if a2a < 0 || skewed || r.CapacityFactor > 0 {
+				a2a = xch.time(l, lay) // else every layer is routed alike
+			}
 			x.a2a[0][k] += a2a
 			x.a2a[1][k] += a2a
 			if err := x.layer(k, l, skewed, price, bal, balSaved, p.Plan().ExpertTP()); err != nil {

@@ -2,6 +2,7 @@ package training
 
 import (
 	"paraplay/sim/moe"
+	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
@@ -54,22 +55,21 @@ type exchange struct {
 	gpus []int
 	// node is each member's server.
 	node []int
-	// alpha[i*n+j] and bw[i*n+j] are the route from member i to member j;
 	// peer[i*n+j] is the member that forwards i's copies for j (the member
 	// of j's node on i's rail) in a hierarchical exchange, −1 for a direct
 	// message.
-	alpha []units.Time
-	bw    []float64
-	peer  []int
+	peer []int
+	// paths prices the route between two GPUs (α and bandwidth).
+	paths *topo.Paths
 	// hier is the hierarchical (DeepEP) exchange, else flat.
 	hier bool
 	// perCopy is the bytes of one token copy in the combine (BF16:
 	// hidden × 2 bytes), dispatch in the dispatch's precision; both times
 	// compression.activations.
 	perCopy, dispatch float64
-	// links plays flows on the cluster's links (detailed fidelity); nil
-	// prices them by the closed form.
-	links *linkPlayer
+	// links is the cluster's topology, on which detailed fidelity plays
+	// the flows (moe_links.go); nil prices them by the closed form.
+	links *topo.Topology
 }
 
 // flow is one message of an all-to-all: from member src to member dst,
@@ -78,6 +78,7 @@ type exchange struct {
 type flow struct {
 	src, dst int
 	copies   float64
+	_        [0]func() // incomparable: no equality code in the browser build
 }
 
 // exchange is the iteration's: the first expert-parallel group's, free on
@@ -95,7 +96,7 @@ func (tr *iteration) exchange() *exchange {
 	}
 	g := tr.plan.ExpertGroup(0)
 	n := len(g)
-	x.node, x.alpha, x.bw, x.peer = make([]int, n), make([]units.Time, n*n), make([]float64, n*n), make([]int, n*n)
+	x.node, x.peer, x.paths = make([]int, n), make([]int, n*n), tr.paths
 	local := make([]int, n)
 	for i, a := range g {
 		x.node[i], local[i] = tr.topo.GPUs[a].Node, tr.topo.GPUs[a].Local
@@ -108,16 +109,10 @@ func (tr *iteration) exchange() *exchange {
 				x.peer[k] = r
 			}
 		}
-		al, bw, err := tr.paths.Cost(g[i], g[j])
-		if i != j && (err != nil || bw <= 0) {
-			x.node = nil
-			return x
-		}
-		x.alpha[k], x.bw[k] = al, float64(bw)
 	}
 	x.gpus = g
 	if tr.fid == detailed {
-		x.links = &linkPlayer{t: tr.topo}
+		x.links = tr.topo
 	}
 	return x
 }
@@ -154,17 +149,17 @@ func (x *exchange) flows(l moe.Layer, lay moe.Layout) []flow {
 			switch {
 			case j == i || c <= 0:
 			case p < 0:
-				out = append(out, flow{i, j, c * gpuDedup})
+				out = append(out, flow{src: i, dst: j, copies: c * gpuDedup})
 			default:
 				rail[p] += c
 				if p != j {
-					out = append(out, flow{p, j, c * gpuDedup})
+					out = append(out, flow{src: p, dst: j, copies: c * gpuDedup})
 				}
 			}
 		}
 		for p, c := range rail {
 			if c > 0 {
-				out = append(out, flow{i, p, c * nodeDedup})
+				out = append(out, flow{src: i, dst: p, copies: c * nodeDedup})
 				rail[p] = 0
 			}
 		}
@@ -172,30 +167,30 @@ func (x *exchange) flows(l moe.Layer, lay moe.Layout) []flow {
 	return out
 }
 
-// closedForm is the flows' time at bytesPer bytes a copy: the busiest
-// port's latency and bytes over bandwidth (see exchange). A member's ports
-// are its NVLink (to and from its own node) and its NIC (to and from
-// others), each direction apart.
+// closedForm is the flows' time at bytesPer bytes a copy: the slowest
+// route's latency and the busiest port's bytes over bandwidth (see
+// exchange). A member's ports are its NVLink (to and from its own node)
+// and its NIC (to and from others), each direction apart.
 func (x *exchange) closedForm(fl []flow, bytesPer float64) units.Time {
-	n := len(x.gpus)
-	t, a := make([]float64, 4*n), make([]units.Time, 4*n) // member × {out, in} × {NVLink, NIC}
+	t := make([]float64, 4*len(x.gpus)) // member × {out, in} × {NVLink, NIC}
+	var alpha, most units.Time
 	for _, f := range fl {
-		k, c := f.src*n+f.dst, 0
+		al, bw, err := x.paths.Cost(x.gpus[f.src], x.gpus[f.dst])
+		if err != nil || bw <= 0 {
+			continue
+		}
+		c := 0
 		if x.node[f.src] != x.node[f.dst] {
 			c = 2
 		}
-		for _, p := range [2]int{4*f.src + c, 4*f.dst + c + 1} {
-			t[p] += f.copies * bytesPer / x.bw[k]
-			a[p] = max(a[p], x.alpha[k])
-		}
+		t[4*f.src+c] += f.copies * bytesPer / float64(bw)
+		t[4*f.dst+c+1] += f.copies * bytesPer / float64(bw)
+		alpha = max(alpha, al)
 	}
-	var most units.Time
-	for p := range t {
-		if t[p] > 0 {
-			most = max(most, a[p]+units.Round(t[p]))
-		}
+	for _, p := range t {
+		most = max(most, units.Round(p))
 	}
-	return most
+	return alpha + most
 }
 
 // time is one layer's dispatch and combine (routed as l; copies dropped by
@@ -207,7 +202,7 @@ func (x *exchange) time(l moe.Layer, lay moe.Layout) units.Time {
 		return 0
 	}
 	if x.links != nil {
-		return x.links.play(x.gpus, fl, x.dispatch) + x.links.play(x.gpus, fl, x.perCopy)
+		return x.play(fl, x.dispatch) + x.play(fl, x.perCopy)
 	}
 	return x.closedForm(fl, x.dispatch) + x.closedForm(fl, x.perCopy)
 }

@@ -69,15 +69,16 @@ func TestExchangeHotExpertBottleneck(t *testing.T) {
 	x, lay, tokens, s := exchangeOf(t, hot)
 	l := moe.Route(lay, s.Model.MoE.Routing, s.Seed, 0, 0, tokens)
 	n := float64(len(x.gpus))
-	alpha, bw := x.alpha[1], x.bw[1]
+	alpha, b, _ := x.paths.Cost(x.gpus[0], x.gpus[1])
+	bw := float64(b)
 	want := 2*alpha + units.Round(2*(n-1)/n*l.Load[0]*x.perCopy/bw)
 	got := x.time(l, lay)
 	if e := timeErr(got, want); e > 0.005 {
 		t.Errorf("hot expert: all-to-all on the links %v, want the hot GPU's port %v (%.2f%% apart)", got, want, 100*e)
 	}
 	bal, _, _, _ := exchangeOf(t, y)
-	b := bal.time(balancedLayer(lay, tokens), lay)
-	ratio := float64(got-2*alpha) / float64(b-2*alpha)
+	bt := bal.time(balancedLayer(lay, tokens), lay)
+	ratio := float64(got-2*alpha) / float64(bt-2*alpha)
 	if math.Abs(ratio-l.Load[0]/tokens/2) > 0.01 {
 		t.Errorf("hot/balanced streaming time %.3f, want Load_hot/Load_mean = %.3f", ratio, l.Load[0]/tokens/2)
 	}
@@ -95,7 +96,8 @@ func TestExchangeFP8Dispatch(t *testing.T) {
 	}
 	const n = 8.0
 	S := tokens * 2 * 8192
-	want := 2*x.alpha[1] + units.Round((n-1)/n*S*(4224+8192)/8192/x.bw[1])
+	alpha, bw, _ := x.paths.Cost(x.gpus[0], x.gpus[1])
+	want := 2*alpha + units.Round((n-1)/n*S*(4224+8192)/8192/float64(bw))
 	if got := x.time(balancedLayer(lay, tokens), lay); timeErr(got, want) > 1e-5 {
 		t.Errorf("FP8 dispatch + BF16 combine %v, want %v", got, want)
 	}

@@ -28,16 +28,8 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 0..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
-	switch x.AllToAll {
-	case "", allToAllFlat, allToAllHierarchical:
-	default:
-		bad("model.moe.all_to_all", "is %q; allowed: flat, hierarchical", x.AllToAll)
-	}
-	switch x.DispatchPrecision {
-	case "", dispatchBF16, dispatchFP8:
-	default:
-		bad("model.moe.dispatch_precision", "is %q; allowed: bf16, fp8", x.DispatchPrecision)
-	}
+	oneOf(bad, "model.moe.all_to_all", x.AllToAll, allToAllFlat, allToAllHierarchical)
+	oneOf(bad, "model.moe.dispatch_precision", x.DispatchPrecision, dispatchBF16, dispatchFP8)
 	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}
@@ -111,6 +103,15 @@ const (
 	dispatchBF16         = "bf16"
 	dispatchFP8          = "fp8"
 )
+
+// oneOf refuses key's value v unless it is empty, a or b.
+//
+//go:noinline
+func oneOf(bad scenario.Reporter, key, v, a, b string) {
+	if v != "" && v != a && v != b {
+		bad(key, "is %q; allowed: %s, %s", v, a, b)
+	}
+}
 
 // splitField cuts "key: message" into its parts.
 func splitField(s string) (field, msg string) {
