@@ -78,7 +78,6 @@ type exchange struct {
 type flow struct {
 	src, dst int
 	copies   float64
-	_        [0]func() // incomparable: no equality code in the browser build
 }
 
 // exchange is the iteration's: the first expert-parallel group's, free on
