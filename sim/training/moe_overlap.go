@@ -1,7 +1,9 @@
 package training
 
 import (
+	"paraplay/sim/collective"
 	"paraplay/sim/pipeline"
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -32,9 +34,9 @@ func (tr *iteration) overlapPairs(x *routed) {
 	if tr.sch.Name != "dualpipev" || tr.par.EP <= 1 {
 		return
 	}
-	x.hide = make([]map[pipeline.Op]units.Time, len(tr.sch.Order))
+	x.hide = make([]map[pipeline.Op]half, len(tr.sch.Order))
 	for d, order := range tr.sch.Order {
-		x.hide[d] = map[pipeline.Op]units.Time{}
+		x.hide[d] = map[pipeline.Op]half{}
 		for i := 0; i+1 < len(order); i++ {
 			f, b := order[i], order[i+1]
 			if f.Kind != pipeline.F || b.Kind != pipeline.B || f.Chunk == b.Chunk {
@@ -48,7 +50,7 @@ func (tr *iteration) overlapPairs(x *routed) {
 					cb += cw
 				}
 			}
-			x.hide[d][f], x.hide[d][b] = cb, cf
+			x.hide[d][f], x.hide[d][b] = half{b, cb}, half{f, cf}
 		}
 	}
 }
@@ -62,7 +64,52 @@ func (x *routed) exposedA2A(d, k int, o pipeline.Op) units.Time {
 	}
 	a := x.a2a[min(int(o.Kind), 1)][k]
 	if x.hide != nil {
-		a = max(0, a-x.hide[d][o])
+		a = max(0, a-x.hide[d][o].under)
 	}
 	return a
+}
+
+// half is an op of an overlapped pair: the pair's other op, and its
+// compute, under which this op's all-to-alls run.
+type half struct {
+	other pipeline.Op
+	under units.Time
+}
+
+// drawHidden records what each overlapped pair hides: under the compute
+// of each op of a pair, the other op's all-to-alls, min(A, C), as one
+// all-to-all of the expert-parallel group (purpose "ep", on the GPUs'
+// communication streams), so that the animation draws the exchange beside
+// the compute it hides under (the strip's send lane) and the summary
+// counts it as communication that nothing waited for.
+func (x *routed) drawHidden(tl *timeline.Timeline, tr *iteration) {
+	if x.hide == nil {
+		return
+	}
+	for i, n := 0, len(tl.Spans); i < n; i++ {
+		s := tl.Spans[i]
+		kind := pipeline.F
+		if s.Kind == timeline.Backward {
+			kind = pipeline.B
+		} else if s.Kind != timeline.Forward {
+			continue
+		}
+		if _, ep, _ := tr.plan.ExpertCoord(s.GPU); ep != 0 {
+			continue // one record for the group, at its first GPU
+		}
+		d := tr.plan.Coord(s.GPU).PP
+		for c, k := range tr.stageOfDev[d] {
+			h, ok := x.hide[d][pipeline.Op{Kind: kind, Microbatch: s.Microbatch, Chunk: c}]
+			if k != s.Stage || !ok {
+				continue
+			}
+			o := h.other
+			a := min(x.a2a[min(int(o.Kind), 1)][tr.stageOfDev[d][o.Chunk]], x.hide[d][o].under)
+			if a > 0 {
+				g := tr.plan.ExpertGroup(s.GPU)
+				tl.Collectives = append(tl.Collectives, timeline.Collective{Name: collective.OpAllToAll, Algorithm: "hidden",
+					Ranks: len(g), GPUs: g, Bytes: units.Bytes(x.bytes[tr.stageOfDev[d][o.Chunk]]), Purpose: "ep", Start: s.Start, End: s.Start + a})
+			}
+		}
+	}
 }
