@@ -19,10 +19,10 @@ func TestSiteMoEArticle(t *testing.T) {
 	captions := readDemos(t, ctx, base, "mixture-of-experts.html", 7, "moe")
 	for i, want := range map[int]string{
 		0: "exposed EP 5.15 ms",
-		3: "exposed EP 24.0 ms",
+		3: "exposed EP 24 ms",
 		4: "exposed EP 13.7 ms",
-		5: "exposed EP 17.7 ms",
-		6: "exposed EP 4.98 ms",
+		5: "exposed EP 96 ms",
+		6: "exposed EP 27 ms",
 	} {
 		if !strings.Contains(captions[i], want) {
 			t.Errorf("demo %d's caption lacks %q: %q", i+1, want, captions[i])
