@@ -50,7 +50,9 @@ func (tr *iteration) overlapPairs(x *routed) {
 					cb += cw
 				}
 			}
-			x.hide[d][f], x.hide[d][b] = half{b, cb}, half{f, cf}
+			kf, kb := tr.stageOfDev[d][f.Chunk], tr.stageOfDev[d][b.Chunk]
+			x.hide[d][f] = half{under: cb, shown: min(x.a2a[1][kb], cf), bytes: x.bytes[kb]}
+			x.hide[d][b] = half{under: cf, shown: min(x.a2a[0][kf], cb), bytes: x.bytes[kf]}
 		}
 	}
 }
@@ -69,11 +71,13 @@ func (x *routed) exposedA2A(d, k int, o pipeline.Op) units.Time {
 	return a
 }
 
-// half is an op of an overlapped pair: the pair's other op, and its
-// compute, under which this op's all-to-alls run.
+// half is an op of an overlapped pair: the other op's compute, under
+// which this op's all-to-alls run, and what this op's compute hides of the
+// other op's all-to-alls, with their bytes a GPU.
 type half struct {
-	other pipeline.Op
-	under units.Time
+	under, shown units.Time
+	bytes        float64
+	_            [0]func() // incomparable: no equality code in the browser build
 }
 
 // drawHidden records what each overlapped pair hides: under the compute
@@ -87,11 +91,13 @@ func (x *routed) drawHidden(tl *timeline.Timeline, tr *iteration) {
 		return
 	}
 	for i, n := 0, len(tl.Spans); i < n; i++ {
-		s := tl.Spans[i]
-		kind := pipeline.F
-		if s.Kind == timeline.Backward {
-			kind = pipeline.B
-		} else if s.Kind != timeline.Forward {
+		s := &tl.Spans[i]
+		kind := pipeline.B
+		switch s.Kind {
+		case timeline.Forward:
+			kind = pipeline.F
+		case timeline.Backward:
+		default:
 			continue
 		}
 		if _, ep, _ := tr.plan.ExpertCoord(s.GPU); ep != 0 {
@@ -99,16 +105,10 @@ func (x *routed) drawHidden(tl *timeline.Timeline, tr *iteration) {
 		}
 		d := tr.plan.Coord(s.GPU).PP
 		for c, k := range tr.stageOfDev[d] {
-			h, ok := x.hide[d][pipeline.Op{Kind: kind, Microbatch: s.Microbatch, Chunk: c}]
-			if k != s.Stage || !ok {
-				continue
-			}
-			o := h.other
-			a := min(x.a2a[min(int(o.Kind), 1)][tr.stageOfDev[d][o.Chunk]], x.hide[d][o].under)
-			if a > 0 {
+			if h := x.hide[d][pipeline.Op{Kind: kind, Microbatch: s.Microbatch, Chunk: c}]; k == s.Stage && h.shown > 0 {
 				g := tr.plan.ExpertGroup(s.GPU)
 				tl.Collectives = append(tl.Collectives, timeline.Collective{Name: collective.OpAllToAll, Algorithm: "hidden",
-					Ranks: len(g), GPUs: g, Bytes: units.Bytes(x.bytes[tr.stageOfDev[d][o.Chunk]]), Purpose: "ep", Start: s.Start, End: s.Start + a})
+					Ranks: len(g), GPUs: g, Bytes: units.Bytes(h.bytes), Purpose: "ep", Start: s.Start, End: s.Start + h.shown})
 			}
 		}
 	}
