@@ -209,7 +209,8 @@ func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 }
 
 // mutateMoE changes a mixture of experts' keys: the routing, the
-// experts' shape, ep and etp, MLA and multi-token prediction.
+// experts' shape, ep and etp, MLA and multi-token prediction, the
+// all-to-all's kind and the dispatch's precision.
 func mutateMoE(b *bytesOf, s *scenario.Scenario) {
 	x := &s.Model.MoE
 	x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
@@ -220,4 +221,5 @@ func mutateMoE(b *bytesOf, s *scenario.Scenario) {
 	s.Parallel.EP, s.Parallel.ETP, s.Model.MTP = pick(b, 1, 2, 4, 8, 32), pick(b, 0, 1, 2, 3), pick(b, 0, 1)
 	s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
 	s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
+	x.AllToAll, x.DispatchPrecision = pick(b, "", "flat", "hierarchical", "ring"), pick(b, "", "bf16", "fp8", "fp4")
 }

@@ -25,6 +25,15 @@ type MoE struct {
 	// Routing is the router's skew, the capacity factor and EPLB's
 	// redundant experts.
 	Routing moe.Routing
+	// AllToAll is how the dispatch and combine cross the fabric
+	// (all_to_all): flat (also when empty; every GPU sends every other its
+	// copies) or hierarchical (DeepEP: once across the network per
+	// destination node, to the GPU on the sender's rail, then over NVLink).
+	AllToAll string
+	// DispatchPrecision is the dispatch's element type
+	// (dispatch_precision): bf16 (also when empty) or fp8 (DeepSeek-V3: a
+	// byte per element and a scale per 128); the combine stays BF16.
+	DispatchPrecision string
 }
 
 // resolveMoE applies the mixture-of-experts, MLA and MTP overrides to w.
@@ -60,6 +69,8 @@ var moeFields = []Field{
 	intField("model.moe.groups", "groups", func(s *Scenario) *int { return &s.Model.MoE.Groups }),
 	intField("model.moe.top_groups", "top_groups", func(s *Scenario) *int { return &s.Model.MoE.TopGroups }),
 	floatField("model.moe.capacity_factor", "capacity_factor", "e.g. 1.25 (0 = dropless)", func(s *Scenario) *float64 { return &s.Model.MoE.Routing.CapacityFactor }),
+	stringField("model.moe.all_to_all", "all_to_all", "flat or hierarchical", func(s *Scenario) *string { return &s.Model.MoE.AllToAll }),
+	stringField("model.moe.dispatch_precision", "dispatch_precision", "bf16 or fp8", func(s *Scenario) *string { return &s.Model.MoE.DispatchPrecision }),
 	intField("model.moe.redundant", "redundant", func(s *Scenario) *int { return &s.Model.MoE.Routing.Redundant }),
 	stringField("model.moe.routing.skew", "skew", "balanced, lognormal or zipf", func(s *Scenario) *string { return &s.Model.MoE.Routing.Skew }),
 	floatField("model.moe.routing.cv", "routing_cv", "e.g. 0.5", func(s *Scenario) *float64 { return &s.Model.MoE.Routing.CV }),

@@ -146,6 +146,7 @@ const (
 	trafficDP    = "dp"   // data-parallel gradient collectives
 	trafficSDP   = "sdp"  // subnetwork data parallelism's group sums
 	trafficZeRO  = "zero" // ZeRO-3 parameter gathers
+	trafficEP    = "ep"   // a mixture of experts' all-to-alls (DualPipeV's hidden ones)
 	trafficOther = ""     // a lone collective's traffic
 )
 
@@ -162,6 +163,8 @@ func trafficColor(kind string) Color {
 		return Color{0xe6, 0x9f, 0x00, 0xff}
 	case trafficZeRO:
 		return colAllGather
+	case trafficEP:
+		return colEPComm
 	case trafficActivations:
 		return colActivations
 	case trafficGradients:

@@ -89,6 +89,8 @@ func trafficLabel(kind string) string {
 		return "SDP group sums"
 	case trafficZeRO:
 		return "ZeRO gather"
+	case trafficEP:
+		return "EP all-to-all"
 	case trafficActivations:
 		return "activations"
 	case trafficGradients:

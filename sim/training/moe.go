@@ -48,7 +48,10 @@ type routed struct {
 	// hide[d][o] is the compute of the other half of DualPipeV's
 	// overlapped pair that op o of device d is in, under which its
 	// all-to-alls run (moe_overlap.go); nil for other schedules.
-	hide []map[pipeline.Op]units.Time
+	hide []map[pipeline.Op]half
+	// bytes[k] is what a GPU of model stage k sends in one pass's
+	// all-to-alls (the dispatches' and combines' copies).
+	bytes []float64
 }
 
 // stage is model stage k's share of the model's layers.
@@ -165,7 +168,7 @@ func (tr *iteration) route(act activations) error {
 		return nil
 	}
 	stages := len(tr.layers)
-	x := &routed{act: make([][]float64, stages)}
+	x := &routed{act: make([][]float64, stages), bytes: make([]float64, stages)}
 	for kind := range x.expert {
 		x.expert[kind] = make([][]units.Time, stages)
 		x.sync[kind], x.bal[kind] = make([]units.Time, stages), make([]units.Time, stages)
@@ -192,6 +195,7 @@ func (tr *iteration) route(act activations) error {
 		step = tr.it.step
 	}
 	x.stats.start(p.EP, lay)
+	a2a := units.Time(-1)
 	for k := range tr.layers {
 		x.act[k] = make([]float64, p.EP)
 		for _, layer := range tr.moeLayersOf(k) {
@@ -200,9 +204,12 @@ func (tr *iteration) route(act activations) error {
 				l = moe.Route(lay, r, tr.s.Seed, step, layer, tokens)
 			}
 			x.stats.add(l)
-			a2a := xch.time(l, tokens*float64(m.MoE.TopK))
-			x.a2a[0][k] += 2 * a2a
-			x.a2a[1][k] += 2 * a2a
+			if a2a < 0 || skewed || r.CapacityFactor > 0 {
+				a2a = xch.time(l, lay) // else every layer is routed alike
+			}
+			x.a2a[0][k] += a2a
+			x.a2a[1][k] += a2a
+			x.bytes[k] += tokens * float64(m.MoE.TopK) * (xch.dispatch + xch.perCopy)
 			if err := x.layer(k, l, skewed, price, bal, balSaved, p.Plan().ExpertTP()); err != nil {
 				return err
 			}

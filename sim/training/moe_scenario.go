@@ -28,6 +28,8 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 			bad(f.field, "is %d; allowed 0..%d (0 = the preset's)", f.v, f.max)
 		}
 	}
+	oneOf(bad, "model.moe.all_to_all", x.AllToAll, allToAllFlat, allToAllHierarchical)
+	oneOf(bad, "model.moe.dispatch_precision", x.DispatchPrecision, dispatchBF16, dispatchFP8)
 	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}
@@ -74,6 +76,7 @@ func expertKeys(s *scenario.Scenario) bool {
 	r := x.Routing
 	return p.EP > 1 || (p.ETP != 0 && p.ETP != p.TP) || s.Model.Attention == "mla" || s.Model.Eager() ||
 		x.Experts+x.TopK+x.ExpertFFNHidden+x.SharedExperts+x.DenseLayers+x.Groups+x.TopGroups != 0 || x.Router != "" ||
+		x.AllToAll != "" || x.DispatchPrecision != "" ||
 		s.Model.MLA != (workload.MLA{}) || s.Model.MTP != 0 ||
 		r.Skew != "" || r.CV != 0 || r.S != 0 || r.HotExperts != 0 || len(r.Histogram) > 0 || r.CapacityFactor != 0 || r.Redundant != 0
 }
@@ -88,6 +91,25 @@ func checkDense(s *scenario.Scenario, m workload.Model, bad scenario.Reporter) {
 		bad("parallel.etp", "is %d but model %s has no experts (a dense model); allowed 0", p.ETP, m.Name)
 	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0:
 		bad("model.moe.routing", "is set but model %s has no experts (a dense model); give model.moe.experts or an MoE preset", m.Name)
+	case s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "":
+		bad("model.moe.all_to_all", "and model.moe.dispatch_precision describe an expert all-to-all, but model %s has no experts (a dense model); drop them or give an MoE preset", m.Name)
+	}
+}
+
+// The values of model.moe.all_to_all and model.moe.dispatch_precision.
+const (
+	allToAllFlat         = "flat"
+	allToAllHierarchical = "hierarchical"
+	dispatchBF16         = "bf16"
+	dispatchFP8          = "fp8"
+)
+
+// oneOf refuses key's value v unless it is empty, a or b.
+//
+//go:noinline
+func oneOf(bad scenario.Reporter, key, v, a, b string) {
+	if v != "" && v != a && v != b {
+		bad(key, "is %q; allowed: %s, %s", v, a, b)
 	}
 }
 

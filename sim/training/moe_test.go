@@ -40,10 +40,10 @@ fidelity: analytic
 `
 
 // TestMoEBalancedAllToAll: under balanced routing each forward's tail is
-// its 32 layers' dispatch and combine, each the pairwise exchange's closed
-// form (n−1)α + (n−1)/n·S·β (Thakur, Rabenseifner & Gropp 2005) with S
-// the tokens × top_k × hidden × 2 bytes a GPU sends, on the group's path;
-// no GPU waits for another.
+// its 32 layers' dispatch and combine, each the pairwise exchange's
+// bytes (Thakur, Rabenseifner & Gropp 2005) posted at once, one latency:
+// α + (n−1)/n·S·β with S the tokens × top_k × hidden × 2 bytes a GPU
+// sends, on the group's path; no GPU waits for another.
 func TestMoEBalancedAllToAll(t *testing.T) {
 	tl, sum, rec := moeRun(t, mixtral8)
 	s, _ := scenario.Parse([]byte(mixtral8))
@@ -58,7 +58,7 @@ func TestMoEBalancedAllToAll(t *testing.T) {
 	}
 	const n, tokens, k, h = 8.0, 4096.0, 2.0, 4096.0
 	S := tokens * k * h * 2
-	one := (n-1)*a.Seconds() + (n-1)/n*S/float64(bw)
+	one := a.Seconds() + (n-1)/n*S/float64(bw)
 	want := units.Round(2 * 32 * one)
 	var fwd []units.Time
 	for _, sp := range tl.Spans {
@@ -243,5 +243,45 @@ fidelity: analytic
 		if got := dual.ExposedBy["ep"]; math.Abs(got-want) > 1e-6*want {
 			t.Errorf("%s: dualpipev exposes %.6g s of EP time, want %.6g s (%.0f unpaired ops a device of %.4g s)", fid, got, want, unpaired/p, perOp)
 		}
+	}
+}
+
+// TestDualPipeVDrawsHiddenAllToAll: each overlapped op's hidden share of
+// the other half's all-to-alls is recorded as an all-to-all of its expert
+// group (purpose ep, algorithm "hidden") that starts with the op's compute
+// and ends within it, so the strip draws it under the compute; 1F1B hides
+// nothing and records none.
+func TestDualPipeVDrawsHiddenAllToAll(t *testing.T) {
+	const run = `model: {preset: mixtral-8x7b, layers: 8, seq_len: 4096}
+cluster: {gpu: h100-sxm, nodes: 2, gpus_per_node: 4}
+parallel: {dp: 4, tp: 1, pp: 2, ep: 4, schedule: dualpipev, microbatches: 8, order: "tp,cp,pp,dp"}
+`
+	hidden := func(tl *timeline.Timeline) []timeline.Collective {
+		var out []timeline.Collective
+		for _, c := range tl.Collectives {
+			if c.Algorithm == "hidden" {
+				out = append(out, c)
+			}
+		}
+		return out
+	}
+	tl, _, _ := moeRun(t, run)
+	hs := hidden(tl)
+	if len(hs) == 0 {
+		t.Fatal("dualpipev: no hidden all-to-all recorded")
+	}
+	for _, c := range hs {
+		var under bool
+		for _, sp := range tl.Spans {
+			under = under || sp.GPU == c.GPUs[0] && (sp.Kind == timeline.Forward || sp.Kind == timeline.Backward) &&
+				sp.Start == c.Start && c.End <= sp.End
+		}
+		if !under || c.Purpose != "ep" || c.Ranks != 4 || c.Bytes <= 0 {
+			t.Fatalf("hidden all-to-all %+v: want an ep all-to-all of 4 GPUs inside a compute span of its first GPU", c)
+		}
+	}
+	one, _, _ := moeRun(t, strings.Replace(run, "dualpipev", "1f1b", 1))
+	if n := len(hidden(one)); n != 0 {
+		t.Errorf("1f1b records %d hidden all-to-alls, want none", n)
 	}
 }

@@ -118,6 +118,7 @@ func play(s scenario.Scenario, it *iterState, jitter jitterSource) (*iteration, 
 	tr.record(tl)
 	if tr.experts != nil {
 		tr.experts.record(tl, tr)
+		tr.experts.drawHidden(tl, tr)
 	}
 	return tr, tl, nil
 }

@@ -182,6 +182,11 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		closedForms = analyticCollectives(s, v, m, buckets)
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
+	if real && fid != ideal && sch.Name == "dualpipev" && p.EP > 1 {
+		// drawHidden's all-to-alls: one per F and B of a device (2m·v of
+		// them) and expert-parallel group on its GPUs.
+		closedForms += pp * 2 * m * v * dp * tp * cp / float64(p.EP)
+	}
 	if real && fid != ideal && dp > 1 && p.ZeRO == 3 {
 		// ZeRO-3's prefetches: per gather (pp·2mv·mp of them) a join per
 		// simulated replica, holding a copy of its op's predecessors,
