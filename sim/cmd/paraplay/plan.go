@@ -38,10 +38,11 @@ Flags:
 
 // planFlags are the command's settings.
 // maxPlanGPUs caps --gpus: the planner screens some 30,000 plans and
-// simulates the best, which on 8,192 GPUs took 43 s and 1.0 GB (Llama 3
-// 8B, 2 cores); on 65,536 it ran past a minute (issue 19). Larger
-// clusters are planned at this size and scaled by data parallelism.
-const maxPlanGPUs = 8192
+// simulates the best; 16,384 GPUs is the frontier case of issue 24
+// (Llama 3 405B as Dubey et al. 2024 trained it); on 65,536 it ran past
+// a minute (issue 19). Larger clusters are planned at this size and
+// scaled by data parallelism.
+const maxPlanGPUs = 16384
 
 type planFlags struct {
 	model, gpu, intra, inter, network string
