@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/run"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/training"
@@ -33,7 +34,10 @@ func screen(p *Plan, est *training.Estimator) {
 func simulate(p *Plan, fidelity string) {
 	s := p.Scenario
 	s.Fidelity = fidelity
-	tl, err := run.Simulate(s)
+	// Mirrored: the planner reads the run only through its summary and
+	// memory, which a mirrored timeline gives as the full one does
+	// (run.SimulateMirroredWithin), without laying out every replica.
+	tl, err := run.SimulateMirroredWithin(s, budget.CLI)
 	if err != nil {
 		p.err = fmt.Errorf("%s run: %w", fidelity, err)
 		return

@@ -43,9 +43,9 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 		return dl
 	}
 	fams := families(plans)
-	ax := newAxes(plans, 70, 60, w-200, h-50)
+	ax := newAxes(plans, 70, 60, w-250, h-50)
 	if o.Compact { // the legend goes under the plot, the text is 12 px
-		ax = newAxes(plans, 62, 96, w-30, h-50-compactLegendHeight(fams))
+		ax = newAxes(plans, 62, 96, w-58, h-50-compactLegendHeight(fams))
 		ax.size = 12
 	}
 	ax.draw(&dl)
@@ -118,12 +118,12 @@ func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, c
 	barX, barW, barY := w-236, 220.0, 12.0
 	if compact {
 		text("plan/title", 12, 22, 14, colText, AnchorStart, fmt.Sprintf("%d of %d plans screened", len(plans), pr.Plans))
-		text("plan/counts", 12, 42, 12, colMuted, AnchorStart, fmt.Sprintf("%d OOM · %d ruled out · %d simulated",
-			pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated))
+		text("plan/counts", 12, 42, 12, colMuted, AnchorStart, fmt.Sprintf("%d OOM · %d ruled out · %d simulated%s",
+			pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated, bestSoFar(pr)))
 		barX, barW, barY = 100, w-120, 52
 	} else {
-		title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
-			len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated)
+		title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated%s",
+			len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated, bestSoFar(pr))
 		text("plan/title", 16, 24, 15, colText, AnchorStart, title)
 		if 16+textWidth(title, 15)+90 > barX {
 			barY = 32
@@ -132,6 +132,14 @@ func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, c
 	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
 		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
 	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
+}
+
+// bestSoFar is ", best 4.2 s" once a plan has been simulated.
+func bestSoFar(pr plan.Progress) string {
+	if pr.Best <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(", best %.3g s", pr.Best.Seconds())
 }
 
 // ParetoFront lists the simulated plans that fit and that no other such
@@ -173,6 +181,7 @@ type scatterAxes struct {
 	x0, y0, x1, y1 float64 // the plot box
 	memMax, hbm    float64 // GiB
 	tMin, tMax     float64 // seconds
+	usdPerMTokS    float64 // dollars per million tokens per second of iteration (0: unpriced)
 	twins          map[*plan.Plan]*plan.Plan
 	size           float64 // of the axes' text
 }
@@ -219,6 +228,14 @@ func (a scatterAxes) time(p *plan.Plan) float64 {
 func newAxes(plans []*plan.Plan, x0, y0, x1, y1 float64) scatterAxes {
 	a := scatterAxes{x0: x0, y0: y0, x1: x1, y1: y1, twins: twins(plans), size: 11}
 	a.hbm = float64(plans[0].Estimate.Capacity) / float64(units.GiB)
+	for _, p := range plans {
+		// Every plan runs on the same GPUs: the rent of a second is the
+		// same for all, so the cost axis is the time axis rescaled.
+		if usd, tok := p.Rent(); tok > 0 {
+			a.usdPerMTokS = usd / tok * 1e6
+			break
+		}
+	}
 	a.memMax = 1.5 * a.hbm
 	a.tMin = math.Inf(1)
 	for _, p := range plans {
@@ -269,6 +286,14 @@ func (a scatterAxes) draw(dl *DrawList) {
 		y := a.y1 - (a.y1-a.y0)*float64(i)/4
 		line("plan/axis/y/tick", a.x0-4, y, a.x0, y, colAxis, 1)
 		text("plan/axis/y/label", a.x0-7, y+4, AnchorEnd, fmt.Sprintf("%.3g s", t))
+		if a.usdPerMTokS > 0 {
+			line("plan/axis/cost/tick", a.x1, y, a.x1+4, y, colAxis, 1)
+			text("plan/axis/cost/label", a.x1+7, y+4, AnchorStart, fmt.Sprintf("$%.3g", t*a.usdPerMTokS))
+		}
+	}
+	if a.usdPerMTokS > 0 {
+		line("plan/axis/cost", a.x1, a.y0, a.x1, a.y1, colAxis, 1)
+		text("plan/axis/cost/title", a.x1, a.y0-10, AnchorMiddle, "$ per M tokens")
 	}
 	text("plan/axis/x/title", (a.x0+a.x1)/2, a.y1+36, AnchorMiddle, "peak memory per GPU")
 	text("plan/axis/y/title", a.x0, a.y0-10, AnchorMiddle, "iteration")

@@ -123,7 +123,7 @@ func planCommand(args []string, stdout, stderr io.Writer) int {
 	case f.emit != "":
 		err = writeEmit(stdout, stderr, f.emit, r)
 	case f.json:
-		err = writePlanJSON(stdout, shown, cfg.Training.Tokens)
+		err = writePlanJSON(stdout, shown, cfg.Training.Tokens, r.Why())
 	case f.csv:
 		err = writePlanCSV(stdout, shown)
 	default:
@@ -260,8 +260,12 @@ func (b *planBar) update(p plan.Progress) {
 	}
 	b.last, b.shown = pct, true
 	n := barWidth * pct / 100
-	fmt.Fprintf(b.w, "\rplan [%s%s] %3d%% %-10s %d plans, %d out of memory, %d simulated   ",
-		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), pct, p.Phase, p.Plans, p.OutOfMemory, p.Simulated)
+	best := "-"
+	if p.Best > 0 {
+		best = fmtSeconds(p.Best)
+	}
+	fmt.Fprintf(b.w, "\rplan [%s%s] %3d%% %-10s %d plans, %d out of memory, %d bounded, %d simulated, best %s   ",
+		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), pct, p.Phase, p.Plans, p.OutOfMemory, p.Bounded, p.Simulated, best)
 }
 
 func (b *planBar) done() {
@@ -355,7 +359,7 @@ func newPlanRow(rank int, p *plan.Plan, tokens float64) planRow {
 	return r
 }
 
-func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
+func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64, why []plan.Breakdown) error {
 	rows := make([]planRow, len(plans))
 	for i, p := range plans {
 		rows[i] = newPlanRow(i+1, p, tokens)
@@ -364,7 +368,10 @@ func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
 		Plans []planRow `json:"plans"`
-	}{rows})
+		// Why is the best plan against the runner-up and the naive
+		// layouts, part by part (plan.Result.Why).
+		Why []plan.Breakdown `json:"why"`
+	}{rows, why})
 }
 
 func writePlanCSV(w io.Writer, plans []*plan.Plan) error {
@@ -478,6 +485,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
+	writeWhy(w, r.Why())
 	writeBestPlan(w, r)
 	return nil
 }
