@@ -103,6 +103,10 @@ func (f *fonts) glyph(fc *faceCache, r rune) glyph {
 		return g
 	}
 	dr, mask, mp, adv, ok := fc.face.Glyph(fixed.Point26_6{}, r)
+	if !ok {
+		// Outside the font's subset (sim/scene/textfont): a '?' as in exports.
+		dr, mask, mp, adv, ok = fc.face.Glyph(fixed.Point26_6{}, '?')
+	}
 	g := glyph{advance: adv}
 	if ok && !dr.Empty() {
 		w, h := dr.Dx(), dr.Dy()

@@ -5,12 +5,13 @@ import (
 	"math"
 
 	"golang.org/x/image/font"
-	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/math/fixed"
+
+	"paraplay/sim/scene/textfont"
 )
 
-// TextFonts is the Go Regular font, parsed once, with its faces cached by
+// TextFonts is the Go Regular font (the textfont subset), parsed once, with its faces cached by
 // size and weight (bold ones emboldened, boldFace). Exported frames (Raster) and the browser
 // app both draw their text with them, so an exported frame matches the
 // live one; each keeps its own glyph cache per face.
@@ -28,7 +29,7 @@ type faceKey struct {
 // NewTextFonts parses the embedded Go font. It ships inside the binary, so
 // neither the CLI nor the page reads a font file.
 func NewTextFonts() (*TextFonts, error) {
-	reg, err := opentype.Parse(goregular.TTF)
+	reg, err := opentype.Parse(textfont.GoRegular)
 	if err != nil {
 		return nil, err
 	}
