@@ -117,11 +117,7 @@ func parts(p *Plan) map[string]float64 {
 	if p.Result != nil {
 		return simulatedParts(p)
 	}
-	e := p.Estimate
-	m := boundParts(p)
-	m["dp"] += e.Stream.Seconds()
-	m["zero"] += e.Gather.Seconds()
-	return m
+	return boundParts(p)
 }
 
 // versus says how p compares with the best: the time it loses (or

@@ -2,7 +2,6 @@ package training
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"paraplay/sim/hw"
@@ -244,12 +243,9 @@ func (tr *iteration) workBound(est *Estimate, sb []streamBound) {
 			compute += c
 			comm += b
 		}
-		start := fwd[slices.Min(tr.stageOfDev[d])]
+		start := tr.deviceStart(fwd, d)
 		opt := tr.optimizerTime(d)
-		final := order[len(order)-1]
-		fc, fb := tr.opCost(final, d, tr.stageOfDev[d][final.Chunk])
-		end := start + compute + comm
-		stream := max(0, sb[d].Before-end, sb[d].drain(end, fc+fb)-end)
+		stream := tr.streamWait(sb[d], d, start+compute+comm)
 		wait, t := start, start+compute+comm+stream+opt+sb[d].After
 		if tail := tr.backwardTail(order[len(order)-1], d); start+compute+comm+tail > t {
 			wait, t, stream, opt = start+tail, start+compute+comm+tail, 0, 0
@@ -263,34 +259,6 @@ func (tr *iteration) workBound(est *Estimate, sb []streamBound) {
 			}
 		}
 	}
-}
-
-// forwardChain lists, for every model stage k, the time microbatch 0's
-// forward takes through stages 0..k−1 (k+1 entries): no op of stage k
-// starts sooner.
-func (tr *iteration) forwardChain() []units.Time {
-	fwd := make([]units.Time, tr.stages+1)
-	for k, pl := range tr.sch.Layout {
-		c, b := tr.opCost(pipeline.Op{Kind: pipeline.F, Chunk: pl.Chunk}, pl.Device, k)
-		fwd[k+1] = fwd[k] + c + b
-	}
-	return fwd
-}
-
-// backwardTail is what must still run after device d's last op o: when o
-// is a backward whose gradient goes on to the stage below, that
-// microbatch's backwards on every stage below.
-func (tr *iteration) backwardTail(o pipeline.Op, d int) units.Time {
-	if o.Kind != pipeline.B || tr.sch.LocalLoss || tr.sch.SplitBackward {
-		return 0
-	}
-	var tail units.Time
-	for j := tr.stageOfDev[d][o.Chunk] - 1; j >= 0; j-- {
-		pl := tr.sch.Layout[j]
-		c, b := tr.opCost(pipeline.Op{Kind: pipeline.B, Microbatch: o.Microbatch, Chunk: pl.Chunk}, pl.Device, j)
-		tail += c + b
-	}
-	return tail
 }
 
 // lowerBound fills in est's LowerBound and its parts: the longest path
@@ -347,9 +315,7 @@ func (tr *iteration) lowerBound(est *Estimate, sb []streamBound) {
 	est.LowerBound = 0
 	for d, dv := range devs {
 		opt := tr.optimizerTime(d)
-		final := sch.Order[d][len(sch.Order[d])-1]
-		fc, fb := tr.opCost(final, d, tr.stageOfDev[d][final.Chunk])
-		stream := max(0, sb[d].Before-dv.free, sb[d].drain(dv.free, fc+fb)-dv.free)
+		stream := tr.streamWait(sb[d], d, dv.free)
 		if t := dv.free + stream + opt + sb[d].After; t > est.LowerBound {
 			est.LowerBound = t
 			est.Compute, est.Blocking, est.Optimizer = dv.compute, dv.blocked, opt

@@ -1,6 +1,10 @@
+//go:build !js
+
 package training
 
 import (
+	"slices"
+
 	"paraplay/sim/collective"
 	"paraplay/sim/parallel"
 	"paraplay/sim/pipeline"
@@ -34,6 +38,23 @@ import (
 type streamBound struct {
 	Before, After units.Time
 	Last          []units.Time
+}
+
+// streamWait is how long device d's optimizer step waits beyond end, the
+// end of the device's ops, for its data-parallel collectives (b): for all
+// of them on the stream, and for the buckets of its last op to drain.
+func (tr *iteration) streamWait(b streamBound, d int, end units.Time) units.Time {
+	order := tr.sch.Order[d]
+	final := order[len(order)-1]
+	fc, fb := tr.opCost(final, d, tr.stageOfDev[d][final.Chunk])
+	return max(0, b.Before-end, b.drain(end, fc+fb)-end)
+}
+
+// deviceStart is when device d's first op may start at the earliest:
+// after microbatch 0's forward through the stages below d's lowest
+// (fwd, forwardChain).
+func (tr *iteration) deviceStart(fwd []units.Time, d int) units.Time {
+	return fwd[slices.Min(tr.stageOfDev[d])]
 }
 
 // drain is when the last of the final op's gradient buckets is summed at
@@ -210,4 +231,32 @@ func (l *ringLinks) time(op collective.Op, bytes units.Bytes) units.Time {
 		}
 	}
 	return max(1, units.Round(secs))
+}
+
+// forwardChain lists, for every model stage k, the time microbatch 0's
+// forward takes through stages 0..k−1 (k+1 entries): no op of stage k
+// starts sooner.
+func (tr *iteration) forwardChain() []units.Time {
+	fwd := make([]units.Time, tr.stages+1)
+	for k, pl := range tr.sch.Layout {
+		c, b := tr.opCost(pipeline.Op{Kind: pipeline.F, Chunk: pl.Chunk}, pl.Device, k)
+		fwd[k+1] = fwd[k] + c + b
+	}
+	return fwd
+}
+
+// backwardTail is what must still run after device d's last op o: when o
+// is a backward whose gradient goes on to the stage below, that
+// microbatch's backwards on every stage below.
+func (tr *iteration) backwardTail(o pipeline.Op, d int) units.Time {
+	if o.Kind != pipeline.B || tr.sch.LocalLoss || tr.sch.SplitBackward {
+		return 0
+	}
+	var tail units.Time
+	for j := tr.stageOfDev[d][o.Chunk] - 1; j >= 0; j-- {
+		pl := tr.sch.Layout[j]
+		c, b := tr.opCost(pipeline.Op{Kind: pipeline.B, Microbatch: o.Microbatch, Chunk: pl.Chunk}, pl.Device, j)
+		tail += c + b
+	}
+	return tail
 }
