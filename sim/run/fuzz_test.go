@@ -133,7 +133,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
 		s.Parallel.ZeROGroup = pick(b, 0, 1, 2, 3)
 		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
-		s.Parallel.P2P = pick(b, "", "async", "blocking")
+		s.Parallel.P2P = pick(b, "", "async", "blocking", "blocking_list")
 		s.Parallel.Cyclic = pick(b, false, false, true)
 	case 7:
 		s.Training.Efficiency = pick(b, 0, 1e-300, 1e-9, 1)

@@ -119,7 +119,7 @@ var planFields = []Field{
 		func(s *Scenario, v string) error { return assign(&s.Parallel.TPCommOverlap, v, parseBool) }},
 	{"parallel.grad_reduce", "grad_reduce", "overlap or after_backward", func(s *Scenario) string { return s.Parallel.GradReduce },
 		func(s *Scenario, v string) error { s.Parallel.GradReduce = v; return nil }},
-	{"parallel.p2p", "p2p", "async or blocking", func(s *Scenario) string { return s.Parallel.P2P },
+	{"parallel.p2p", "p2p", "async, blocking or blocking_list", func(s *Scenario) string { return s.Parallel.P2P },
 		func(s *Scenario, v string) error { s.Parallel.P2P = v; return nil }},
 	{"parallel.cyclic", "cyclic", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Parallel.Cyclic) },
 		func(s *Scenario, v string) error { return assign(&s.Parallel.Cyclic, v, parseBool) }},

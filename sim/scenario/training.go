@@ -118,7 +118,9 @@ type Parallel struct {
 	// (the sender's next op waits until it has landed, and the receiver
 	// first all-gathers the tensor-parallel slices it came in, as
 	// Megatron-LM's 2021 p2p_communication did with torch.cuda.synchronize
-	// after each exchange and its scatter/gather of the tp ranks' slices).
+	// after each exchange and its scatter/gather of the tp ranks' slices),
+	// or blocking_list (blocking, with the 2021 code's list-based
+	// all-gather, which copies the gathered tensor once more).
 	P2P string `yaml:"p2p" json:"p2p,omitempty"`
 	// Cyclic staggers the data-parallel replicas (Fournier & Oyallon
 	// 2024, cyclic data parallelism): replica r starts r/dp of a step

@@ -149,9 +149,13 @@ func (tr *iteration) price() error {
 	}
 	c.p2pBytes = compression.Bytes(units.Bytes(actElems*bytesPerElement/float64(c.par.TP)), p2p)
 	tpAR, cpStep, etpAR := tr.commCosts(actElems * tr.s.Compression.Activations)
-	if c.par.P2P == P2PBlocking && c.par.TP > 1 {
+	if blockingP2P(c.par.P2P) && c.par.TP > 1 {
 		// An all-gather is half a ring all-reduce of the gathered bytes.
-		c.p2pGather = tr.tpAllReduce(float64(c.p2pBytes)*float64(c.par.TP)/bytesPerElement) / 2
+		gathered := float64(c.p2pBytes) * float64(c.par.TP)
+		c.p2pGather = tr.tpAllReduce(gathered/bytesPerElement) / 2
+		if c.par.P2P == P2PBlockingList {
+			c.p2pGather += c.listGatherCopy(gathered)
+		}
 	}
 	act, err := c.activations(tr.s.Model.Eager(), operators.DType(tr.s.Training.Precision))
 	if err != nil {
@@ -390,11 +394,33 @@ func (c *costs) optimizerStep(ks []int) units.Time {
 	if c.par.ZeRO >= 1 {
 		shard /= float64(c.par.ShardGroup()) // within its ZeRO group (hzp.go)
 	}
+	return max(1, units.Round(stepBytes(c.fp16, c.unfusedAcc)*shard/c.streamBandwidth()))
+}
+
+// streamBandwidth is the HBM bandwidth, in bytes/s, that the GPU's
+// memory-bound kernels reach: the datasheet figure times
+// gemm.Params.HBMEfficiency, as the operator pricer takes it (the
+// datasheet figure for a GPU without GEMM parameters).
+func (c *costs) streamBandwidth() float64 {
 	bw := float64(c.gpu.HBMBandwidth)
 	if p, err := gemm.Lookup(c.gpu.Name); err == nil {
 		bw *= p.HBMEfficiency
 	}
-	return max(1, units.Round(stepBytes(c.fp16, c.unfusedAcc)*shard/bw))
+	return bw
+}
+
+// listGatherCopy is the extra copy of parallel.p2p: blocking_list: the
+// gathered bytes read from the collective's flat buffer and written into
+// the t output views, 2·gathered/B at the streaming bandwidth B, plus one
+// launch per view (PyTorch's ProcessGroupNCCL::allgather copies each
+// rank's slice with its own copy_). An independent check:
+// TestP2PBlocking.
+func (c *costs) listGatherCopy(gathered float64) units.Time {
+	var launch float64
+	if gm, err := gemm.For(c.gpu); err == nil {
+		launch = gm.Launch()
+	}
+	return units.Round(2*gathered/c.streamBandwidth() + float64(c.par.TP)*launch)
 }
 
 // stepBytes is the HBM traffic per parameter of Megatron-LM's

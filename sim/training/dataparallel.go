@@ -29,12 +29,28 @@ const (
 	P2PAsync = "async"
 	// P2PBlocking holds the sender until its message has landed, and has
 	// the receiver all-gather the tensor-parallel slices it came in before
-	// it starts: Megatron-LM's 2021 _communicate (megatron/
-	// p2p_communication.py at aed2f75e) waits on batch_isend_irecv and
-	// calls torch.cuda.synchronize, then gather_split_1d_tensor, the
-	// scatter/gather of Narayanan et al. 2021, §4.1.
+	// it starts: Megatron-LM's _communicate (megatron/
+	// p2p_communication.py at aed2f75e, 2021, and 2e90a342f5, 2022) waits
+	// on batch_isend_irecv and calls torch.cuda.synchronize, then
+	// gather_split_1d_tensor, the scatter/gather of Narayanan et al. 2021,
+	// §4.1, which gathers straight into one buffer (_all_gather_base) since
+	// commit 37181ef43a of 2022-02-17.
 	P2PBlocking = "blocking"
+	// P2PBlockingList is P2PBlocking with the gather of Megatron-LM before
+	// 37181ef43a (2021, the code of Narayanan et al. 2021): a list-based
+	// torch.distributed.all_gather into t views of the output, which
+	// PyTorch's ProcessGroupNCCL runs as an NCCL all-gather into a
+	// flattened buffer of its own followed by one copy per rank into the
+	// views, so the gathered tensor crosses HBM once more (read and
+	// written) before the receiver starts. The 2022 code names it: the
+	// former "does internal copies and can potentially cause slow down"
+	// (megatron/mpu/random.py at 2e90a342f5). Priced by listGatherCopy.
+	P2PBlockingList = "blocking_list"
 )
+
+// blockingP2P reports whether a pipeline message holds its sender
+// (parallel.p2p: blocking or blocking_list).
+func blockingP2P(mode string) bool { return mode == P2PBlocking || mode == P2PBlockingList }
 
 // dataParallel adds, for every model chunk, the data-parallel gradient
 // collectives after its last backward, then each GPU's optimizer step

@@ -14,7 +14,10 @@
 //     ranks (Megatron's scatter/gather; Narayanan et al. 2021, §4.1),
 //     travelling while the sender computes on, or with parallel.p2p:
 //     blocking holding the sender until they land and all-gathering the
-//     slices on the receiver first (Megatron-LM's 2021 exchange);
+//     slices on the receiver first (Megatron-LM's exchange, 2021-22), or
+//     blocking_list, which also copies the gathered tensor once more at
+//     the streaming fraction of HBM (the 2021 code's list-based
+//     all_gather; listGatherCopy);
 //   - the data-parallel gradient collectives of each model chunk, in
 //     buckets of about 25 MB (PyTorch DDP's default, Li et al. 2020; at
 //     most 8 per chunk): the chunk's last backward is cut into as many

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/gemm"
 	"paraplay/sim/hw"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
@@ -65,12 +66,14 @@ func TestGradReduceAfterBackward(t *testing.T) {
 	}
 }
 
-// TestP2PBlocking: with Megatron's 2021 point-to-point exchange the
+// TestP2PBlocking: with Megatron's point-to-point exchange the
 // sender's next op waits until its message has landed on the next stage
 // and been all-gathered over the receiver's tensor-parallel group, so in
 // GPipe stage 0's second forward starts exactly α + S/B + AG after its
 // first ends (S = b·s·h·2/t bytes per rank over the network, AG the ring
-// all-gather of t·S over NVLink); without it, at once.
+// all-gather of t·S over NVLink); without it, at once. With the 2021
+// list-based gather (blocking_list) the gathered t·S bytes are copied once
+// more, 2·t·S/B_HBM plus t launches later.
 func TestP2PBlocking(t *testing.T) {
 	s := scenario.Default()
 	s.Strategy, s.Fidelity = Name, "analytic"
@@ -94,7 +97,19 @@ func TestP2PBlocking(t *testing.T) {
 	}
 	gather := units.Round(collective.RingTime(2, 2*slice, aTP, bwTP) / 2)
 	want := a + bw.TransferTime(slice) + gather
-	for _, mode := range []string{P2PAsync, P2PBlocking} {
+	// blocking_list copies the gathered 2·S bytes once more: read and
+	// written at the streaming HBM bandwidth, one launch per tp rank.
+	gpu, _ := hw.LookupGPU("h100-sxm")
+	params, err := gemm.Lookup("h100-sxm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm, err := gemm.For(gpu)
+	if err != nil {
+		t.Fatal(err)
+	}
+	listCopy := units.Round(2*float64(2*slice)/(float64(gpu.HBMBandwidth)*params.HBMEfficiency) + 2*gm.Launch())
+	for _, mode := range []string{P2PAsync, P2PBlocking, P2PBlockingList} {
 		s.Parallel.P2P = mode
 		tl := mustSimulate(t, s)
 		var end0, start1 units.Time = 0, units.Time(math.MaxInt64)
@@ -117,6 +132,9 @@ func TestP2PBlocking(t *testing.T) {
 		if mode == P2PBlocking && relErr(gap, want) > 1e-6 {
 			t.Errorf("blocking: stage 0 waits %v between its forwards, want α + S/B + AG = %v + %v + %v = %v", gap, a, bw.TransferTime(slice), gather, want)
 		}
+		if mode == P2PBlockingList && relErr(gap, want+listCopy) > 1e-6 {
+			t.Errorf("blocking_list: stage 0 waits %v between its forwards, want α + S/B + AG + copy = %v + %v = %v", gap, want, listCopy, want+listCopy)
+		}
 	}
 }
 
@@ -130,7 +148,7 @@ func TestGradReduceAndP2PKeys(t *testing.T) {
 	}
 	for _, c := range []struct{ set, key, allowed string }{
 		{"grad_reduce: later", "parallel.grad_reduce", "overlap, after_backward"},
-		{"p2p: sync", "parallel.p2p", "async, blocking"},
+		{"p2p: sync", "parallel.p2p", "async, blocking, blocking_list"},
 	} {
 		_, err := scenario.Parse([]byte(head + "parallel: {dp: 2, pp: 2, microbatches: 2, " + c.set + "}\n"))
 		if err == nil || !strings.Contains(err.Error(), c.key) || !strings.Contains(err.Error(), c.allowed) {

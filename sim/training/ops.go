@@ -74,7 +74,7 @@ func (tr *iteration) pipelineOps() {
 					prev = -1
 				}
 				prev = tr.addPipelineOp(r, d, o, prev, o == last[d][o.Chunk])
-				if tr.par.P2P == P2PBlocking && before >= 0 {
+				if blockingP2P(tr.par.P2P) && before >= 0 {
 					if tr.next == nil {
 						tr.next = map[int]int{}
 					}

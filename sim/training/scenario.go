@@ -78,10 +78,10 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	if g := p.GradReduce; g != "" && g != GradReduceOverlap && g != GradReduceAfterBackward {
 		bad("parallel.grad_reduce", "%q is not known; allowed: %s, %s", g, GradReduceOverlap, GradReduceAfterBackward)
 	}
-	if m := p.P2P; m != "" && m != P2PAsync && m != P2PBlocking {
-		bad("parallel.p2p", "%q is not known; allowed: %s, %s", m, P2PAsync, P2PBlocking)
-	} else if m == P2PBlocking && p.Schedule == "ready-first" {
-		bad("parallel.p2p", "is blocking with parallel.schedule ready-first; allowed: async (a blocking send holds the sender until its next op in a fixed order, which ready-first decides at run time)")
+	if m := p.P2P; m != "" && m != P2PAsync && !blockingP2P(m) {
+		bad("parallel.p2p", "%q is not known; allowed: %s, %s, %s", m, P2PAsync, P2PBlocking, P2PBlockingList)
+	} else if blockingP2P(m) && p.Schedule == "ready-first" {
+		bad("parallel.p2p", "is %s with parallel.schedule ready-first; allowed: async (a blocking send holds the sender until its next op in a fixed order, which ready-first decides at run time)", m)
 	}
 	if g := s.Training.GradAccumulation; g != "" && g != "fused" && g != "unfused" {
 		bad("training.grad_accumulation", "%q is not known; allowed: fused, unfused", g)
