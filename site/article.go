@@ -80,7 +80,9 @@ func RenderArticle(name string, src []byte, lib Library) (Article, error) {
 	a.Body = template.HTML(html) // goldmark escapes text and omits raw HTML
 	a.TOC, a.Cited, a.Math = doc.toc, doc.cited, doc.math
 	for _, d := range doc.demos {
-		a.Posters = append(a.Posters, d.poster)
+		if d.poster.Path != "" { // a static demo has none (view.static)
+			a.Posters = append(a.Posters, d.poster)
+		}
 	}
 	a.demos = doc.demos
 	a.Warnings = doc.warnings

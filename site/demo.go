@@ -96,6 +96,9 @@ func newDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error)
 	if err != nil {
 		return nil, fmt.Errorf("simulating: %w", err)
 	}
+	if v.Static {
+		return newStaticDemo(s, v, tl)
+	}
 	t := posterInstant(tl)
 	if v.HasPoster {
 		if v.Poster > tl.End {
@@ -228,6 +231,10 @@ func (d *demo) metrics() string { return d.caption }
 // caption with the run's key numbers. demo.js swaps the poster for an
 // iframe of data-src when the reader presses play.
 func (d *demo) writeHTML(w interface{ WriteString(string) (int, error) }, n int) {
+	if d.view.Static {
+		d.writeStaticHTML(w, n)
+		return
+	}
 	esc := html.EscapeString
 	desc := esc(describe(d.scenario))
 	title, caption := desc, desc

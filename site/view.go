@@ -66,10 +66,15 @@ type demoView struct {
 	// Beside adds, under the demo, a link per row to play.html's compare
 	// mode: the block's run (a=) beside the row's (b=), on one clock.
 	Beside []compareRow
+	// Static makes the block a table of the run's caption figures,
+	// computed at build time, with no poster and no live demo: for runs the
+	// browser build refuses, such as a TPU slice's (the playground leaves
+	// the TPU support out to stay small), which paraplay run reproduces.
+	Static bool
 }
 
 // viewKeys lists the options for error messages.
-const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, sweep, beside"
+const viewKeys = "poster, start, speed, height, autoplay, hide, plan, compare, sweep, beside, static"
 
 // splitView finds the top-level view: key of a sim block, decodes it, and
 // returns the YAML with the view section blanked out line by line, so the
@@ -180,6 +185,8 @@ func setView(view *demoView, key string, v *yaml.Node) error {
 		view.Autoplay, err = strconv.ParseBool(s)
 	case "plan":
 		view.Plan, err = strconv.ParseBool(s)
+	case "static":
+		view.Static, err = strconv.ParseBool(s)
 	default:
 		return fmt.Errorf("unknown option; known: %s", viewKeys)
 	}

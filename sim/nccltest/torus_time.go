@@ -40,18 +40,18 @@ func TorusTime(s scenario.Scenario, t *topo.Topology) (float64, error) {
 	if m == 1 {
 		return collective.TorusTime(s.Collective.Op, g, s.Collective.Size, alpha, bw), nil
 	}
-	da, dbw, err := dcnShare(t)
+	da, dbw, err := DCNShare(t)
 	if err != nil {
 		return 0, err
 	}
 	return collective.TorusSlicesTime(g, m, s.Collective.Size, alpha, bw, da, dbw), nil
 }
 
-// dcnShare is the α of the route from chip 0 to chip 0 of the next slice
+// DCNShare is the α of the route from chip 0 to chip 0 of the next slice
 // (PCIe, the host's network link, the network, PCIe) and each chip's share
 // of its host's network link when all the host's chips send at once, or
 // its PCIe link's bandwidth if that is smaller.
-func dcnShare(t *topo.Topology) (units.Time, units.Bandwidth, error) {
+func DCNShare(t *topo.Topology) (units.Time, units.Bandwidth, error) {
 	if t.Torus == nil || t.Torus.Slices < 2 {
 		return 0, 0, fmt.Errorf("collective: no data-centre network between slices")
 	}

@@ -32,8 +32,10 @@ type Config struct {
 	// shape to split and are refused.
 	Model scenario.Model
 	// Cluster is the hardware, as in a scenario: cluster.gpu (required),
-	// nodes, gpus_per_node (required), intra, inter, network. Every plan
-	// uses all nodes × gpus_per_node GPUs.
+	// nodes, gpus_per_node (required), intra, inter, network; or a TPU
+	// slice (cluster.topology, slices, twisted, wraparound), whose plans
+	// are meshes (enumerate). Every plan uses all nodes × gpus_per_node
+	// GPUs, or all the slice's chips.
 	Cluster scenario.Cluster
 	// GlobalBatch is the number of sequences per iteration, 1..MaxGlobalBatch:
 	// dp × microbatches × micro_batch_size for every plan.
@@ -65,8 +67,15 @@ type Config struct {
 	MaxSimulations int
 }
 
-// GPUs is the number of GPUs every plan uses.
-func (c Config) GPUs() int { return max(1, c.Cluster.Nodes) * c.Cluster.GPUsPerNode }
+// GPUs is the number of GPUs every plan uses: nodes × gpus_per_node, or
+// the chips of a TPU slice (cluster.topology).
+func (c Config) GPUs() int {
+	if c.Cluster.Topology != "" {
+		s := scenario.Scenario{Cluster: c.Cluster}
+		return s.NumGPUs()
+	}
+	return max(1, c.Cluster.Nodes) * c.Cluster.GPUsPerNode
+}
 
 // maxMicroBatch is MaxMicroBatch with its default applied.
 func (c Config) maxMicroBatch() int {
@@ -102,7 +111,7 @@ func (c Config) Validate() error {
 	if c.Cluster.GPU == "" {
 		bad("cluster.gpu", "is empty; give a GPU preset, e.g. h100-sxm")
 	}
-	if c.Cluster.GPUsPerNode < 1 {
+	if c.Cluster.GPUsPerNode < 1 && c.Cluster.Topology == "" {
 		bad("cluster.gpus_per_node", "is %d; give the GPUs per server, 1..%d", c.Cluster.GPUsPerNode, scenario.MaxPerNode)
 	}
 	if len(c.Cluster.NodeGPUs) > 0 {

@@ -23,20 +23,25 @@ var schedules = []schedule{{"1f1b", 1}, {"interleaved", 2}, {"interleaved", 4}, 
 var recomputes = []workload.Recompute{workload.RecomputeNone, workload.RecomputeSelective, workload.RecomputeFull}
 
 // enumerate lists every plan of the search space in a fixed order, each as
-// a scenario. It applies only the rules that follow from the shapes
-// (divisibility, tp within a server, a schedule's own rules), so that what
-// it returns is worth validating; the rest is left to screening.
+// a scenario. On a TPU slice a plan is a mesh (parallel.mesh: model = tp,
+// seq = cp, and data, or fsdp for ZeRO-3, = dp; no pipeline), which the
+// run lays on the torus innermost first, so the search over tp and cp is
+// one over the mesh's axes and which torus axes each takes. It applies
+// only the rules that follow from the shapes (divisibility, tp within a
+// server, a schedule's own rules), so that what it returns is worth
+// validating; the rest is left to screening.
 func enumerate(c Config, m workload.Model) []Plan {
 	n := c.GPUs()
 	base := c.scenario()
 	var out []Plan
+	slice := c.Cluster.Topology != ""
 	for _, tp := range divisors(n) {
-		if tp > c.Cluster.GPUsPerNode && !c.CrossNodeTP {
+		if tp > c.Cluster.GPUsPerNode && !c.CrossNodeTP && !slice {
 			continue // tensor parallelism stays on a server's NVLink
 		}
 		for _, cp := range divisors(n / tp) {
 			for _, pp := range divisors(n / (tp * cp)) {
-				if pp > m.Layers {
+				if pp > m.Layers || (slice && pp > 1) {
 					continue // each pipeline stage needs a layer
 				}
 				dp := n / (tp * cp * pp)
@@ -82,6 +87,12 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
 				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
 				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
+				if s.Cluster.Topology != "" {
+					p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp}
+					if z == 3 {
+						p.Mesh.Data, p.Mesh.FSDP = 0, d.dp
+					}
+				}
 				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
 			}
 		}

@@ -21,7 +21,7 @@ func ForScenario(s scenario.Scenario) (Config, error) {
 		return Config{}, errors.New("plan: the planner needs catalog GPUs (cluster.gpu, e.g. h100-sxm)")
 	}
 	c := s.Cluster
-	if c.GPUsPerNode == 0 {
+	if c.GPUsPerNode == 0 && c.Topology == "" {
 		c.Nodes, c.GPUsPerNode = 1, s.NumGPUs()
 	}
 	p := s.Parallel

@@ -1,5 +1,3 @@
-//go:build !js
-
 package plan
 
 import (
@@ -142,7 +140,7 @@ func versus(p, best *Plan, b Breakdown) string {
 		if d.d < 0 {
 			verb = "gains"
 		}
-		words = append(words, fmt.Sprintf("%s %s %s", verb, fmtS(math.Abs(d.d)), partWords[d.part]))
+		words = append(words, fmt.Sprintf("%s %s %s", verb, fmtS(math.Abs(d.d)), partWords(d.part)))
 	}
 	total := b.Iteration - best.Iteration().Seconds()
 	head := fmt.Sprintf("%s slower than the best", fmtS(total))
@@ -160,11 +158,26 @@ func versus(p, best *Plan, b Breakdown) string {
 }
 
 // partWords names each part in a sentence ("loses 0.8 s to ...").
-var partWords = map[string]string{
-	"compute": "of compute", "bubble": "to the pipeline bubble", "tp": "of exposed tensor-parallel communication",
-	"cp": "of exposed context-parallel communication", "ep": "of exposed expert all-to-all",
-	"pp": "of exposed pipeline sends", "dp": "of exposed gradient reduction", "zero": "of exposed ZeRO gathers",
-	"optimizer": "of optimizer step",
+func partWords(part string) string {
+	switch part {
+	case "compute":
+		return "of compute"
+	case "bubble":
+		return "to the pipeline bubble"
+	case "tp":
+		return "of exposed tensor-parallel communication"
+	case "cp":
+		return "of exposed context-parallel communication"
+	case "ep":
+		return "of exposed expert all-to-all"
+	case "pp":
+		return "of exposed pipeline sends"
+	case "dp":
+		return "of exposed gradient reduction"
+	case "zero":
+		return "of exposed ZeRO gathers"
+	}
+	return "of " + part
 }
 
 // fmtS prints seconds with three significant decimals.

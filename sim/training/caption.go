@@ -27,6 +27,9 @@ import (
 //     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
 //     detectors' verdicts, the replicas' imbalance (iterationMetrics);
+//   - a TPU slice: data parallelism against the scaling book's tokens
+//     per chip, and the days to train a token budget beside its 6·N·T
+//     estimate (torusMetrics);
 //   - a long run (failures.duration set): failures and goodput beside
 //     Daly's closed form, and Young's optimum interval (longRunMetrics).
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
@@ -52,6 +55,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	}
 	parts = append(parts, readyFirstMetrics(s, sum)...)
 	parts = append(parts, cyclicMetrics(s, tl, sum)...)
+	parts = append(parts, torusMetrics(s, tl, sum)...)
 	if s.Failures.Duration > 0 {
 		long, err := longRunMetrics(s)
 		if err != nil {

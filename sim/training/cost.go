@@ -294,8 +294,14 @@ func (tr *iteration) commCosts(actElems float64) (tpAR, cpStep, etpAR units.Time
 }
 
 // tpAllReduce is a ring all-reduce of elems 16-bit elements on the first
-// tensor-parallel group's bottleneck path.
+// tensor-parallel group's bottleneck path; on a TPU slice, the torus
+// all-reduce over the group's axes.
 func (tr *iteration) tpAllReduce(elems float64) units.Time {
+	if torusTimeOf != nil {
+		if secs, ok := torusTimeOf(tr, collective.OpAllReduce, tr.plan.Group(0, parallel.TP), units.Bytes(elems*bytesPerElement)); ok {
+			return units.Round(secs) // the torus all-reduce over the model axes (torus.go)
+		}
+	}
 	a, bw, err := tr.paths.Bottleneck(tr.plan.Group(0, parallel.TP))
 	if err != nil {
 		return 0

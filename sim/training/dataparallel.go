@@ -315,9 +315,21 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 
+// onTorus and torusTimeOf are torus.go's torusCollective and torusTime on
+// the host; nil in the browser build, which runs no TPU slice.
+var (
+	onTorus     func(tr *iteration, op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, bool, error)
+	torusTimeOf func(tr *iteration, op collective.Op, gpus []int, bytes units.Bytes) (float64, bool)
+)
+
 // collective adds a data-parallel collective over gpus (rank r may start
 // after ready[r]) and returns, per rank, the op after which rank r is done.
 func (tr *iteration) collective(op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, error) {
+	if onTorus != nil {
+		if done, ok, err := onTorus(tr, op, purpose, gpus, ready, bytes); ok {
+			return done, err // a box of a TPU slice's torus (torus.go)
+		}
+	}
 	n := len(gpus)
 	cfg := tr.ringConfig(gpus, bytes)
 	algo := tr.algorithm(gpus)

@@ -2,6 +2,7 @@ package training
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"paraplay/sim/hw"
@@ -66,6 +67,7 @@ type Estimator struct {
 // topoKey is what a training topology is built from.
 type topoKey struct {
 	gpu, intra, inter, network, nodeGPUs string
+	slice                                string // cluster.topology and the keys beside it
 	nodes, perNode, n                    int
 	link                                 scenario.Link
 }
@@ -171,7 +173,8 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 		e.schedules[sk] = sch
 	}
 	c := s.Cluster
-	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Nodes, c.GPUsPerNode, s.NumGPUs(), s.Link}
+	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Topology + "/" + strconv.Itoa(c.Slices) + "/" + strconv.FormatBool(c.Twisted) + "/" + c.Wraparound,
+		c.Nodes, c.GPUsPerNode, s.NumGPUs(), s.Link}
 	bt, ok := e.topos[tk]
 	if !ok {
 		t, gpu, err := trainingTopology(s)

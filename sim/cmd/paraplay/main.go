@@ -224,6 +224,12 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay: %v\n", err)
 		return exitError
 	}
+	if !f.json {
+		if err := writeTorusBook(stdout, s, tl); err != nil {
+			fmt.Fprintf(stderr, "paraplay: %v\n", err)
+			return exitError
+		}
+	}
 	return 0
 }
 

@@ -32,6 +32,7 @@ Examples:
   paraplay plan --model mixtral-8x7b --gpus 32 --global-batch 128 --json
   paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --tokens 15T --gpu-hour 2
   paraplay plan --model llama3-70b --gpus 64 --global-batch 512 --emit megatron
+  paraplay plan --model llama3-8b --gpu tpu-v5p --topology 4x4x4 --global-batch 64
 
 Flags:
 `
@@ -46,6 +47,7 @@ const maxPlanGPUs = 16384
 
 type planFlags struct {
 	model, gpu, intra, inter, network string
+	topology                          string
 	gpus, perNode, batch, seqLen      int
 	maxMicroBatch, top, detailed      int
 	workers, maxSims                  int
@@ -65,6 +67,7 @@ func planFlagSet(f *planFlags, out io.Writer) *flag.FlagSet {
 	fs.IntVar(&f.gpus, "gpus", 0, "number of GPUs, a multiple of --gpus-per-node (required)")
 	fs.StringVar(&f.gpu, "gpu", "h100-sxm", "GPU preset (paraplay presets lists them)")
 	fs.IntVar(&f.perNode, "gpus-per-node", 8, "GPUs per server")
+	fs.StringVar(&f.topology, "topology", "", "a TPU slice's shape, e.g. 4x4x4 with --gpu tpu-v5p: plan meshes on its torus (--gpus is then its chips)")
 	fs.StringVar(&f.intra, "link", "", "intra-node link preset (default: the GPU preset's)")
 	fs.StringVar(&f.inter, "inter", "", "inter-node NIC preset (default: ib-ndr)")
 	fs.StringVar(&f.network, "network", "", "inter-node wiring: rail-optimized (default), fat-tree or ideal")
@@ -146,9 +149,15 @@ func (f *planFlags) config() (plan.Config, error) {
 	if f.model == "" {
 		bad("model", "is required: a model preset, e.g. llama3-70b")
 	}
-	if f.perNode < 1 || f.perNode > scenario.MaxPerNode {
+	switch {
+	case f.topology != "":
+		s := scenario.Scenario{Cluster: scenario.Cluster{Topology: f.topology}}
+		if n := s.NumGPUs(); f.gpus != 0 && f.gpus != n {
+			bad("gpus", "is %d but the slice %s has %d chips; give one or the other", f.gpus, f.topology, n)
+		}
+	case f.perNode < 1 || f.perNode > scenario.MaxPerNode:
 		bad("gpus-per-node", "is %d; allowed 1..%d", f.perNode, scenario.MaxPerNode)
-	} else if f.gpus < 1 || f.gpus > maxPlanGPUs || f.gpus%f.perNode != 0 {
+	case f.gpus < 1 || f.gpus > maxPlanGPUs || f.gpus%f.perNode != 0:
 		bad("gpus", "is %d; allowed 1..%d, a multiple of --gpus-per-node (%d)", f.gpus, maxPlanGPUs, f.perNode)
 	}
 	if f.seqLen < 0 {
@@ -177,13 +186,16 @@ func (f *planFlags) config() (plan.Config, error) {
 		}
 	}
 	perNode, nodes := max(1, f.perNode), 1
-	if len(errs) == 0 {
+	if len(errs) == 0 && f.topology == "" {
 		nodes = f.gpus / perNode
 	}
+	cl := scenario.Cluster{GPU: f.gpu, Nodes: nodes, GPUsPerNode: perNode, Intra: f.intra, Inter: f.inter, Network: f.network}
+	if f.topology != "" {
+		cl = scenario.Cluster{GPU: f.gpu, Topology: f.topology}
+	}
 	cfg := plan.Config{
-		Model: scenario.Model{Preset: f.model, SeqLen: f.seqLen},
-		Cluster: scenario.Cluster{GPU: f.gpu, Nodes: nodes, GPUsPerNode: perNode,
-			Intra: f.intra, Inter: f.inter, Network: f.network},
+		Model:       scenario.Model{Preset: f.model, SeqLen: f.seqLen},
+		Cluster:     cl,
 		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
 		Exhaustive: f.exhaustive, Detailed: f.detailed, MaxSimulations: f.maxSims,
 		Training: scenario.Training{Efficiency: f.efficiency, Tokens: tokens},
@@ -208,7 +220,7 @@ var configFlags = [][2]string{
 	{"global_batch", "--global-batch"}, {"max_micro_batch", "--max-micro-batch"}, {"detailed", "--detailed-top"},
 	{"max_simulations", "--max-simulations"},
 	{"cluster.gpus_per_node", "--gpus-per-node"}, {"cluster.nodes", "--gpus"}, {"cluster.gpu", "--gpu"},
-	{"cluster.intra", "--link"}, {"cluster.inter", "--inter"}, {"cluster.network", "--network"},
+	{"cluster.topology", "--topology"}, {"cluster.intra", "--link"}, {"cluster.inter", "--inter"}, {"cluster.network", "--network"},
 	{"model.seq_len", "--seq-len"}, {"model.preset", "--model"}, {"model", "--model"},
 	{"training.efficiency", "--efficiency"}, {"training.tokens", "--tokens"},
 	{"cost.gpu_hour", "--gpu-hour"}, {"cost.pue", "--pue"}, {"cost.grid_kg_per_kwh", "--grid-kg-per-kwh"},
@@ -401,28 +413,16 @@ func writePlanCSV(w io.Writer, plans []*plan.Plan) error {
 	return cw.Error()
 }
 
-// planLayout names a plan's degrees: dp, tp and pp, then cp, ep and etp
-// where they split anything.
-func planLayout(q scenario.Parallel) string {
-	layout := fmt.Sprintf("dp%d tp%d pp%d", q.DP, q.TP, q.PP)
-	if q.CP > 1 {
-		layout += fmt.Sprintf(" cp%d", q.CP)
-	}
-	if q.EP > 1 {
-		layout += fmt.Sprintf(" ep%d", q.EP)
-	}
-	if q.ETP > 0 && q.ETP != q.TP {
-		layout += fmt.Sprintf(" etp%d", q.ETP)
-	}
-	return layout
-}
-
 // writePlanText prints the search's counts, the best plans as a table and
 // how many plans lost for each reason.
 func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 	c, pr := r.Config, r.Progress
 	seq := c.Model.SeqLen
-	fmt.Fprintf(w, "%s on %d × %d %s, global batch %d", c.Model.Preset, max(1, c.Cluster.Nodes), c.Cluster.GPUsPerNode, c.Cluster.GPU, c.GlobalBatch)
+	if c.Cluster.Topology != "" {
+		fmt.Fprintf(w, "%s on a %s slice of %s (%d chips), global batch %d", c.Model.Preset, c.Cluster.Topology, c.Cluster.GPU, c.GPUs(), c.GlobalBatch)
+	} else {
+		fmt.Fprintf(w, "%s on %d × %d %s, global batch %d", c.Model.Preset, max(1, c.Cluster.Nodes), c.Cluster.GPUsPerNode, c.Cluster.GPU, c.GlobalBatch)
+	}
 	if seq > 0 {
 		fmt.Fprintf(w, " × %d tokens", seq)
 	}
