@@ -118,12 +118,12 @@ func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, c
 	barX, barW, barY := w-236, 220.0, 12.0
 	if compact {
 		text("plan/title", 12, 22, 14, colText, AnchorStart, fmt.Sprintf("%d of %d plans screened", len(plans), pr.Plans))
-		text("plan/counts", 12, 42, 12, colMuted, AnchorStart, fmt.Sprintf("%d OOM · %d ruled out · %d simulated%s",
-			pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated, bestSoFar(pr)))
+		text("plan/counts", 12, 42, 12, colMuted, AnchorStart, fmt.Sprintf("%d OOM · %d ruled out · %d simulated",
+			pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated))
 		barX, barW, barY = 100, w-120, 52
 	} else {
-		title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated%s",
-			len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated, bestSoFar(pr))
+		title := fmt.Sprintf("%d of %d plans screened: %d out of memory, %d ruled out, %d simulated",
+			len(plans), pr.Plans, pr.OutOfMemory, pr.Bounded+pr.Dominated, pr.Simulated)
 		text("plan/title", 16, 24, 15, colText, AnchorStart, title)
 		if 16+textWidth(title, 15)+90 > barX {
 			barY = 32
@@ -132,14 +132,6 @@ func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, c
 	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
 		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
 	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
-}
-
-// bestSoFar is ", best 4.2 s" once a plan has been simulated.
-func bestSoFar(pr plan.Progress) string {
-	if pr.Best <= 0 {
-		return ""
-	}
-	return fmt.Sprintf(", best %.3g s", pr.Best.Seconds())
 }
 
 // ParetoFront lists the simulated plans that fit and that no other such

@@ -126,7 +126,7 @@ func planCommand(args []string, stdout, stderr io.Writer) int {
 	case f.emit != "":
 		err = writeEmit(stdout, stderr, f.emit, r)
 	case f.json:
-		err = writePlanJSON(stdout, shown, cfg.Training.Tokens, r.Why())
+		err = writePlanJSON(stdout, shown, cfg.Training.Tokens, planWhy(r))
 	case f.csv:
 		err = writePlanCSV(stdout, shown)
 	default:
@@ -485,7 +485,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
-	writeWhy(w, r.Why())
+	writeWhy(w, planWhy(r))
 	writeBestPlan(w, r)
 	return nil
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package main
 
 import (
@@ -54,3 +56,6 @@ func writeWhy(w io.Writer, why []plan.Breakdown) {
 		fmt.Fprintf(w, "%s (%s): %s\n", b.Role, b.Label, b.Versus)
 	}
 }
+
+// planWhy is the search's explanation (plan.Result.Why, host-only).
+func planWhy(r *plan.Result) []plan.Breakdown { return r.Why() }
