@@ -28,7 +28,8 @@ import (
 // passes the current one) and shows the tab, returning {ok, error};
 // planView(bool) shows or hides the tab; planState() returns {active,
 // shown, phase, done, total, fraction, plans, screened, outOfMemory,
-// bounded, dominated, simulated, best (seconds), bestX, bestY (the best
+// bounded, dominated, simulated, best (seconds), costAxis (the cost axis
+// is drawn), bestX, bestY (the best
 // plan's square in logical pixels), width, height, picked, pickedN, error}.
 
 // stepBudget is the time a frame may spend on the search: the page keeps
@@ -168,6 +169,12 @@ func (pt *planTab) publish() {
 		"fraction": pr.Fraction(), "plans": pr.Plans, "screened": len(pt.search.Plans()), "outOfMemory": pr.OutOfMemory,
 		"bounded": pr.Bounded, "dominated": pr.Dominated, "simulated": pr.Simulated, "best": pr.Best.Seconds(),
 		"width": pt.dl.Width, "height": pt.dl.Height, "picked": pt.picked, "pickedN": pt.pickedN, "error": ""}
+	for _, it := range pt.dl.Items {
+		if it.ID == "plan/axis/cost" {
+			st["costAxis"] = true // the scatter shows dollars per million tokens
+			break
+		}
+	}
 	for _, p := range pt.search.Plans() {
 		if p.Status != plan.Best {
 			continue

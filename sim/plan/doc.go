@@ -21,9 +21,21 @@
 //     so they take the same time, and ZeRO-2 holds less gradient memory.
 //  2. Screen each plan with training.Estimator.Quick: its exact peak memory (the
 //     same bytes the simulation records) rules out every plan that does not
-//     fit, and its work bound — the busiest pipeline device's compute and
-//     blocking communication plus its optimizer step — is a time no run
-//     of the plan can beat.
+//     fit, and its work bound is a time no run of the plan can beat. The
+//     work bound is the longest of a few chains of ops every run must play
+//     one after another, on each pipeline device: the first microbatch's
+//     forward through the stages below the device, then all the device's
+//     ops (compute and blocking tensor-, context- and expert-parallel
+//     communication), then either the backwards of its last microbatch
+//     on the stages below, or its optimizer step — which also waits for
+//     the data-parallel collectives on the GPU's one communication stream
+//     (every gradient bucket, ZeRO-3's gathers before each pass, summed,
+//     and the last buckets, which only start as the last backward ends)
+//     and is followed by ZeRO-1/2's gather of the new parameters. These
+//     terms are what make frontier plans (Llama 3 405B on 16,384 GPUs)
+//     sort near their simulated times: ZeRO-3 over thousands of replicas
+//     no longer looks as cheap as its compute. TestBoundBelowSimulation
+//     checks bound ≤ run on random plans.
 //  3. Simulate the plans that fit, at analytic fidelity, in order of their
 //     work bound, in fixed-size batches. Before a plan joins a batch its
 //     bound is tightened with training.Estimator.Estimate (the longest path

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"paraplay/sim/budget"
 	"paraplay/sim/run"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/training"
@@ -33,7 +34,10 @@ func screen(p *Plan, est *training.Estimator) {
 func simulate(p *Plan, fidelity string) {
 	s := p.Scenario
 	s.Fidelity = fidelity
-	tl, err := run.Simulate(s)
+	// Mirrored: the planner reads the run only through its summary and
+	// memory, which a mirrored timeline gives as the full one does
+	// (run.SimulateMirroredWithin), without laying out every replica.
+	tl, err := run.SimulateMirroredWithin(s, budget.CLI)
 	if err != nil {
 		p.err = fmt.Errorf("%s run: %w", fidelity, err)
 		return
@@ -114,11 +118,12 @@ func simulatedParts(p *Plan) map[string]float64 {
 
 // boundParts splits a lower bound the same way: the busiest device's
 // compute, its blocking communication (tp, cp or ep), its wait for its
-// neighbours, its optimizer step.
+// neighbours, its data-parallel collectives beyond its ops (dp), its
+// optimizer step and ZeRO's gather after it (zero).
 func boundParts(p *Plan) map[string]float64 {
 	e := p.Estimate
 	return map[string]float64{"compute": e.Compute.Seconds(), blockingKind(p): e.Blocking.Seconds(),
-		"bubble": e.Wait.Seconds(), "optimizer": e.Optimizer.Seconds()}
+		"bubble": e.Wait.Seconds(), "optimizer": e.Optimizer.Seconds(), "dp": e.Stream.Seconds(), "zero": e.Gather.Seconds()}
 }
 
 // blockingKind is the communication that blocks p's compute: tensor

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"paraplay/sim/cost"
+	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
@@ -108,6 +109,29 @@ func (p *Plan) Iteration() units.Time {
 		return p.Result.Iteration
 	}
 	return p.Estimate.LowerBound
+}
+
+// Rent is what a second of the plan's run costs in dollars (its GPUs'
+// dollars per GPU-hour summed, over 3,600) and the tokens one iteration
+// trains (global batch × sequence length): the cost axis of a plot of
+// iteration times. The rate is the simulated run's (cost.gpu_hour, else
+// the GPU preset's assumed rate, hw.GPU.Price), or before a run, and in
+// the browser, which prices no run, the preset's. Zero when unknown.
+func (p *Plan) Rent() (usdPerSecond, tokens float64) {
+	if p.Result != nil && p.Result.cost.Tokens > 0 {
+		return p.Result.cost.Price / 3600, p.Result.cost.Tokens
+	}
+	s := p.Scenario
+	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	if err != nil {
+		return 0, 0
+	}
+	m, err := s.Model.Resolve()
+	if err != nil {
+		return 0, 0
+	}
+	q := s.Parallel
+	return gpu.Price * float64(s.NumGPUs()) / 3600, float64(q.DP*q.Microbatches*q.MicroBatchSize) * float64(m.SeqLen)
 }
 
 // Progress says how far a search is.

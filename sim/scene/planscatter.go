@@ -43,9 +43,9 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 		return dl
 	}
 	fams := families(plans)
-	ax := newAxes(plans, 70, 60, w-200, h-50)
+	ax := newAxes(plans, 70, 60, w-250, h-50)
 	if o.Compact { // the legend goes under the plot, the text is 12 px
-		ax = newAxes(plans, 62, 96, w-30, h-50-compactLegendHeight(fams))
+		ax = newAxes(plans, 62, 96, w-58, h-50-compactLegendHeight(fams))
 		ax.size = 12
 	}
 	ax.draw(&dl)
@@ -173,6 +173,7 @@ type scatterAxes struct {
 	x0, y0, x1, y1 float64 // the plot box
 	memMax, hbm    float64 // GiB
 	tMin, tMax     float64 // seconds
+	usdPerMTokS    float64 // dollars per million tokens per second of iteration (0: unpriced)
 	twins          map[*plan.Plan]*plan.Plan
 	size           float64 // of the axes' text
 }
@@ -219,6 +220,14 @@ func (a scatterAxes) time(p *plan.Plan) float64 {
 func newAxes(plans []*plan.Plan, x0, y0, x1, y1 float64) scatterAxes {
 	a := scatterAxes{x0: x0, y0: y0, x1: x1, y1: y1, twins: twins(plans), size: 11}
 	a.hbm = float64(plans[0].Estimate.Capacity) / float64(units.GiB)
+	for _, p := range plans {
+		// Every plan runs on the same GPUs: the rent of a second is the
+		// same for all, so the cost axis is the time axis rescaled.
+		if usd, tok := p.Rent(); tok > 0 {
+			a.usdPerMTokS = usd / tok * 1e6
+			break
+		}
+	}
 	a.memMax = 1.5 * a.hbm
 	a.tMin = math.Inf(1)
 	for _, p := range plans {
@@ -269,6 +278,14 @@ func (a scatterAxes) draw(dl *DrawList) {
 		y := a.y1 - (a.y1-a.y0)*float64(i)/4
 		line("plan/axis/y/tick", a.x0-4, y, a.x0, y, colAxis, 1)
 		text("plan/axis/y/label", a.x0-7, y+4, AnchorEnd, fmt.Sprintf("%.3g s", t))
+		if a.usdPerMTokS > 0 {
+			line("plan/axis/cost/tick", a.x1, y, a.x1+4, y, colAxis, 1)
+			text("plan/axis/cost/label", a.x1+7, y+4, AnchorStart, fmt.Sprintf("$%.3g", t*a.usdPerMTokS))
+		}
+	}
+	if a.usdPerMTokS > 0 {
+		line("plan/axis/cost", a.x1, a.y0, a.x1, a.y1, colAxis, 1)
+		text("plan/axis/cost/title", a.x1, a.y0-10, AnchorMiddle, "$ per M tokens")
 	}
 	text("plan/axis/x/title", (a.x0+a.x1)/2, a.y1+36, AnchorMiddle, "peak memory per GPU")
 	text("plan/axis/y/title", a.x0, a.y0-10, AnchorMiddle, "iteration")

@@ -31,8 +31,8 @@ type Estimate struct {
 	// Estimator.Estimate). Quick leaves it at Work.
 	LowerBound units.Time
 	// Work is a weaker bound that needs no walk through the schedule: the
-	// largest total, over pipeline devices, of the device's ops and its
-	// optimizer step. Work ≤ LowerBound.
+	// longest, over pipeline devices, of a few chains the device's ops
+	// must follow (workBound). Work ≤ LowerBound.
 	Work units.Time
 	// Compute, Blocking and Wait split LowerBound on the device that sets
 	// it: its compute (recomputation included), its blocking tensor-,
@@ -40,6 +40,12 @@ type Estimate struct {
 	// for its neighbours (the pipeline bubble even with free messages).
 	// Optimizer is its optimizer step.
 	Compute, Blocking, Wait, Optimizer units.Time
+	// Stream is the part of the device's data-parallel collectives that
+	// its ops cannot hide: its communication stream's gradient
+	// collectives (and ZeRO-3's gathers) beyond its ops' time, which delay
+	// the optimizer step; Gather is ZeRO-1/2's all-gather after the step
+	// (streamBound). Both zero off analytic fidelity.
+	Stream, Gather units.Time
 }
 
 // OOM reports whether the peak exceeds the GPU's memory.
@@ -55,6 +61,7 @@ func (e Estimate) NearOOM() bool { return timeline.NearOOM(e.PeakMemory, e.Capac
 type Estimator struct {
 	topos     map[topoKey]*builtTopo
 	schedules map[schedKey]pipeline.Schedule
+	links     map[ringKey]*ringLinks // data-parallel groups' links, per layout (streamBounds)
 }
 
 // topoKey is what a training topology is built from.
@@ -79,7 +86,7 @@ type schedKey struct {
 
 // NewEstimator returns an estimator with empty caches.
 func NewEstimator() *Estimator {
-	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]pipeline.Schedule{}}
+	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]pipeline.Schedule{}, links: map[ringKey]*ringLinks{}}
 }
 
 // Estimate works out s's peak memory and a lower bound on its iteration.
@@ -142,9 +149,13 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if tr.real {
 		est.PeakMemory = tr.peakMemory()
 	}
-	tr.workBound(&est)
+	comm, err := tr.streamBounds(e.links)
+	if err != nil {
+		return Estimate{}, err
+	}
+	tr.workBound(&est, comm)
 	if walk {
-		tr.lowerBound(&est)
+		tr.lowerBound(&est, comm)
 	}
 	return est, nil
 }
@@ -216,9 +227,18 @@ func (tr *iteration) peakMemory() units.Bytes {
 	return worst
 }
 
-// workBound fills in est's Work, and LowerBound with Work and its parts: the
-// ops of the busiest device one after another, then its optimizer step.
-func (tr *iteration) workBound(est *Estimate) {
+// workBound fills in est's Work, and LowerBound with Work and its parts.
+// On every device d the ops run one after another, and none before the
+// first microbatch's forward has come through the model stages below d's
+// lowest (start); the device's optimizer step waits for its ops and for
+// its data-parallel collectives (streamBound), and what follows the step
+// comes after it; when d's last op is a backward, the backwards of that
+// microbatch on the stages below it (tail) still follow. Each of these
+// is a chain of ops the run must play one after another, so the longest
+// is a bound, cheaper than the walk of lowerBound: no op is visited
+// twice.
+func (tr *iteration) workBound(est *Estimate, sb []streamBound) {
+	fwd := tr.forwardChain()
 	for d, order := range tr.sch.Order {
 		var compute, comm units.Time
 		for _, o := range order {
@@ -226,18 +246,29 @@ func (tr *iteration) workBound(est *Estimate) {
 			compute += c
 			comm += b
 		}
+		start := tr.deviceStart(fwd, d)
 		opt := tr.optimizerTime(d)
-		if t := compute + comm + opt; t > est.Work {
+		stream := tr.streamWait(sb[d], d, start+compute+comm)
+		wait, t := start, start+compute+comm+stream+opt+sb[d].After
+		if tail := tr.backwardTail(order[len(order)-1], d); start+compute+comm+tail > t {
+			wait, t, stream, opt = start+tail, start+compute+comm+tail, 0, 0
+		}
+		if t > est.Work {
 			est.Work, est.LowerBound = t, t
-			est.Compute, est.Blocking, est.Wait, est.Optimizer = compute, comm, 0, opt
+			est.Compute, est.Blocking, est.Wait, est.Optimizer = compute, comm, wait, opt
+			est.Stream, est.Gather = stream, sb[d].After
+			if opt == 0 && stream == 0 {
+				est.Gather = 0
+			}
 		}
 	}
 }
 
 // lowerBound fills in est's LowerBound and its parts: the longest path
 // through one replica's pipeline ops with free messages, each device
-// followed by its optimizer step.
-func (tr *iteration) lowerBound(est *Estimate) {
+// followed by its optimizer step, no earlier than its data-parallel
+// collectives allow, and by what follows the step (streamBound).
+func (tr *iteration) lowerBound(est *Estimate, sb []streamBound) {
 	sch := tr.sch
 	m := sch.Microbatches
 	// end[kind][k·m+mb] is when op (kind, mb) of model stage k ends; −1
@@ -287,10 +318,12 @@ func (tr *iteration) lowerBound(est *Estimate) {
 	est.LowerBound = 0
 	for d, dv := range devs {
 		opt := tr.optimizerTime(d)
-		if t := dv.free + opt; t > est.LowerBound {
+		stream := tr.streamWait(sb[d], d, dv.free)
+		if t := dv.free + stream + opt + sb[d].After; t > est.LowerBound {
 			est.LowerBound = t
 			est.Compute, est.Blocking, est.Optimizer = dv.compute, dv.blocked, opt
 			est.Wait = dv.free - dv.compute - dv.blocked
+			est.Stream, est.Gather = stream, sb[d].After
 		}
 	}
 }

@@ -66,7 +66,7 @@ func TestEstimateMatchesRun(t *testing.T) {
 		if est.LowerBound > tl.End || est.LowerBound <= 0 {
 			t.Errorf("%s: lower bound %v, the run took %v; want 0 < bound ≤ run", q, est.LowerBound, tl.End)
 		}
-		if sum := est.Compute + est.Blocking + est.Wait + est.Optimizer; sum != est.LowerBound {
+		if sum := est.Compute + est.Blocking + est.Wait + est.Stream + est.Optimizer + est.Gather; sum != est.LowerBound {
 			t.Errorf("%s: parts sum to %v, bound %v", q, sum, est.LowerBound)
 		}
 		quick, err := e.Quick(s)

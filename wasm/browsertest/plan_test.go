@@ -116,3 +116,33 @@ func clickBestPlan(t *testing.T, ctx context.Context) {
 		t.Fatal(err)
 	}
 }
+
+// TestPlanTabProgressAndCost watches a search in the plan tab: the
+// progress the page reports advances while it runs (screened, bounded,
+// simulated, the best so far), and the scatter carries the cost axis
+// (dollars per million tokens beside the iteration time). It keeps a
+// screenshot of the finished scatter.
+func TestPlanTabProgressAndCost(t *testing.T) {
+	base := serve(t)
+	ctx, con := browser(t)
+	open(t, ctx, base, planPage)
+	if err := chromedp.Do(ctx, chromedp.Click(`#plan-start`)); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ctx, "the search to start", `window.paraplay.planState().active && window.paraplay.planState().shown`)
+	waitFor(t, ctx, "the search to end", `window.paraplay.planState().phase === "done" && window.paraplay.planState().bestX > 0`)
+	st := eval[map[string]any](t, ctx, `window.paraplay.planState()`)
+	t.Logf("plan state: %v", st)
+	if st["best"].(float64) <= 0 || st["simulated"].(float64) < 1 || st["done"].(float64) < st["plans"].(float64) {
+		t.Errorf("progress: %v; want every plan screened, some simulated and a best time", st)
+	}
+	if c, _ := st["costAxis"].(bool); !c {
+		t.Errorf("the scatter has no cost axis: %v", st)
+	}
+	waitFor(t, ctx, "a frame of the scatter", `window.paraplay.frames > 0`)
+	img := screenshot(t, ctx, "paraplay-plan-cost.png")
+	if n, top := colours(img); n < 20 || top > 0.97 {
+		t.Errorf("the scatter looks blank: %d colours, the commonest covering %.0f%%", n, 100*top)
+	}
+	noConsoleErrors(t, con)
+}

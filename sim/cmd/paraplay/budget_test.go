@@ -84,7 +84,7 @@ func TestBudgetFlag(t *testing.T) {
 		{[]string{"run", "testdata/audit/checkpoint-1us.yaml", "--duration", "100000d"}, exitUsage, "--duration is 100000d; allowed up to 365d"},
 		{[]string{"collective", "--algo", "ring", "--nodes", "512", "--gpus-per-node", "8", "--gpu", "h100-sxm", "--size", "1G", "--fidelity", "detailed"},
 			exitUsage, "--fidelity: 4096 GPUs (ring all-reduce) = 67.1 M transfers; the command line allows 10 M"},
-		{[]string{"plan", "--model", "llama3-8b", "--gpus", "65536", "--global-batch", "65536"}, exitUsage, "--gpus: is 65536; allowed 1..8192"},
+		{[]string{"plan", "--model", "llama3-8b", "--gpus", "65536", "--global-batch", "65536"}, exitUsage, "--gpus: is 65536; allowed 1..16384"},
 	} {
 		var out, errOut bytes.Buffer
 		code := Main(c.args, &out, &errOut)

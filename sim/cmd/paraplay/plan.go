@@ -39,10 +39,11 @@ Flags:
 
 // planFlags are the command's settings.
 // maxPlanGPUs caps --gpus: the planner screens some 30,000 plans and
-// simulates the best, which on 8,192 GPUs took 43 s and 1.0 GB (Llama 3
-// 8B, 2 cores); on 65,536 it ran past a minute (issue 19). Larger
-// clusters are planned at this size and scaled by data parallelism.
-const maxPlanGPUs = 8192
+// simulates the best; 16,384 GPUs is the frontier case of issue 24
+// (Llama 3 405B as Dubey et al. 2024 trained it); on 65,536 it ran past
+// a minute (issue 19). Larger clusters are planned at this size and
+// scaled by data parallelism.
+const maxPlanGPUs = 16384
 
 type planFlags struct {
 	model, gpu, intra, inter, network   string
@@ -126,7 +127,7 @@ func planCommand(args []string, stdout, stderr io.Writer) int {
 	case f.emit != "":
 		err = writeEmit(stdout, stderr, f.emit, r)
 	case f.json:
-		err = writePlanJSON(stdout, shown, cfg.Training.Tokens)
+		err = writePlanJSON(stdout, shown, cfg.Training.Tokens, planWhy(r))
 	case f.csv:
 		err = writePlanCSV(stdout, shown)
 	default:
@@ -272,8 +273,12 @@ func (b *planBar) update(p plan.Progress) {
 	}
 	b.last, b.shown = pct, true
 	n := barWidth * pct / 100
-	fmt.Fprintf(b.w, "\rplan [%s%s] %3d%% %-10s %d plans, %d out of memory, %d simulated   ",
-		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), pct, p.Phase, p.Plans, p.OutOfMemory, p.Simulated)
+	best := "-"
+	if p.Best > 0 {
+		best = fmtSeconds(p.Best)
+	}
+	fmt.Fprintf(b.w, "\rplan [%s%s] %3d%% %-10s %d plans, %d out of memory, %d bounded, %d simulated, best %s   ",
+		strings.Repeat("#", n), strings.Repeat(".", barWidth-n), pct, p.Phase, p.Plans, p.OutOfMemory, p.Bounded, p.Simulated, best)
 }
 
 func (b *planBar) done() {
@@ -367,7 +372,7 @@ func newPlanRow(rank int, p *plan.Plan, tokens float64) planRow {
 	return r
 }
 
-func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
+func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64, why []plan.Breakdown) error {
 	rows := make([]planRow, len(plans))
 	for i, p := range plans {
 		rows[i] = newPlanRow(i+1, p, tokens)
@@ -376,7 +381,10 @@ func writePlanJSON(w io.Writer, plans []*plan.Plan, tokens float64) error {
 	enc.SetIndent("", "  ")
 	return enc.Encode(struct {
 		Plans []planRow `json:"plans"`
-	}{rows})
+		// Why is the best plan against the runner-up and the naive
+		// layouts, part by part (plan.Result.Why).
+		Why []plan.Breakdown `json:"why"`
+	}{rows, why})
 }
 
 func writePlanCSV(w io.Writer, plans []*plan.Plan) error {
@@ -482,6 +490,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
+	writeWhy(w, planWhy(r))
 	writeBestPlan(w, r)
 	return nil
 }
