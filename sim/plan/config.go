@@ -53,6 +53,11 @@ type Config struct {
 	// CrossNodeTP lets a tensor-parallel group span servers; by default tp
 	// is at most gpus_per_node, as every published plan keeps it on NVLink.
 	CrossNodeTP bool
+	// ZeROLayers also tries, for every ZeRO-3 plan, per-layer sharding
+	// (parallel.zero_layers, OSDP): ZeRO-3 on the first k layers and ZeRO-2
+	// on the rest, for k = L/8, 2L/8, …, 7L/8 (rounded, distinct); on
+	// the host only (perlayer.go).
+	ZeROLayers bool
 	// Exhaustive simulates every plan that fits in memory, instead of
 	// skipping those whose lower bound cannot beat the best found.
 	Exhaustive bool

@@ -48,7 +48,7 @@ func enumerate(c Config, m workload.Model) []Plan {
 				for _, e := range expertDegrees(m, dp, tp) {
 					for b := 1; b <= c.maxMicroBatch() && c.GlobalBatch%(dp*b) == 0; b *= 2 {
 						mb := c.GlobalBatch / (dp * b)
-						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, e.ep, e.etp, b, mb})
+						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, e.ep, e.etp, b, mb}, c.ZeROLayers)
 					}
 				}
 			}
@@ -66,7 +66,7 @@ type degrees struct {
 
 // appendSchedules adds the plans of one layout: every schedule, ZeRO stage
 // and recomputation policy that applies.
-func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d degrees) []Plan {
+func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d degrees, perLayer bool) []Plan {
 	scheds := schedules
 	if d.pp == 1 {
 		scheds = schedules[:1] // one stage: every schedule is the same
@@ -87,6 +87,7 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
 				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
 				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
+				p.ZeROLayers = 0
 				if s.Cluster.Topology != "" {
 					p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp}
 					if z == 3 {
@@ -94,6 +95,12 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 					}
 				}
 				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+				if z == 3 && perLayer && perLayerSearch {
+					for _, k := range zeroLayerChoices(m.Layers) {
+						p.ZeROLayers = k
+						out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+					}
+				}
 			}
 		}
 	}
@@ -177,4 +184,21 @@ func family(p scenario.Parallel) string {
 		return "single"
 	}
 	return strings.Join(dims, "·")
+}
+
+// zeroLayerChoices are the per-layer sharding splits Config.ZeROLayers
+// tries on a model of L layers: ZeRO-3 on the first k = jL/8 layers
+// (rounded; j = 1..7, distinct, 1 ≤ k < L) and ZeRO-2 on the rest. A
+// grid rather than every k: the plan's memory falls and its time rises
+// almost linearly in k (osdp.go), so the best k under a memory limit is
+// the fewest sharded layers that fit, found here within L/8.
+func zeroLayerChoices(L int) []int {
+	var ks []int
+	for j := 1; j < 8; j++ {
+		k := (j*L + 4) / 8
+		if k >= 1 && k < L && (len(ks) == 0 || ks[len(ks)-1] != k) {
+			ks = append(ks, k)
+		}
+	}
+	return ks
 }

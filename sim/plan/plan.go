@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"paraplay/sim/cost"
@@ -196,6 +197,10 @@ func (p *Plan) Label() string {
 	if sched == "interleaved" {
 		sched += fmt.Sprintf(" v%d", q.VirtualStages)
 	}
-	return fmt.Sprintf("%s, %s, b %d × m %d, ZeRO-%d, recompute %s", strings.Join(dims, " × "), sched,
-		q.MicroBatchSize, q.Microbatches, q.ZeRO, q.Recompute)
+	rest := ""
+	if perLayerSearch && q.ZeROLayers > 0 { // only the host's planner searches it (perlayer.go)
+		rest = " on " + strconv.Itoa(q.ZeROLayers) + " layers, ZeRO-2 on the rest"
+	}
+	return fmt.Sprintf("%s, %s, b %d × m %d, ZeRO-%d%s, recompute %s", strings.Join(dims, " × "), sched,
+		q.MicroBatchSize, q.Microbatches, q.ZeRO, rest, q.Recompute)
 }

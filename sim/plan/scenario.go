@@ -26,6 +26,7 @@ func ForScenario(s scenario.Scenario) (Config, error) {
 	}
 	p := s.Parallel
 	cfg := Config{Model: s.Model, Cluster: c, GlobalBatch: p.DP * p.Microbatches * p.MicroBatchSize, Training: s.Training,
-		Cost: scenario.Get[training.Cost](&s, "cost")}
+		Cost:       scenario.Get[training.Cost](&s, "cost"),
+		ZeROLayers: p.ZeROLayers > 0} // a scenario that shards per layer has the planner search it too
 	return cfg, cfg.Validate()
 }

@@ -132,6 +132,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
 		s.Parallel.ZeROGroup = pick(b, 0, 1, 2, 3)
+		s.Parallel.ZeROLayers = pick(b, 0, 0, 1, 2, -1, 1000)
 		s.Parallel.GradReduce = pick(b, "", "overlap", "after_backward")
 		s.Parallel.P2P = pick(b, "", "async", "blocking", "blocking_list")
 		s.Parallel.Cyclic = pick(b, false, false, true)

@@ -169,6 +169,7 @@ func randomScenario(rng *rand.Rand, s scenario.Scenario) scenario.Scenario {
 		case 8:
 			s.Parallel.ZeRO = pick(0, 1, 2, 3)
 			s.Parallel.ZeROGroup = pick(0, 0, 1, 2)
+			s.Parallel.ZeROLayers = pick(0, 0, 1, 2)
 		case 9:
 			s.Fidelity = pickS("auto", "detailed", "analytic")
 		case 10:

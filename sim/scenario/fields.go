@@ -108,6 +108,7 @@ var planFields = []Field{
 	intField("parallel.etp", "etp", func(s *Scenario) *int { return &s.Parallel.ETP }),
 	intField("parallel.zero", "zero", func(s *Scenario) *int { return &s.Parallel.ZeRO }),
 	intField("parallel.zero_group", "zero_group", func(s *Scenario) *int { return &s.Parallel.ZeROGroup }),
+	intField("parallel.zero_layers", "zero_layers", func(s *Scenario) *int { return &s.Parallel.ZeROLayers }),
 	{"parallel.schedule", "schedule", strings.Join(pipeline.Names(), ", "), func(s *Scenario) string { return s.Parallel.Schedule },
 		func(s *Scenario, v string) error { s.Parallel.Schedule = v; return nil }},
 	intField("parallel.virtual_stages", "virtual_stages", func(s *Scenario) *int { return &s.Parallel.VirtualStages }),

@@ -87,6 +87,12 @@ type Parallel struct {
 	// across the dp/g groups (hierarchical ZeRO: FSDP's hybrid sharding,
 	// ZeRO++'s hpZ, AsyncHZP).
 	ZeROGroup int `yaml:"zero_group" json:"zero_group,omitempty"`
+	// ZeROLayers is k, the transformer layers the ZeRO stage shards: 0
+	// (the default) shards them all; 1 ≤ k ≤ model.layers shards the
+	// embedding, the output head and the first k layers and replicates
+	// the others, whole states and all-reduced gradients (per-layer
+	// sharding as in OSDP, Jiang et al. 2023).
+	ZeROLayers int `yaml:"zero_layers" json:"zero_layers,omitempty"`
 	// Schedule is the pipeline schedule: gpipe, 1f1b, interleaved, zb-h1,
 	// zb-h2, zb-v, dualpipev, pipedream-async or local-loss (every stage
 	// trains against its own local loss; its backward waits for no gradient).

@@ -23,6 +23,8 @@ import (
 //     the dropped token copies (moeMetrics);
 //   - hierarchical ZeRO (parallel.zero_group set): model states and
 //     bytes between servers beside their closed forms (hzpMetrics);
+//   - per-layer sharding (parallel.zero_layers set): model states
+//     beside the sum over layers (osdpMetrics);
 //   - subnetwork data parallelism: a worker's model states and gradient
 //     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
@@ -44,6 +46,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	parts = append(parts, moeMetrics(s, sum)...)
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, hzpMetrics(s, tl)...)
+	parts = append(parts, osdpMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 && s.Failures.Duration == 0 {

@@ -80,7 +80,9 @@ func (tr *iteration) dataParallel() error {
 		}
 		// ZeRO-1/2: every replica updated one shard; gather the new
 		// parameters (ZeRO-3 gathers them before each pass instead).
-		if tr.par.ZeRO == 1 || tr.par.ZeRO == 2 {
+		// With parallel.zero_layers, ZeRO-3 gathers the whole-parameter
+		// layers' after the step too (osdp.go).
+		if tr.par.ZeRO == 1 || tr.par.ZeRO == 2 || tr.par.ZeRO == 3 && tr.par.ZeROLayers > 0 {
 			if err := tr.gatherAfterStep(d, opt); err != nil {
 				return err
 			}
@@ -216,7 +218,15 @@ func (tr *iteration) gatherAfterStep(d int, opt []int) error {
 	}
 	var params units.Bytes
 	for c := 0; c < tr.sch.Chunks; c++ {
-		params += tr.gradBytes(tr.stageOfDev[d][c])
+		k := tr.stageOfDev[d][c]
+		if tr.par.ZeRO == 3 {
+			params += tr.gradBytes(k) - tr.shardedBytes(k) // osdp.go
+		} else {
+			params += tr.gradBytes(k)
+		}
+	}
+	if params == 0 {
+		return nil
 	}
 	sg := tr.par.ShardGroup()
 	for j := range tr.mpGroup[0][d] {
@@ -271,6 +281,9 @@ func (tr *iteration) zero3Gather(d int, o, prev pipeline.Op) error {
 	k := tr.stageOfDev[d][o.Chunk]
 	kp := tr.stageOfDev[d][prev.Chunk]
 	sg := tr.par.ShardGroup()
+	if tr.shardedBytes(k) == 0 {
+		return nil // parallel.zero_layers keeps all of stage k whole (osdp.go)
+	}
 	for j := 0; j < len(tr.mpGroup[0][d])*tr.plan.DP/sg; j++ {
 		// Rank j%mp of the ZeRO group j/mp (one group of all but with
 		// parallel.zero_group, hzp.go).
@@ -292,7 +305,7 @@ func (tr *iteration) zero3Gather(d int, o, prev pipeline.Op) error {
 		if len(gpus) < 2 {
 			continue
 		}
-		ids, err := tr.prefetch(gpus, ready, tr.gradBytes(k))
+		ids, err := tr.prefetch(gpus, ready, tr.shardedBytes(k))
 		if err != nil {
 			return err
 		}

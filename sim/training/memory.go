@@ -61,8 +61,10 @@ func (tr *iteration) record(tl *timeline.Timeline) {
 // of a pipeline device holding stages ks keeps (ZeRO's accounting over its
 // chunks' shards).
 func (c *costs) modelStates(ks []int) (params, grads, opt units.Bytes) {
-	st := workload.ModelStateBytes(c.deviceParams(ks), c.par.ZeRO, c.par.ShardGroup()) // hzp.go
-	return units.Bytes(st.Parameters), units.Bytes(st.Gradients), units.Bytes(st.OptimizerStates)
+	rep := c.deviceReplicated(ks)                                                          // layers whose parameters parallel.zero_layers keeps whole: ZeRO-2's accounting (osdp.go)
+	st := workload.ModelStateBytes(c.deviceParams(ks)-rep, c.par.ZeRO, c.par.ShardGroup()) // hzp.go
+	r := workload.ModelStateBytes(rep, 2, c.par.ShardGroup())
+	return units.Bytes(st.Parameters + r.Parameters), units.Bytes(st.Gradients + r.Gradients), units.Bytes(st.OptimizerStates + r.OptimizerStates)
 }
 
 // zero3Buffer is the memory ZeRO-3 needs on a pipeline device holding
@@ -81,7 +83,7 @@ func (c *costs) zero3Buffer(ks []int) units.Bytes {
 	var unit float64
 	last := len(c.layers) - 1
 	for _, k := range ks {
-		if c.layers[k] > 0 {
+		if c.layers[k] > 0 && c.replicatedParams(k) < c.stageParams(k) { // a sharded layer (osdp.go)
 			unit = max(unit, workload.StageParams(c.model, 1, false, false, p.TP, p.EP))
 		}
 		if k == 0 {

@@ -55,6 +55,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	checkPlan(p, bad)
 	checkZeROGroup(p, bad)
+	checkZeROLayers(s, bad)
 	if len(p.LayersPerStage) > 0 || p.FirstLastFewer != 0 {
 		stages := 0 // the schedule's model stages, when it builds
 		if sch, err := pipeline.New(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err == nil {

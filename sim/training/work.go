@@ -30,7 +30,8 @@ import (
 //	            (parallel.cyclic: tp·2(dp−1), the relay)
 //	          + pp·(tp·cp)·dp(g−1)   (ZeRO-1/2)  or  pp·2mv·(tp·cp)·dp(g−1)  (ZeRO-3)
 //
-// with g = parallel.zero_group (dp when 0); a hierarchical ZeRO (g < dp)
+// with g = parallel.zero_group (dp when 0); parallel.zero_layers adds
+// ZeRO-1/2's gathers after the step to ZeRO-3's (osdp.go); a hierarchical ZeRO (g < dp)
 // sums gradients by (dp/g)·ring(g·cp) reduce-scatter messages and g·cp
 // all-reduces of ring(dp/g) instead (hzp.go).
 // ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
@@ -251,6 +252,9 @@ func analyticCollectives(s scenario.Scenario, v, m, b float64) float64 {
 		sg := float64(p.ShardGroup())
 		n = pp*v*tp*b*(dp/sg+sg*cp) + pp*2*m*v*tp*cp*dp/sg
 	}
+	if p.ZeROLayers > 0 {
+		n += pp * tp * cp * dp / float64(p.ShardGroup()) // osdp.go: the whole layers' gathers after the step
+	}
 	if f := SDPOf(&s).Fraction; !s.Model.IsSynthetic() && f != 0 {
 		_, n = sdpWork(p.DP, f, b, 1)
 		n += 2 * m
@@ -324,6 +328,9 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 		zero = channels * pp * mp * dp * (sg - 1)
 	case real && dp > 1 && p.ZeRO == 3:
 		zero = channels * pp * 2 * m * v * mp * dp * (sg - 1)
+		if p.ZeROLayers > 0 { // osdp.go: and the whole layers' after the step
+			zero += channels * pp * mp * dp * (sg - 1)
+		}
 	}
 	fix := "use fidelity: analytic (or auto, analytic above 512 GPUs), or lower parallel.microbatches"
 	if s.Fidelity == "auto" {

@@ -14,7 +14,7 @@ import (
 func TestSiteHierarchicalZeRO(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "zero-fsdp.html", 10, "hzp")
+	captions := readDemos(t, ctx, base, "zero-fsdp.html", 12, "hzp")
 	for i, want := range map[int][]string{
 		5: {"16Ψ/g = 7.5 GiB", "bytes sent between servers per iteration 224 GiB; closed form 224 GiB"},
 		6: {"16Ψ/g = 15.0 GiB", "bytes sent between servers per iteration 29.9 GiB; closed form 29.9 GiB"},

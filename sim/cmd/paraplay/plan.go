@@ -45,17 +45,17 @@ Flags:
 const maxPlanGPUs = 8192
 
 type planFlags struct {
-	model, gpu, intra, inter, network string
-	topology                          string
-	gpus, perNode, batch, seqLen      int
-	maxMicroBatch, top, detailed      int
-	workers, maxSims                  int
-	efficiency                        float64
-	tokens                            string
-	gpuHour, pue, grid                float64
-	emit                              string
-	crossNodeTP, exhaustive           bool
-	json, csv, quiet                  bool
+	model, gpu, intra, inter, network   string
+	topology                            string
+	gpus, perNode, batch, seqLen        int
+	maxMicroBatch, top, detailed        int
+	workers, maxSims                    int
+	efficiency                          float64
+	tokens                              string
+	gpuHour, pue, grid                  float64
+	emit                                string
+	crossNodeTP, exhaustive, zeroLayers bool
+	json, csv, quiet                    bool
 }
 
 // planFlagSet declares the flags on a fresh set writing to out.
@@ -75,6 +75,7 @@ func planFlagSet(f *planFlags, out io.Writer) *flag.FlagSet {
 	fs.Float64Var(&f.efficiency, "efficiency", 0, "fraction of peak FLOP/s reached, 0 < e ≤ 1 (default: the GPU preset's)")
 	fs.IntVar(&f.maxMicroBatch, "max-micro-batch", plan.DefaultMaxMicroBatch, "largest micro-batch size tried (powers of two)")
 	fs.BoolVar(&f.crossNodeTP, "cross-node-tp", false, "let tensor-parallel groups span servers")
+	fs.BoolVar(&f.zeroLayers, "zero-layers", false, "also try per-layer sharding for ZeRO-3 plans (parallel.zero_layers, OSDP)")
 	fs.BoolVar(&f.exhaustive, "exhaustive", false, "simulate every plan that fits instead of stopping at the bound")
 	fs.IntVar(&f.top, "top", 10, "plans to print, best first (0 = all)")
 	fs.IntVar(&f.detailed, "detailed-top", 0, "re-simulate the best k plans at detailed fidelity")
@@ -195,7 +196,7 @@ func (f *planFlags) config() (plan.Config, error) {
 	cfg := plan.Config{
 		Model:       scenario.Model{Preset: f.model, SeqLen: f.seqLen},
 		Cluster:     cl,
-		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP,
+		GlobalBatch: f.batch, MaxMicroBatch: f.maxMicroBatch, CrossNodeTP: f.crossNodeTP, ZeROLayers: f.zeroLayers,
 		Exhaustive: f.exhaustive, Detailed: f.detailed, MaxSimulations: f.maxSims,
 		Training: scenario.Training{Efficiency: f.efficiency, Tokens: tokens},
 		Cost:     training.Cost{GPUHour: f.gpuHour, PUE: f.pue, GridKgPerKWh: f.grid},
@@ -458,8 +459,12 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 				why += fmt.Sprintf(" (detailed: %s)", fmtSeconds(p.Detailed.Iteration))
 			}
 		}
-		fmt.Fprintf(w, "%4d  %-22s %-15s %-9s %-5d %-9s %11s %6s %10s  %s\n", i+1, layout, sched,
-			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), q.ZeRO, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
+		zero := fmt.Sprint(q.ZeRO)
+		if q.ZeROLayers > 0 {
+			zero += fmt.Sprintf("/%d", q.ZeROLayers) // ZeRO-3 on the first k layers (osdp)
+		}
+		fmt.Fprintf(w, "%4d  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", i+1, layout, sched,
+			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), zero, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
 	}
 	reasons := map[string]int{}
 	for _, p := range r.Plans {

@@ -1,0 +1,178 @@
+package opgraph
+
+import (
+	"fmt"
+
+	"paraplay/sim/collective"
+	"paraplay/sim/hw"
+	"paraplay/sim/taskgraph"
+	"paraplay/sim/topo"
+	"paraplay/sim/units"
+)
+
+// Per-stage data parallelism, after DAPPLE (Fan et al. 2021, "DAPPLE: A
+// Pipelined Data Parallel Approach for Training Large Models", PPoPP):
+// a pipeline whose stages need not have the same number of replicas.
+// Stage i runs on d_i GPUs, which take its microbatches in turn and
+// all-reduce its gradient at the end; the planner (PlanStages) picks the
+// stage count and the d_i, cutting the graph so that each stage's forward
+// time is proportional to its d_i.
+//
+// Not modelled: DAPPLE's early-backward schedule (this pipeline runs
+// GPipe's order), its placement policies across servers (one server
+// here), and its profiler.
+
+// replicas is the GPUs of each stage: Run.StageReplicas, or one per GPU.
+func (r Run) replicas() []int {
+	if len(r.StageReplicas) > 0 {
+		return r.StageReplicas
+	}
+	reps := make([]int, r.GPUs)
+	for i := range reps {
+		reps[i] = 1
+	}
+	return reps
+}
+
+// checkReplicas refuses StageReplicas that do not sum to GPUs.
+func (r Run) checkReplicas() error {
+	if len(r.StageReplicas) == 0 {
+		return nil
+	}
+	sum := 0
+	for _, d := range r.StageReplicas {
+		if d < 1 {
+			return fmt.Errorf("opgraph: stage_replicas %v; each stage needs ≥ 1 GPU", r.StageReplicas)
+		}
+		sum += d
+	}
+	if sum != r.GPUs {
+		return fmt.Errorf("opgraph: stage_replicas %v sum to %d; allowed only a split of the %d GPUs", r.StageReplicas, sum, r.GPUs)
+	}
+	return nil
+}
+
+// stagesWeighted cuts g into len(reps) contiguous stages at its cut
+// points, stage i ending at the first cut at or past the share
+// (d_0 + … + d_i)/Σd of the forward time, and returns each stage's last
+// operator.
+func stagesWeighted(g Graph, reps []int, b int, gpu hw.GPU) []int {
+	var total units.Time
+	for _, o := range g.Ops {
+		total += forwardTime(o, b, gpu)
+	}
+	all := 0
+	for _, d := range reps {
+		all += d
+	}
+	n := len(reps)
+	var ends []int
+	var sum units.Time
+	cs := cuts(g)
+	ci, share := 0, 0
+	for i, o := range g.Ops {
+		sum += forwardTime(o, b, gpu)
+		for ci < len(cs) && cs[ci] < i {
+			ci++
+		}
+		k := len(ends)
+		if k >= n-1 || ci >= len(cs) || cs[ci] != i {
+			continue
+		}
+		share = 0
+		for _, d := range reps[:k+1] {
+			share += d
+		}
+		if float64(sum) >= float64(total)*float64(share)/float64(all) || len(cs)-ci <= n-1-k {
+			ends = append(ends, i)
+		}
+	}
+	return append(ends, len(g.Ops)-1)
+}
+
+// stageAllReduce sums stage i's bf16 gradient over its d replicas (GPUs
+// from, …) once each is done (last), with the ring's closed form
+// 2(d−1)·α + 2(d−1)/d · S/B on the slowest link between neighbours.
+func stageAllReduce(tg *taskgraph.Graph, t *topo.Topology, g Graph, ends []int, i, from, d int, last []int) error {
+	if d < 2 {
+		return nil
+	}
+	lo := 0
+	if i > 0 {
+		lo = ends[i-1] + 1
+	}
+	var params int64
+	for _, o := range g.Ops[lo : ends[i]+1] {
+		params += o.Params()
+	}
+	if params == 0 {
+		return nil
+	}
+	bytes := units.Bytes(2 * params)
+	gpus := make([]int, d)
+	var alpha units.Time
+	var bw units.Bandwidth
+	for k := range gpus {
+		gpus[k] = from + k
+		a, b, err := topo.NewRouter(t).PathCost(from+k, from+(k+1)%d)
+		if err != nil {
+			return err
+		}
+		if k == 0 || b < bw {
+			bw = b
+		}
+		alpha = max(alpha, a)
+	}
+	dd := units.Time(d)
+	tm := 2*(dd-1)*alpha + bw.TransferTime(units.Bytes(float64(bytes)*2*float64(d-1)/float64(d)))
+	tg.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpAllReduce, Algorithm: "ring", Purpose: "dp", Bytes: bytes, GPUs: gpus, Time: max(1, tm)},
+		deps(pick(last, gpus)...)...)
+	return nil
+}
+
+// pick is xs at the indexes idx.
+func pick(xs, idx []int) []int {
+	out := make([]int, len(idx))
+	for k, i := range idx {
+		out[k] = xs[i]
+	}
+	return out
+}
+
+// PlanStages is DAPPLE's planner over r's GPUs: every number of stages
+// and every split of the GPUs among them (2^(G−1) splits, each with the
+// stage cut proportional to its shares), each simulated, and the fastest
+// returned with its makespan. r.Split must be Model.
+func PlanStages(g Graph, r Run) (Run, units.Time, error) {
+	var best Run
+	bestT := units.Time(-1)
+	G := r.GPUs
+	for mask := 0; mask < 1<<(G-1); mask++ {
+		var reps []int
+		run := 1
+		for k := 0; k < G-1; k++ {
+			if mask&(1<<k) != 0 {
+				reps = append(reps, run)
+				run = 0
+			}
+			run++
+		}
+		reps = append(reps, run)
+		q := r
+		q.StageReplicas = reps
+		if len(cuts(g)) < len(reps)-1 {
+			continue
+		}
+		tl, err := Simulate(g, q)
+		if err != nil {
+			return Run{}, 0, err
+		}
+		if bestT < 0 || tl.End < bestT {
+			best, bestT = q, tl.End
+		}
+	}
+	if bestT < 0 {
+		return Run{}, 0, fmt.Errorf("opgraph: no split of %d GPUs fits %q", G, g.Name)
+	}
+	return best, bestT, nil
+}
