@@ -2,53 +2,22 @@ package compare_test
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"testing"
 
 	"paraplay/sim/compare"
 	"paraplay/sim/kineto"
 	"paraplay/sim/kineto/kinetotest"
-	"paraplay/sim/run"
-	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
 
 func simulate(t *testing.T, file, fidelity string) *timeline.Timeline {
-	t.Helper()
-	data, err := os.ReadFile("../scenario/testdata/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fidelity != "" {
-		s.Fidelity = fidelity
-	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
+	return kinetotest.Simulate(t, file, fidelity)
 }
 
 // measure writes GPUs gpus of tl as Kineto traces and imports them.
 func measure(t *testing.T, tl *timeline.Timeline, gpus []int) (*timeline.Timeline, []kineto.RankReport) {
 	t.Helper()
-	var traces []*kineto.Trace
-	for _, g := range gpus {
-		var b bytes.Buffer
-		if err := kineto.WriteRank(&b, tl, g); err != nil {
-			t.Fatal(err)
-		}
-		tr, err := kineto.Read(&b, fmt.Sprintf("rank%d.json", g), kineto.Limits{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		traces = append(traces, tr)
-	}
+	traces, _ := kinetotest.Written(t, tl, gpus)
 	m, err := kineto.Timeline(traces)
 	if err != nil {
 		t.Fatal(err)

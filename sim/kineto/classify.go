@@ -72,12 +72,13 @@ func (c Class) IsMemory() bool { return c == Memcpy || c == Memset }
 // FlashAttention's flash_fwd_kernel, xformers' and PyTorch's fmha_cutlass,
 // cuDNN's sdpa engines; cuBLAS's ampere_/sm80_xmma_/nvjet_ GEMMs,
 // CUTLASS's cutlass::Kernel, cuDNN's implicit-GEMM convolutions; ATen's
-// vectorized_elementwise_kernel, layer/batch/RMS norms, softmax, the fused
+// vectorized_elementwise_kernel, layer/batch/RMS norms (with layer norm's
+// GammaBetaBackward and group norm's RowwiseMoments), softmax, the fused
 // optimizers' multi_tensor_apply.
 var (
 	attentionNames   = []string{"flash", "fmha", "attention", "attn", "sdpa", "mha_"}
 	gemmNames        = []string{"gemm", "gemv", "cutlass", "cublas", "xmma", "nvjet", "matmul", "ampere_", "volta_", "turing_", "hopper_", "sm80_", "sm90_", "sm100_", "implicit", "dgrad", "wgrad", "fprop"}
-	elementwiseNames = []string{"elementwise", "vectorized", "unrolled", "norm", "bn_", "softmax", "dropout", "gelu", "relu", "silu", "swiglu", "rotary", "rope", "adam", "multi_tensor", "fill", "copy", "reduce", "cat", "transpose", "nchwtonhwc", "nhwctonchw", "cast", "index"}
+	elementwiseNames = []string{"elementwise", "vectorized", "unrolled", "norm", "gammabeta", "moments", "bn_", "softmax", "dropout", "gelu", "relu", "silu", "swiglu", "rotary", "rope", "adam", "multi_tensor", "fill", "copy", "reduce", "cat", "transpose", "nchwtonhwc", "nhwctonchw", "cast", "index"}
 )
 
 // classify says what a GPU activity of category cat (lower-cased) and

@@ -4,54 +4,22 @@ package kineto_test
 
 import (
 	"bytes"
-	"fmt"
-	"os"
 	"testing"
 
 	"paraplay/sim/kineto"
-	"paraplay/sim/run"
-	"paraplay/sim/scenario"
+	"paraplay/sim/kineto/kinetotest"
 	"paraplay/sim/timeline"
 )
 
 // simulate runs a testdata scenario, with fidelity when it is not empty.
 func simulate(t *testing.T, file, fidelity string) *timeline.Timeline {
-	t.Helper()
-	data, err := os.ReadFile("../scenario/testdata/" + file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fidelity != "" {
-		s.Fidelity = fidelity
-	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return tl
+	return kinetotest.Simulate(t, file, fidelity)
 }
 
 // roundTrip writes every GPU of tl as a rank's trace and imports them.
 func roundTrip(t *testing.T, tl *timeline.Timeline) (*timeline.Timeline, [][]byte) {
 	t.Helper()
-	var traces []*kineto.Trace
-	var files [][]byte
-	for g := range tl.GPUs {
-		var b bytes.Buffer
-		if err := kineto.WriteRank(&b, tl, g); err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, b.Bytes())
-		tr, err := kineto.Read(bytes.NewReader(b.Bytes()), fmt.Sprintf("rank%d.json", g), kineto.Limits{})
-		if err != nil {
-			t.Fatalf("reading rank %d back: %v", g, err)
-		}
-		traces = append(traces, tr)
-	}
+	traces, files := kinetotest.Written(t, tl, nil)
 	got, err := kineto.Timeline(traces)
 	if err != nil {
 		t.Fatal(err)

@@ -156,12 +156,8 @@ func (w *scanWalk) eventList() error {
 // exactly, else ignoring case; others are skipped.
 func (w *scanWalk) fields(fs *table, depth int) error {
 	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
-		return s.lit()
-	case '{':
-	default:
-		return s.typeError(c)
+	if ok, err := s.opens('{'); !ok {
+		return err
 	}
 	s.pos++
 	if s.peek() == '}' {
@@ -290,13 +286,9 @@ func (w *scanWalk) id(v *anyID) error {
 // (an element that is null keeps what was there), and null empties it.
 func (w *scanWalk) ints(v *[]int) error {
 	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
-		*v = nil
-		return s.lit()
-	case '[':
-	default:
-		return s.typeError(c)
+	if ok, err := s.opens('['); !ok {
+		*v = nil // null empties it; on an error the trace is lost anyway
+		return err
 	}
 	out := (*v)[:0]
 	err := s.array(func() error {
@@ -328,13 +320,9 @@ func intField(s *scanner, v *int) error {
 // devices decodes deviceProperties into ds.
 func (w *scanWalk) devices(ds *[]deviceProps) error {
 	s := w.s
-	switch c := s.peek(); c {
-	case 'n':
+	if ok, err := s.opens('['); !ok {
 		*ds = nil
-		return s.lit()
-	case '[':
-	default:
-		return s.typeError(c)
+		return err
 	}
 	*ds = []deviceProps{}
 	return s.array(func() error {
@@ -399,9 +387,19 @@ func scanTypes(raw []byte) []string {
 // listOf reads a list, calling elem for each element, or null; another
 // value is an error. It reports whether it read a list.
 func listOf(s *scanner, elem func() error) (bool, error) {
+	if ok, err := s.opens('['); !ok {
+		return false, err
+	}
+	return true, s.array(elem)
+}
+
+// opens reports whether the value next starts with open ('[' or '{'),
+// reading nothing; null it reads, reporting false; another value is a
+// type error. It is the prologue of every "null or a list/object" field.
+func (s *scanner) opens(open byte) (bool, error) {
 	switch c := s.peek(); c {
-	case '[':
-		return true, s.array(elem)
+	case open:
+		return true, nil
 	case 'n':
 		return false, s.lit()
 	default:

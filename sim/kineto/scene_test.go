@@ -10,6 +10,7 @@ import (
 	"paraplay/sim/kineto"
 	"paraplay/sim/kineto/kinetotest"
 	"paraplay/sim/scene"
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -32,5 +33,49 @@ func TestSceneDrawsMeasuredRun(t *testing.T) {
 	}
 	if d := scene.Describe(tl, "gpu/1", tl.End/2); !strings.Contains(d, "rank 1") {
 		t.Errorf("GPU 1 described as %q, want it to name rank 1", d)
+	}
+}
+
+// TestSceneColoursKernelsByClass draws the shared NCCL trace: the legend
+// names the kernel classes it has with their swatches, and a GPU running
+// an elementwise kernel, a GEMM or a copy is filled with its class's swatch.
+func TestSceneColoursKernelsByClass(t *testing.T) {
+	tl, err := kineto.Timeline([]*kineto.Trace{kinetotest.Read(t, "kineto-nccl-2rank-rank0.json.gz")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	item := func(dl *scene.DrawList, id string) *scene.Item {
+		for i := range dl.Items {
+			if dl.Items[i].ID == id {
+				return &dl.Items[i]
+			}
+		}
+		return nil
+	}
+	dl := scene.Build(tl, 0, scene.Options{Width: 1280, Height: 800})
+	for key, label := range map[string]string{"gemm": "GEMM, conv", "elementwise": "elementwise/norm", "memcpy": "copy/set", "communication": "communication", "kernel": "other kernel"} {
+		if it := item(&dl, "legend/"+key+"/label"); it == nil || it.Text != label {
+			t.Errorf("legend entry %s: %+v, want the label %q", key, it, label)
+		}
+	}
+	seen := map[timeline.Kind]bool{}
+	for _, s := range tl.Spans {
+		kind := s.Kind
+		if kind == timeline.Memset {
+			kind = timeline.Memcpy
+		}
+		if s.GPU != 0 || seen[kind] || s.End-s.Start < 2 {
+			continue
+		}
+		seen[kind] = true
+		at := s.Start + (s.End-s.Start)/2
+		dl := scene.Build(tl, at, scene.Options{Width: 1280, Height: 800})
+		box, swatch := item(&dl, "gpu/0"), item(&dl, "legend/"+string(kind)+"/swatch")
+		if box == nil || swatch == nil || box.Fill != swatch.Fill {
+			t.Errorf("a %s kernel at %v: the GPU's box %+v, want the fill of its swatch %+v", kind, at, box, swatch)
+		}
+	}
+	if len(seen) < 4 {
+		t.Errorf("checked %d classes, want gemm, elementwise, copy and other", len(seen))
 	}
 }

@@ -86,6 +86,15 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 		li, le := collective.ChannelLoads(cfg.Nodes, per, cfg.Channels)
 		return fmt.Sprintf("α–β formula steps·max(α₁ + %d·S/(nC)/B₁, α₂ + %d·S/(nC)/B₂), C = %d channels", li, le, cfg.Channels), secs, err
 	}
+	if op == "all_to_all" && (algo == "pxn" || algo == "pairwise") && cfg.Nodes > 1 && per > 1 && per < n {
+		// On the NVLink and NIC paths (collective.AllToAllPXNTime and
+		// AllToAllPairwiseTwoLevelTime).
+		secs, err := Predict(t, op, algo, cfg, gpus)
+		if algo == "pairwise" {
+			return "α–β formula max((g−1)·(α₁ + S/(n·B₁)), (n−g)·(α₂ + S/(n·B₂)))", secs, err
+		}
+		return "α–β formula max(M·G, G + (M−1)·E, (M−1)·G + E), G = (g−1)·(α₁ + S/(n·B₁)), E = α₂ + g·S/(n·B₂)", secs, err
+	}
 	if op == "all_reduce" && algo == "tree" && cfg.Nodes > 1 && per > 1 {
 		// NCCL's tree across nodes (collective.NCCLTree): chains in the
 		// nodes, a double binary tree over them, on the NVLink and NIC

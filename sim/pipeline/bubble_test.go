@@ -44,7 +44,7 @@ func TestBubbleFormula(t *testing.T) {
 			t.Errorf("%s p=%d m=%d v=%d: executed bubble %.6f, formula %.6f", c.name, c.p, c.m, c.v, r.BubbleFraction, b.Fraction)
 		}
 	}
-	for _, name := range []string{"zb-v", "dualpipev", "pipedream-async", "toaster"} {
+	for _, name := range []string{"zb-v", "dualpipev", "stp", "pipedream-async", "toaster"} {
 		if b, ok := BubbleFormula(name, 4, 8, 2, equal); ok {
 			t.Errorf("%s: closed form %+v; want none", name, b)
 		}

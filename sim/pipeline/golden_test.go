@@ -19,6 +19,7 @@ var gridCases = map[string][][3]int{
 	"zb-h2":           {{4, 8, 0}, {2, 4, 0}},
 	"zb-v":            {{4, 8, 0}, {2, 4, 0}},
 	"dualpipev":       {{4, 8, 0}, {2, 4, 0}},
+	"stp":             {{2, 4, 0}},
 	"pipedream-async": {{4, 8, 0}},
 	"local-loss":      {{4, 8, 0}, {2, 3, 0}},
 	"gpipe-2bp":       {{4, 8, 0}, {2, 3, 0}},

@@ -15,6 +15,7 @@ var names = []struct{ name, rule string }{
 	{"zb-h2", "v = 1"},
 	{"zb-v", "v = 2, m ≥ 2p"},
 	{"dualpipev", "v = 2, m ≥ 2p"},
+	{"stp", "v = 2, m ≥ 2p"},
 	{"pipedream-async", "v = 1"},
 	{"local-loss", "v = 1"},
 	{"gpipe-2bp", "v = 1"},
@@ -61,6 +62,14 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return ZBV(p, m)
 	case "dualpipev":
 		return DualPipeV(p, m)
+	case "stp":
+		// Synergistic TP and PP (Qi et al. 2025) braids a forward of one
+		// microbatch with a backward of another on the V layout: the order
+		// of DualPipeV's overlapped pairs, whose tensor-parallel
+		// all-reduces package training hides under the other half.
+		s, err := DualPipeV(p, m)
+		s.Name = "stp"
+		return s, err
 	case "pipedream-async":
 		return PipeDreamAsync(p, m), nil
 	case "local-loss":
@@ -101,8 +110,8 @@ func Check(name string, p, m, v int) error {
 		return fmt.Errorf("pipeline: interleaved: m = %d microbatches is not a multiple of p = %d stages (Megatron's rule for interleaving)", m, p)
 	case name == "zb-v" && m < 2*p:
 		return fmt.Errorf("pipeline: zb-v: m = %d microbatches is fewer than 2p = %d (the V's warm-up fills 2p chunks)", m, 2*p)
-	case name == "dualpipev" && m < 2*p:
-		return fmt.Errorf("pipeline: dualpipev: m = %d microbatches is fewer than 2p = %d (the reference implementation's rule)", m, 2*p)
+	case (name == "dualpipev" || name == "stp") && m < 2*p:
+		return fmt.Errorf("pipeline: %s: m = %d microbatches is fewer than 2p = %d (DualPipeV's rule)", name, m, 2*p)
 	}
 	return nil
 }
@@ -112,7 +121,7 @@ func chunks(name string, v int) int {
 	switch name {
 	case "interleaved":
 		return max(v, 1)
-	case "zb-v", "dualpipev":
+	case "zb-v", "dualpipev", "stp":
 		return 2
 	}
 	return 1

@@ -12,6 +12,7 @@ import (
 	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/swarm"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
@@ -108,7 +109,8 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	switch b.next() % 23 {
+	k := b.next() % 24
+	switch k {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
 	case 1:
@@ -128,7 +130,7 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Parallel.Microbatches = pick(b, 1, 3, 64, 4096)
 		s.Parallel.MicroBatchSize = pick(b, 1, 4096)
 	case 6:
-		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp", "ready-first")
+		s.Parallel.Schedule = pick(b, "1f1b", "gpipe", "interleaved", "zb-h1", "dualpipev", "gpipe-2bp", "1f1b-2bp", "ready-first", "stp")
 		s.Parallel.VirtualStages = pick(b, 1, 2)
 		s.Parallel.ZeRO = pick(b, 0, 1, 3)
 		s.Parallel.ZeROGroup = pick(b, 0, 1, 2, 3)
@@ -180,11 +182,18 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Training.Tokens = pick(b, 0, 1, 15e12, 1e18, 2e18)
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
-	case 21:
-		mutateTPU(b, s)
-	case 22:
-		mutateMoE(b, s)
+	case 21, 22, 23:
+		[...]func(*bytesOf, *scenario.Scenario){mutateTPU, mutateMoE, mutateSwarm}[k-21](b, s)
 	}
+}
+
+// mutateSwarm changes the swarm section, often to a boundary value.
+func mutateSwarm(b *bytesOf, s *scenario.Scenario) {
+	swarm.Edit(s, func(y *swarm.Settings) {
+		y.Stages, y.Skip = pick(b, 0, 2, 3, 16, 17), pick(b, 0, 1, 2, 15, -1)
+		y.Rebalance = pick(b, 0, units.Microsecond, units.Millisecond, 5*units.Second, 3601*units.Second)
+		y.Microbatches, y.StageBytes = pick(b, 1, 7, 4096, 4097), pick(b, 0, units.GiB, 101*units.GiB)
+	})
 }
 
 // mutateTPU puts s on a TPU slice: its shape, slices and wraparound, and

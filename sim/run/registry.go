@@ -14,6 +14,7 @@ import (
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
 	"paraplay/sim/strategy"
+	"paraplay/sim/swarm"
 	"paraplay/sim/training"
 )
 
@@ -30,6 +31,7 @@ var builtins = []strategy.Strategy{
 	rlhf.Strategy{},
 	inference.Strategy{},
 	partitioned.Strategy{},
+	swarm.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.

@@ -7,8 +7,10 @@ import (
 )
 
 // ViewParams are URL parameters that belong to the viewer, not to the
-// scenario (the browser app reads them itself); FromQuery skips them.
-var ViewParams = []string{"speed", "autoplay", "loop", "t", "embed", "hide", "present", "theme", "plan"}
+// scenario (the browser app reads them itself; trace, the URL of a
+// profiler trace to play, is read by the page, site/assets/trace.js);
+// FromQuery skips them.
+var ViewParams = []string{"speed", "autoplay", "loop", "t", "embed", "hide", "present", "theme", "plan", "trace"}
 
 // FromQuery decodes a scenario from URL query parameters, starting from
 // Default. Parameters are untrusted: an unknown parameter or a bad value is a

@@ -119,6 +119,9 @@ func kindColor(k timeline.Kind) (Color, bool) {
 	case timeline.Host:
 		return colHostWork, true
 	}
+	if j := measuredClass(k); j >= 0 {
+		return measuredKinds[j].fill, true
+	}
 	if c, ok := rlhfColor(k); ok {
 		return c, true
 	}
@@ -205,3 +208,56 @@ var (
 	colNearOOM  = Color{0xe8, 0x9a, 0x00, 0xff} // above 90% of HBM, within it
 	colHBMLimit = Color{0x22, 0x22, 0x22, 0xff}
 )
+
+// measuredKinds are a measured run's kernel classes (package kineto names
+// them) in the legend's order, with their labels and fills: GEMMs in the
+// blue of compute, attention mauve, elementwise and norms orange, copies
+// and sets teal, other kernels yellow; apart in hue and, but for the
+// yellow and orange, in lightness. Only a profiler's trace has these
+// kinds, so the hues of a simulated run's kinds are free.
+var measuredKinds = [...]struct {
+	kind  timeline.Kind
+	label string
+	fill  Color
+}{
+	{timeline.GEMM, "GEMM, conv", stateStyle[Forward].fill},
+	{timeline.Attention, "attention", stateStyle[Optimizer].fill},
+	{timeline.Elementwise, "elementwise/norm", stateStyle[Backward].fill},
+	{timeline.Memcpy, "copy/set", Color{0x76, 0xb7, 0xb2, 0xff}},
+	{timeline.Kernel, "other kernel", stateStyle[BackwardWeight].fill},
+}
+
+// measuredClass is the index in measuredKinds of a measured kernel of
+// kind k (a memset counts as a copy), -1 for another kind. It is not
+// inlined: its callers are, in many places.
+//
+//go:noinline
+func measuredClass(k timeline.Kind) int {
+	if k == timeline.Memset {
+		k = timeline.Memcpy
+	}
+	for j := range measuredKinds {
+		if measuredKinds[j].kind == k {
+			return j
+		}
+	}
+	return -1
+}
+
+// measuredEntries is the legend of a measured run: the kernel classes it
+// has, then communication and idle.
+func measuredEntries(tl *timeline.Timeline) []legendEntry {
+	var has [len(measuredKinds)]bool
+	for i := range tl.Spans {
+		if j := measuredClass(tl.Spans[i].Kind); j >= 0 {
+			has[j] = true
+		}
+	}
+	var out []legendEntry
+	for j, e := range measuredKinds {
+		if has[j] {
+			out = append(out, legendEntry{string(e.kind), e.label, e.fill, Color{}})
+		}
+	}
+	return append(out, legendEntries[2], legendEntries[3])
+}

@@ -91,9 +91,9 @@ func everyGPURows(tl *timeline.Timeline) stripRows { return chooseRows(tl, false
 func collectiveEntries(f *Frames) []legendEntry {
 	if f.tl.Fidelity == timeline.Measured {
 		// A profiler's trace says which kernel ran, not which pass it
-		// belonged to: its compute is "kernel", not forward or backward.
-		return []legendEntry{{"forward", "kernel (measured)", stateStyle[Forward].fill, Color{}},
-			legendEntries[2], legendEntries[3]}
+		// belonged to: its compute is kernels by class, not forward or
+		// backward.
+		return measuredEntries(f.tl)
 	}
 	if len(f.innet) > 0 {
 		return inNetworkEntries(f)

@@ -180,7 +180,13 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 	for i := range cx {
 		id := b.f.ids.gpu.at(i)
 		a := acts[i]
-		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, a.state.fill())
+		fill, text := a.state.fill(), a.state.textColor()
+		if a.state == Forward && a.span != nil {
+			if j := measuredClass(a.span.Kind); j > 0 {
+				fill, text = measuredKinds[j].fill, colDarkText // a measured kernel's class; GEMMs (0) keep compute's blue
+			}
+		}
+		box := b.rect(id, cx[i]-bw/2, cy[i]-bh/2, bw, bh, fill)
 		// A box under 8 px wide keeps its outline only when idle, whose
 		// light grey would otherwise melt into the node behind it: at 512
 		// GPUs the outlines were a fifth of the frame's quads.
@@ -198,14 +204,17 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 		if twoLines {
 			nameY = cy[i] - 2*b.s
 		}
-		b.text(b.f.ids.gpuLabel.at(i), cx[i], nameY, name, nameSize, a.state.textColor(), AnchorMiddle).Bold = true
+		b.text(b.f.ids.gpuLabel.at(i), cx[i], nameY, name, nameSize, text, AnchorMiddle).Bold = true
 		if !twoLines {
 			continue
 		}
 		if label := a.label(); textWidth(label, stateSize) <= bw-4 {
-			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, label, stateSize, a.state.textColor(), AnchorMiddle)
+			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, label, stateSize, text, AnchorMiddle)
 		} else if a.span != nil && a.span.Label != "" && textWidth(a.span.Label, stateSize) <= bw-4 {
-			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, a.span.Label, stateSize, a.state.textColor(), AnchorMiddle)
+			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, a.span.Label, stateSize, text, AnchorMiddle)
+		} else if a.span != nil && b.f.tl.Fidelity == timeline.Measured && textWidth(string(a.span.Kind), stateSize) <= bw-4 {
+			// a kernel's name too long for the box: its class
+			b.text(b.f.ids.gpuState.at(i), cx[i], nameY+stateSize+4*b.s, string(a.span.Kind), stateSize, text, AnchorMiddle)
 		}
 	}
 }

@@ -57,6 +57,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 		parts = append(parts, more...)
 	}
 	parts = append(parts, readyFirstMetrics(s, sum)...)
+	parts = append(parts, stpMetrics(s, sum)...)
 	parts = append(parts, cyclicMetrics(s, tl, sum)...)
 	parts = append(parts, torusMetrics(s, tl, sum)...)
 	if s.Failures.Duration > 0 {

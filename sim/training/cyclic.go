@@ -32,7 +32,7 @@ import (
 // sum (one message names every rule: each costs the browser's download).
 func checkCyclic(s *scenario.Scenario, bad scenario.Reporter) {
 	p := s.Parallel
-	if p.Cyclic && (p.DP < 2 || p.PP*p.CP*p.EP*p.VirtualStages != 1 || p.ZeRO != 0 || p.Schedule == "zb-v" || p.Schedule == "dualpipev" ||
+	if p.Cyclic && (p.DP < 2 || p.PP*p.CP*p.EP*p.VirtualStages != 1 || p.ZeRO != 0 || p.Schedule == "zb-v" || p.Schedule == "dualpipev" || p.Schedule == "stp" ||
 		SDPOf(s).Fraction != 0 || imperfect(*s) || s.Compression.Enabled()) {
 		bad("parallel.cyclic", "is true with dp %d, pp %d, zero %d; it needs dp ≥ 2, pp, cp and ep 1, zero 0, one model chunk (not zb-v, dualpipev or virtual stages), no parallel.sdp, no compression, and one plain iteration (iterations 1, no faults, straggler or data.seq_dist)",
 			p.DP, p.PP, p.ZeRO)

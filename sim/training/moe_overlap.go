@@ -29,12 +29,19 @@ import (
 // pairs and the other half's compute each can hide its all-to-alls under.
 // It leaves hide nil for other schedules and for one GPU per group.
 func (tr *iteration) overlapPairs(x *routed) {
-	if tr.sch.Name != "dualpipev" || tr.par.EP <= 1 {
-		return
+	if tr.sch.Name == "dualpipev" && tr.par.EP > 1 {
+		x.hide = tr.pairCompute()
 	}
-	x.hide = make([]map[pipeline.Op]units.Time, len(tr.sch.Order))
+}
+
+// pairCompute maps, for each device, each op of DualPipeV's overlapped
+// pairs (an F followed at once by a B of the other chunk) to the other
+// half's compute; the B's counts its W when the W follows it at once (a
+// full backward).
+func (tr *iteration) pairCompute() []map[pipeline.Op]units.Time {
+	hide := make([]map[pipeline.Op]units.Time, len(tr.sch.Order))
 	for d, order := range tr.sch.Order {
-		x.hide[d] = map[pipeline.Op]units.Time{}
+		hide[d] = map[pipeline.Op]units.Time{}
 		for i := 0; i+1 < len(order); i++ {
 			f, b := order[i], order[i+1]
 			if f.Kind != pipeline.F || b.Kind != pipeline.B || f.Chunk == b.Chunk {
@@ -48,9 +55,10 @@ func (tr *iteration) overlapPairs(x *routed) {
 					cb += cw
 				}
 			}
-			x.hide[d][f], x.hide[d][b] = cb, cf
+			hide[d][f], hide[d][b] = cb, cf
 		}
 	}
+	return hide
 }
 
 // exposedA2A is the all-to-all time op o of model stage k on device d

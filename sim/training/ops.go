@@ -27,6 +27,9 @@ type opTable struct {
 	// device runs after it; filled only for parallel.p2p: blocking, whose
 	// sender waits for its message before that next op.
 	next map[int]int
+	// braids[d][o] is the compute of the other half of op o's braided
+	// pair on device d (schedule stp, stp.go), built on first use.
+	braids []map[pipeline.Op]units.Time
 }
 
 func newOpTable(replicas, stages, microbatches int) opTable {
@@ -155,6 +158,7 @@ func (tr *iteration) groupOp(r, d, k int, o pipeline.Op) taskgraph.Group {
 	}
 	tr.sequenceCost(&op, r, k, o)
 	tr.expertShare(&op, d, k, o)
+	tr.braid(&op, d, o)
 	op.Compute += tr.opCodec(o.Kind, k)
 	tr.work[r] += op.Compute
 	if op.Compute == 0 && op.Comm == 0 && op.Tail == 0 {

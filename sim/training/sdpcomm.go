@@ -62,7 +62,7 @@ func checkSDP(s *scenario.Scenario, bad scenario.Reporter) {
 	case c.Fraction == 0:
 	case !(c.Fraction > 0 && c.Fraction <= 1) || p.DP < 2 || math.Abs(m-math.Round(m)) > 1e-9:
 		msg = "allowed 0 (off), or k/dp for k = 1 … dp, dp ≥ 2"
-	case p.TP*p.PP*p.CP*p.EP != 1 || p.ZeRO != 0 || p.VirtualStages != 1 || p.Schedule == "zb-v" || p.Schedule == "dualpipev":
+	case p.TP*p.PP*p.CP*p.EP != 1 || p.ZeRO != 0 || p.VirtualStages != 1 || p.Schedule == "zb-v" || p.Schedule == "dualpipev" || p.Schedule == "stp":
 		msg = "allowed with data parallelism alone (tp, pp, cp, ep 1, zero 0, one model stage)"
 	case err != nil || mdl.IsMoE():
 		msg = "allowed with a dense model preset or shape"

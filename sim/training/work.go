@@ -247,7 +247,15 @@ const lookupBytes = 192 << 10
 func analyticCollectives(s scenario.Scenario, v, m, b float64) float64 {
 	p := s.Parallel
 	dp, pp, tp, cp := float64(p.DP), float64(p.PP), float64(p.TP), float64(p.CP)
-	n := pp*v*tp*b + pp*2*m*v*tp*cp
+	// Without data or context parallelism there is no gradient sum, and
+	// without ZeRO on several replicas no gather.
+	n := 0.0
+	if dp*cp > 1 {
+		n += pp * v * tp * b
+	}
+	if p.ZeRO > 0 && dp > 1 {
+		n += pp * 2 * m * v * tp * cp
+	}
 	if hierarchical(p) {
 		sg := float64(p.ShardGroup())
 		n = pp*v*tp*b*(dp/sg+sg*cp) + pp*2*m*v*tp*cp*dp/sg

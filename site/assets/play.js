@@ -308,7 +308,9 @@
     // trace.js shows a measured run it imported: the address keeps only
     // the view, since the run lives in no address.
     document.addEventListener("paraplay-imported", (e) => {
-      setAddress(viewParams().toString());
+      const q = viewParams(); // a run from ?trace= keeps its address: it can be shared
+      for (const u of e.detail.traceURLs || []) q.append("trace", u);
+      setAddress(q.toString());
       show(e.detail);
       $("controls").hidden = true; // the form describes a scenario; this run has none
     });

@@ -10,6 +10,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"paraplay/sim/kineto"
@@ -53,6 +54,7 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay import: want at least one trace file\n\n%s", importUsage)
 		return exitUsage
 	}
+	limitMemory()
 	traces, err := readTraces(files)
 	if err != nil {
 		fmt.Fprintf(stderr, "paraplay import: %v\n", err)
@@ -104,6 +106,25 @@ func writeImport(tl *timeline.Timeline, reps []kineto.RankReport, asJSON bool, w
 		writeRankReport(bw, &reps[i])
 	}
 	return bw.Flush()
+}
+
+// importMemoryLimit is the soft memory limit (runtime/debug.SetMemoryLimit)
+// paraplay import runs under unless GOMEMLIMIT sets one. What an import
+// keeps is compact (48 bytes a kernel, then its spans), but the garbage
+// collector's default pacing lets the heap grow to twice what is live.
+// Importing a 1 GiB trace of 1.86 million kernels (the synthetic trace of
+// BenchmarkRead1GB, written to a file) peaked at a maximum resident set of
+// 514 MiB without the limit and 402 MiB with it, for 13% more CPU time
+// (/usr/bin/time -v, 2026-12-05). The limit makes the collector run sooner;
+// an import whose live data passes it still runs, the collector only works
+// harder.
+const importMemoryLimit = 400 << 20
+
+// limitMemory sets importMemoryLimit, unless the environment set a limit.
+func limitMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
 }
 
 // readTraces reads each file (gunzipped when it is gzip) as one rank.

@@ -42,6 +42,9 @@ Usage:
                                fit link α and β and the GEMM efficiency scale to measurements
   paraplay compare FILE TRACE... [--trace both.json]
                                measured against simulated, op class by op class
+  paraplay whatif TRACE... [--gpu NAME] [--network X] [--overlap] ...
+                               replay measured traces with one thing changed: the new step
+                               time beside the measured one (paraplay whatif -h)
 
   FILE             a scenario in YAML or JSON (e.g. sim/scenario/testdata/ring4.yaml)
   --json           print the summary as JSON instead of text
@@ -118,6 +121,8 @@ func Main(args []string, stdout, stderr io.Writer) int {
 		return calibrateCommand(args[1:], stdout, stderr)
 	case "compare":
 		return compareCommand(args[1:], stdout, stderr)
+	case "whatif":
+		return whatifCommand(args[1:], stdout, stderr)
 	default:
 		fmt.Fprintf(stderr, "paraplay: unknown command %q\n\n%s", args[0], usage)
 		return exitUsage

@@ -1,0 +1,5 @@
+package swarm
+
+import "paraplay/sim/strategytest"
+
+func init() { strategytest.Register(Strategy{}) }
