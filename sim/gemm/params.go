@@ -38,6 +38,13 @@ type Params struct {
 	// HBMEfficiency is the fraction of the datasheet HBM bandwidth a
 	// memory-bound GEMM streams at, in (0, 1]. Fitted.
 	HBMEfficiency float64
+	// MXU is, on a TPU, the side of its systolic array: a matmul dimension
+	// of the operand the array holds is padded up to a multiple of it
+	// (Austin et al. 2025, "How to Scale Your Model", Part 2: weight
+	// matrices are padded to at least 128, 256 on TPU v6, in every
+	// dimension to fill the MXU). 0 on a GPU, whose tensor-core tiles are
+	// narrower than any head. Pad uses it.
+	MXU int
 	// Source cites the SM count and the dtype rates (empty in the
 	// browser's build, which carries no citations).
 	Source string
@@ -79,6 +86,9 @@ func (p Params) Validate() error {
 	if !(p.Launch >= 0 && p.Launch < 1e-3) {
 		bad("launch %v s: want [0, 1 ms)", p.Launch)
 	}
+	if p.MXU < 0 || p.MXU > 1024 {
+		bad("mxu %d: want 0 (none) to 1024", p.MXU)
+	}
 	if !(p.HBMEfficiency > 0 && p.HBMEfficiency <= 1) {
 		bad("hbm efficiency %v: want (0, 1]", p.HBMEfficiency)
 	}
@@ -91,3 +101,12 @@ func (p Params) Validate() error {
 //
 //go:noinline
 func errorf(format string, args []any) error { return fmt.Errorf(format, args...) }
+
+// Pad is n rounded up to a multiple of the MXU side, the width a matmul
+// dimension of n occupies on the systolic array; n itself when MXU is 0.
+func (p Params) Pad(n int) int {
+	if p.MXU <= 0 || n <= 0 {
+		return n
+	}
+	return (n + p.MXU - 1) / p.MXU * p.MXU
+}

@@ -27,7 +27,7 @@ func opPricer(c *costs) (*operators.Pricer, bool) {
 	}
 	eff := func(s operators.Shape) float64 {
 		if s.Kind != operators.KindGEMM {
-			return operators.FlashEfficiency(s.Attention, gm.Ceiling(gemm.BF16)/gm.Peak(gemm.BF16))
+			return operators.FlashEfficiency(s.Attention, gm.Ceiling(gemm.BF16)/gm.Peak(gemm.BF16)) * mxuFill(params, s.Attention)
 		}
 		d := gemm.BF16
 		if s.DType == operators.FP8 {
@@ -47,6 +47,25 @@ func opPricer(c *costs) (*operators.Pricer, bool) {
 	r.Launch = units.Round(gm.Launch())
 	p, err := operators.NewPricer(r)
 	return p, err == nil
+}
+
+// mxuFill is the fraction of a TPU's systolic array that fused attention's
+// matmuls keep busy: each of them has a head dimension as its contraction
+// (QKᵀ, dO·Vᵀ) or its output width (P·V, dS·K, dSᵀ·Q, Pᵀ·dO), which the
+// array pads up to its side (gemm.Params.MXU), so the query-key and value
+// halves of the work, in proportion to d and dv, run at d/pad(d) and
+// dv/pad(dv): one half for 128-wide heads on TPU v6e's 256 × 256 MXUs,
+// 1 on a GPU. The FlashAttention fit (operators.FlashEfficiency) was made
+// on an H100, where no head pads.
+func mxuFill(p gemm.Params, a operators.Attention) float64 {
+	d, dv := a.HeadDim, a.VHeadDim
+	if dv == 0 {
+		dv = d
+	}
+	if d <= 0 || dv <= 0 {
+		return 1
+	}
+	return float64(d+dv) / float64(p.Pad(d)+p.Pad(dv))
 }
 
 // opTimes prices each stage's F, B and W from the operator lists of its
