@@ -219,8 +219,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 	return tg.Finish("opgraph")
 }
 
-// deps drops the −1s (no dependency): a dependency-free join would finish
-// while the task graph starts its ready ops and start its successor twice.
+// deps drops the −1s (no dependency).
 func deps(ids ...int) []int {
 	var out []int
 	for _, id := range ids {

@@ -41,15 +41,6 @@ func TestBoundBelowSimulation(t *testing.T) {
 			if p.err != nil || !p.Fits {
 				continue
 			}
-			if par := p.Scenario.Parallel; par.ZeRO == 3 && par.Microbatches == 1 {
-				// Known: the ZeRO-3 prefetch of device 0's second op hangs
-				// on a dependency-free join, which taskgraph starts twice
-				// (Graph.execute, behaviour frozen by issue 18): with one
-				// microbatch that second op is stage 0's backward, which
-				// then starts before the gradient from stage 1 arrives, so
-				// the run beats the dependency chain.
-				continue
-			}
 			full, err := est.Estimate(p.Scenario)
 			if err != nil {
 				t.Fatal(err)

@@ -252,13 +252,9 @@ func (g *Graph) link() {
 
 // execute plays the graph from time 0 and returns the time the last op
 // ended. At time 0 it starts, in order of id, every op that waits for
-// nothing at that moment. A join among them finishes at once and starts
-// the ops it readies; one of those with a higher id is then started again
-// when the loop reaches it. That double start is how every run so far was
-// played (a ZeRO-3 prefetch of a device's first op is one), and issue 18
-// freezes behaviour, so it stays: a strategy that must not meet it gives
-// no op a dependency-free join (split learning starts its first round
-// with no gate).
+// nothing; each op starts once. (Until 2026-12 a dependency-free join
+// started the ops it readied and the loop started them again: a ZeRO-3 run
+// with one microbatch could then end before its own dependency chain.)
 func (g *Graph) execute() units.Time {
 	g.link()
 	g.msgs.ports.size(len(g.ops))
@@ -278,10 +274,17 @@ func (g *Graph) execute() units.Time {
 	}
 	g.out.Spans = slices.Grow(g.out.Spans, spans)
 	g.eng.At(0, func() {
+		// The ops ready at time 0, taken before any starts: a join among
+		// them finishes at once and starts what it readies, which must not
+		// be started a second time here.
+		var ready []int32
 		for i := range g.ops {
 			if g.ops[i].waiting == 0 {
-				g.start(int32(i))
+				ready = append(ready, int32(i))
 			}
+		}
+		for _, id := range ready {
+			g.start(id)
 		}
 	})
 	return g.eng.Run()
