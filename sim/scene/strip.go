@@ -102,10 +102,10 @@ func (b *builder) lanes() (spanTop, spanH, sendTop, sendH float64) {
 // to hold text. Row items are named by the GPU they show.
 func (b *builder) rows(tl *timeline.Timeline, g stripLayout) {
 	size, every := min(11*b.fs, g.rowH*0.75), 1
-	if b.compact && g.rowH > 0 {
-		// Rows too thin for the smallest text: label every few, so that
-		// the labels do not overlap.
-		size = b.size(size)
+	if (b.compact || size < 11*b.fs) && g.rowH > 0 {
+		// Rows too thin for readable text: label every few at full size,
+		// so that the labels neither shrink nor overlap.
+		size = b.size(11 * b.fs)
 		every = max(1, int(math.Ceil(1.15*size/g.rowH)))
 	}
 	for i, gpu := range b.f.rows.gpus {

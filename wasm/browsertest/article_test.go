@@ -17,7 +17,7 @@ import (
 func TestSiteInternetArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "internet-training.html", 7, "internet")
+	captions := readDemos(t, ctx, base, "internet-training.html", 9, "internet")
 	for i, c := range captions {
 		if !strings.Contains(c, "simulated") && !strings.Contains(c, "MFU") {
 			t.Errorf("demo %d's caption has neither a simulated figure nor an MFU: %q", i+1, c)

@@ -29,7 +29,7 @@ func TestSiteOneKeyMechanisms(t *testing.T) {
 		t.Errorf("the Slim-DP caption lacks its bytes beside 2rS and rS: %q", c)
 	}
 
-	readDemos(t, ctx, base, "zero-fsdp.html", 10, "a10g")
+	readDemos(t, ctx, base, "zero-fsdp.html", 12, "a10g")
 	href := eval[string](t, ctx, `[...document.querySelectorAll("a")].find(a => a.textContent.includes("side by side on one clock")).getAttribute("href")`)
 	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/"+href)); err != nil {
 		t.Fatal(err)
