@@ -21,7 +21,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	if !ok {
 		return nil, fmt.Errorf("swarm: the timeline has no swarm record")
 	}
-	parts := []strategy.Part{strategy.Figure("run {}", strategy.Nanos(tl.End)),
+	parts := []strategy.Part{strategy.Figure("simulated run {}", strategy.Nanos(tl.End)),
 		strategy.Compare(strategy.Check{Name: "swarm rate", Formula: "X = min_s R_s / (f_s·(F + B))",
 			Source: "SWARM's throughput is its slowest stage's (Ryabinin et al. 2023)", Tolerance: 0.05},
 			"{} microbatches/s in the steady state; the slowest stage's summed peer speed / (its share of microbatches × (F + B)) = {}", r.Measured, r.Final, strategy.Sig3)}
