@@ -76,12 +76,9 @@ func calibrateCommand(args []string, stdout, stderr io.Writer) int {
 	fs.IntVar(&f.ranks, "ranks", 0, "the logs' rank count, when they list no Rank lines")
 	fs.StringVar(&f.out, "out", "", "write the calibration to this file")
 	fs.BoolVar(&f.json, "json", false, "print the fits as JSON")
-	traces, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	traces, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	c, err := f.fit(traces)
 	if err != nil {

@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -41,12 +40,9 @@ func compareCommand(args []string, stdout, stderr io.Writer) int {
 	trace := fs.String("trace", "", "write both runs as one Chrome trace to this file")
 	calib := fs.String("calibration", "", "price the simulation with this calibration (paraplay calibrate --out)")
 	fidelity := fs.String("fidelity", "", "detailed, analytic or auto: a training scenario's fidelity")
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(pos) < 2 {
 		fmt.Fprintf(stderr, "paraplay compare: want a scenario file and at least one trace\n\n%s", compareUsage)

@@ -49,12 +49,9 @@ type exportFlags struct {
 func exportCommand(args []string, stdout, stderr io.Writer) int {
 	var f exportFlags
 	fs := exportFlagSet(&f, stderr)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	job, err := f.job(pos)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"compress/gzip"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -43,12 +42,9 @@ func importCommand(args []string, stdout, stderr io.Writer) int {
 	asJSON := fs.Bool("json", false, "print the report as JSON, every NCCL kernel listed")
 	trace := fs.String("trace", "", "write the imported run as a Chrome trace to this file")
 	tlPath := fs.String("timeline", "", "write the imported run's timeline JSON to this file")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "paraplay import: want at least one trace file\n\n%s", importUsage)

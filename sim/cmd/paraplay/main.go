@@ -141,6 +141,20 @@ type runFlags struct {
 	imp      importFlags
 }
 
+// parseArgs parses args as parseInterleaved does. When ok is false the
+// command ends with code: 0 after -h, the usage code after a bad flag (the
+// flag package has printed why).
+func parseArgs(fs *flag.FlagSet, args []string) (pos []string, code int, ok bool) {
+	pos, err := parseInterleaved(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		return nil, 0, false
+	}
+	if err != nil {
+		return nil, exitUsage, false
+	}
+	return pos, 0, true
+}
+
 // parseInterleaved lets flags come before or after the file name.
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
@@ -171,12 +185,9 @@ func runCommand(args []string, stdout, stderr io.Writer) int {
 	fs.StringVar(&f.budget, "budget", "cli", "the work budget: cli, browser, or key=value,… (events, transfers, spans, memory, trace)")
 	f.long.register(fs)
 	f.imp.register(fs)
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	pos, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if want := 1 - f.imp.count(); len(pos) != want || want < 0 {
 		fmt.Fprintf(stderr, "paraplay run: want exactly one scenario file or one --from-megatron / --from-torchtitan, got %d\n\n%s", len(pos)+f.imp.count(), usage)

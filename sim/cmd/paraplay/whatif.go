@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -75,12 +74,9 @@ func whatifCommand(args []string, stdout, stderr io.Writer) int {
 	fs.BoolVar(&f.change.Overlap, "overlap", false, "computing kernels stop waiting for NCCL kernels")
 	fs.BoolVar(&f.asJSON, "json", false, "print the comparison as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write the measured and the what-if run as one Chrome trace")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return exitUsage
+	files, code, ok := parseArgs(fs, args)
+	if !ok {
+		return code
 	}
 	if len(files) == 0 {
 		fmt.Fprintf(stderr, "paraplay whatif: want at least one trace file\n\n%s", whatifUsage)
