@@ -192,7 +192,7 @@ func (tr *iteration) route(act activations) error {
 	r := tr.s.Model.MoE.Routing
 	skewed := r.Skewed() || r.Redundant > 0
 	x.varies = skewed && p.EP > 1
-	lay, xch, sp := tr.expertLayout(), tr.exchange(), tr.newSplitter(act)
+	lay, xch, sp := tr.expertLayout(), tr.exchange(), tr.newSplitter(&act)
 	if sp != nil {
 		for kind := range x.extra {
 			x.extra[kind] = make([]units.Time, stages)

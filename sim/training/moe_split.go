@@ -49,7 +49,7 @@ type splitter struct {
 
 // newSplitter is the iteration's splitter, nil unless model.moe.overlap
 // is two-microbatch and the experts span several GPUs.
-func (tr *iteration) newSplitter(act activations) *splitter {
+func (tr *iteration) newSplitter(act *activations) *splitter {
 	if tr.s.Model.MoE.Overlap != overlapTwoMicrobatch || tr.par.EP <= 1 {
 		return nil
 	}
@@ -65,7 +65,7 @@ func (tr *iteration) newSplitter(act activations) *splitter {
 // moeLayerTime is one balanced MoE layer's F, B (with recomputation) and
 // W at b sequences, priced as the stage's ops are: by the operator lists
 // when opTimes could, else by the FLOPs at the efficiency.
-func (tr *iteration) moeLayerTime(act activations, b int) [3]units.Time {
+func (tr *iteration) moeLayerTime(act *activations, b int) [3]units.Time {
 	if !tr.explicitEff && act.dense {
 		cfg := act.cfg
 		cfg.MicroBatch = b

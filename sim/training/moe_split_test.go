@@ -102,7 +102,7 @@ func TestTwoMicrobatchNeverSlower(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		full, half := tr.moeLayerTime(act, 2), tr.moeLayerTime(act, 1)
+		full, half := tr.moeLayerTime(&act, 2), tr.moeLayerTime(&act, 1)
 		var cost units.Time
 		for i := range full {
 			cost += 4 * (2*half[i] - full[i])
