@@ -32,6 +32,7 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 	oneOf(bad, "model.moe.dispatch_precision", x.DispatchPrecision, dispatchBF16, dispatchFP8)
 	oneOf(bad, "model.moe.overlap", x.Overlap, overlapNone, overlapTwoMicrobatch)
 	checkSplit(s, bad)
+	checkSpine(s, bad)
 	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}

@@ -1,9 +1,15 @@
+//go:build !js
+
 package training
 
 import (
+	"paraplay/sim/scenario"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
+
+// checkSpine accepts every oversubscription: this build prices the spine.
+func checkSpine(*scenario.Scenario, scenario.Reporter) {}
 
 // The spine: every expert-parallel group of a pipeline stage exchanges at
 // the same moment (the data-parallel replicas run in lockstep), and their
