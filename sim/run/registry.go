@@ -13,6 +13,7 @@ import (
 	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/sppo"
 	"paraplay/sim/strategy"
 	"paraplay/sim/swarm"
 	"paraplay/sim/training"
@@ -32,6 +33,7 @@ var builtins = []strategy.Strategy{
 	inference.Strategy{},
 	partitioned.Strategy{},
 	swarm.Strategy{},
+	sppo.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.
