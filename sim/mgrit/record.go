@@ -54,10 +54,11 @@ func breakEven(y Settings) float64 {
 // extra puts the run's record on its timeline.
 func (r *run) extra(s *scenario.Scenario) {
 	y := r.y
+	f, b := s.Compute.Forward, s.Compute.Backward
 	mu := s.Link.Latency + s.Link.Bandwidth.TransferTime(y.State)
 	l, c := r.layers[0], r.coarse[0]
-	rec := &Record{Serial: units.Time(y.Layers) * (s.Compute.Forward + s.Compute.Backward),
-		Closed:    solveTime(y, r.gpus, l, c, s.Compute.Forward, mu) + solveTime(y, r.gpus, l, c, s.Compute.Backward, mu),
+	rec := &Record{Serial: units.Time(y.Layers) * (f + b),
+		Closed:    solveTime(y, r.gpus, l, c, f, mu) + solveTime(y, r.gpus, l, c, b, mu),
 		BreakEven: breakEven(y), Limit: float64(y.Coarsen) / float64(y.Iterations)}
 	r.g.Timeline().Extra = map[string]timeline.Record{Name: rec}
 }

@@ -1,7 +1,7 @@
 package mgrit
 
 import (
-	"fmt"
+	"strconv"
 
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
@@ -74,20 +74,17 @@ func (Strategy) Keys() scenario.Keys {
 // Check checks the mgrit section against the GPUs.
 func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	y, n := SettingsOf(s), s.NumGPUs()
-	if y.Coarsen < 2 || y.Coarsen > MaxCoarsen {
-		bad("mgrit.coarsen", "is %d; allowed 2..%d", y.Coarsen, MaxCoarsen)
-	}
-	if lo := max(y.Coarsen, 2) * max(n, 1); y.Layers < lo || y.Layers > MaxLayers {
-		bad("mgrit.layers", "is %d; allowed %d..%d (at least mgrit.coarsen × gpus)", y.Layers, lo, MaxLayers)
-	}
-	if y.Iterations < 1 || y.Iterations > MaxIterations {
-		bad("mgrit.iterations", "is %d; allowed 1..%d", y.Iterations, MaxIterations)
+	for _, c := range [...]struct {
+		key        string
+		v, lo, max int64
+	}{{"mgrit.coarsen", int64(y.Coarsen), 2, MaxCoarsen}, {"mgrit.layers", int64(y.Layers), int64(max(y.Coarsen, 2) * max(n, 1)), MaxLayers},
+		{"mgrit.iterations", int64(y.Iterations), 1, MaxIterations}, {"mgrit.state", int64(y.State), 1, int64(units.GiB)}} {
+		if c.v < c.lo || c.v > c.max {
+			bad(c.key, "is %d; allowed %d..%d (layers at least coarsen × gpus, state in bytes)", c.v, c.lo, c.max)
+		}
 	}
 	if y.Relax != "fcf" && y.Relax != "f" {
 		bad("mgrit.relax", "is %q; allowed fcf or f", y.Relax)
-	}
-	if y.State < 1 || y.State > units.GiB {
-		bad("mgrit.state", "is %v; allowed 1B..1GiB", y.State)
 	}
 	if s.Cluster.GPU != "" {
 		bad("cluster.gpu", "is %q; layer-parallel runs on the link section's ideal switch, leave the cluster section empty", s.Cluster.GPU)
@@ -96,12 +93,12 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 
 // Title is e.g. "Layer-parallel MGRIT: 1024 layers on 16 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {
-	return fmt.Sprintf("Layer-parallel MGRIT: %d layers on %d GPUs", SettingsOf(s).Layers, s.NumGPUs())
+	return "Layer-parallel MGRIT: " + strconv.Itoa(SettingsOf(s).Layers) + " layers on " + strconv.Itoa(s.NumGPUs()) + " GPUs"
 }
 
 // Describe is e.g. "1024 layers on 16 GPUs, coarsened by 4, 2 FCF
 // iterations a solve".
 func (Strategy) Describe(s *scenario.Scenario) string {
 	y := SettingsOf(s)
-	return fmt.Sprintf("%d layers on %d GPUs, coarsened by %d, %d %s iterations a solve", y.Layers, s.NumGPUs(), y.Coarsen, y.Iterations, y.Relax)
+	return strconv.Itoa(y.Layers) + " layers on " + strconv.Itoa(s.NumGPUs()) + " GPUs, coarsened by " + strconv.Itoa(y.Coarsen) + ", " + strconv.Itoa(y.Iterations) + " " + y.Relax + " iterations a solve"
 }

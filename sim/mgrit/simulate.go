@@ -1,8 +1,6 @@
 package mgrit
 
 import (
-	"strconv"
-
 	"paraplay/sim/collective"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
@@ -45,73 +43,78 @@ func b2i(b bool) int {
 }
 
 // solve lays out one solve (kind Forward or Backward, a layer step of t)
-// after op after (−1: at the start) and returns its barrier. The
-// backward visits the GPUs in reverse order.
+// after op after (−1: at the start) and returns its last op. The
+// backward visits the GPUs in reverse order. Iteration K is the last
+// F-relaxation alone.
 func (r *run) solve(kind timeline.Kind, t units.Time, after int) int {
 	n, y := r.gpus, r.y
-	gpu := func(i int) int {
-		if kind == timeline.Backward {
-			return n - 1 - i
-		}
-		return i
-	}
-	span := func(i int, label string, k int) timeline.Span {
-		return timeline.Span{GPU: gpu(i), Kind: kind, Stage: gpu(i), Microbatch: k, Label: label + " " + strconv.Itoa(k+1)}
-	}
-	msg := func(i int, phase string, dep int) int {
-		return r.g.AddMessage(r.p2p, collective.Transfer{Src: gpu(i), Dst: gpu(i + 1), Bytes: y.State, Phase: phase}, dep)
-	}
+	relaxed, done := make([]int, n), make([]int, n)
 	barrier := after
-	for k := range y.Iterations {
-		relaxed := make([]int, n)
-		var sendF []int
+	for k := 0; ; k++ {
 		for i := range n {
-			fine := units.Time(r.layers[gpu(i)]-r.coarse[gpu(i)]) * t
-			relaxed[i] = r.g.AddCompute(span(i, "F-relax", k), max(1, fine), deps(barrier)...)
-			sendF = append(sendF, -1)
-			if y.Relax == "fcf" && i < n-1 {
-				sendF[i] = msg(i, "C-relax", relaxed[i])
-			}
+			relaxed[i] = r.compute(kind, i, k, "F-relax", t, true, barrier, -1)
 		}
-		if y.Relax == "fcf" {
-			for i := range n {
-				c := r.g.AddCompute(span(i, "C-relax", k), units.Time(r.coarse[gpu(i)])*t, deps(relaxed[i], at(sendF, i-1))...)
-				relaxed[i] = r.g.AddCompute(span(i, "F-relax", k), max(1, units.Time(r.layers[gpu(i)]-r.coarse[gpu(i)])*t), c)
-			}
+		if k == y.Iterations {
+			return r.g.AddJoin(relaxed...)
 		}
-		var done []int
+		// FCF: each GPU's first coarse point waits for the state the
+		// previous GPU's first F-relaxation ends with.
+		for i, prev := 0, -1; y.Relax == "fcf" && i < n; i++ {
+			from := -1
+			if i > 0 {
+				from = r.send(kind, i-1, "C-relax", prev)
+			}
+			prev = relaxed[i]
+			c := r.compute(kind, i, k, "C-relax", t, false, relaxed[i], from)
+			relaxed[i] = r.compute(kind, i, k, "F-relax", t, true, c, -1)
+		}
 		prev := -1
 		for i := range n {
-			c := r.g.AddCompute(span(i, "coarse", k), units.Time(r.coarse[gpu(i)])*t, deps(relaxed[i], prev)...)
-			done = append(done, c)
+			done[i] = r.compute(kind, i, k, "coarse", t, false, relaxed[i], prev)
 			if i < n-1 {
-				prev = msg(i, "coarse", c)
+				prev = r.send(kind, i, "coarse", done[i])
 			}
 		}
 		barrier = r.g.AddJoin(done...)
 	}
-	var last []int
-	for i := range n {
-		last = append(last, r.g.AddCompute(span(i, "F-relax", y.Iterations), max(1, units.Time(r.layers[gpu(i)]-r.coarse[gpu(i)])*t), barrier))
-	}
-	return r.g.AddJoin(last...)
 }
 
-// deps is the ids ≥ 0 among ids.
-func deps(ids ...int) []int {
-	out := ids[:0:0]
-	for _, id := range ids {
+// gpu is the GPU at position i of a solve's order.
+func (r *run) gpu(kind timeline.Kind, i int) int {
+	if kind == timeline.Backward {
+		return r.gpus - 1 - i
+	}
+	return i
+}
+
+// compute adds a sweep of iteration k on the GPU at position i: its fine
+// steps (ℓ − c)·t when fine, else its coarse ones c·t; it waits for a
+// and b (−1: none).
+//
+//go:noinline
+func (r *run) compute(kind timeline.Kind, i, k int, label string, t units.Time, fine bool, a, b int) int {
+	g := r.gpu(kind, i)
+	steps := r.coarse[g]
+	if fine {
+		steps = r.layers[g] - steps
+	}
+	return r.g.AddCompute(timeline.Span{GPU: g, Kind: kind, Stage: g, Microbatch: k, Label: label}, max(1, units.Time(steps)*t), deps(a, b)...)
+}
+
+// send adds the message from the GPU at position i to the next after dep.
+//
+//go:noinline
+func (r *run) send(kind timeline.Kind, i int, phase string, dep int) int {
+	return r.g.AddMessage(r.p2p, collective.Transfer{Src: r.gpu(kind, i), Dst: r.gpu(kind, i+1), Bytes: r.y.State, Phase: phase}, dep)
+}
+
+// deps is the ids ≥ 0 among a and b.
+func deps(a, b int) []int {
+	out := make([]int, 0, 2)
+	for _, id := range [2]int{a, b} {
 		if id >= 0 {
 			out = append(out, id)
 		}
 	}
 	return out
-}
-
-// at is ids[i], or −1 out of range.
-func at(ids []int, i int) int {
-	if i < 0 || i >= len(ids) {
-		return -1
-	}
-	return ids[i]
 }

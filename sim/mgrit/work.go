@@ -1,8 +1,6 @@
 package mgrit
 
 import (
-	"fmt"
-
 	"paraplay/sim/budget"
 	"paraplay/sim/scenario"
 )
@@ -14,8 +12,7 @@ import (
 func (Strategy) Work(s scenario.Scenario) budget.Work {
 	y := SettingsOf(&s)
 	P, K := float64(s.NumGPUs()), float64(y.Iterations)
-	why := fmt.Sprintf("%g GPUs × %d mgrit.iterations", P, y.Iterations)
-	spans := budget.Count{N: 2 * P * (4*K + 1), Why: "2 solves × " + why, Field: "mgrit.iterations", Fix: "lower mgrit.iterations"}
-	xfers := budget.Count{N: 4 * P * K, Why: "4 × " + why, Field: "mgrit.iterations", Fix: "lower mgrit.iterations"}
+	spans := budget.Count{N: 2 * P * (4*K + 1), Why: "2 solves × GPUs × (4 mgrit.iterations + 1)", Field: "mgrit.iterations", Fix: "lower mgrit.iterations"}
+	xfers := budget.Count{N: 4 * P * K, Why: "4 × GPUs × mgrit.iterations", Field: "mgrit.iterations", Fix: "lower mgrit.iterations"}
 	return budget.Of(budget.Items{Spans: spans, Transfers: xfers, GPUs: s.NumGPUs()})
 }

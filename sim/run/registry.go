@@ -14,7 +14,6 @@ import (
 	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
-	"paraplay/sim/sppo"
 	"paraplay/sim/strategy"
 	"paraplay/sim/swarm"
 	"paraplay/sim/training"
@@ -34,7 +33,6 @@ var builtins = []strategy.Strategy{
 	inference.Strategy{},
 	partitioned.Strategy{},
 	swarm.Strategy{},
-	sppo.Strategy{},
 	mgrit.Strategy{},
 }
 

@@ -50,16 +50,16 @@ func (r *run) extra(tl *timeline.Timeline) {
 		var all, gone, held units.Bytes
 		var exposed units.Time
 		for c := range p.chunks {
-			all += p.act[st][c]
+			all += p.act(st, c)
 			if c <= p.chunks-3 {
-				gone += p.off[st][c]
+				gone += p.off(st, c)
 			}
-			held += p.off[st][c]
-			if p.off[st][c] > 0 && c+1 < p.chunks {
+			held += p.off(st, c)
+			if p.off(st, c) > 0 && c+1 < p.chunks {
 				rec.Offloads++
-				if d := r.transferTime(p.off[st][c]); d > p.fwd[st][c+1] {
+				if d := r.transferTime(p.off(st, c)); d > p.time(st, c+1, 1) {
 					rec.Late++
-					exposed += d - p.fwd[st][c+1]
+					exposed += d - p.time(st, c+1, 1)
 				}
 			}
 		}

@@ -77,20 +77,20 @@ func (Strategy) Keys() scenario.Keys {
 // Check checks the sppo section, the model and the GPU.
 func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	y := SettingsOf(s)
-	if y.Tokens < 1 || y.Tokens > MaxTokens {
-		bad("sppo.tokens", "is %d; allowed 1..%d", y.Tokens, MaxTokens)
-	}
-	if y.Chunks < 1 || y.Chunks > MaxChunks || y.Chunks > max(y.Tokens, 1) {
-		bad("sppo.chunks", "is %d; allowed 1..%d and at most sppo.tokens", y.Chunks, MaxChunks)
+	for _, c := range [...]struct {
+		key    string
+		v, max int64
+	}{{"sppo.tokens", int64(y.Tokens), MaxTokens}, {"sppo.chunks", int64(y.Chunks), min(MaxChunks, max(int64(y.Tokens), 1))},
+		{"sppo.host_memory", int64(y.HostMemory >> 30), 16 << 10}} {
+		if c.v < 1 || c.v > c.max {
+			bad(c.key, "is %d; allowed 1..%d (host_memory in GiB, chunks at most tokens)", c.v, c.max)
+		}
 	}
 	if !(y.Offload >= 0 && y.Offload <= 1) {
 		bad("sppo.offload", "is %v; allowed 0..1", y.Offload)
 	}
-	if l, err := hw.LookupLink(y.PCIe); err != nil || l.Kind != hw.KindPCIe {
+	if y.PCIe != "pcie3" && y.PCIe != "pcie4" && y.PCIe != "pcie5" {
 		bad("sppo.pcie", "is %q; allowed pcie3, pcie4 or pcie5", y.PCIe)
-	}
-	if y.HostMemory < units.GiB || y.HostMemory > 16*1024*units.GiB {
-		bad("sppo.host_memory", "is %v; allowed 1GiB..16TiB", y.HostMemory)
 	}
 	if s.Cluster.GPU == "" {
 		bad("cluster.gpu", "is empty; sppo prices compute on a catalog GPU, e.g. a100-sxm-80gb")

@@ -14,18 +14,16 @@ import (
 	"paraplay/sim/workload"
 )
 
-// plan is a run's costs, before any op is laid out: per stage and chunk.
+// plan is a run's costs, before any op is laid out.
 type plan struct {
-	stages, chunks int
-	fwd, bwd       [][]units.Time  // [stage][chunk]
-	act            [][]units.Bytes // [stage][chunk]: A_c
-	off            [][]units.Bytes // [stage][chunk]: f·A_c, 0 for the last chunk
-	hidden         []units.Bytes   // [chunk]: 2·h·s_c, a message between stages
-	states         []units.Bytes   // [stage]: model states
-	gpu            hw.GPU
-	pcie           topo.Port
-	nv             topo.Port
-	host           units.Bytes
+	stages, chunks                   int
+	layers                           []int // by stage
+	tokens, prefix                   []int // by chunk: s_c, p_c
+	states                           []units.Bytes
+	perLayer, hidden, vocab, offload float64
+	gpu                              hw.GPU
+	pcie, nv                         topo.Port
+	host                             units.Bytes
 }
 
 // newPlan prices s's chunks on its stages (the package doc's formulas).
@@ -39,61 +37,64 @@ func newPlan(s *scenario.Scenario) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	pl, err := hw.LookupLink(y.PCIe)
-	if err != nil {
-		return nil, err
-	}
 	intra := s.Cluster.Intra
 	if intra == "" {
 		intra = gpu.Link
 	}
-	nv, err := hw.LookupLink(intra)
-	if err != nil {
-		return nil, err
+	var ports [2]topo.Port
+	for i, name := range [2]string{y.PCIe, intra} {
+		l, err := hw.LookupLink(name)
+		if err != nil {
+			return nil, err
+		}
+		ports[i] = topo.Port{Bandwidth: l.Effective(), Latency: l.Latency, Kind: string(l.Kind)}
 	}
 	S, C := s.NumGPUs(), y.Chunks
-	p := &plan{stages: S, chunks: C, gpu: gpu, host: y.HostMemory,
-		pcie: topo.Port{Bandwidth: pl.Effective(), Latency: pl.Latency, Kind: string(pl.Kind)},
-		nv:   topo.Port{Bandwidth: nv.Effective(), Latency: nv.Latency, Kind: string(nv.Kind)}}
-	params := workload.Params(m)
-	h, pl1 := float64(m.Hidden), float64(params.PerLayer)
+	w := workload.Params(m)
+	p := &plan{stages: S, chunks: C, gpu: gpu, host: y.HostMemory, pcie: ports[0], nv: ports[1],
+		perLayer: float64(w.PerLayer), hidden: float64(m.Hidden), vocab: float64(m.Vocab), offload: y.Offload}
+	for c := range C {
+		p.prefix = append(p.prefix, c*(y.Tokens/C)+min(c, y.Tokens%C))
+		p.tokens = append(p.tokens, y.Tokens/C+b2i(c < y.Tokens%C))
+	}
 	for st := range S {
-		layers := m.Layers/S + b2i(st < m.Layers%S)
-		psi := float64(layers) * pl1
+		l := m.Layers/S + b2i(st < m.Layers%S)
+		psi := float64(l) * p.perLayer
 		if st == 0 {
-			psi += float64(params.Embedding)
+			psi += float64(w.Embedding)
 		}
 		if st == S-1 {
-			psi += float64(params.Head + params.FinalNorm)
+			psi += float64(w.Head + w.FinalNorm)
 		}
+		p.layers = append(p.layers, l)
 		p.states = append(p.states, units.Bytes(workload.ModelStateBytes(psi, 0, 1).Total()))
-		var f, b []units.Time
-		var a, o []units.Bytes
-		prefix := 0
-		for c := range C {
-			sc := y.Tokens/C + b2i(c < y.Tokens%C)
-			tok, pre := float64(sc), float64(prefix)
-			flops := float64(layers) * (2*pl1*tok + 4*h*tok*(pre+tok/2))
-			if st == S-1 {
-				flops += 2 * h * float64(m.Vocab) * tok
-			}
-			f = append(f, max(1, gpu.ComputeTime(flops, 0)))
-			b = append(b, max(1, gpu.ComputeTime(2*flops, 0)))
-			ac := units.Bytes(float64(layers) * 34 * h * tok)
-			a = append(a, ac)
-			oc := units.Bytes(0)
-			if c < C-1 {
-				oc = units.Bytes(y.Offload * float64(ac))
-			}
-			o = append(o, oc)
-			if st == 0 {
-				p.hidden = append(p.hidden, units.Bytes(2*h*tok))
-			}
-			prefix += sc
-		}
-		p.fwd, p.bwd, p.act, p.off = append(p.fwd, f), append(p.bwd, b), append(p.act, a), append(p.off, o)
 	}
 	return p, nil
+}
+
+// time is stage st's forward (k = 1) or backward (k = 2) of chunk c:
+// k·ℓ·(2·P_layer·s_c + 4·h·s_c·(p_c + s_c/2)), plus k·2·h·V·s_c on the
+// last stage, at the GPU's peak × efficiency.
+func (p *plan) time(st, c int, k float64) units.Time {
+	tok := float64(p.tokens[c])
+	flops := float64(p.layers[st]) * (2*p.perLayer*tok + 4*p.hidden*tok*(float64(p.prefix[c])+tok/2))
+	if st == p.stages-1 {
+		flops += 2 * p.hidden * p.vocab * tok
+	}
+	return max(1, p.gpu.ComputeTime(k*flops, 0))
+}
+
+// act is A_c = ℓ·34·h·s_c, stage st's activations of chunk c.
+func (p *plan) act(st, c int) units.Bytes {
+	return units.Bytes(float64(p.layers[st]) * 34 * p.hidden * float64(p.tokens[c]))
+}
+
+// off is f·A_c, the bytes stage st offloads of chunk c (none of the last).
+func (p *plan) off(st, c int) units.Bytes {
+	if c == p.chunks-1 {
+		return 0
+	}
+	return units.Bytes(p.offload * float64(p.act(st, c)))
 }
 
 func b2i(b bool) int {
@@ -123,14 +124,14 @@ func (p *plan) topology() *topo.Topology {
 	return t
 }
 
-// run is one simulation: the graph and each op's id.
+// run is one simulation: the graph and each op's id, by stage·chunks +
+// chunk (−1: none).
 type run struct {
-	p              *plan
-	g              *taskgraph.Graph
-	f, b, off, rel [][]int // op ids [stage][chunk]; −1 none
-	sendF, sendB   [][]int
-	done           []units.Time // by op id: when it finished
-	p2p            taskgraph.Channel
+	p                            *plan
+	g                            *taskgraph.Graph
+	f, b, off, rel, sendF, sendB []int
+	done                         []units.Time // by op id: when it finished
+	p2p                          taskgraph.Channel
 }
 
 // Simulate plays the pipeline (see the package doc) and returns its
@@ -153,19 +154,38 @@ func Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	})
 }
 
-func grid(S, C int) [][]int {
-	out := make([][]int, S)
-	for i := range out {
-		out[i] = make([]int, C)
-		for j := range out[i] {
-			out[i][j] = -1
-		}
+// at is ids[st·chunks + c], or −1 when st or c is out of range.
+//
+//go:noinline
+func (r *run) at(ids []int, st, c int) int {
+	if st < 0 || st >= r.p.stages || c < 0 || c >= r.p.chunks {
+		return -1
 	}
-	return out
+	return ids[st*r.p.chunks+c]
 }
 
-// deps is the ids ≥ 0 among ids.
-func deps(ids ...int) []int {
+// compute adds stage st's forward (or backward) of chunk c after deps
+// (−1s skipped).
+//
+//go:noinline
+func (r *run) compute(back bool, st, c int, deps ...int) int {
+	k, f, label := timeline.Forward, 1.0, "F"
+	if back {
+		k, f, label = timeline.Backward, 2, "B"
+	}
+	return r.g.AddCompute(timeline.Span{GPU: st, Kind: k, Microbatch: c, Stage: st, Label: label + strconv.Itoa(c)}, r.p.time(st, c, f), keep(deps)...)
+}
+
+// send adds a message of bytes from vertex src to dst after deps (−1s
+// skipped).
+//
+//go:noinline
+func (r *run) send(src, dst int, bytes units.Bytes, phase string, deps ...int) int {
+	return r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: phase}, keep(deps)...)
+}
+
+// keep is the ids ≥ 0 of ids, in place.
+func keep(ids []int) []int {
 	out := ids[:0]
 	for _, id := range ids {
 		if id >= 0 {
@@ -175,101 +195,92 @@ func deps(ids ...int) []int {
 	return out
 }
 
-// at is ids[i], or −1 out of range.
-func at(ids []int, i int) int {
-	if i < 0 || i >= len(ids) {
-		return -1
-	}
-	return ids[i]
-}
-
 // build lays out the forwards in chunk order, each chunk's offload after
 // it, then the backwards in reverse order, each after its reload.
 func (r *run) build() {
 	p, S, C := r.p, r.p.stages, r.p.chunks
-	r.f, r.b, r.off, r.rel, r.sendF, r.sendB = grid(S, C), grid(S, C), grid(S, C), grid(S, C), grid(S, C), grid(S, C)
-	msg := func(src, dst int, bytes units.Bytes, phase string, d ...int) int {
-		return r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: phase}, deps(d...)...)
+	ids := make([]int, 6*S*C)
+	for i := range ids {
+		ids[i] = -1
 	}
+	r.f, r.b, r.off, r.rel, r.sendF, r.sendB = ids[:S*C], ids[S*C:2*S*C], ids[2*S*C:3*S*C], ids[3*S*C:4*S*C], ids[4*S*C:5*S*C], ids[5*S*C:]
 	for c := range C {
 		for st := range S {
-			prev := -1
-			if st > 0 {
-				prev = r.sendF[st-1][c]
-			}
-			r.f[st][c] = r.g.AddCompute(timeline.Span{GPU: st, Kind: timeline.Forward, Microbatch: c, Stage: st, Label: "F" + strconv.Itoa(c)},
-				p.fwd[st][c], deps(at(r.f[st], c-1), prev, at(r.off[st], c-2))...)
+			i := st*C + c
+			r.f[i] = r.compute(false, st, c, r.at(r.f, st, c-1), r.at(r.sendF, st-1, c), r.at(r.off, st, c-2))
 			if st < S-1 {
-				r.sendF[st][c] = msg(st, st+1, p.hidden[c], "forward", r.f[st][c])
+				r.sendF[i] = r.send(st, st+1, units.Bytes(2*p.hidden*float64(p.tokens[c])), "forward", r.f[i])
 			}
-			if p.off[st][c] > 0 {
-				r.off[st][c] = msg(st, S+st, p.off[st][c], "offload", r.f[st][c], at(r.off[st], c-1))
+			if p.off(st, c) > 0 {
+				r.off[i] = r.send(st, S+st, p.off(st, c), "offload", r.f[i], r.at(r.off, st, c-1))
 			}
 		}
 	}
 	for c := C - 1; c >= 0; c-- {
 		for st := S - 1; st >= 0; st-- {
-			if p.off[st][c] > 0 {
-				r.rel[st][c] = msg(S+st, st, p.off[st][c], "reload", r.off[st][c], at(r.rel[st], c+1), at(r.b[st], c+2), r.f[st][C-1])
+			i, last := st*C+c, st*C+C-1
+			if p.off(st, c) > 0 {
+				r.rel[i] = r.send(S+st, st, p.off(st, c), "reload", r.off[i], r.at(r.rel, st, c+1), r.at(r.b, st, c+2), r.f[last])
 			}
-			next := -1
-			if st < S-1 {
-				next = r.sendB[st+1][c]
-			}
-			r.b[st][c] = r.g.AddCompute(timeline.Span{GPU: st, Kind: timeline.Backward, Microbatch: c, Stage: st, Label: "B" + strconv.Itoa(c)},
-				p.bwd[st][c], deps(r.f[st][C-1], at(r.b[st], c+1), next, r.rel[st][c])...)
+			r.b[i] = r.compute(true, st, c, r.f[last], r.at(r.b, st, c+1), r.at(r.sendB, st+1, c), r.rel[i])
 			if st > 0 {
-				r.sendB[st][c] = msg(st, st-1, p.hidden[c], "backward", r.b[st][c])
+				r.sendB[i] = r.send(st, st-1, units.Bytes(2*p.hidden*float64(p.tokens[c])), "backward", r.b[i])
 			}
 		}
 	}
+}
+
+// change is a step of a memory series: d bytes at a time.
+type change struct {
+	at units.Time
+	d  units.Bytes
 }
 
 // memory builds each GPU's and host's memory series from the finished
 // run (the package doc's accounting): changes sorted by time, summed.
 func (r *run) memory() []timeline.Memory {
 	p, S, C := r.p, r.p.stages, r.p.chunks
-	type change struct {
-		at units.Time
-		d  units.Bytes
-	}
 	out := make([]timeline.Memory, 2*S)
+	ws := workload.ModelStateBytes(1, 0, 1)
 	for st := range S {
 		var gpu, host []change
 		for c := range C {
-			a, o := p.act[st][c], p.off[st][c]
-			gpu = append(gpu, change{r.done[r.f[st][c]] - p.fwd[st][c], a}, change{r.done[r.b[st][c]], -a})
+			i, a, o := st*C+c, p.act(st, c), p.off(st, c)
+			gpu = append(gpu, change{r.done[r.f[i]] - p.time(st, c, 1), a}, change{r.done[r.b[i]], -a})
 			if o > 0 {
-				start := max(r.done[r.off[st][c]], r.done[r.f[st][C-1]], r.doneOf(at(r.rel[st], c+1)), r.doneOf(at(r.b[st], c+2)))
-				gpu = append(gpu, change{r.done[r.off[st][c]], -o}, change{start, o})
-				host = append(host, change{r.done[r.off[st][c]], o}, change{r.done[r.rel[st][c]], -o})
+				start := max(r.done[r.off[i]], r.done[r.f[st*C+C-1]], r.doneOf(r.at(r.rel, st, c+1)), r.doneOf(r.at(r.b, st, c+2)))
+				gpu = append(gpu, change{r.done[r.off[i]], -o}, change{start, o})
+				host = append(host, change{r.done[r.off[i]], o}, change{r.done[r.rel[i]], -o})
 			}
 		}
-		ws := workload.ModelStateBytes(1, 0, 1)
-		states := float64(p.states[st]) / ws.Total()
-		out[st] = timeline.Memory{GPU: st, Capacity: p.gpu.HBM, Parameters: units.Bytes(states * ws.Parameters),
-			Gradients: units.Bytes(states * ws.Gradients), OptimizerStates: units.Bytes(states * ws.OptimizerStates)}
+		k := float64(p.states[st]) / ws.Total()
+		out[st] = timeline.Memory{GPU: st, Capacity: p.gpu.HBM, Parameters: units.Bytes(k * ws.Parameters),
+			Gradients: units.Bytes(k * ws.Gradients), OptimizerStates: units.Bytes(k * ws.OptimizerStates)}
 		out[S+st] = timeline.Memory{GPU: S + st, Capacity: p.host}
-		for i, ch := range [][]change{gpu, host} {
-			sort.SliceStable(ch, func(a, b int) bool { return ch[a].at < ch[b].at })
-			m := &out[st+i*S]
-			var level units.Bytes
-			for _, x := range ch {
-				level += x.d
-				pt := timeline.MemoryPoint{At: x.at, Bytes: level}
-				if n := len(m.Activations); n > 0 && m.Activations[n-1].At == x.at {
-					m.Activations[n-1] = pt
-				} else {
-					m.Activations = append(m.Activations, pt)
-				}
-			}
-			for _, pt := range m.Activations {
-				m.Peak = max(m.Peak, pt.Bytes)
-			}
-		}
-		out[st].Peak += p.states[st]
+		series(&out[st], gpu)
+		series(&out[S+st], host)
+		out[st].Peak += out[st].Static()
 	}
 	return out
+}
+
+// series sets m's activations to the running sum of ch, one point an
+// instant, and its peak to their highest.
+func series(m *timeline.Memory, ch []change) {
+	sort.SliceStable(ch, func(a, b int) bool { return ch[a].at < ch[b].at })
+	var level units.Bytes
+	for _, x := range ch {
+		level += x.d
+		pt := timeline.MemoryPoint{At: x.at, Bytes: level}
+		if n := len(m.Activations); n > 0 && m.Activations[n-1].At == x.at {
+			m.Activations[n-1] = pt
+		} else {
+			m.Activations = append(m.Activations, pt)
+		}
+	}
+	for _, pt := range m.Activations {
+		m.Peak = max(m.Peak, pt.Bytes)
+	}
 }
 
 // doneOf is when op id finished, 0 for none.

@@ -70,7 +70,7 @@ func TestHiddenIffShorterThanNextForward(t *testing.T) {
 		r := &run{p: p}
 		late := false
 		for ch := 0; ch+1 < p.chunks; ch++ {
-			if p.off[0][ch] > 0 && r.transferTime(p.off[0][ch]) > p.fwd[0][ch+1] {
+			if p.off(0, ch) > 0 && r.transferTime(p.off(0, ch)) > p.time(0, ch+1, 1) {
 				late = true
 			}
 		}

@@ -1,8 +1,6 @@
 package sppo
 
 import (
-	"fmt"
-
 	"paraplay/sim/budget"
 	"paraplay/sim/scenario"
 )
@@ -13,8 +11,7 @@ import (
 func (Strategy) Work(s scenario.Scenario) budget.Work {
 	y := SettingsOf(&s)
 	S, C := float64(s.NumGPUs()), float64(y.Chunks)
-	why := fmt.Sprintf("%g stages × %d sppo.chunks", S, y.Chunks)
-	spans := budget.Count{N: 2 * S * C, Why: "2 × " + why, Field: "sppo.chunks", Fix: "lower sppo.chunks"}
-	xfers := budget.Count{N: 2*(S-1)*C + 2*S*C, Why: "4 × " + why, Field: "sppo.chunks", Fix: "lower sppo.chunks"}
+	spans := budget.Count{N: 2 * S * C, Why: "2 × stages × sppo.chunks", Field: "sppo.chunks", Fix: "lower sppo.chunks"}
+	xfers := budget.Count{N: 2*(S-1)*C + 2*S*C, Why: "4 × stages × sppo.chunks", Field: "sppo.chunks", Fix: "lower sppo.chunks"}
 	return budget.Of(budget.Items{Spans: spans, Transfers: xfers, GPUs: 2 * s.NumGPUs()})
 }
