@@ -39,13 +39,10 @@ type Record struct {
 func (r *run) extra(tl *timeline.Timeline) {
 	p := r.p
 	rec := &Record{HostCapacity: p.host, HBM: p.gpu.HBM}
-	for i, m := range tl.Memory {
-		if i < p.stages {
-			rec.Peak = max(rec.Peak, m.Peak)
-		} else {
-			rec.Host = max(rec.Host, m.Peak)
-		}
+	for _, m := range tl.Memory {
+		rec.Peak = max(rec.Peak, m.Peak)
 	}
+	rec.Host = r.hostPeak
 	for st := range p.stages {
 		var all, gone, held units.Bytes
 		var exposed units.Time
@@ -76,9 +73,10 @@ func (r *run) transferTime(b units.Bytes) units.Time {
 	return r.p.pcie.Latency + r.p.pcie.Bandwidth.TransferTime(b)
 }
 
-// Check holds the record to the run: the measured peaks are the memory's.
+// Check holds the record to the run: a memory series per GPU, none per
+// host.
 func (r *Record) Check(tl *timeline.Timeline) []error {
-	if r.Peak < 0 || r.Host < 0 || len(tl.Memory) != len(tl.GPUs) {
+	if r.Peak < 0 || r.Host < 0 || 2*len(tl.Memory) != len(tl.GPUs) {
 		return []error{errors.New("sppo: the record's memory does not match the run's")}
 	}
 	return nil

@@ -6,6 +6,7 @@ import (
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
+	"paraplay/sim/workload"
 )
 
 // Name is the strategy key's value of SPPO's offloaded sequence pipeline.
@@ -39,10 +40,13 @@ type Settings struct {
 }
 
 // DefaultSettings is a 128k-token sequence in 16 chunks, all but the last
-// offloaded over PCIe 4.0 (an A100's host link: NVIDIA A100 Tensor Core
-// GPU datasheet, SXM column, "PCIe Gen4: 64GB/s", both directions), with
-// 256 GiB of host memory a GPU (NVIDIA DGX A100 datasheet: 2 TB of system
-// memory for 8 GPUs in the 640 GB system).
+// offloaded over PCIe 4.0 x16, an A100's host link (the A100 is a PCI
+// Express Gen4 device: NVIDIA A100 40GB PCIe product brief PB-10137-001;
+// the datasheet's "PCIe Gen4: 64GB/s" for the SXM module was not seen
+// here, UNCONFIRMED), with 256 GiB of host memory a GPU (a DGX A100 takes
+// up to 2 TB of system memory for its 8 GPUs, per secondary sources:
+// pcnews.ru's report of NVIDIA's documentation and grokipedia's DGX A100
+// page; NVIDIA's datasheet not seen, UNCONFIRMED).
 func DefaultSettings() Settings {
 	return Settings{Tokens: 131072, Chunks: 16, Offload: 1, PCIe: "pcie4", HostMemory: 256 * units.GiB}
 }
@@ -108,6 +112,16 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		bad("model.preset", "is %s; sppo runs dense transformers only", m.Name)
 	} else if n := s.NumGPUs(); n > m.Layers {
 		bad("gpus", "is %d; a pipeline has at most one stage per layer (%d)", n, m.Layers)
+	} else if gpu, err := hw.LookupGPU(s.Cluster.GPU); err == nil && y.Tokens >= 1 && y.Tokens <= MaxTokens {
+		// The run's clock and byte counts stay far from overflowing: the
+		// sequence's activations (34·h bytes a token and layer) within
+		// 1 PiB, its forward and backward (3·(2·P·T + 2·h·T²) a layer,
+		// causal) within 10⁷ s of one GPU.
+		T, L, h := float64(y.Tokens), float64(m.Layers), float64(m.Hidden)
+		flops := 3 * L * (2*float64(workload.Params(m).PerLayer)*T + 2*h*T*T)
+		if 34*h*T*L > 1<<50 || flops/(gpu.PeakFLOPS*gpu.Efficiency) > 1e7 {
+			bad("sppo.tokens", "is %d; the sequence's activations (%.3g bytes, at most 1 PiB) or compute (%.3g s on one GPU, at most 10⁷) are too large for this model", y.Tokens, 34*h*T*L, flops/(gpu.PeakFLOPS*gpu.Efficiency))
+		}
 	}
 }
 

@@ -131,6 +131,7 @@ type run struct {
 	g                            *taskgraph.Graph
 	f, b, off, rel, sendF, sendB []int
 	done                         []units.Time // by op id: when it finished
+	hostPeak                     units.Bytes  // the most a host held
 	p2p                          taskgraph.Channel
 }
 
@@ -236,11 +237,13 @@ type change struct {
 	d  units.Bytes
 }
 
-// memory builds each GPU's and host's memory series from the finished
-// run (the package doc's accounting): changes sorted by time, summed.
+// memory builds each GPU's memory series from the finished run (the
+// package doc's accounting): changes sorted by time, summed; and the
+// hosts' highest level (hostPeak). The hosts get no series of their own:
+// the picture's memory panel is the GPUs' HBM.
 func (r *run) memory() []timeline.Memory {
 	p, S, C := r.p, r.p.stages, r.p.chunks
-	out := make([]timeline.Memory, 2*S)
+	out := make([]timeline.Memory, S)
 	ws := workload.ModelStateBytes(1, 0, 1)
 	for st := range S {
 		var gpu, host []change
@@ -256,9 +259,10 @@ func (r *run) memory() []timeline.Memory {
 		k := float64(p.states[st]) / ws.Total()
 		out[st] = timeline.Memory{GPU: st, Capacity: p.gpu.HBM, Parameters: units.Bytes(k * ws.Parameters),
 			Gradients: units.Bytes(k * ws.Gradients), OptimizerStates: units.Bytes(k * ws.OptimizerStates)}
-		out[S+st] = timeline.Memory{GPU: S + st, Capacity: p.host}
 		series(&out[st], gpu)
-		series(&out[S+st], host)
+		var h timeline.Memory
+		series(&h, host)
+		r.hostPeak = max(r.hostPeak, h.Peak)
 		out[st].Peak += out[st].Static()
 	}
 	return out
