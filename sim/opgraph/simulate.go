@@ -4,12 +4,13 @@ import (
 	"fmt"
 
 	"paraplay/sim/collective"
+	"paraplay/sim/dataparallel"
 	"paraplay/sim/hw"
 	"paraplay/sim/nccltest"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
@@ -25,6 +26,11 @@ const (
 	// forward through the stages and then backward, each stage sending its
 	// boundary activation (and, backward, its gradient) to the next.
 	Model = "model"
+	// Hybrid is the sequence-to-sequence hybrid of Ono, Utiyama and
+	// Sumita 2019 (hybrid.go): each recurrent layer on its own GPU,
+	// pipelined over the time steps, and the output softmax data
+	// parallel over all of them.
+	Hybrid = "hybrid"
 )
 
 // Run is how to train a graph: on which GPUs, with which split.
@@ -36,7 +42,7 @@ type Run struct {
 	// Batch is the samples of one iteration, divided among the GPUs
 	// (Data) or into Microbatches (Model).
 	Batch int
-	// Split is Data or Model.
+	// Split is Data, Model or Hybrid.
 	Split string
 	// Microbatches is the microbatches of a Model split, 1..Batch,
 	// dividing it.
@@ -81,8 +87,10 @@ func (r Run) check(g Graph) (hw.GPU, error) {
 		return gpu, fmt.Errorf("opgraph: gpu: %w", err)
 	case r.GPUs < 1 || r.GPUs > 8:
 		return gpu, fmt.Errorf("opgraph: gpus is %d; allowed 1..8 (one server)", r.GPUs)
-	case r.Split != Data && r.Split != Model:
-		return gpu, fmt.Errorf("opgraph: split %q; allowed %s, %s", r.Split, Data, Model)
+	case r.Split != Data && r.Split != Model && r.Split != Hybrid:
+		return gpu, fmt.Errorf("opgraph: split %q; allowed %s, %s, %s", r.Split, Data, Model, Hybrid)
+	case r.Split == Hybrid:
+		return gpu, r.checkHybrid(g)
 	case r.Split == Data && (r.Batch < r.GPUs || r.Batch%r.GPUs != 0):
 		return gpu, fmt.Errorf("opgraph: batch is %d; a data split needs a multiple of gpus %d", r.Batch, r.GPUs)
 	case r.Split == Model && (r.Microbatches < 1 || r.Batch%r.Microbatches != 0):
@@ -97,26 +105,39 @@ func (r Run) check(g Graph) (hw.GPU, error) {
 }
 
 // Simulate runs one training iteration of graph g as r says and returns
-// its timeline.
+// its timeline, on one server of r.GPUs r.GPU (the cluster section's
+// presets: NVLink inside it).
 func Simulate(g Graph, r Run) (*timeline.Timeline, error) {
+	return simulate(g, r, hostScenario(r))
+}
+
+// hostScenario is the one-server cluster of r as a scenario, for its
+// topology.
+func hostScenario(r Run) scenario.Scenario {
+	s := scenario.Default()
+	s.Cluster = scenario.Cluster{GPU: r.GPU, Nodes: 1, GPUsPerNode: r.GPUs}
+	return s
+}
+
+// simulate runs g as r says on the cluster of base.
+func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error) {
 	gpu, err := r.check(g)
 	if err != nil {
 		return nil, err
 	}
-	if r.Split == Data {
+	switch r.Split {
+	case Data:
 		var fwd units.Time
 		for _, o := range g.Ops {
 			fwd += forwardTime(o, r.Batch/r.GPUs, gpu)
 		}
 		// The backward pass computes two products per forward one (the
 		// input's and the weights' gradients), and reads and writes twice.
-		s, err := dataScenario(fmt.Sprintf("%s, data parallel on %d %s", g.Name, r.GPUs, r.GPU), r, fwd, 2*g.Params())
-		if err != nil {
-			return nil, err
-		}
-		return run.Simulate(s)
+		return dataparallel.Simulate(dataScenario(base, titled(base, fmt.Sprintf("%s, data parallel on %d %s", g.Name, r.GPUs, r.GPU)), fwd, 2*g.Params()))
+	case Hybrid:
+		return simulateHybrid(g, r, gpu, base)
 	}
-	return simulateModel(g, r, gpu)
+	return simulateModel(g, r, gpu, base)
 }
 
 // cuts lists the indexes i after which the graph can be cut: no operator
@@ -139,12 +160,38 @@ func cuts(g Graph) []int {
 	return out
 }
 
-// dataScenario is the data-parallel scenario of r with forward time fwd
-// and a gradient of bytes: the cluster the model split runs on too.
-func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Scenario, error) {
-	return scenario.Parse([]byte(fmt.Sprintf("name: %s\nstrategy: data-parallel\n"+
-		"cluster: {gpu: %s, nodes: 1, gpus_per_node: %d}\ncompute: {forward: %dns, backward: %dns}\n"+
-		"collective: {algorithm: ring, size: %dB}\n", name, r.GPU, r.GPUs, int64(fwd), int64(2*fwd), bytes)))
+// titled is base's name, or title when it has none.
+func titled(base scenario.Scenario, title string) string {
+	if base.Name != "" {
+		return base.Name
+	}
+	return title
+}
+
+// ideal is the port of a free network (cluster.network ideal): an
+// exabyte a second and no latency, so that every message takes 0 or 1 ns.
+var ideal = topo.Port{Bandwidth: 1e18, Kind: "ideal"}
+
+// topology is base's one server of GPUs, or a free network.
+func topology(base scenario.Scenario) (*topo.Topology, error) {
+	if base.Cluster.Network == "ideal" {
+		return topo.Switched(base.NumGPUs(), ideal), nil
+	}
+	return nccltest.Topology(base)
+}
+
+// dataScenario is base run by the data-parallel strategy with forward
+// time fwd (backward 2·fwd) and a gradient of bytes, summed by a ring.
+func dataScenario(base scenario.Scenario, name string, fwd units.Time, bytes int64) scenario.Scenario {
+	s := base
+	s.Name, s.Strategy = name, dataparallel.Name
+	s.Compute = scenario.Compute{Forward: max(1, fwd), Backward: max(1, 2*fwd)}
+	s.Collective = scenario.Collective{Op: "all_reduce", Algorithm: scenario.AlgorithmRing, Size: units.Bytes(max(1, bytes)), Chunks: 1}
+	if s.Cluster.Network == "ideal" {
+		s.GPUs, s.Cluster = s.NumGPUs(), scenario.Cluster{}
+		s.Link = scenario.Link{Bandwidth: ideal.Bandwidth}
+	}
+	return s
 }
 
 // simulateModel runs GPipe over the stages (Model): every microbatch's
@@ -155,7 +202,7 @@ func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Sce
 // i runs on d_i GPUs, microbatch j on its replica j mod d_i, and the
 // replicas of a stage all-reduce its gradient once their backwards are
 // done.
-func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
+func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timeline.Timeline, error) {
 	reps := r.replicas()
 	n, m := len(reps), r.Microbatches
 	b := r.Batch / m
@@ -167,11 +214,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 		}
 		from = ends[i] + 1
 	}
-	s, err := dataScenario(g.Name+", model parallel", r, 1, 1)
-	if err != nil {
-		return nil, err
-	}
-	t, err := nccltest.Topology(s)
+	t, err := topology(base)
 	if err != nil {
 		return nil, err
 	}
@@ -180,7 +223,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 		first[i+1] = first[i] + d
 	}
 	on := func(i, j int) int { return first[i] + j%reps[i] }
-	tg := taskgraph.New(t, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, r.GPUs, r.GPU, m))
+	tg := taskgraph.New(t, titled(base, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, r.GPUs, r.GPU, m)))
 	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")
 	last := make([]int, r.GPUs) // each GPU's last op, so that its ops run in order (−1: none yet)
 	for i := range last {

@@ -5,6 +5,7 @@ import (
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
@@ -144,6 +145,11 @@ func pick(xs, idx []int) []int {
 // stage cut proportional to its shares), each simulated, and the fastest
 // returned with its makespan. r.Split must be Model.
 func PlanStages(g Graph, r Run) (Run, units.Time, error) {
+	return planStages(g, r, hostScenario(r))
+}
+
+// planStages is PlanStages on base's cluster.
+func planStages(g Graph, r Run, base scenario.Scenario) (Run, units.Time, error) {
 	var best Run
 	bestT := units.Time(-1)
 	G := r.GPUs
@@ -163,7 +169,7 @@ func PlanStages(g Graph, r Run) (Run, units.Time, error) {
 		if len(cuts(g)) < len(reps)-1 {
 			continue
 		}
-		tl, err := Simulate(g, q)
+		tl, err := simulate(g, q, base)
 		if err != nil {
 			return Run{}, 0, err
 		}

@@ -8,6 +8,7 @@ import (
 	"paraplay/sim/inference"
 	"paraplay/sim/localsgd"
 	"paraplay/sim/nccltest"
+	"paraplay/sim/opgraph"
 	"paraplay/sim/paramserver"
 	"paraplay/sim/partitioned"
 	"paraplay/sim/rlhf"
@@ -32,6 +33,7 @@ var builtins = []strategy.Strategy{
 	inference.Strategy{},
 	partitioned.Strategy{},
 	swarm.Strategy{},
+	opgraph.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.

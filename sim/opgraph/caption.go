@@ -1,0 +1,133 @@
+//go:build !js
+
+package opgraph
+
+import (
+	"fmt"
+
+	"paraplay/sim/nccltest"
+	"paraplay/sim/scenario"
+	"paraplay/sim/strategy"
+	"paraplay/sim/timeline"
+	"paraplay/sim/units"
+)
+
+// Caption is the caption of an operator-graph demo: the simulated
+// iteration and samples per second, the graph's parameters and forward
+// FLOPs a sample (2 per multiply-accumulate); then, by split, the
+// data-parallel all-reduce beside its α–β formula, the stages and their
+// GPUs (with the planner's choice beside the best uniform split when
+// graph.stage_replicas is auto), or the hybrid's iteration beside its
+// closed form on free links (hybridFormula).
+func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
+	g, r, err := FromScenario(&s)
+	if err != nil {
+		return nil, err
+	}
+	parts := []strategy.Part{strategy.Figure("iteration {} simulated, {} samples/s", strategy.Nanos(sum.Iteration),
+		strategy.Of(float64(r.Batch)/sum.Iteration.Seconds(), strategy.Count)),
+		strategy.Figure(g.Name+": {} parameters, {} GFLOPs forward a sample", strategy.Of(float64(g.Params()), strategy.Count),
+			strategy.Of(2*float64(g.MACs())/1e9, strategy.Sig3))}
+	switch r.Split {
+	case Data:
+		if len(sum.Collectives) > 0 { // the bf16 gradient's all-reduce, beside its α–β formula
+			more, err := nccltest.CollectiveParts(dataScenario(s, "", 1, 2*g.Params()), sum.Collectives[0])
+			if err != nil {
+				return nil, err
+			}
+			parts = append(parts, more...)
+		}
+	case Hybrid:
+		parts = append(parts, hybridFormula(s, g, r, sum))
+	default:
+		more, err := stageParts(s, g, r)
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, more...)
+	}
+	return parts, nil
+}
+
+// hybridFormula sets the hybrid's iteration beside 3E + 3W·c + 3f
+// (hybrid.go), W the steps of the longest chain: each side's steps plus
+// its layers less one. On free links (cluster.network ideal) with a GPU
+// for every layer the two agree within a nanosecond a message; on real
+// links the difference is what communication adds.
+func hybridFormula(s scenario.Scenario, g Graph, r Run, sum timeline.Summary) strategy.Part {
+	gpu, _ := r.check(g)
+	h := hybridRun{b: r.Batch, gpu: gpu}
+	tail := hybridTail(g)
+	var e, f, w units.Time
+	for _, o := range g.Ops[tail:] {
+		f += forwardTime(o, r.Batch/r.GPUs, gpu)
+	}
+	var c units.Time
+	for _, side := range sides(g, tail) {
+		w += units.Time(g.Ops[side[0]].Steps + len(side) - 1)
+		c = h.step(g.Ops[side[0]])
+	}
+	for _, o := range g.Ops[:tail] {
+		if o.Kind == Embedding {
+			e += forwardTime(o, r.Batch, gpu)
+		}
+	}
+	want := 3*e + 3*w*c + 3*f
+	if s.Cluster.Network == "ideal" && r.GPUs >= maxDepth(g) {
+		return strategy.Compare(strategy.Check{Name: "seq2seq hybrid iteration", Formula: "3E + 3W·c + 3f",
+			Source: "a wavefront of W LSTM steps forward and back, the softmax on each GPU's share", Tolerance: 1e-4},
+			fmt.Sprintf("simulated {}; 3E + 3W·c + 3f = {} (W = %d steps)", int(w)), float64(sum.Iteration), float64(want), strategy.Nanoseconds)
+	}
+	return strategy.Figure(fmt.Sprintf("on free links 3E + 3W·c + 3f = {} (W = %d steps): the links add {}", int(w)),
+		strategy.Nanos(want), strategy.Nanos(sum.Iteration-want))
+}
+
+// stageParts are a model split's stages and their GPUs; with
+// graph.stage_replicas auto, also the best uniform split (every stage the
+// same GPUs: data parallel, 2 stages, …, GPipe) for comparison.
+func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
+	auto := SettingsOf(&s).StageReplicas == Auto
+	if auto {
+		best, _, err := planStages(g, r, s)
+		if err != nil {
+			return nil, err
+		}
+		r = best
+	}
+	gpu, _ := r.check(g)
+	reps := r.replicas()
+	ends := stagesWeighted(g, reps, r.Batch/r.Microbatches, gpu)
+	text := fmt.Sprintf("%d stages, GPUs %s, ops", len(reps), scenario.FormatLayerCounts(reps))
+	for i, e := range ends {
+		if i > 0 {
+			text += fmt.Sprintf(" | %d", ends[i-1]+1)
+		} else {
+			text += " 0"
+		}
+		text += fmt.Sprintf("–%d", e)
+	}
+	parts := []strategy.Part{strategy.Figure(text)}
+	if !auto {
+		return parts, nil
+	}
+	uniform, which := units.Time(-1), ""
+	for d := 1; d <= r.GPUs; d++ {
+		if r.GPUs%d != 0 || len(cuts(g)) < r.GPUs/d-1 {
+			continue
+		}
+		q := r
+		q.StageReplicas = nil
+		for range r.GPUs / d {
+			q.StageReplicas = append(q.StageReplicas, d)
+		}
+		tl, err := simulate(g, q, s)
+		if err != nil {
+			return nil, err
+		}
+		if uniform < 0 || tl.End < uniform {
+			uniform, which = tl.End, scenario.FormatLayerCounts(q.StageReplicas)
+		}
+	}
+	return append(parts, strategy.Figure(fmt.Sprintf("planned over %d splits; best uniform (GPUs %s) {} simulated", 1<<(r.GPUs-1), which),
+		strategy.Nanos(uniform))), nil
+}
