@@ -56,16 +56,18 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 // links the difference is what communication adds.
 func hybridFormula(s scenario.Scenario, g Graph, r Run, sum timeline.Summary) strategy.Part {
 	gpu, _ := r.check(g)
-	h := hybridRun{b: r.Batch, gpu: gpu}
 	tail := hybridTail(g)
+	_, sides := hybridGPUs(g, r.GPUs)
+	depth := 0
 	var e, f, w units.Time
 	for _, o := range g.Ops[tail:] {
 		f += forwardTime(o, r.Batch/r.GPUs, gpu)
 	}
 	var c units.Time
-	for _, side := range sides(g, tail) {
-		w += units.Time(g.Ops[side[0]].Steps + len(side) - 1)
-		c = h.step(g.Ops[side[0]])
+	for _, side := range sides {
+		o := g.Ops[side[0]]
+		w += units.Time(o.Steps + len(side) - 1)
+		c, depth = forwardTime(o, r.Batch, gpu)/units.Time(o.Steps), max(depth, len(side))
 	}
 	for _, o := range g.Ops[:tail] {
 		if o.Kind == Embedding {
@@ -73,7 +75,7 @@ func hybridFormula(s scenario.Scenario, g Graph, r Run, sum timeline.Summary) st
 		}
 	}
 	want := 3*e + 3*w*c + 3*f
-	if s.Cluster.Network == "ideal" && r.GPUs >= maxDepth(g) {
+	if s.Cluster.Network == "ideal" && r.GPUs >= depth {
 		return strategy.Compare(strategy.Check{Name: "seq2seq hybrid iteration", Formula: "3E + 3W·c + 3f",
 			Source: "a wavefront of W LSTM steps forward and back, the softmax on each GPU's share", Tolerance: 1e-4},
 			fmt.Sprintf("simulated {}; 3E + 3W·c + 3f = {} (W = %d steps)", int(w)), float64(sum.Iteration), float64(want), strategy.Nanoseconds)
@@ -83,17 +85,11 @@ func hybridFormula(s scenario.Scenario, g Graph, r Run, sum timeline.Summary) st
 }
 
 // stageParts are a model split's stages and their GPUs; with
-// graph.stage_replicas auto, also the best uniform split (every stage the
-// same GPUs: data parallel, 2 stages, …, GPipe) for comparison.
+// graph.stage_replicas set (DAPPLE), also what DAPPLE's planner
+// (PlanStages) chooses over every split of the GPUs, and the best
+// uniform split (every stage the same GPUs: data parallel, 2 stages, …,
+// GPipe), each simulated.
 func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
-	auto := SettingsOf(&s).StageReplicas == Auto
-	if auto {
-		best, _, err := planStages(g, r, s)
-		if err != nil {
-			return nil, err
-		}
-		r = best
-	}
 	gpu, _ := r.check(g)
 	reps := r.replicas()
 	ends := stagesWeighted(g, reps, r.Batch/r.Microbatches, gpu)
@@ -107,8 +103,12 @@ func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
 		text += fmt.Sprintf("–%d", e)
 	}
 	parts := []strategy.Part{strategy.Figure(text)}
-	if !auto {
+	if len(r.StageReplicas) == 0 {
 		return parts, nil
+	}
+	best, bt, err := planStages(g, r, s)
+	if err != nil {
+		return nil, err
 	}
 	uniform, which := units.Time(-1), ""
 	for d := 1; d <= r.GPUs; d++ {
@@ -128,6 +128,6 @@ func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
 			uniform, which = tl.End, scenario.FormatLayerCounts(q.StageReplicas)
 		}
 	}
-	return append(parts, strategy.Figure(fmt.Sprintf("planned over %d splits; best uniform (GPUs %s) {} simulated", 1<<(r.GPUs-1), which),
-		strategy.Nanos(uniform))), nil
+	return append(parts, strategy.Figure(fmt.Sprintf("DAPPLE's planner, over %d splits: GPUs %s, {} simulated; best uniform split (GPUs %s) {}",
+		1<<(r.GPUs-1), scenario.FormatLayerCounts(best.StageReplicas), which), strategy.Nanos(bt), strategy.Nanos(uniform))), nil
 }

@@ -2,6 +2,7 @@ package opgraph
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"paraplay/sim/scenario"
@@ -21,10 +22,6 @@ const (
 	ModelResNet50 = "resnet50"
 	ModelSeq2Seq  = "seq2seq-lstm"
 )
-
-// Auto is the graph.stage_replicas value that asks DAPPLE's planner
-// (PlanStages) for the stages and their GPUs.
-const Auto = "auto"
 
 // Limits of the graph section.
 const (
@@ -46,8 +43,7 @@ type Settings struct {
 	// Microbatches is a model split's microbatches, a divisor of Batch.
 	Microbatches int
 	// StageReplicas is a model split's GPUs per stage, e.g. "1,1,1,5"
-	// (DAPPLE), summing to the GPUs; "auto": the planner's choice; empty:
-	// one stage a GPU (GPipe).
+	// (DAPPLE), summing to the GPUs; empty: one stage a GPU (GPipe).
 	StageReplicas string
 	// Image is ResNet-50's image side in pixels, a multiple of 32 up to
 	// MaxImage.
@@ -74,7 +70,7 @@ var rows = []scenario.Row{
 	{Key: "split", Param: "graph_split", Help: "data, model or hybrid", Field: "Split", Trim: true},
 	{Key: "batch", Param: "graph_batch", Field: "Batch"},
 	{Key: "microbatches", Param: "graph_mb", Field: "Microbatches"},
-	{Key: "stage_replicas", Param: "stage_replicas", Help: "GPUs per stage, e.g. 1,1,1,5, or auto", Field: "StageReplicas", Trim: true},
+	{Key: "stage_replicas", Param: "stage_replicas", Help: "GPUs per stage, e.g. 1,1,1,5", Field: "StageReplicas", Trim: true},
 	{Key: "image", Param: "image", Field: "Image"},
 	{Key: "words", Param: "words", Field: "Words"},
 }
@@ -93,126 +89,68 @@ func (Strategy) Keys() scenario.Keys {
 		Ignores: []string{"compute", "collective"}}
 }
 
-// graphOf builds the graph the section names.
-func graphOf(y Settings) (Graph, error) {
-	if y.Model == ModelSeq2Seq {
-		return Seq2SeqLSTM(y.Words, y.Words)
-	}
-	return ResNet50(y.Image)
-}
-
-// FromScenario is the graph and run of a scenario the section describes.
+// FromScenario is the graph and run of a scenario the section describes;
+// an error names the key at fault ("graph.image: …").
 func FromScenario(s *scenario.Scenario) (Graph, Run, error) {
 	y := SettingsOf(s)
-	g, err := graphOf(y)
 	r := Run{GPU: s.Cluster.GPU, GPUs: s.NumGPUs(), Batch: y.Batch, Split: y.Split, Microbatches: y.Microbatches}
-	if err != nil {
-		return g, r, err
+	var g Graph
+	var err error
+	switch y.Model {
+	case ModelResNet50:
+		g, err = ResNet50(y.Image)
+	case ModelSeq2Seq:
+		g, err = Seq2SeqLSTM(y.Words, y.Words)
+	default:
+		err = fmt.Errorf("graph.model: is %q; allowed resnet50, seq2seq-lstm", y.Model)
 	}
-	if y.StageReplicas != "" && y.StageReplicas != Auto {
-		if r.StageReplicas, err = scenario.ParseLayerCounts(y.StageReplicas); err != nil {
-			return g, r, err
+	if err == nil && y.StageReplicas != "" {
+		r.StageReplicas, err = scenario.ParseLayerCounts(y.StageReplicas)
+		if err != nil || y.Split != Model {
+			err = fmt.Errorf("graph.stage_replicas: is %q; allowed GPUs per stage, e.g. 1,1,1,5, with graph.split model", y.StageReplicas)
 		}
 	}
-	return g, r, nil
+	return g, r, err
 }
 
-// Check checks the graph section and the one-server cluster it runs on,
-// each problem under its key.
+// Check checks the graph section and the one server it runs on, naming
+// the key of the first problem.
 func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
-	y := SettingsOf(s)
-	c := s.Cluster
-	switch {
-	case c.GPU == "":
-		bad("cluster.gpu", "is empty; strategy %s prices the graph on a GPU preset, e.g. h100-sxm", Name)
-	case c.Nodes > 1 || c.Topology != "":
-		bad("cluster.nodes", "is %d; strategy %s runs on one server (1)", c.Nodes, Name)
-	case c.Network != "" && c.Network != "ideal" && c.Network != "rail-optimized":
-		bad("cluster.network", "is %q; strategy %s runs on one server: rail-optimized (NVLink) or ideal", c.Network, Name)
-	}
-	if y.Model != ModelResNet50 && y.Model != ModelSeq2Seq {
-		bad(section+".model", "is %q; allowed %s, %s", y.Model, ModelResNet50, ModelSeq2Seq)
-	}
-	if y.Split != Data && y.Split != Model && y.Split != Hybrid {
-		bad(section+".split", "is %q; allowed %s, %s, %s", y.Split, Data, Model, Hybrid)
-	}
-	if y.Batch < 1 || y.Batch > MaxBatch {
-		bad(section+".batch", "is %d; allowed 1..%d", y.Batch, MaxBatch)
-	}
-	if y.Image < 32 || y.Image > MaxImage || y.Image%32 != 0 {
-		bad(section+".image", "is %d; allowed a multiple of 32 from 32 to %d", y.Image, MaxImage)
-	}
-	if y.Words < 1 || y.Words > MaxWords {
-		bad(section+".words", "is %d; allowed 1..%d", y.Words, MaxWords)
-	}
-	if s.Iterations > 1 {
-		bad("iterations", "is %d; strategy %s simulates one iteration (1)", s.Iterations, Name)
-	}
-	if y.Split != Model && y.StageReplicas != "" {
-		bad(section+".stage_replicas", "is %q; only a model split has stages (graph.split: model)", y.StageReplicas)
-	}
-	checkRun(s, y, bad)
-}
-
-// checkRun reports what Run.check refuses, under the key it concerns.
-func checkRun(s *scenario.Scenario, y Settings, bad scenario.Reporter) {
-	if y.Batch < 1 || y.Batch > MaxBatch || y.Image < 32 || y.Image > MaxImage || y.Words < 1 || y.Words > MaxWords || s.Cluster.GPU == "" {
-		return // reported above
-	}
-	g, r, err := FromScenario(s)
-	if err != nil {
-		bad(section+".stage_replicas", "%v", err)
-		return
-	}
-	if r.GPUs < 1 || r.GPUs > 8 {
-		return // the GPU range is checked with the shared keys
-	}
-	if y.Split == Model && y.Microbatches > y.Batch {
-		bad(section+".microbatches", "is %d; allowed a divisor of graph.batch %d", y.Microbatches, y.Batch)
-		return
-	}
-	if _, err := r.check(g); err != nil {
-		msg := strings.TrimPrefix(err.Error(), "opgraph: ")
-		key := section + ".split"
-		switch {
-		case strings.HasPrefix(msg, "microbatches"):
-			key = section + ".microbatches"
-		case strings.HasPrefix(msg, "batch"):
-			key = section + ".batch"
-		case strings.HasPrefix(msg, "stage_replicas") || strings.Contains(msg, "places to cut"):
-			key = section + ".stage_replicas"
-		case strings.HasPrefix(msg, "gpu:"):
-			key = "cluster.gpu"
-		}
+	if err := check(s); err != nil {
+		key, msg, _ := strings.Cut(err.Error(), ": ")
 		bad(key, "%s", msg)
 	}
 }
 
-// Title is e.g. "ResNet-50, data parallel on 8 GPUs".
-func (Strategy) Title(s *scenario.Scenario) string {
-	y := SettingsOf(s)
-	name := "ResNet-50"
-	if y.Model == ModelSeq2Seq {
-		name = "Seq2seq LSTM"
+// check is Check's problem, as "key: what is wrong; what is allowed".
+func check(s *scenario.Scenario) error {
+	c := s.Cluster
+	switch {
+	case c.GPU == "":
+		return fmt.Errorf("cluster.gpu: is empty; strategy opgraph prices the graph on a GPU preset, e.g. h100-sxm")
+	case c.Nodes > 1 || c.Topology != "":
+		return fmt.Errorf("cluster.nodes: is %d; strategy opgraph runs on one server (1)", c.Nodes)
+	case c.Network != "" && c.Network != "ideal" && c.Network != "rail-optimized":
+		return fmt.Errorf("cluster.network: is %q; allowed rail-optimized (the server's own links) or ideal", c.Network)
+	case s.Iterations > 1:
+		return fmt.Errorf("iterations: is %d; strategy opgraph simulates one iteration (1)", s.Iterations)
 	}
-	how := map[string]string{Data: "data parallel", Model: "GPipe", Hybrid: "hybrid model/data parallel"}[y.Split]
-	if y.Split == Model && y.StageReplicas != "" {
-		how = "DAPPLE stages " + y.StageReplicas
+	g, r, err := FromScenario(s)
+	if err == nil {
+		_, err = r.check(g)
 	}
-	return fmt.Sprintf("%s, %s on %s", name, how, scenario.GPUCount(s.NumGPUs()))
+	return err
 }
 
-// Describe is e.g. "resnet50 at 224², batch 256, split data over 8
+// Title is e.g. "resnet50, split data, on 8 GPUs".
+func (Strategy) Title(s *scenario.Scenario) string {
+	y := SettingsOf(s)
+	return y.Model + ", split " + y.Split + ", on " + scenario.GPUCount(s.NumGPUs())
+}
+
+// Describe is e.g. "resnet50, batch 256, split data, 8 microbatches, on
 // h100-sxm".
 func (Strategy) Describe(s *scenario.Scenario) string {
 	y := SettingsOf(s)
-	what := fmt.Sprintf("%s at %d²", y.Model, y.Image)
-	if y.Model == ModelSeq2Seq {
-		what = fmt.Sprintf("%s, %d words a side", y.Model, y.Words)
-	}
-	d := fmt.Sprintf("%s, batch %d, split %s over %d %s", what, y.Batch, y.Split, s.NumGPUs(), s.Cluster.GPU)
-	if y.Split == Model {
-		d += fmt.Sprintf(", %d microbatches", y.Microbatches)
-	}
-	return d
+	return y.Model + ", batch " + strconv.Itoa(y.Batch) + ", split " + y.Split + ", " + strconv.Itoa(y.Microbatches) + " microbatches (a model split's), stage replicas " + y.StageReplicas + ", on " + s.Cluster.GPU
 }

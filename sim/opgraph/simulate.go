@@ -2,6 +2,7 @@ package opgraph
 
 import (
 	"fmt"
+	"strconv"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/dataparallel"
@@ -79,29 +80,35 @@ func outBytes(o Op, b int) units.Bytes {
 	return units.Bytes(float64(o.Out)*float64(max(o.H, 1))*float64(max(o.W, 1))*float64(max(o.Steps, 1))*float64(b)*bytesPerElement + 0.5)
 }
 
-// check refuses a Run that does not fit the graph.
+// check refuses a Run that does not fit the graph, naming the scenario
+// key of what is wrong ("graph.batch: is 12; allowed …").
 func (r Run) check(g Graph) (hw.GPU, error) {
 	gpu, err := hw.LookupGPU(r.GPU)
-	switch {
-	case err != nil:
-		return gpu, fmt.Errorf("opgraph: gpu: %w", err)
+	if err != nil {
+		return gpu, fmt.Errorf("cluster.gpu: %w", err)
+	}
+	key, is, allowed := "", any(nil), ""
+	sum, least, reps := 0, 1, r.replicas()
+	for _, d := range reps {
+		sum, least = sum+d, min(least, d)
+	}
+	switch c := len(cuts(g)); {
 	case r.GPUs < 1 || r.GPUs > 8:
-		return gpu, fmt.Errorf("opgraph: gpus is %d; allowed 1..8 (one server)", r.GPUs)
+		key, is, allowed = "cluster.gpus_per_node", r.GPUs, "1..8 (one server)"
 	case r.Split != Data && r.Split != Model && r.Split != Hybrid:
-		return gpu, fmt.Errorf("opgraph: split %q; allowed %s, %s, %s", r.Split, Data, Model, Hybrid)
+		key, is, allowed = "graph.split", r.Split, "data, model, hybrid"
+	case r.Batch < 1 || r.Batch > MaxBatch || r.Split != Model && r.Batch%r.GPUs != 0:
+		key, is, allowed = "graph.batch", r.Batch, "1..65536, a multiple of the GPUs unless graph.split is model"
 	case r.Split == Hybrid:
 		return gpu, r.checkHybrid(g)
-	case r.Split == Data && (r.Batch < r.GPUs || r.Batch%r.GPUs != 0):
-		return gpu, fmt.Errorf("opgraph: batch is %d; a data split needs a multiple of gpus %d", r.Batch, r.GPUs)
 	case r.Split == Model && (r.Microbatches < 1 || r.Batch%r.Microbatches != 0):
-		return gpu, fmt.Errorf("opgraph: microbatches is %d; allowed a divisor of batch %d", r.Microbatches, r.Batch)
-	case r.Split == Model && len(cuts(g)) < len(r.replicas())-1:
-		return gpu, fmt.Errorf("opgraph: %q has %d places to cut; a model split of %d stages needs %d", g.Name, len(cuts(g)), len(r.replicas()), len(r.replicas())-1)
+		key, is, allowed = "graph.microbatches", r.Microbatches, "a divisor of graph.batch"
+	case r.Split == Model && (sum != r.GPUs || least < 1 || c < len(reps)-1):
+		key, is, allowed = "graph.stage_replicas", reps, "≥ 1 GPU a stage, as many GPUs in all as the cluster has, at most "+strconv.Itoa(c+1)+" stages"
+	default:
+		return gpu, g.Validate()
 	}
-	if err := r.checkReplicas(); err != nil {
-		return gpu, err
-	}
-	return gpu, g.Validate()
+	return gpu, fmt.Errorf("%s: is %v; allowed %s", key, is, allowed)
 }
 
 // Simulate runs one training iteration of graph g as r says and returns
@@ -142,6 +149,8 @@ func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error
 
 // cuts lists the indexes i after which the graph can be cut: no operator
 // after i reads one before i (every residual branch closed).
+//
+//go:noinline
 func cuts(g Graph) []int {
 	var out []int
 	for i := 0; i < len(g.Ops)-1; i++ {
@@ -214,7 +223,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timelin
 		}
 		from = ends[i] + 1
 	}
-	t, err := topology(base)
+	h, err := newBuilder(base, ", GPipe", g, r)
 	if err != nil {
 		return nil, err
 	}
@@ -222,44 +231,82 @@ func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timelin
 	for i, d := range reps {
 		first[i+1] = first[i] + d
 	}
-	on := func(i, j int) int { return first[i] + j%reps[i] }
-	tg := taskgraph.New(t, titled(base, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, r.GPUs, r.GPU, m)))
-	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")
-	last := make([]int, r.GPUs) // each GPU's last op, so that its ops run in order (−1: none yet)
-	for i := range last {
-		last[i] = -1
-	}
-	send := func(src, dst, k int, dep int) int {
-		return tg.AddMessage(ch, collective.Transfer{Src: src, Dst: dst, Bytes: outBytes(g.Ops[ends[k]], b), Phase: "pp"}, dep)
-	}
 	in := make([]int, m) // what microbatch j's next op waits for (−1: nothing)
 	for j := range in {
 		in[j] = -1
 	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			x := on(i, j)
-			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Forward, Label: "F", Stage: i, Microbatch: j}, f[i], deps(last[x], in[j])...)
-			in[j] = last[x]
-			if i < n-1 {
-				in[j] = send(x, on(i+1, j), i, last[x])
+	// Pass p < n is stage p's forwards, microbatches in order, each sent
+	// to stage p+1; pass p ≥ n is stage 2n−1−p's backwards, in reverse,
+	// each sent to the stage before, then the stage's all-reduce.
+	for p := range 2 * n {
+		i, next, k, label, d := p, p+1, timeline.Forward, "F", f[min(p, n-1)]
+		if p >= n {
+			i = 2*n - 1 - p
+			next, k, label, d = i-1, timeline.Backward, "B", 2*f[i]
+		}
+		for jj := range m {
+			j := jj
+			if p >= n {
+				j = m - 1 - jj
+			}
+			x := first[i] + j%reps[i]
+			in[j] = h.run(x, k, label, i, j, d, in[j])
+			if next >= 0 && next < n {
+				in[j] = h.send(x, first[next]+j%reps[next], outBytes(g.Ops[ends[min(i, next)]], b), in[j])
 			}
 		}
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			x := on(i, j)
-			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Backward, Label: "B", Stage: i, Microbatch: j}, 2*f[i], deps(last[x], in[j])...)
-			in[j] = last[x]
-			if i > 0 {
-				in[j] = send(x, on(i-1, j), i-1, last[x])
-			}
+		if p < n {
+			continue
 		}
-		if err := stageAllReduce(tg, t, g, ends, i, first[i], reps[i], last); err != nil {
+		if err := stageAllReduce(h, g, ends, i, first[i], reps[i], h.last); err != nil {
 			return nil, err
 		}
 	}
-	return tg.Finish("opgraph")
+	return h.tg.Finish("opgraph")
+}
+
+// builder adds a run's ops to a task graph, each GPU's in the order they
+// are added, with the point-to-point messages on one channel.
+type builder struct {
+	tg   *taskgraph.Graph
+	t    *topo.Topology
+	ch   taskgraph.Channel
+	last []int // each GPU's last op (−1: none yet)
+}
+
+// newBuilder is a builder for r on base's cluster, titled base's name or
+// the graph's name, how and the GPU preset.
+func newBuilder(base scenario.Scenario, how string, g Graph, r Run) (*builder, error) {
+	t, err := topology(base)
+	if err != nil {
+		return nil, err
+	}
+	tg := taskgraph.New(t, titled(base, g.Name+how+" on "+r.GPU))
+	h := &builder{tg: tg, t: t, last: make([]int, r.GPUs),
+		ch: tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")}
+	for i := range h.last {
+		h.last[i] = -1
+	}
+	return h, nil
+}
+
+// run adds a compute span of d on GPU x after x's last op and dep.
+//
+//go:noinline
+func (h *builder) run(x int, k timeline.Kind, label string, stage, mb int, d units.Time, dep ...int) int {
+	h.last[x] = h.tg.AddCompute(timeline.Span{GPU: x, Kind: k, Label: label, Stage: stage, Microbatch: mb}, max(1, d), deps(append(dep, h.last[x])...)...)
+	return h.last[x]
+}
+
+// send adds a message of bytes from GPU src to dst after dep, and returns
+// it; dep itself when src is dst.
+//
+//go:noinline
+func (h *builder) send(src, dst int, bytes units.Bytes, dep int) int {
+	if src == dst {
+		return dep
+	}
+	return h.tg.AddMessage(h.ch, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: "pp"}, deps(dep)...)
 }
 
 // deps drops the −1s (no dependency).

@@ -9,17 +9,11 @@ import (
 var _ strategy.Strategy = Strategy{}
 
 // Simulate runs s, which Validate has accepted: its graph section made a
-// graph and a run (FromScenario), the stages planned first when
-// graph.stage_replicas is auto (PlanStages), played on s's server.
+// graph and a run (FromScenario), played on s's server.
 func (Strategy) Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 	g, r, err := FromScenario(&s)
 	if err != nil {
 		return nil, err
-	}
-	if r.Split == Model && SettingsOf(&s).StageReplicas == Auto {
-		if r, _, err = planStages(g, r, s); err != nil {
-			return nil, err
-		}
 	}
 	s.Name = s.Title()
 	return simulate(g, r, s)

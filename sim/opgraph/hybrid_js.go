@@ -1,0 +1,20 @@
+//go:build js
+
+package opgraph
+
+import (
+	"errors"
+
+	"paraplay/sim/hw"
+	"paraplay/sim/scenario"
+	"paraplay/sim/timeline"
+)
+
+// errHybrid is the browser's answer to a hybrid split (hybrid.go).
+var errHybrid = errors.New("graph.split: is hybrid, which runs on the host only (paraplay run); allowed in the browser data, model")
+
+func (Run) checkHybrid(Graph) error { return errHybrid }
+
+func simulateHybrid(Graph, Run, hw.GPU, scenario.Scenario) (*timeline.Timeline, error) {
+	return nil, errHybrid
+}
