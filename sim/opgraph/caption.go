@@ -93,7 +93,7 @@ func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
 	gpu, _ := r.check(g)
 	reps := r.replicas()
 	ends := stagesWeighted(g, reps, r.Batch/r.Microbatches, gpu)
-	text := fmt.Sprintf("%d stages, GPUs %s, ops", len(reps), scenario.FormatLayerCounts(reps))
+	text := fmt.Sprintf("%d stages, GPUs %s, ops", len(reps), commas(reps))
 	for i, e := range ends {
 		if i > 0 {
 			text += fmt.Sprintf(" | %d", ends[i-1]+1)
@@ -125,9 +125,21 @@ func stageParts(s scenario.Scenario, g Graph, r Run) ([]strategy.Part, error) {
 			return nil, err
 		}
 		if uniform < 0 || tl.End < uniform {
-			uniform, which = tl.End, scenario.FormatLayerCounts(q.StageReplicas)
+			uniform, which = tl.End, commas(q.StageReplicas)
 		}
 	}
 	return append(parts, strategy.Figure(fmt.Sprintf("DAPPLE's planner, over %d splits: GPUs %s, {} simulated; best uniform split (GPUs %s) {}",
-		1<<(r.GPUs-1), scenario.FormatLayerCounts(best.StageReplicas), which), strategy.Nanos(bt), strategy.Nanos(uniform))), nil
+		1<<(r.GPUs-1), commas(best.StageReplicas), which), strategy.Nanos(bt), strategy.Nanos(uniform))), nil
+}
+
+// commas writes GPUs per stage as graph.stage_replicas takes them: 1,1,1,5.
+func commas(xs []int) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ","
+		}
+		s += fmt.Sprint(x)
+	}
+	return s
 }
