@@ -5,6 +5,7 @@ package opgraph
 import (
 	"fmt"
 
+	"paraplay/sim/dataparallel"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
@@ -140,6 +141,22 @@ func commas(xs []int) string {
 			s += ","
 		}
 		s += fmt.Sprint(x)
+	}
+	return s
+}
+
+// dataScenario is base run by the data-parallel strategy with forward
+// time fwd (backward 2·fwd) and a gradient of bytes, summed by a ring: the
+// scenario whose α–β formula the caption sets beside a data split's
+// all-reduce.
+func dataScenario(base scenario.Scenario, name string, fwd units.Time, bytes int64) scenario.Scenario {
+	s := base
+	s.Name, s.Strategy = name, dataparallel.Name
+	s.Compute = scenario.Compute{Forward: max(1, fwd), Backward: max(1, 2*fwd)}
+	s.Collective = scenario.Collective{Op: "all_reduce", Algorithm: scenario.AlgorithmRing, Size: units.Bytes(max(1, bytes)), Chunks: 1}
+	if s.Cluster.Network == "ideal" {
+		s.GPUs, s.Cluster = s.NumGPUs(), scenario.Cluster{}
+		s.Link = scenario.Link{Bandwidth: ideal.Bandwidth}
 	}
 	return s
 }

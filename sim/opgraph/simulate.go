@@ -5,7 +5,6 @@ import (
 	"strconv"
 
 	"paraplay/sim/collective"
-	"paraplay/sim/dataparallel"
 	"paraplay/sim/hw"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
@@ -134,13 +133,10 @@ func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error
 	}
 	switch r.Split {
 	case Data:
-		var fwd units.Time
-		for _, o := range g.Ops {
-			fwd += forwardTime(o, r.Batch/r.GPUs, gpu)
-		}
-		// The backward pass computes two products per forward one (the
-		// input's and the weights' gradients), and reads and writes twice.
-		return dataparallel.Simulate(dataScenario(base, titled(base, fmt.Sprintf("%s, data parallel on %d %s", g.Name, r.GPUs, r.GPU)), fwd, 2*g.Params()))
+		// Data parallelism is one stage on every GPU, each taking one
+		// microbatch, Batch/GPUs samples: a forward, a backward, then the
+		// ring all-reduce of the whole gradient.
+		r.Microbatches, r.StageReplicas = r.GPUs, []int{r.GPUs}
 	case Hybrid:
 		return simulateHybrid(g, r, gpu, base)
 	}
@@ -189,20 +185,6 @@ func topology(base scenario.Scenario) (*topo.Topology, error) {
 	return nccltest.Topology(base)
 }
 
-// dataScenario is base run by the data-parallel strategy with forward
-// time fwd (backward 2·fwd) and a gradient of bytes, summed by a ring.
-func dataScenario(base scenario.Scenario, name string, fwd units.Time, bytes int64) scenario.Scenario {
-	s := base
-	s.Name, s.Strategy = name, dataparallel.Name
-	s.Compute = scenario.Compute{Forward: max(1, fwd), Backward: max(1, 2*fwd)}
-	s.Collective = scenario.Collective{Op: "all_reduce", Algorithm: scenario.AlgorithmRing, Size: units.Bytes(max(1, bytes)), Chunks: 1}
-	if s.Cluster.Network == "ideal" {
-		s.GPUs, s.Cluster = s.NumGPUs(), scenario.Cluster{}
-		s.Link = scenario.Link{Bandwidth: ideal.Bandwidth}
-	}
-	return s
-}
-
 // simulateModel runs GPipe over the stages (Model): every microbatch's
 // forward through the stages, each stage sending its last operator's
 // output to the next, then the backwards in reverse order of
@@ -223,7 +205,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timelin
 		}
 		from = ends[i] + 1
 	}
-	h, err := newBuilder(base, ", GPipe", g, r)
+	h, err := newBuilder(base, ", "+r.Split+" split", g, r)
 	if err != nil {
 		return nil, err
 	}
@@ -258,9 +240,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timelin
 		if p < n {
 			continue
 		}
-		if err := stageAllReduce(h, g, ends, i, first[i], reps[i], h.last); err != nil {
-			return nil, err
-		}
+		stageAllReduce(h, g, ends, i, first[i], reps[i], h.last)
 	}
 	return h.tg.Finish("opgraph")
 }
@@ -270,8 +250,8 @@ func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timelin
 type builder struct {
 	tg   *taskgraph.Graph
 	t    *topo.Topology
-	ch   taskgraph.Channel
-	last []int // each GPU's last op (−1: none yet)
+	ch   taskgraph.Channel // the sends' (−1: none yet)
+	last []int             // each GPU's last op (−1: none yet)
 }
 
 // newBuilder is a builder for r on base's cluster, titled base's name or
@@ -282,11 +262,13 @@ func newBuilder(base scenario.Scenario, how string, g Graph, r Run) (*builder, e
 		return nil, err
 	}
 	tg := taskgraph.New(t, titled(base, g.Name+how+" on "+r.GPU))
-	h := &builder{tg: tg, t: t, last: make([]int, r.GPUs),
-		ch: tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")}
+	h := &builder{tg: tg, t: t, last: make([]int, r.GPUs), ch: -1}
 	for i := range h.last {
 		h.last[i] = -1
 	}
+	// The point-to-point sends and the all-reduces run on streams of their
+	// own, as NCCL's do, sharing the links rather than queueing.
+	tg.ConcurrentMessages()
 	return h, nil
 }
 
@@ -305,6 +287,10 @@ func (h *builder) run(x int, k timeline.Kind, label string, stage, mb int, d uni
 func (h *builder) send(src, dst int, bytes units.Bytes, dep int) int {
 	if src == dst {
 		return dep
+	}
+	if h.ch < 0 { // the channel of the point-to-point sends, made at the first
+		n := len(h.last)
+		h.ch = h.tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: n}, taskgraph.Identity(n), "pp")
 	}
 	return h.tg.AddMessage(h.ch, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: "pp"}, deps(dep)...)
 }

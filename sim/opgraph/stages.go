@@ -3,8 +3,6 @@ package opgraph
 import (
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
-	"paraplay/sim/taskgraph"
-	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
@@ -71,10 +69,10 @@ func stagesWeighted(g Graph, reps []int, b int, gpu hw.GPU) []int {
 }
 
 // stageAllReduce sums stage i's bf16 gradient over its d replicas (GPUs
-// from, …) once each is done (last), with the ring's closed form
-// 2(d−1)·α + 2(d−1)/d · S/B on the path between two neighbours (one
-// server: every pair of its GPUs is joined alike).
-func stageAllReduce(h *builder, g Graph, ends []int, i, from, d int, last []int) error {
+// from, …) once each is done (last): a ring all-reduce, every message on
+// the links (collective.Ring), whose time the tests hold to the ring's
+// closed form 2(d−1)·α + 2(d−1)/d · S/B.
+func stageAllReduce(h *builder, g Graph, ends []int, i, from, d int, last []int) {
 	lo := 0
 	if i > 0 {
 		lo = ends[i-1] + 1
@@ -84,21 +82,13 @@ func stageAllReduce(h *builder, g Graph, ends []int, i, from, d int, last []int)
 		params += o.Params()
 	}
 	if d < 2 || params == 0 {
-		return nil
+		return
 	}
-	alpha, bw, err := topo.NewRouter(h.t).PathCost(from, from+1)
-	if err != nil {
-		return err
-	}
-	bytes := units.Bytes(2 * params)
 	gpus := make([]int, d)
 	for k := range gpus {
 		gpus[k] = from + k
 	}
-	tm := 2*units.Time(d-1)*alpha + bw.TransferTime(units.Bytes(float64(bytes)*2*float64(d-1)/float64(d)))
-	h.tg.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpAllReduce, Algorithm: "ring", Purpose: "dp", Bytes: bytes, GPUs: gpus, Time: max(1, tm)},
-		deps(pick(last, gpus)...)...)
-	return nil
+	h.tg.AddSchedule(collective.Ring(d, units.Bytes(2*params)), gpus, pick(last, gpus), "dp")
 }
 
 // pick is xs at the indexes idx.

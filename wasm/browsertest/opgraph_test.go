@@ -20,7 +20,7 @@ func TestSiteOperatorGraphs(t *testing.T) {
 	if c := captions[10]; !strings.Contains(c, "8 stages") || !strings.Contains(c, "simulated") {
 		t.Errorf("the GPipe LSTM demo's caption lacks its stages: %q", c)
 	}
-	if c := captions[11]; !strings.Contains(c, "DAPPLE's planner, over 128 splits: GPUs 1,1,1,5") || !strings.Contains(c, "best uniform split") {
+	if c := captions[11]; !strings.Contains(c, "DAPPLE's planner, over 128 splits: GPUs 1,1,2,4") || !strings.Contains(c, "best uniform split") {
 		t.Errorf("the DAPPLE demo's caption lacks the planner: %q", c)
 	}
 	playDemo(t, ctx, 12, "opgraph-dapple")
