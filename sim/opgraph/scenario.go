@@ -154,5 +154,9 @@ func (Strategy) Title(s *scenario.Scenario) string {
 // Describe is e.g. "resnet50, batch 256, split data, on h100-sxm".
 func (Strategy) Describe(s *scenario.Scenario) string {
 	y := SettingsOf(s)
-	return y.Model + ", batch " + strconv.Itoa(y.Batch) + ", split " + y.Split + " " + y.StageReplicas + ", on " + s.Cluster.GPU
+	split := y.Split
+	if y.StageReplicas != "" {
+		split += " " + y.StageReplicas
+	}
+	return y.Model + ", batch " + strconv.Itoa(y.Batch) + ", split " + split + ", on " + s.Cluster.GPU
 }
