@@ -1,19 +1,19 @@
 package opgraph
 
 // Kind is what an operator computes.
-type Kind string
+type Kind uint8
 
 // The operator kinds.
 const (
-	Conv      Kind = "conv"      // 2-D convolution, no bias (a batch norm follows)
-	BatchNorm Kind = "batchnorm" // per-channel scale and shift
-	ReLU      Kind = "relu"
-	MaxPool   Kind = "maxpool"
-	AvgPool   Kind = "avgpool" // global average pooling
-	Add       Kind = "add"     // a residual sum
-	Dense     Kind = "dense"   // a fully connected layer with bias
-	Embedding Kind = "embedding"
-	LSTM      Kind = "lstm" // one LSTM layer run over Steps time steps
+	Conv      Kind = iota // 2-D convolution, no bias (a batch norm follows)
+	BatchNorm             // per-channel scale and shift
+	ReLU
+	MaxPool
+	AvgPool   // global average pooling
+	Add       // a residual sum
+	Dense     // a fully connected layer with bias
+	Embedding // a lookup of one row a word
+	LSTM      // one LSTM layer run over Steps time steps
 )
 
 // Op is one operator of a graph, with the shapes of one sample.
