@@ -26,7 +26,9 @@
 // Pricing is first-order (forwardTime): a convolution, dense layer or
 // LSTM step at its FLOPs over the GPU's peak times its preset efficiency,
 // every other operator at its HBM traffic; a backward is twice its
-// forward. Not yet the op-level roofline of package operators. FlexFlow's
-// per-operator search, DLPlacer's placement of branches and LAMP's 3D
-// U-Net are not built.
+// forward. Not yet the op-level roofline of package operators.
+//
+// Host only, with no demo yet: FlexFlow's per-operator split searched by
+// MCMC (flexflow.go) and DLPlacer's placement of a module's branches on a
+// worker's GPUs (place.go). LAMP's 3D U-Net is not built.
 package opgraph
