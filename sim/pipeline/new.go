@@ -20,6 +20,7 @@ var names = []struct{ name, rule string }{
 	{"local-loss", "v = 1"},
 	{"gpipe-2bp", "v = 1"},
 	{"1f1b-2bp", "v = 1"},
+	{"hetero-1f1b", "v = 1"},
 }
 
 // Names returns the schedule names New accepts, in a fixed order.
@@ -78,6 +79,8 @@ func New(name string, p, m, v int) (Schedule, error) {
 		return GPipe2BP(p, m), nil
 	case "1f1b-2bp":
 		return OneFOneB2BP(p, m), nil
+	case "hetero-1f1b":
+		return HeteroOneFOneB(p, m), nil
 	}
 	panic("pipeline: New misses a case for " + name)
 }

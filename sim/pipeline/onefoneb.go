@@ -15,6 +15,38 @@ func OneFOneB(p, m int) Schedule {
 	return s
 }
 
+// HeteroOneFOneB is 1F1B whose warm-up the training simulator lengthens,
+// device by device, once it knows how long the pipeline's messages take
+// against each stage's compute (Retime): HAPT's heterogeneity-aware 1F1B
+// (Liang et al. 2025, arXiv 2509.24859) re-times microbatches so that
+// sends over a slow cross-cluster link hide under compute. Built here,
+// before any time is known, it is 1F1B's order.
+func HeteroOneFOneB(p, m int) Schedule {
+	s := OneFOneB(p, m)
+	s.Name = "hetero-1f1b"
+	return s
+}
+
+// Retime gives device d extra[d] more warm-up forwards than 1F1B's
+// p−d−1 (at most m in all), so that up to extra[d] more microbatches are
+// in flight on it while their messages travel. Extra is one count per
+// device; a shorter list leaves the other devices as they are. A device
+// never warms up with as many forwards as the one before it (1F1B's
+// p−d−1 keeps that): its forward i+1 waits for that device's, which comes
+// only after that device's backward i, so the pipeline would deadlock.
+func (s *Schedule) Retime(extra []int) {
+	prev := s.Microbatches + 1
+	for d := range s.Order {
+		w := max(s.Stages-d-1, 0)
+		if d < len(extra) {
+			w += max(extra[d], 0)
+		}
+		w = min(w, s.Microbatches, prev-1)
+		prev = w
+		s.Order[d] = oneFOneBOrder(w, s.Microbatches)
+	}
+}
+
 // oneFOneBOrder is one device's 1F1B order with warmup warm-up forwards.
 func oneFOneBOrder(warmup, m int) []Op {
 	ops := make([]Op, 0, 2*m)

@@ -168,3 +168,27 @@ func BenchmarkExecute(b *testing.B) {
 		Execute(s, t)
 	}
 }
+
+// TestRetime: hetero-1f1b with extra warm-up forwards keeps every op once
+// and starts device d with min(p−d−1+extra[d], m) forwards, fewer than
+// the device before it (the count below also sees the first steady-state
+// forward).
+func TestRetime(t *testing.T) {
+	s := HeteroOneFOneB(4, 8)
+	s.Retime([]int{2, 1, 0, 9})
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range []int{6, 4, 2, 1} {
+		got := 0
+		for _, op := range s.Order[d] {
+			if op.Kind != F {
+				break
+			}
+			got++
+		}
+		if got != want {
+			t.Errorf("device %d: %d warm-up forwards, want %d", d, got, want)
+		}
+	}
+}
