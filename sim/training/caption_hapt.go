@@ -26,7 +26,9 @@ import (
 //     pipeline's span from its first forward to its last backward beside
 //     Σ_k F_k + Σ_k B_k + 2·Σ_j S_j + (m−1)·max_k (F_k + B_k), the 1F1B
 //     makespan when every message hides under compute and only the first
-//     forward's and the last backward's trips show.
+//     forward's and the last backward's trips show. That holds while one
+//     message takes no longer than the slowest stage's F+B; past it the
+//     caption says the link sets the pace.
 func haptMetrics(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 	p := s.Parallel
 	if p.PP < 2 || (p.Partition != "operators" && p.Schedule != "hetero-1f1b") {
@@ -80,10 +82,11 @@ func stageSpanTimes(tl *timeline.Timeline, tr *iteration) (f, b []units.Time) {
 func operatorSplitPart(tr *iteration, f, b []units.Time) strategy.Part {
 	mult := tr.stageMult()
 	var work, speed, slowest, worst float64
-	times := make([]string, len(f))
+	var times []string
+	var vals []strategy.Value
 	for k := range f {
 		t := float64(f[k] + b[k])
-		times[k] = units.Time(t).String()
+		times, vals = append(times, "{}"), append(vals, strategy.Nanos(f[k]+b[k]))
 		work += t / mult[k]
 		speed += 1 / mult[k]
 		slowest = max(slowest, t)
@@ -99,20 +102,23 @@ func operatorSplitPart(tr *iteration, f, b []units.Time) strategy.Part {
 	all := workload.StageFLOPs(m, m.Layers, true, true, p.MicroBatchSize, p.TP, p.CP, r).Hardware()
 	w := blockWeights(m, p)
 	block := max(w[0], w[1]) * work * layer / all * worst
-	return strategy.Compare(strategy.Check{Name: "operator-level balanced split",
+	part := strategy.Compare(strategy.Check{Name: "operator-level balanced split",
 		Formula: "T* = Σ_k(t_k/μ_k)/Σ_k(1/μ_k)", Source: "the minimax split of divisible work over stages of speeds 1/μ_k (HAPT, Liang et al. 2025, balances operators so)",
 		Tolerance: block / want},
 		fmt.Sprintf("cut between attention blocks and MLPs: stage times per microbatch %s; slowest {} against the perfectly balanced T* = {}", strings.Join(times, " / ")),
 		slowest, want, strategy.Nanoseconds)
+	part.Values = append(vals, part.Values...)
+	return part
 }
 
 func heteroPart(tr *iteration, tl *timeline.Timeline, f, b []units.Time) []strategy.Part {
 	extra := tr.retime()
-	var trip units.Time
+	var trip, send units.Time
 	for d := 0; d+1 < tr.stages; d++ {
 		a, bw, err := tr.paths.Cost(tr.mpGroup[0][d][0], tr.mpGroup[0][d+1][0])
 		if err == nil {
-			trip += 2 * (a + bw.TransferTime(tr.p2pBytes))
+			one := a + bw.TransferTime(tr.p2pBytes)
+			trip, send = trip+2*one, max(send, one)
 		}
 	}
 	var sum, cycle units.Time
@@ -135,8 +141,13 @@ func heteroPart(tr *iteration, tl *timeline.Timeline, f, b []units.Time) []strat
 	for d, e := range extra {
 		ex[d] = fmt.Sprint(e)
 	}
-	return []strategy.Part{
-		strategy.Figure(fmt.Sprintf("extra warm-up forwards per stage %s; a message's round trip to the last stage {}", strings.Join(ex, " / ")), strategy.Nanos(trip)),
+	head := strategy.Figure(fmt.Sprintf("extra warm-up forwards per stage %s; a message's round trip to the last stage {}", strings.Join(ex, " / ")), strategy.Nanos(trip))
+	if send > cycle {
+		// The link carries one message each way per microbatch: slower
+		// than the slowest stage's work, it sets the pace itself.
+		return []strategy.Part{head, strategy.Figure("a message {} takes longer than the slowest stage's F+B {}: the link sets the pace and sends cannot hide", strategy.Nanos(send), strategy.Nanos(cycle))}
+	}
+	return []strategy.Part{head,
 		strategy.Compare(strategy.Check{Name: "sends hidden under compute", Formula: "ΣF + ΣB + 2ΣS + (m−1)·max(F+B)",
 			Source: "1F1B's makespan with only the first and last trips exposed (Narayanan et al. 2021; HAPT's re-timing, Liang et al. 2025)", Tolerance: 0.02},
 			"pipeline phase {} against {} with every send hidden", float64(end-start), float64(want), strategy.Nanoseconds),
