@@ -55,13 +55,22 @@ func Search(c Config, types []string, budget float64) (best, homogeneous Deploym
 	better := func(d, than Deployment) bool {
 		return d.Rate > than.Rate*(1+1e-12) || (math.Abs(d.Rate-than.Rate) <= 1e-12*than.Rate && d.PerHour < than.PerHour)
 	}
+	gen := map[[3]int]float64{} // generation seconds by (type, pool, tp)
 	for i, g := range gpus {
 		for j, t := range gpus {
 			pg, pt := AssumedPrice(types[i]), AssumedPrice(types[j])
 			for ng := 1; ng <= MaxSearchGPUs && float64(ng)*pg+pt <= budget; ng++ {
 				for nt := 1; nt <= MaxSearchGPUs && float64(ng)*pg+float64(nt)*pt <= budget; nt++ {
-					d, ok := rate(c, g, t, ng, nt)
-					if !ok {
+					d, genBound := rate(c, g, t, ng, nt, func(tp int) float64 {
+						k := [3]int{i, ng, tp}
+						if v, ok := gen[k]; ok {
+							return v
+						}
+						c.GenGPU, c.GenGPUs, c.GenTP = g, ng, tp
+						gen[k] = GenerateTime(c.Actor, g, ng, tp, c.Prompts, c.PromptLen, c.ResponseLen).Seconds()
+						return gen[k]
+					})
+					if d.Rate == 0 {
 						continue
 					}
 					d.GenGPU, d.TrainGPU, d.PerHour = types[i], types[j], float64(ng)*pg+float64(nt)*pt
@@ -70,6 +79,9 @@ func Search(c Config, types []string, budget float64) (best, homogeneous Deploym
 					}
 					if i == j && better(d, homogeneous) {
 						homogeneous = d
+					}
+					if genBound {
+						break // more trainers only cost more
 					}
 				}
 			}
@@ -82,10 +94,11 @@ func Search(c Config, types []string, budget float64) (best, homogeneous Deploym
 }
 
 // rate is the best steady rate of ng GPUs g generating and nt GPUs t
-// training over the generation tensor-parallel degrees that fit.
-func rate(c Config, g, t hw.GPU, ng, nt int) (Deployment, bool) {
+// training over the generation tensor-parallel degrees that fit (gen:
+// generation's seconds at a degree), and whether generation bounds it.
+func rate(c Config, g, t hw.GPU, ng, nt int, gen func(tp int) float64) (best Deployment, genBound bool) {
 	c.GenGPU, c.TrainGPU, c.GPUs, c.GenGPUs = g, t, ng+nt, ng
-	var best Deployment
+	bound := true
 	for _, tp := range []int{1, 2, 4, 8} {
 		if ng%tp != 0 {
 			continue
@@ -98,11 +111,13 @@ func rate(c Config, g, t hw.GPU, ng, nt int) (Deployment, bool) {
 		if mem[0].Peak > g.HBM || mem[1].Peak > t.HBM {
 			continue
 		}
-		ph := c.Phases()
-		r := math.Min(1/ph.Generate.Seconds(), 1/ph.TrainerStep(c.SyncEvery))
-		if r > best.Rate {
+		tg, tt := gen(tp), c.otherPhases().TrainerStep(c.SyncEvery)
+		if r := math.Min(1/tg, 1/tt); r > best.Rate {
 			best = Deployment{GenGPUs: ng, TrainGPUs: nt, GenTP: tp, Rate: r}
 		}
+		// More trainers can raise no degree's rate once every degree that
+		// fits is bound by its generation (which does not depend on them).
+		bound = bound && tg >= tt
 	}
-	return best, best.Rate > 0
+	return best, bound && best.Rate > 0
 }
