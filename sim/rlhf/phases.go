@@ -55,18 +55,11 @@ func (c *Config) firstGPU() hw.GPU {
 // critic on the second; disaggregated generates on the first pool and does
 // everything else on the second. c must be valid.
 func (c *Config) Phases() Phases {
-	ph := c.otherPhases()
-	ph.Generate = GenerateTime(c.Actor, c.firstGPU(), len(c.split().first), c.GenTP, c.Prompts, c.PromptLen, c.ResponseLen)
-	return ph
-}
-
-// otherPhases is Phases without the generation, the costly one (a sum
-// over every decoding step).
-func (c *Config) otherPhases() Phases {
 	p := c.split()
 	tokens := float64(c.Prompts) * float64(c.PromptLen+c.ResponseLen)
 	g1, n1 := c.firstGPU(), len(p.first)
 	var ph Phases
+	ph.Generate = GenerateTime(c.Actor, g1, n1, c.GenTP, c.Prompts, c.PromptLen, c.ResponseLen)
 	switch c.Placement {
 	case CoLocated:
 		ph.Reshard = ReshardTime(c.Actor, intraBandwidth(g1), n1, c.GenTP)

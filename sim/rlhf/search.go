@@ -111,7 +111,7 @@ func rate(c Config, g, t hw.GPU, ng, nt int, gen func(tp int) float64) (best Dep
 		if mem[0].Peak > g.HBM || mem[1].Peak > t.HBM {
 			continue
 		}
-		tg, tt := gen(tp), c.otherPhases().TrainerStep(c.SyncEvery)
+		tg, tt := gen(tp), c.trainerStep()
 		if r := math.Min(1/tg, 1/tt); r > best.Rate {
 			best = Deployment{GenGPUs: ng, TrainGPUs: nt, GenTP: tp, Rate: r}
 		}
@@ -120,4 +120,18 @@ func rate(c Config, g, t hw.GPU, ng, nt int, gen func(tp int) float64) (best Dep
 		bound = bound && tg >= tt
 	}
 	return best, bound && best.Rate > 0
+}
+
+// trainerStep is Phases' disaggregated training pool's TrainerStep without
+// the generation (a sum over every decoding step, which Search caches
+// apart); TestSearchIsExhaustive holds Search to Phases itself.
+func (c *Config) trainerStep() float64 {
+	g, n := c.TrainGPU, c.GPUs-c.GenGPUs
+	tokens := float64(c.Prompts) * float64(c.PromptLen+c.ResponseLen)
+	ph := Phases{Reference: ForwardTime(c.Reference, g, n, tokens), Reward: ForwardTime(c.Reward, g, n, tokens),
+		ActorTrain: TrainTime(c.Actor, g, n, tokens), Sync: SyncTime(c.Actor, c.SyncBandwidth, c.SyncLatency, c.GenGPUs, c.GenTP, n)}
+	if c.HasCritic() {
+		ph.CriticScore, ph.CriticTrain = ForwardTime(c.Critic, g, n, tokens), TrainTime(c.Critic, g, n, tokens)
+	}
+	return ph.TrainerStep(c.SyncEvery)
 }
