@@ -15,18 +15,6 @@ func OneFOneB(p, m int) Schedule {
 	return s
 }
 
-// HeteroOneFOneB is 1F1B whose warm-up the training simulator lengthens,
-// device by device, once it knows how long the pipeline's messages take
-// against each stage's compute (Retime): HAPT's heterogeneity-aware 1F1B
-// (Liang et al. 2025, arXiv 2509.24859) re-times microbatches so that
-// sends over a slow cross-cluster link hide under compute. Built here,
-// before any time is known, it is 1F1B's order.
-func HeteroOneFOneB(p, m int) Schedule {
-	s := OneFOneB(p, m)
-	s.Name = "hetero-1f1b"
-	return s
-}
-
 // Retime gives device d extra[d] more warm-up forwards than 1F1B's
 // p−d−1 (at most m in all), so that up to extra[d] more microbatches are
 // in flight on it while their messages travel. Extra is one count per

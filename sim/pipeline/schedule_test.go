@@ -174,7 +174,10 @@ func BenchmarkExecute(b *testing.B) {
 // the device before it (the count below also sees the first steady-state
 // forward).
 func TestRetime(t *testing.T) {
-	s := HeteroOneFOneB(4, 8)
+	s, err := New("hetero-1f1b", 4, 8, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
 	s.Retime([]int{2, 1, 0, 9})
 	if err := s.Validate(); err != nil {
 		t.Fatal(err)

@@ -163,7 +163,7 @@ func (tr *iteration) price() error {
 	}
 	c.stageCosts(tpAR, cpStep, etpAR, act)
 	if c.par.Partition == "operators" && c.real {
-		c.splitOperators(tr.stageMult(), func() { c.stageCosts(tpAR, cpStep, etpAR, act) })
+		c.splitOperators(tr.stageMult())
 	}
 	if tr.sch.ChargeHeldW {
 		if err := c.chargeHeldW(act); err != nil {

@@ -1,8 +1,8 @@
 package training
 
 import (
-	"paraplay/sim/pipeline"
-	"paraplay/sim/scenario"
+	"math"
+
 	"paraplay/sim/units"
 	"paraplay/sim/workload"
 )
@@ -18,147 +18,79 @@ import (
 // output projection) and the MLP; a cut between them sends the same b·s·h
 // elements as a cut between layers, while a cut inside either block
 // would send a wider tensor (3h after QKV, the MLP's inner width). The
-// model is then the sequence of 2L blocks, and stage k holding blocks
-// [i, j) takes mult_k·(ends_k + w(i, j)·per_k) per microbatch, where
-// w(i, j) is their share of a layer (by FLOPs), per_k the marginal layer's
-// F+B+W time on stage k and ends_k its embedding or head. A dynamic
-// programme over the contiguous cuts finds the smallest slowest stage
-// (the linear-partition problem; every stage keeps at least one block).
-// price re-prices the stages from c.layers; the layer-granular balance
-// (costs.balance) must have run. Each stage's op times, blocking
-// communication and activations then move by (x_k − L_k) marginal layers,
-// x_k = w(i_k, j_k); c.layers keeps every layer a stage touches, so a
-// split layer's weights count on both of its stages (an upper bound on
-// memory). It returns the x_k.
-func (c *costs) splitOperators(mult []float64, price func()) []float64 {
-	stages := len(c.layers)
-	base := c.snapshot()
-	for k := range c.layers {
-		c.layers[k]++
-	}
-	price()
-	marginal := c.snapshot()
-	for k := range c.layers {
-		c.layers[k]--
-	}
-	c.restore(base)
-	per, ends := make([]float64, stages), make([]float64, stages)
+// model is then the sequence of 2L blocks, a the attention block's share
+// of a layer's FLOPs. Stage k, priced at L_k whole layers (after the
+// layer-granular balance), takes per_k = t_k·F_layer/F_stage per layer
+// (its F+B+W time t_k in proportion to FLOPs) and ends_k = t_k − L_k·per_k
+// for its embedding or head; holding a share x of layers it takes
+// μ_k·(ends_k + x·per_k). The smallest slowest-stage time T over
+// contiguous cuts is found by bisection: for a given T, filling the
+// stages in order with as many blocks as fit is feasible exactly when
+// some contiguous cut reaches T (the linear-partition problem's greedy
+// test; every stage keeps one block at least). Each stage's op times,
+// blocking communication and activations then scale by x_k/L_k; c.layers
+// keeps every layer a stage touches, so a split layer's weights count on
+// both of its stages (an upper bound on memory).
+func (c *costs) splitOperators(mult []float64) {
+	m, p := c.model, c.par
+	r := workload.Recompute(p.Recompute)
+	l := workload.LayerFLOPs(m, p.MicroBatchSize, p.TP, p.CP, r)
+	layer := l.Total().Hardware()
+	a := l.QKV.Plus(l.Attention).Plus(l.Projection).Hardware() / layer
+	n := len(c.layers)
+	per, ends := make([]float64, n), make([]float64, n)
 	for k := range per {
-		for i := range 3 {
-			per[k] += float64(marginal.op[i][k] - base.op[i][k])
-			ends[k] += float64(base.op[i][k])
-		}
-		ends[k] -= float64(c.layers[k]) * per[k]
+		t := float64(c.opTime[0][k] + c.opTime[1][k] + c.opTime[2][k])
+		per[k] = t * layer / workload.StageFLOPsOf(m, c.stage(k), p.MicroBatchSize, p.TP, p.CP, r).Hardware()
+		ends[k] = t - float64(c.layers[k])*per[k]
 	}
-	w := blockWeights(c.model, c.par)
-	cut := cutBlocks(w, stages, func(k int, share float64) float64 { return mult[k] * (ends[k] + share*per[k]) })
-	shares := make([]float64, stages)
-	for k := range shares {
-		for _, x := range w[cut[k]:cut[k+1]] {
-			shares[k] += x
-		}
-		d := shares[k] - float64(c.layers[k])
-		scale := func(base, marginal units.Time) units.Time {
-			return max(0, base+units.Round(d*(marginal-base).Seconds()))
-		}
-		for i := range 3 {
-			c.opTime[i][k] = max(1, scale(base.op[i][k], marginal.op[i][k]))
-		}
-		for i := range 2 {
-			c.commTime[i][k] = scale(base.comm[i][k], marginal.comm[i][k])
-		}
-		c.actBytes[k] = max(0, base.act[k]+d*(marginal.act[k]-base.act[k]))
-		c.layers[k] = (cut[k+1]+1)/2 - cut[k]/2 // every layer it touches
-	}
-	return shares
-}
-
-// stagePrices is a copy of every stage's prices.
-type stagePrices struct {
-	op   [3][]units.Time
-	comm [2][]units.Time
-	act  []float64
-}
-
-func (c *costs) snapshot() stagePrices {
-	var s stagePrices
-	for i := range s.op {
-		s.op[i] = append([]units.Time(nil), c.opTime[i]...)
-	}
-	for i := range s.comm {
-		s.comm[i] = append([]units.Time(nil), c.commTime[i]...)
-	}
-	s.act = append([]float64(nil), c.actBytes...)
-	return s
-}
-
-func (c *costs) restore(s stagePrices) {
-	for i := range s.op {
-		copy(c.opTime[i], s.op[i])
-	}
-	for i := range s.comm {
-		copy(c.commTime[i], s.comm[i])
-	}
-	copy(c.actBytes, s.act)
-}
-
-// blockWeights is the model's 2L blocks as shares of a layer: the
-// attention block's hardware FLOPs over the layer's, then the MLP's.
-func blockWeights(m workload.Model, p scenario.Parallel) []float64 {
-	l := workload.LayerFLOPs(m, p.MicroBatchSize, p.TP, p.CP, workload.Recompute(p.Recompute))
-	a := l.QKV.Plus(l.Attention).Plus(l.Projection).Hardware() / l.Total().Hardware()
-	w := make([]float64, 2*m.Layers)
-	for i := range w {
-		w[i] = a
-		if i%2 == 1 {
-			w[i] = 1 - a
-		}
-	}
-	return w
-}
-
-// cutBlocks splits the blocks of weights w into stages contiguous runs,
-// each of one block at least, minimising the largest cost(k, share of
-// run k); cut[k] is run k's first block, cut[stages] = len(w). Ties keep
-// the earliest cut, so the result is deterministic.
-func cutBlocks(w []float64, stages int, cost func(k int, share float64) float64) []int {
-	n := len(w)
-	prefix := make([]float64, n+1)
-	for i, x := range w {
-		prefix[i+1] = prefix[i] + x
-	}
-	// best[k][j]: the smallest slowest stage of stages 0..k holding blocks
-	// [0, j); from[k][j] the first block of stage k there.
-	best, from := make([][]float64, stages), make([][]int, stages)
-	for k := range best {
-		best[k], from[k] = make([]float64, n+1), make([]int, n+1)
-		for j := range best[k] {
-			best[k][j] = -1
-			lo := k // stages before k hold one block each at least
-			if k == 0 {
-				best[k][j] = cost(0, prefix[j])
-				if j == 0 {
-					best[k][j] = -1
-				}
-				continue
-			}
-			for i := lo; i < j; i++ {
-				if best[k-1][i] < 0 {
-					continue
-				}
-				t := max(best[k-1][i], cost(k, prefix[j]-prefix[i]))
-				if best[k][j] < 0 || t < best[k][j] {
-					best[k][j], from[k][j] = t, i
-				}
+	// fill cuts the 2L blocks for time T; shares[k] are stage k's layers,
+	// and ok says every block found a stage.
+	shares := make([]float64, n)
+	fill := func(T float64) (ok bool) {
+		b := 0
+		for k := range shares {
+			shares[k] = 0
+			for first := true; b < 2*m.Layers && (first || mult[k]*(ends[k]+(shares[k]+blockShare(b, a))*per[k]) <= T) && 2*m.Layers-b > n-1-k; first = false {
+				shares[k] += blockShare(b, a)
+				b++
 			}
 		}
+		return b == 2*m.Layers
 	}
-	cut := make([]int, stages+1)
-	cut[stages] = n
-	for k := stages - 1; k > 0; k-- {
-		cut[k] = from[k][cut[k+1]]
+	lo, hi := 0.0, 0.0
+	for k := range per {
+		hi = max(hi, mult[k]*(ends[k]+float64(m.Layers)*per[k]))
 	}
-	return cut
+	for range 64 {
+		if mid := (lo + hi) / 2; fill(mid) {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+	fill(hi)
+	from := 0.0
+	for k, x := range shares {
+		f := x / float64(c.layers[k])
+		for i := range 3 {
+			c.opTime[i][k] = max(1, units.Time(float64(c.opTime[i][k])*(ends[k]+x*per[k])/(ends[k]+float64(c.layers[k])*per[k])))
+		}
+		c.commTime[0][k] = units.Time(float64(c.commTime[0][k]) * f)
+		c.commTime[1][k] = units.Time(float64(c.commTime[1][k]) * f)
+		c.actBytes[k] *= f
+		c.layers[k] = int(math.Ceil(from+x-1e-9)) - int(math.Floor(from+1e-9)) // every layer it touches
+		from += x
+	}
+}
+
+// blockShare is block b's share of a layer: a for an attention block
+// (even b), 1 − a for an MLP.
+func blockShare(b int, a float64) float64 {
+	if b%2 == 1 {
+		return 1 - a
+	}
+	return a
 }
 
 // retime is parallel.schedule: hetero-1f1b, HAPT's heterogeneity-aware
@@ -173,24 +105,19 @@ func cutBlocks(w []float64, stages int, cost func(k int, share float64) float64)
 // that many more microbatches' activations held (the memory the run
 // tracks). Returns the extras (nil when nothing changes).
 func (tr *iteration) retime() []int {
-	if tr.sch.Name != "hetero-1f1b" || tr.fid == ideal || tr.p2pBytes == 0 || tr.stages < 2 {
+	if tr.sch.Name != "hetero-1f1b" || tr.fid == ideal || tr.p2pBytes == 0 {
 		return nil
 	}
 	mult := tr.stageMult()
 	extra := make([]int, tr.stages)
-	trip := units.Time(0)
+	trip := 0.0
 	for d := tr.stages - 2; d >= 0; d-- {
 		a, bw, err := tr.paths.Cost(tr.mpGroup[0][d][0], tr.mpGroup[0][d+1][0])
 		if err != nil {
-			continue
+			return nil
 		}
-		trip += 2 * (a + bw.TransferTime(tr.p2pBytes))
-		f, _ := tr.op(pipeline.Op{Kind: pipeline.F}, d, false)
-		b, _ := tr.op(pipeline.Op{Kind: pipeline.B}, d, false)
-		cycle := float64(f+b) * mult[d]
-		if cycle > 0 {
-			extra[d] = int((float64(trip) + cycle - 1) / cycle)
-		}
+		trip += 2 * float64(a+bw.TransferTime(tr.p2pBytes))
+		extra[d] = int(math.Ceil(trip / (float64(tr.opTime[0][d]+tr.opTime[1][d]+tr.opTime[2][d]) * mult[d])))
 	}
 	tr.sch.Retime(extra)
 	return extra

@@ -4,7 +4,6 @@ package training
 
 import (
 	"fmt"
-	"math"
 	"strings"
 	"testing"
 
@@ -39,39 +38,6 @@ func TestOperatorSplit(t *testing.T) {
 			t.Errorf("%d layers: operator split %v, layer split %v: want ≤", layers, op.Iteration, bal.Iteration)
 		}
 		t.Logf("%d layers: slowest %.4g T* %.4g (tol %.3g); iteration %v vs balanced %v", layers, p.Simulated(), p.Expected(), p.Check.Tolerance, op.Iteration, bal.Iteration)
-	}
-}
-
-// TestCutBlocks compares the dynamic programme with every contiguous
-// split of a small sequence.
-func TestCutBlocks(t *testing.T) {
-	w := []float64{0.3, 0.7, 0.3, 0.7, 0.3, 0.7, 0.3, 0.7}
-	mult := []float64{1, 3, 2}
-	cost := func(k int, share float64) float64 { return mult[k] * (share + 0.2*float64(k)) }
-	cut := cutBlocks(w, 3, cost)
-	got := 0.0
-	for k := range 3 {
-		s := 0.0
-		for _, x := range w[cut[k]:cut[k+1]] {
-			s += x
-		}
-		got = max(got, cost(k, s))
-	}
-	best := math.Inf(1)
-	for i := 1; i < len(w); i++ {
-		for j := i + 1; j < len(w); j++ {
-			sum := func(a, b int) float64 {
-				s := 0.0
-				for _, x := range w[a:b] {
-					s += x
-				}
-				return s
-			}
-			best = min(best, max(cost(0, sum(0, i)), cost(1, sum(i, j)), cost(2, sum(j, len(w)))))
-		}
-	}
-	if math.Abs(got-best) > 1e-12 {
-		t.Errorf("cutBlocks %v: slowest %g, brute force %g", cut, got, best)
 	}
 }
 
