@@ -28,10 +28,12 @@ import (
 //     makespan when every message hides under compute and only the first
 //     forward's and the last backward's trips show. That holds while one
 //     message takes no longer than the slowest stage's F+B; past it the
-//     caption says the link sets the pace.
+//     caption says the link sets the pace. A run with faults (a link
+//     slowed by link_degrade) has no such part: the iteration rebuilt
+//     here would not carry them.
 func haptMetrics(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 	p := s.Parallel
-	if p.PP < 2 || (p.Partition != "operators" && p.Schedule != "hetero-1f1b") {
+	if p.PP < 2 || (p.Partition != "operators" && (p.Schedule != "hetero-1f1b" || len(s.Faults) > 0)) {
 		return nil
 	}
 	tr, err := newIteration(s, nil)
@@ -50,7 +52,7 @@ func haptMetrics(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 	if p.Partition == "operators" {
 		parts = append(parts, operatorSplitPart(tr, f, b))
 	}
-	if p.Schedule == "hetero-1f1b" {
+	if p.Schedule == "hetero-1f1b" && len(s.Faults) == 0 { // the run's faults (a slowed link) are not in tr
 		parts = append(parts, heteroPart(tr, tl, f, b)...)
 	}
 	return parts
