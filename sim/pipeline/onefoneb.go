@@ -19,17 +19,18 @@ func OneFOneB(p, m int) Schedule {
 // p−d−1 (at most m in all), so that up to extra[d] more microbatches are
 // in flight on it while their messages travel. Extra is one count per
 // device; a shorter list leaves the other devices as they are. A device
-// never warms up with as many forwards as the one before it (1F1B's
-// p−d−1 keeps that): its forward i+1 waits for that device's, which comes
-// only after that device's backward i, so the pipeline would deadlock.
+// never warms up with more forwards than the one before it: device d+1
+// runs its backward j after its forward w_{d+1}+j, which needs device d's,
+// and device d runs that forward before its backward j only when
+// w_{d+1} ≤ w_d; otherwise the pipeline would deadlock.
 func (s *Schedule) Retime(extra []int) {
-	prev := s.Microbatches + 1
+	prev := s.Microbatches
 	for d := range s.Order {
 		w := max(s.Stages-d-1, 0)
 		if d < len(extra) {
 			w += max(extra[d], 0)
 		}
-		w = min(w, s.Microbatches, prev-1)
+		w = min(w, prev)
 		prev = w
 		s.Order[d] = oneFOneBOrder(w, s.Microbatches)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"paraplay/sim/scenario"
 	"paraplay/sim/strategytest"
 )
 
@@ -57,4 +58,40 @@ func TestHeteroOneFOneB(t *testing.T) {
 		t.Errorf("hetero-1f1b %v, 1f1b %v: want faster", het.Iteration, plain.Iteration)
 	}
 	t.Logf("%s; pipeline %.4g vs %.4g; iteration %v vs 1f1b %v", ex.Text, p.Simulated(), p.Expected(), het.Iteration, plain.Iteration)
+}
+
+// TestHAPTVariants runs both mechanisms over a grid of pipelines, layer
+// counts, microbatches, GPU mixes and links: each run either is refused
+// with an error naming a field or simulates to a valid timeline.
+func TestHAPTVariants(t *testing.T) {
+	gpus := []string{"h100-sxm", "a100-sxm-80gb", "h20"}
+	n := 0
+	for pp := 2; pp <= 4; pp++ {
+		for _, layers := range []int{pp, pp + 1, 2*pp + 1, 12} {
+			for _, m := range []int{1, 3, 8} {
+				for _, inter := range []string{"ib-ndr", "eth-10g", "wan-100m"} {
+					n++
+					mix := make([]string, pp)
+					for i := range mix {
+						mix[i] = gpus[(i+n)%len(gpus)]
+					}
+					yaml := fmt.Sprintf("model: {preset: llama3-8b, layers: %d, seq_len: 512}\n"+
+						"cluster: {gpu: h100-sxm, nodes: %d, gpus_per_node: 1, inter: %s, node_gpus: [%s]}\n"+
+						"parallel: {pp: %d, schedule: hetero-1f1b, microbatches: %d, partition: operators}\n",
+						layers, pp, inter, strings.Join(mix, ", "), pp, m)
+					s, err := scenario.Parse([]byte(yaml))
+					if err != nil {
+						if !strings.Contains(err.Error(), ".") {
+							t.Errorf("%s: error without a field: %v", yaml, err)
+						}
+						continue
+					}
+					strategytest.Register(Strategy{})
+					if _, err := Simulate(s); err != nil {
+						t.Errorf("%s: %v", yaml, err)
+					}
+				}
+			}
+		}
+	}
 }
