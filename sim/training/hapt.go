@@ -99,16 +99,22 @@ func blockShare(b int, a float64) float64 {
 // pipeline and back, 2·Σ_{j≥d} S_j (S_j: one message from device j to
 // j+1, α + bytes/bandwidth on the first replica's path), beyond what
 // 1F1B's p−d−1 warm-up forwards already cover (the downstream compute).
-// Each extra forward in flight keeps it busy for one more microbatch's
-// F+B (its slowest GPU's), so it gets ⌈2·Σ S_j / (F_d + B_d)⌉ extra
-// warm-up forwards: the sends then hide under compute, at the price of
-// that many more microbatches' activations held (the memory the run
-// tracks). Returns the extras (nil when nothing changes).
+// The pipeline takes a microbatch every period P, its slowest stage's
+// F+B+W (on its slowest GPU), so by Little's law that trip needs
+// ⌈2·Σ S_j / P⌉ more microbatches in flight at device d: that many extra
+// warm-up forwards hide the sends under compute, at the price of that
+// many more microbatches' activations held (the memory the run tracks).
+// Dividing by the device's own F+B instead would over-fill the fast
+// stages, whose extra forwards then hold back the backward chain.
+// Returns the extras (nil when nothing changes).
 func (tr *iteration) retime() []int {
 	if tr.sch.Name != "hetero-1f1b" || tr.fid == ideal || tr.p2pBytes == 0 {
 		return nil
 	}
-	mult := tr.stageMult()
+	cycle := 0.0 // the pipeline's period: its slowest stage's F+B+W
+	for k, m := range tr.stageMult() {
+		cycle = max(cycle, float64(tr.opTime[0][k]+tr.opTime[1][k]+tr.opTime[2][k])*m)
+	}
 	extra := make([]int, tr.stages)
 	trip := 0.0
 	for d := tr.stages - 2; d >= 0; d-- {
@@ -117,7 +123,7 @@ func (tr *iteration) retime() []int {
 			return nil
 		}
 		trip += 2 * float64(a+bw.TransferTime(tr.p2pBytes))
-		extra[d] = int(math.Ceil(trip / (float64(tr.opTime[0][d]+tr.opTime[1][d]+tr.opTime[2][d]) * mult[d])))
+		extra[d] = int(math.Ceil(trip / cycle))
 	}
 	tr.sch.Retime(extra)
 	return extra
