@@ -103,7 +103,7 @@ func operatorSplitPart(tr *iteration, f, b []units.Time) strategy.Part {
 	layer := workload.LayerFLOPs(m, p.MicroBatchSize, p.TP, p.CP, r).Total().Hardware()
 	all := workload.StageFLOPs(m, m.Layers, true, true, p.MicroBatchSize, p.TP, p.CP, r).Hardware()
 	l := workload.LayerFLOPs(m, p.MicroBatchSize, p.TP, p.CP, r)
-	a := blockShare(0, l.QKV.Plus(l.Attention).Plus(l.Projection).Hardware()/layer)
+	a := l.QKV.Plus(l.Attention).Plus(l.Projection).Hardware() / layer
 	block := max(a, 1-a) * work * layer / all * worst
 	part := strategy.Compare(strategy.Check{Name: "operator-level balanced split",
 		Formula: "T* = Σ_k(t_k/μ_k)/Σ_k(1/μ_k)", Source: "the minimax split of divisible work over stages of speeds 1/μ_k (HAPT, Liang et al. 2025, balances operators so)",

@@ -37,6 +37,7 @@ func (c *costs) splitOperators(mult []float64) {
 	l := workload.LayerFLOPs(m, p.MicroBatchSize, p.TP, p.CP, r)
 	layer := l.Total().Hardware()
 	a := l.QKV.Plus(l.Attention).Plus(l.Projection).Hardware() / layer
+	w := [2]float64{a, 1 - a} // an attention block's share of a layer, an MLP's
 	n := len(c.layers)
 	per, ends := make([]float64, n), make([]float64, n)
 	for k := range per {
@@ -44,32 +45,33 @@ func (c *costs) splitOperators(mult []float64) {
 		per[k] = t * layer / workload.StageFLOPsOf(m, c.stage(k), p.MicroBatchSize, p.TP, p.CP, r).Hardware()
 		ends[k] = t - float64(c.layers[k])*per[k]
 	}
-	// fill cuts the 2L blocks for time T; shares[k] are stage k's layers,
-	// and ok says every block found a stage.
+	// Each round cuts the 2L blocks for time T, shares[k] being stage k's
+	// layers; the bisection keeps hi feasible (every block found a stage),
+	// and the last round cuts at hi.
 	shares := make([]float64, n)
-	fill := func(T float64) (ok bool) {
-		b := 0
-		for k := range shares {
-			shares[k] = 0
-			for first := true; b < 2*m.Layers && (first || mult[k]*(ends[k]+(shares[k]+blockShare(b, a))*per[k]) <= T) && 2*m.Layers-b > n-1-k; first = false {
-				shares[k] += blockShare(b, a)
-				b++
-			}
-		}
-		return b == 2*m.Layers
-	}
 	lo, hi := 0.0, 0.0
 	for k := range per {
 		hi = max(hi, mult[k]*(ends[k]+float64(m.Layers)*per[k]))
 	}
-	for range 64 {
-		if mid := (lo + hi) / 2; fill(mid) {
-			hi = mid
+	for round := 0; round <= 64; round++ {
+		T := (lo + hi) / 2
+		if round == 64 {
+			T = hi
+		}
+		b := 0
+		for k := range shares {
+			shares[k] = 0
+			for first := true; b < 2*m.Layers && (first || mult[k]*(ends[k]+(shares[k]+w[b%2])*per[k]) <= T) && 2*m.Layers-b > n-1-k; first = false {
+				shares[k] += w[b%2]
+				b++
+			}
+		}
+		if b == 2*m.Layers {
+			hi = T
 		} else {
-			lo = mid
+			lo = T
 		}
 	}
-	fill(hi)
 	from := 0.0
 	for k, x := range shares {
 		f := x / float64(c.layers[k])
@@ -82,15 +84,6 @@ func (c *costs) splitOperators(mult []float64) {
 		c.layers[k] = int(math.Ceil(from+x-1e-9)) - int(math.Floor(from+1e-9)) // every layer it touches
 		from += x
 	}
-}
-
-// blockShare is block b's share of a layer: a for an attention block
-// (even b), 1 − a for an MLP.
-func blockShare(b int, a float64) float64 {
-	if b%2 == 1 {
-		return 1 - a
-	}
-	return a
 }
 
 // retime is parallel.schedule: hetero-1f1b, HAPT's heterogeneity-aware
