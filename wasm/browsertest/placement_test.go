@@ -15,12 +15,12 @@ import (
 func TestSitePlacement(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "pipeline.html", 12, "placement")
-	for n, want := range map[int]string{11: "h100-sxm*2,a100-sxm-80gb*2", 12: "h100-sxm,a100-sxm-80gb*2,h100-sxm"} {
+	captions := readDemos(t, ctx, base, "pipeline.html", 14, "placement")
+	for n, want := range map[int]string{13: "h100-sxm*2,a100-sxm-80gb*2", 14: "h100-sxm,a100-sxm-80gb*2,h100-sxm"} {
 		if !strings.Contains(captions[n-1], want) {
 			t.Errorf("demo %d's caption lacks %q: %q", n, want, captions[n-1])
 		}
 	}
-	playDemo(t, ctx, 12, "placement")
+	playDemo(t, ctx, 14, "placement")
 	noConsoleErrors(t, con)
 }
