@@ -55,6 +55,9 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 		if p.Status == plan.Best {
 			best = p
 		}
+		if ax.time(p) == 0 {
+			continue // far out of memory: no bound, nowhere to draw it (plan.BoundMemory)
+		}
 		x, y := ax.at(p)
 		c := familyColor(fams, p.Family)
 		if o.Compact {
