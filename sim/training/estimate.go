@@ -60,10 +60,9 @@ func (e Estimate) NearOOM() bool { return timeline.NearOOM(e.PeakMemory, e.Capac
 // safe for concurrent use.
 type Estimator struct {
 	topos     map[topoKey]*builtTopo
-	schedules map[schedKey]pipeline.Schedule
-	links     map[ringKey]*ringLinks                      // data-parallel groups' links, per layout (streamBounds)
-	counts    map[schedKey][][][pipeline.W + 1]units.Time // op counts per schedule (opCounts)
-	over      float64                                     // Screen's memory limit, in GPU memories
+	schedules map[schedKey]*builtSched
+	links     map[ringKey]*ringLinks // data-parallel groups' links, per layout (streamBounds)
+	over      float64                // Screen's memory limit, in GPU memories
 }
 
 // topoKey is what a training topology is built from.
@@ -88,8 +87,7 @@ type schedKey struct {
 
 // NewEstimator returns an estimator with empty caches.
 func NewEstimator() *Estimator {
-	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]pipeline.Schedule{}, links: map[ringKey]*ringLinks{},
-		counts: map[schedKey][][][pipeline.W + 1]units.Time{}}
+	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]*builtSched{}, links: map[ringKey]*ringLinks{}}
 }
 
 // Estimate works out s's peak memory and a lower bound on its iteration.
@@ -177,7 +175,7 @@ func (e *Estimator) estimate(s scenario.Scenario, mode int) (Estimate, error) {
 	}
 	var counts [][][pipeline.W + 1]units.Time
 	if tr.experts == nil { // an expert's exchange may differ by microbatch
-		counts = e.opCounts(sk(s.Parallel), tr.sch)
+		counts = e.schedules[sk(s.Parallel)].counts
 	}
 	tr.workBound(&est, comm, counts)
 	if mode == walk {
@@ -189,13 +187,14 @@ func (e *Estimator) estimate(s scenario.Scenario, mode int) (Estimate, error) {
 // prepare builds (or reuses) s's schedule and topology.
 func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error) {
 	sk := sk(s.Parallel)
-	sch, ok := e.schedules[sk]
+	bs, ok := e.schedules[sk]
 	if !ok {
-		var err error
-		if sch, err = pipeline.New(sk.name, sk.p, sk.m, sk.v); err != nil {
+		sch, err := pipeline.New(sk.name, sk.p, sk.m, sk.v)
+		if err != nil {
 			return nil, nil, fmt.Errorf("parallel.schedule: %w", err)
 		}
-		e.schedules[sk] = sch
+		bs = &builtSched{sch, opCounts(sch)}
+		e.schedules[sk] = bs
 	}
 	c := s.Cluster
 	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Topology + "/" + strconv.Itoa(c.Slices) + "/" + strconv.FormatBool(c.Twisted) + "/" + c.Wraparound,
@@ -212,7 +211,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 		}
 		e.topos[tk] = bt
 	}
-	tr, err := newIterationOn(s, sch, bt.t, bt.paths, bt.gpu, nil)
+	tr, err := newIterationOn(s, bs.sch, bt.t, bt.paths, bt.gpu, nil)
 	return tr, bt, err
 }
 
@@ -221,15 +220,18 @@ func sk(p scenario.Parallel) schedKey {
 	return schedKey{p.Schedule, p.PP, p.Microbatches, p.ChunksArg()}
 }
 
+// builtSched is a schedule an estimator has built, with its op counts.
+type builtSched struct {
+	sch    pipeline.Schedule
+	counts [][][pipeline.W + 1]units.Time
+}
+
 // opCounts is, for each device of sch, chunk and op kind, how many such
-// ops the device runs (as units.Time, to multiply op times by), cached
-// per schedule: workBound sums op costs that depend only on the kind and
+// ops the device runs (as units.Time, to multiply op times by), kept with
+// the schedule: workBound sums op costs that depend only on the kind and
 // the chunk, so count × cost is the same sum without visiting every op of
 // a schedule of hundreds of microbatches for every plan.
-func (e *Estimator) opCounts(k schedKey, sch pipeline.Schedule) [][][pipeline.W + 1]units.Time {
-	if n, ok := e.counts[k]; ok {
-		return n
-	}
+func opCounts(sch pipeline.Schedule) [][][pipeline.W + 1]units.Time {
 	n := make([][][pipeline.W + 1]units.Time, len(sch.Order))
 	for d, order := range sch.Order {
 		n[d] = make([][pipeline.W + 1]units.Time, sch.Chunks)
@@ -237,7 +239,6 @@ func (e *Estimator) opCounts(k schedKey, sch pipeline.Schedule) [][][pipeline.W 
 			n[d][o.Chunk][o.Kind]++
 		}
 	}
-	e.counts[k] = n
 	return n
 }
 
