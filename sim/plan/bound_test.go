@@ -35,21 +35,7 @@ func TestBoundBelowSimulation(t *testing.T) {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		est := training.NewEstimator()
-		picks := make([]*Plan, 0, perCase+len(newDimensions))
-		for j := 0; j < perCase; j++ {
-			picks = append(picks, s.all[rng.IntN(len(s.all))])
-		}
-		for _, dim := range newDimensions { // one plan of each dimension the space gained, when it has one
-			var with []*Plan
-			for _, p := range s.all {
-				if dim.has(p.Scenario.Parallel) {
-					with = append(with, p)
-				}
-			}
-			if len(with) > 0 {
-				picks = append(picks, with[rng.IntN(len(with))])
-			}
-		}
+		picks := pickPlans(rng, s, perCase)
 		for _, p := range picks {
 			if p.twin != nil { // the twin shortcut's premise: overlap moves no byte
 				tw, err1 := est.Quick(p.twin.Scenario)
@@ -111,4 +97,25 @@ var newDimensions = []struct {
 	{"tp_comm_overlap", func(p scenario.Parallel) bool { return p.TPCommOverlap }},
 	{"ep", func(p scenario.Parallel) bool { return p.EP > 1 }},
 	{"etp", func(p scenario.Parallel) bool { return p.ETP > 0 && p.ETP != p.TP }},
+}
+
+// pickPlans draws n plans of the search, and one of each of the newer
+// dimensions the space has.
+func pickPlans(rng *rand.Rand, s *Search, n int) []*Plan {
+	picks := make([]*Plan, 0, n+len(newDimensions))
+	for j := 0; j < n; j++ {
+		picks = append(picks, s.all[rng.IntN(len(s.all))])
+	}
+	for _, dim := range newDimensions {
+		var with []*Plan
+		for _, p := range s.all {
+			if dim.has(p.Scenario.Parallel) {
+				with = append(with, p)
+			}
+		}
+		if len(with) > 0 {
+			picks = append(picks, with[rng.IntN(len(with))])
+		}
+	}
+	return picks
 }
