@@ -3,7 +3,6 @@ package workload
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // The sources of the preset shapes (Model.Source) are in sources.go; the
@@ -97,19 +96,10 @@ func moePresets(models []Model) []Model {
 	return append(models, x22, v3, qwen, oss)
 }
 
-// catalog is the preset catalog LookupModel scans, built once: a planner
-// resolves the model of every plan it screens (tens of thousands). A
-// Model holds no slice or map, so the copies it hands out share nothing.
-var catalog struct {
-	sync.Once
-	models []Model
-}
-
 // LookupModel returns the preset called name; the error of an unknown name
 // lists the known ones.
 func LookupModel(name string) (Model, error) {
-	catalog.Do(func() { catalog.models = presets() })
-	for _, m := range catalog.models {
+	for _, m := range presets() {
 		if m.Name == name {
 			return m, nil
 		}
