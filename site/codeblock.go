@@ -73,6 +73,19 @@ func (r *codeBlockRenderer) render(w util.BufWriter, source []byte, node ast.Nod
 		_, _ = w.WriteString(sweepHTML(s.Title(), view.Sweep, view.Compare, cells))
 		return ast.WalkSkipChildren, nil
 	}
+	if view.Plan && view.Static {
+		t, err := planSearch(s, view.Compare)
+		var out string
+		if err == nil {
+			out, err = searchHTML(s.Title(), t)
+		}
+		if err != nil {
+			fail(0, err.Error())
+			return ast.WalkSkipChildren, nil
+		}
+		_, _ = w.WriteString(out)
+		return ast.WalkSkipChildren, nil
+	}
 	if len(view.Compare) > 0 {
 		rows, err := comparePlans(s, view.Compare)
 		if err != nil {

@@ -97,7 +97,8 @@ func findPlan(plans []*plan.Plan, q scenario.Parallel) *plan.Plan {
 		o := p.Scenario.Parallel
 		if o.DP == q.DP && o.TP == q.TP && o.PP == q.PP && o.CP == q.CP && o.EP == q.EP && o.Schedule == q.Schedule &&
 			(o.Schedule != "interleaved" || o.VirtualStages == q.VirtualStages) && o.MicroBatchSize == q.MicroBatchSize &&
-			o.Microbatches == q.Microbatches && o.ZeRO == q.ZeRO && o.Recompute == q.Recompute {
+			o.Microbatches == q.Microbatches && o.ZeRO == q.ZeRO && o.Recompute == q.Recompute &&
+			o.FirstLastFewer == q.FirstLastFewer && o.TPCommOverlap == q.TPCommOverlap {
 			return p
 		}
 	}

@@ -37,6 +37,9 @@ var hideable = map[string]string{
 //	  autoplay: true   # load when scrolled into view (first such demo only)
 //	  hide: [legend]   # parts to leave out: header, legend, strip, caption
 //	  plan: true       # the embedded planner: search this scenario's plans
+//	                   # (with static: true, a table of the search run at
+//	                   # build time, no live demo; compare rows are
+//	                   # simulated beside the best, plansearch.go)
 //	  compare:         # a table of plans instead of a demo (plantable.go)
 //	    - {label: the block's plan, set: ""}
 //	    - {label: fewer stages, set: "pp=8&dp=256&microbatches=8"}
@@ -66,10 +69,11 @@ type demoView struct {
 	// Beside adds, under the demo, a link per row to play.html's compare
 	// mode: the block's run (a=) beside the row's (b=), on one clock.
 	Beside []compareRow
-	// Static makes the block a table of the run's caption figures,
-	// computed at build time, with no poster and no live demo: for runs
-	// larger than the browser's work budget, such as a whole TPU pod's,
-	// which paraplay run reproduces.
+	// Static makes the block a table of the run's caption figures (with
+	// Plan: of the search, searchHTML), computed at build time, with no
+	// poster and no live demo: for runs larger than the browser's work
+	// budget, such as a whole TPU pod's, or searches longer than a page
+	// should take, which paraplay run and paraplay plan reproduce.
 	Static bool
 }
 

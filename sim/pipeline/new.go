@@ -124,6 +124,15 @@ func Check(name string, p, m, v int) error {
 	return nil
 }
 
+// ModelStages is the number of model stages, p·v, of the schedule New
+// would build for (name, p, m, v), or Check's error, without building it.
+func ModelStages(name string, p, m, v int) (int, error) {
+	if err := Check(name, p, m, v); err != nil {
+		return 0, err
+	}
+	return p * chunks(name, v), nil
+}
+
 // chunks is the number of chunks per device schedule name runs for New's v.
 func chunks(name string, v int) int {
 	switch name {

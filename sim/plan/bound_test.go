@@ -22,7 +22,7 @@ func TestBoundBelowSimulation(t *testing.T) {
 	if testing.Short() {
 		cases = 10
 	}
-	checked := 0
+	checked, covered := 0, map[string]int{}
 	for i := 0; i < cases; i++ {
 		cfg := Config{
 			Model:         scenario.Model{Preset: models[rng.IntN(len(models))], SeqLen: 512 << rng.IntN(3)},
@@ -35,8 +35,16 @@ func TestBoundBelowSimulation(t *testing.T) {
 			t.Fatalf("case %d: %v", i, err)
 		}
 		est := training.NewEstimator()
-		for j := 0; j < perCase; j++ {
-			p := s.all[rng.IntN(len(s.all))]
+		picks := pickPlans(rng, s, perCase)
+		for _, p := range picks {
+			if p.twin != nil { // the twin shortcut's premise: overlap moves no byte
+				tw, err1 := est.Quick(p.twin.Scenario)
+				own, err2 := est.Quick(p.Scenario)
+				if err1 == nil && err2 == nil && tw.PeakMemory != own.PeakMemory {
+					t.Errorf("%s: peak %v, its twin without overlap %v", p.Scenario.Query().Encode(), own.PeakMemory, tw.PeakMemory)
+				}
+			}
+			p.twin = nil // screened on its own here
 			screen(p, est)
 			if p.err != nil || !p.Fits {
 				continue
@@ -57,10 +65,57 @@ func TestBoundBelowSimulation(t *testing.T) {
 				t.Errorf("%s: work %v, bound %v, simulated %v; want work ≤ bound ≤ simulated", q, p.Estimate.Work, full.LowerBound, p.Result.Iteration)
 			}
 			checked++
+			for _, dim := range newDimensions {
+				if dim.has(p.Scenario.Parallel) {
+					covered[dim.name]++
+				}
+			}
 		}
 	}
 	if checked < cases {
 		t.Fatalf("only %d plans checked", checked)
 	}
-	t.Logf("%d plans checked", checked)
+	for _, dim := range newDimensions {
+		if covered[dim.name] == 0 {
+			t.Errorf("no plan with %s was checked", dim.name)
+		}
+	}
+	t.Logf("%d plans checked; of the newer dimensions %v", checked, covered)
+}
+
+// newDimensions are the parts of the search space added for frontier
+// plans (issue 24); the bound and pruning tests check that their random
+// cases reach each.
+var newDimensions = []struct {
+	name string
+	has  func(scenario.Parallel) bool
+}{
+	{"interleaved v8", func(p scenario.Parallel) bool { return p.Schedule == "interleaved" && p.VirtualStages == 8 }},
+	{"zb-h2", func(p scenario.Parallel) bool { return p.Schedule == "zb-h2" }},
+	{"dualpipev", func(p scenario.Parallel) bool { return p.Schedule == "dualpipev" }},
+	{"first_last_fewer", func(p scenario.Parallel) bool { return p.FirstLastFewer > 0 }},
+	{"tp_comm_overlap", func(p scenario.Parallel) bool { return p.TPCommOverlap }},
+	{"ep", func(p scenario.Parallel) bool { return p.EP > 1 }},
+	{"etp", func(p scenario.Parallel) bool { return p.ETP > 0 && p.ETP != p.TP }},
+}
+
+// pickPlans draws n plans of the search, and one of each of the newer
+// dimensions the space has.
+func pickPlans(rng *rand.Rand, s *Search, n int) []*Plan {
+	picks := make([]*Plan, 0, n+len(newDimensions))
+	for j := 0; j < n; j++ {
+		picks = append(picks, s.all[rng.IntN(len(s.all))])
+	}
+	for _, dim := range newDimensions {
+		var with []*Plan
+		for _, p := range s.all {
+			if dim.has(p.Scenario.Parallel) {
+				with = append(with, p)
+			}
+		}
+		if len(with) > 0 {
+			picks = append(picks, with[rng.IntN(len(with))])
+		}
+	}
+	return picks
 }

@@ -3,7 +3,9 @@
 //
 // A plan is a training scenario: degrees dp × tp × pp × cp (× ep for a
 // mixture of experts) that multiply to the cluster's GPU count, a pipeline
-// schedule (1f1b, interleaved with v = 2 or 4, zb-h1, zb-v), a ZeRO stage,
+// schedule (1f1b, interleaved with v = 2, 4 or 8, zb-h1, zb-h2, zb-v,
+// dualpipev), the layer split (equal, or Llama 3's one layer fewer on the
+// first and last model stages), tensor-parallel overlap on or off, a ZeRO stage,
 // an activation-recomputation policy, and a micro-batch size b with
 // m = global batch / (dp·b) microbatches per replica.
 //
@@ -19,7 +21,7 @@
 //     dominated by its ZeRO-2 twin: in the simulator both run the same
 //     collectives (reduce-scatter, optimizer step on a shard, all-gather),
 //     so they take the same time, and ZeRO-2 holds less gradient memory.
-//  2. Screen each plan with training.Estimator.Quick: its exact peak memory (the
+//  2. Screen each plan with training.Estimator.Screen: its exact peak memory (the
 //     same bytes the simulation records) rules out every plan that does not
 //     fit, and its work bound is a time no run of the plan can beat. The
 //     work bound is the longest of a few chains of ops every run must play
@@ -35,7 +37,13 @@
 //     terms are what make frontier plans (Llama 3 405B on 16,384 GPUs)
 //     sort near their simulated times: ZeRO-3 over thousands of replicas
 //     no longer looks as cheap as its compute. TestBoundBelowSimulation
-//     checks bound ≤ run on random plans.
+//     checks bound ≤ run on random plans. Three shortcuts keep the screen
+//     cheap without changing any outcome: a plan past BoundMemory GPU
+//     memories gets no bound (it cannot run, and the scatter only counts
+//     it); a ZeRO-1 plan gets none (dominated if it fits); and a plan with
+//     tensor-parallel overlap whose twin without overlap does not fit is
+//     out of memory without a screen of its own (overlap changes op times,
+//     not bytes; the bound test checks that their peaks agree).
 //  3. Simulate the plans that fit, at analytic fidelity, in order of their
 //     work bound, in fixed-size batches. Before a plan joins a batch its
 //     bound is tightened with training.Estimator.Estimate (the longest path

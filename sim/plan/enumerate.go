@@ -14,10 +14,13 @@ type schedule struct {
 }
 
 // schedules are the pipeline schedules tried when pp > 1: Megatron's
-// 1F1B and its interleaved form with two and four chunks per device, and
-// the two zero-bubble schedules of Qi et al. 2024 that keep 1F1B's memory
-// (ZB-H1) or split the model in a V (ZB-V).
-var schedules = []schedule{{"1f1b", 1}, {"interleaved", 2}, {"interleaved", 4}, {"zb-h1", 1}, {"zb-v", 1}}
+// 1F1B and its interleaved form with two, four and eight chunks per
+// device (Narayanan et al. 2021), the zero-bubble schedules of Qi et al.
+// 2024 that keep 1F1B's memory (ZB-H1), trade memory for a smaller bubble
+// (ZB-H2) or split the model in a V (ZB-V), and DeepSeek's DualPipeV
+// (DeepSeek-AI 2024, the V-shaped half of DualPipe).
+var schedules = []schedule{{"1f1b", 1}, {"interleaved", 2}, {"interleaved", 4}, {"interleaved", 8},
+	{"zb-h1", 1}, {"zb-h2", 1}, {"zb-v", 1}, {"dualpipev", 1}}
 
 // recomputes are the activation-recomputation policies, cheapest first.
 var recomputes = []workload.Recompute{workload.RecomputeNone, workload.RecomputeSelective, workload.RecomputeFull}
@@ -71,35 +74,91 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 	if d.pp == 1 {
 		scheds = schedules[:1] // one stage: every schedule is the same
 	}
-	zeros := []int{0, 1, 2, 3}
-	if d.dp == 1 {
-		zeros = zeros[:1] // ZeRO shards over data-parallel replicas
-	}
 	for _, sc := range scheds {
 		if !scheduleFits(sc, d, m) {
 			continue
 		}
-		for _, z := range zeros {
-			for _, r := range recomputes {
-				s := base // the defaults of every other plan field (order, partition)
-				p := &s.Parallel
-				p.DP, p.TP, p.PP, p.CP, p.EP, p.ETP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, d.etp, z
-				p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
-				p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
-				p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
-				p.ZeROLayers = 0
-				if s.Cluster.Topology != "" {
-					p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp}
-					if z == 3 {
-						p.Mesh.Data, p.Mesh.FSDP = 0, d.dp
-					}
+		vs := variants(sc, d, m)
+		starts := make([]int, len(vs))
+		for i, v := range vs {
+			starts[i] = len(out)
+			out = appendStates(out, base, d, sc, v, perLayer, m.Layers)
+			if v.overlap { // the same plans, in the same order, as a variant without
+				for j, tw := starts[i], starts[i-len(vs)/2]; j < len(out); j, tw = j+1, tw+1 {
+					out[j].twinIdx = tw + 1
 				}
-				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
-				if z == 3 && perLayer && perLayerSearch {
-					for _, k := range zeroLayerChoices(m.Layers) {
-						p.ZeROLayers = k
-						out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
-					}
+			}
+		}
+	}
+	return out
+}
+
+// variant is a plan's choices beside its layout and schedule: the layer
+// split and whether tensor-parallel communication overlaps its GEMMs.
+type variant struct {
+	fewer   int  // parallel.first_last_fewer: 0, or 1 (Llama 3's lighter first and last stages)
+	overlap bool // parallel.tp_comm_overlap
+}
+
+// variants lists a layout's variants: the equal layer split, and with more
+// than one model stage Llama 3's split, one layer fewer on the first and
+// last model stages (which also hold the embedding and the output head;
+// Dubey et al. 2024, §3.3.2), when the model's layers leave every other
+// stage a layer; each without and, when tp > 1, with tensor-parallel
+// communication overlap (Megatron-Core's tp_comm_overlap). Neither is
+// dominated in the simulator: the uneven split moves memory and work
+// between stages, and overlap hides communication but slows the GEMMs it
+// runs beside (optime.go's interference), so each is searched.
+func variants(sc schedule, d degrees, m workload.Model) []variant {
+	out := []variant{{}}
+	stages := d.pp * chunksOf(sc)
+	if stages > 1 && (m.Layers+2)/stages >= 2 {
+		out = append(out, variant{fewer: 1})
+	}
+	if d.tp > 1 {
+		for _, v := range out {
+			out = append(out, variant{v.fewer, true})
+		}
+	}
+	return out
+}
+
+// chunksOf is the model chunks per device schedule sc runs.
+func chunksOf(sc schedule) int {
+	if sc.name == "zb-v" || sc.name == "dualpipev" {
+		return 2
+	}
+	return sc.v
+}
+
+// appendStates adds a layout's plans under one schedule and variant: every
+// ZeRO stage and recomputation policy that applies.
+func appendStates(out []Plan, base scenario.Scenario, d degrees, sc schedule, v variant, perLayer bool, layers int) []Plan {
+	zeros := []int{0, 1, 2, 3}
+	if d.dp == 1 {
+		zeros = zeros[:1] // ZeRO shards over data-parallel replicas
+	}
+	for _, z := range zeros {
+		for _, r := range recomputes {
+			s := base // the defaults of every other plan field (order, partition)
+			p := &s.Parallel
+			p.DP, p.TP, p.PP, p.CP, p.EP, p.ETP, p.ZeRO = d.dp, d.tp, d.pp, d.cp, d.ep, d.etp, z
+			p.Schedule, p.VirtualStages, p.Microbatches, p.MicroBatchSize = sc.name, sc.v, d.m, d.b
+			p.SequenceParallel, p.Recompute = d.tp > 1, string(r)
+			p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
+			p.FirstLastFewer, p.TPCommOverlap = v.fewer, v.overlap
+			p.ZeROLayers = 0
+			if s.Cluster.Topology != "" {
+				p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp}
+				if z == 3 {
+					p.Mesh.Data, p.Mesh.FSDP = 0, d.dp
+				}
+			}
+			out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+			if z == 3 && perLayer && perLayerSearch {
+				for _, k := range zeroLayerChoices(layers) {
+					p.ZeROLayers = k
+					out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
 				}
 			}
 		}
@@ -116,7 +175,7 @@ func scheduleFits(sc schedule, d degrees, m workload.Model) bool {
 		if d.m%d.pp != 0 {
 			return false
 		}
-	case "zb-v":
+	case "zb-v", "dualpipev":
 		chunks = 2
 		if d.m < 2*d.pp {
 			return false

@@ -11,12 +11,30 @@ import (
 	"paraplay/sim/units"
 )
 
+// BoundMemory is how far out of memory a plan may be and still get a
+// lower bound on its time: 1.5 GPU memories, the right edge of the
+// scatter (scene.PlanScatter), beyond which a plan is only counted. The
+// bound is most of the screen's work, and at frontier scale most plans are
+// far out of memory.
+const BoundMemory = 1.5
+
 // screen validates p's scenario and estimates its memory and work bound
-// (training.Estimator.Quick validates the scenario first). A plan that does not
-// fit is out of memory; a ZeRO-1 plan that fits is dominated by its ZeRO-2
-// twin (see the package documentation).
+// (training.Estimator.Screen validates the scenario first; a plan over
+// BoundMemory gets no bound). A plan that does not fit is out of memory; a
+// ZeRO-1 plan that fits is dominated by its ZeRO-2 twin (see the package
+// documentation).
 func screen(p *Plan, est *training.Estimator) {
-	e, err := est.Quick(p.Scenario)
+	if t := p.twin; t != nil && t.err == nil && t.Status == OutOfMemory {
+		// Overlap changes op times, not bytes: out of memory as its twin.
+		p.Estimate = training.Estimate{PeakMemory: t.Estimate.PeakMemory, Capacity: t.Estimate.Capacity}
+		p.Status = OutOfMemory
+		return
+	}
+	over := BoundMemory
+	if p.Scenario.Parallel.ZeRO == 1 {
+		over = 0 // dominated if it fits, and drawn at its twin's time: no bound needed
+	}
+	e, err := est.Screen(p.Scenario, over)
 	if err != nil {
 		p.err = err
 		return

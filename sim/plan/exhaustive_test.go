@@ -16,7 +16,7 @@ func TestPruningMatchesExhaustive(t *testing.T) {
 	rng := rand.New(rand.NewPCG(24, 50))
 	models := []string{"llama3-8b", "gpt3-1.3b", "mixtral-8x7b", "megatron-1.7b", "megatron-3.6b"}
 	gpus := []string{"h100-sxm", "a100-sxm-80gb", "a100-sxm-40gb"}
-	pruned, cases := 0, 50
+	pruned, cases, simulated := 0, 50, map[string]int{}
 	if testing.Short() {
 		cases = 10
 	}
@@ -47,7 +47,20 @@ func TestPruningMatchesExhaustive(t *testing.T) {
 				ab.Scenario.Query().Encode(), ab.Result.Iteration)
 		}
 		pruned += fast.Progress.Bounded + fast.Progress.Dominated
+		for _, p := range all.Plans {
+			for _, dim := range newDimensions {
+				if dim.has(p.Scenario.Parallel) && p.Result != nil {
+					simulated[dim.name]++
+				}
+			}
+		}
 	}
+	for _, dim := range newDimensions {
+		if simulated[dim.name] == 0 {
+			t.Errorf("the exhaustive searches simulated no plan with %s: the test does not cover it", dim.name)
+		}
+	}
+	t.Logf("plans of the newer dimensions the exhaustive searches simulated: %v", simulated)
 	if pruned == 0 {
 		t.Fatalf("no plan was pruned in %d cases; the test checks nothing", cases)
 	}

@@ -51,7 +51,8 @@ type Plan struct {
 	// Status says what the search did with it.
 	Status Status
 	// Estimate holds the exact peak memory and the lower bounds on the
-	// iteration (LowerBound is tightened only for plans that came close).
+	// iteration (LowerBound is tightened only for plans that came close;
+	// both are 0, unknown, for a plan over BoundMemory GPU memories).
 	Estimate training.Estimate
 	// Fits says the peak memory is within the GPU's HBM.
 	Fits bool
@@ -73,6 +74,12 @@ type Plan struct {
 
 	index int   // enumeration order: the tie-breaker everywhere
 	err   error // why the plan is invalid (then it is not returned)
+	// twin, for a plan with tensor-parallel overlap, is the same plan
+	// without: the same bytes on every GPU (only op times change), so a
+	// twin out of memory settles the plan's screen (evaluate.go).
+	// enumerate sets the twin's place in its list + 1, New the pointer.
+	twin    *Plan
+	twinIdx int
 }
 
 // Metrics are the figures of one simulation of a plan.
@@ -199,7 +206,9 @@ func sortPlans(plans []*Plan) {
 func (p *Plan) Index() int { return p.index }
 
 // Label is a one-line summary of the plan for people, e.g. "dp 16 × tp 4,
-// 1f1b, b 1 × m 32, ZeRO-3, recompute selective".
+// 1f1b, b 1 × m 32, ZeRO-3, recompute selective", or with Llama 3's layer
+// split and overlapped tensor-parallel communication "dp 32 × tp 8 × pp
+// 16, interleaved v4, first and last stage −1 layer, TP overlap, …".
 func (p *Plan) Label() string {
 	q := p.Scenario.Parallel
 	var dims []string
@@ -220,6 +229,12 @@ func (p *Plan) Label() string {
 	sched := q.Schedule
 	if sched == "interleaved" {
 		sched += fmt.Sprintf(" v%d", q.VirtualStages)
+	}
+	if q.FirstLastFewer > 0 {
+		sched += fmt.Sprintf(", first and last stage −%d layer", q.FirstLastFewer)
+	}
+	if q.TPCommOverlap {
+		sched += ", TP overlap"
 	}
 	rest := ""
 	if perLayerSearch && q.ZeROLayers > 0 { // only the host's planner searches it (perlayer.go)

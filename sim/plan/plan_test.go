@@ -63,8 +63,8 @@ func TestConfigValidate(t *testing.T) {
 }
 
 // TestEnumerateCount counts the space independently: every (dp, tp, pp,
-// cp, b) by brute force over all integers, then the schedules, ZeRO stages
-// and recomputation policies each allows.
+// cp, b) by brute force over all integers, then the schedules, layer
+// splits, overlap, ZeRO stages and recomputation policies each allows.
 func TestEnumerateCount(t *testing.T) {
 	cfg := small()
 	m, _ := cfg.Model.Resolve()
@@ -79,23 +79,35 @@ func TestEnumerateCount(t *testing.T) {
 							continue
 						}
 						mb := cfg.GlobalBatch / (dp * b)
-						scheds := 1
+						// Each schedule's model stages: 1f1b, zb-h1 and
+						// zb-h2 one per device, interleaved v = 2, 4, 8,
+						// zb-v and dualpipev two.
+						stages := []int{pp}
 						if pp > 1 {
-							scheds = 2 // 1f1b, zb-h1
-							for _, v := range []int{2, 4} {
+							stages = []int{pp, pp, pp}
+							for _, v := range []int{2, 4, 8} {
 								if mb%pp == 0 && pp*v <= m.Layers {
-									scheds++
+									stages = append(stages, pp*v)
 								}
 							}
 							if mb >= 2*pp && 2*pp <= m.Layers {
-								scheds++
+								stages = append(stages, 2*pp, 2*pp)
 							}
 						}
 						zeros := 4
 						if dp == 1 {
 							zeros = 1
 						}
-						want += scheds * zeros * 3
+						for _, k := range stages {
+							variants := 1 // the equal split; Llama 3's when every stage keeps a layer
+							if k > 1 && (m.Layers+2)/k >= 2 {
+								variants++
+							}
+							if tp > 1 { // tensor-parallel overlap on and off
+								variants *= 2
+							}
+							want += variants * zeros * 3
+						}
 					}
 				}
 			}

@@ -54,9 +54,20 @@ func New(cfg Config) (*Search, error) {
 		return nil, fmt.Errorf("model: %w", err)
 	}
 	s := &Search{cfg: cfg, est: training.NewEstimator(), phase: phaseScreening}
-	for _, p := range enumerate(cfg, m) {
-		p.index = len(s.all)
-		s.all = append(s.all, &p)
+	// The plans with a twin (tensor-parallel overlap) go last, so that
+	// every twin is screened first, in slices and in parallel alike.
+	plans := enumerate(cfg, m)
+	ptr := make([]*Plan, len(plans))
+	for pass := 0; pass < 2; pass++ {
+		for i := range plans {
+			if p := &plans[i]; (p.twinIdx > 0) == (pass == 1) {
+				p.index, ptr[i] = len(s.all), p
+				if p.twinIdx > 0 {
+					p.twin = ptr[p.twinIdx-1]
+				}
+				s.all = append(s.all, p)
+			}
+		}
 	}
 	if len(s.all) == 0 {
 		return nil, &scenario.FieldError{Field: "global_batch", Msg: fmt.Sprintf("is %d: no plan splits it over %d GPUs (dp must divide it)", cfg.GlobalBatch, cfg.GPUs())}

@@ -21,7 +21,8 @@ import (
 // line, and the Pareto front of the simulated plans — none faster with less
 // memory — joined by a line. Simulated plans are filled; plans known only
 // by a lower bound on their time (ruled out, dominated, out of memory) are
-// hollow, drawn at that bound. A progress bar on top shows the search's
+// hollow, drawn at that bound (a plan past plan.BoundMemory GPU memories
+// has none and is only counted). A progress bar on top shows the search's
 // phase. Each plan's square has the ID "plan/<index>" (Plan.Index), which
 // HitTest returns; the best plan is outlined.
 func PlanScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
@@ -38,12 +39,14 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
 		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
 	}
-	planHeader(&dl, plans, pr, w, o.Compact)
+	bottom := planHeader(&dl, plans, pr, w, o.Compact)
 	if len(plans) == 0 {
 		return dl
 	}
 	fams := families(plans)
-	ax := newAxes(plans, 70, 60, w-250, h-50)
+	// The axis titles sit 10 px above the plot: keep them 26 px under the
+	// header's progress bar, which moves down when the title is wide.
+	ax := newAxes(plans, 70, max(60, bottom+36), w-250, h-50)
 	if o.Compact { // the legend goes under the plot, the text is 12 px
 		ax = newAxes(plans, 62, 96, w-58, h-50-compactLegendHeight(fams))
 		ax.size = 12
@@ -54,6 +57,9 @@ func planScatter(plans []*plan.Plan, pr plan.Progress, o Options) DrawList {
 	for _, p := range plans {
 		if p.Status == plan.Best {
 			best = p
+		}
+		if ax.time(p) == 0 {
+			continue // far out of memory: no bound, nowhere to draw it (plan.BoundMemory)
 		}
 		x, y := ax.at(p)
 		c := familyColor(fams, p.Family)
@@ -110,8 +116,8 @@ type squareKey struct {
 // at the right of the counts; on a canvas too narrow for both (an
 // article's embedded planner), it moves to a row of its own under them,
 // above the plot (textWidth estimates the title), and a compact frame
-// splits the counts over two lines.
-func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, compact bool) {
+// splits the counts over two lines. It returns the bar's bottom edge.
+func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, compact bool) float64 {
 	text := func(id string, x, y, size float64, c Color, a Anchor, s string) {
 		dl.Items = append(dl.Items, Item{ID: id, Shape: Text, X: x, Y: y, Size: size, Fill: c, Anchor: a, Text: s})
 	}
@@ -132,6 +138,7 @@ func planHeader(dl *DrawList, plans []*plan.Plan, pr plan.Progress, w float64, c
 	dl.Items = append(dl.Items, Item{ID: "plan/progress", Shape: Rect, X: barX, Y: barY, W: barW, H: 12, Stroke: colMuted, StrokeWidth: 1},
 		Item{ID: "plan/progress/done", Shape: Rect, X: barX, Y: barY, W: barW * pr.Fraction(), H: 12, Fill: stateStyle[Forward].fill})
 	text("plan/phase", barX-8, barY+11, 12, colMuted, AnchorEnd, fmt.Sprintf("%s %d%%", pr.Phase, int(100*pr.Fraction())))
+	return barY + 12
 }
 
 // ParetoFront lists the simulated plans that fit and that no other such

@@ -40,8 +40,14 @@ func TestPlanScatter(t *testing.T) {
 			squares[it.ID] = it
 		}
 	}
-	if len(squares) != len(r.Plans) || !hbm || !best {
-		t.Errorf("%d squares for %d plans, HBM line %v, best label %v", len(squares), len(r.Plans), hbm, best)
+	drawn := 0 // plans far out of memory have no bound and no square (plan.BoundMemory)
+	for _, p := range r.Plans {
+		if p.Iteration() > 0 || p.Status == plan.Dominated {
+			drawn++
+		}
+	}
+	if len(squares) != drawn || drawn < len(r.Plans)/2 || !hbm || !best {
+		t.Errorf("%d squares for %d plans with a time (of %d), HBM line %v, best label %v", len(squares), drawn, len(r.Plans), hbm, best)
 	}
 	b := r.Plans[0]
 	sq := squares["plan/"+strconv.Itoa(b.Index())]

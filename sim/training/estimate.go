@@ -60,8 +60,9 @@ func (e Estimate) NearOOM() bool { return timeline.NearOOM(e.PeakMemory, e.Capac
 // safe for concurrent use.
 type Estimator struct {
 	topos     map[topoKey]*builtTopo
-	schedules map[schedKey]pipeline.Schedule
+	schedules map[schedKey]*builtSched
 	links     map[ringKey]*ringLinks // data-parallel groups' links, per layout (streamBounds)
+	over      float64                // Screen's memory limit, in GPU memories
 }
 
 // topoKey is what a training topology is built from.
@@ -86,7 +87,7 @@ type schedKey struct {
 
 // NewEstimator returns an estimator with empty caches.
 func NewEstimator() *Estimator {
-	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]pipeline.Schedule{}, links: map[ringKey]*ringLinks{}}
+	return &Estimator{topos: map[topoKey]*builtTopo{}, schedules: map[schedKey]*builtSched{}, links: map[ringKey]*ringLinks{}}
 }
 
 // Estimate works out s's peak memory and a lower bound on its iteration.
@@ -101,7 +102,7 @@ func NewEstimator() *Estimator {
 // bound, and so is that plus the optimizer step, which runs on the same
 // GPUs after the device's last op.
 func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
-	return e.estimate(s, true)
+	return e.estimate(s, walk)
 }
 
 // Quick is Estimate without the walk through the schedule: the peak memory
@@ -109,10 +110,26 @@ func (e *Estimator) Estimate(s scenario.Scenario) (Estimate, error) {
 // schedules of hundreds of microbatches, which is what lets the planner
 // rule most plans out cheaply.
 func (e *Estimator) Quick(s scenario.Scenario) (Estimate, error) {
-	return e.estimate(s, false)
+	return e.estimate(s, quick)
 }
 
-func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
+// Screen is Quick for a search that drops the plans that do not fit: a
+// scenario whose peak memory is over over × the GPU's memory (over ≥ 1)
+// gets its peak and no bound (Work and LowerBound 0), which saves the
+// bound's work on plans a planner only counts.
+func (e *Estimator) Screen(s scenario.Scenario, over float64) (Estimate, error) {
+	e.over = over
+	return e.estimate(s, screen)
+}
+
+// How much of an estimate estimate works out.
+const (
+	quick  = iota // memory and the work bound
+	walk          // and the walk through the schedule
+	screen        // memory, and the work bound when the peak is within Estimator.over
+)
+
+func (e *Estimator) estimate(s scenario.Scenario, mode int) (Estimate, error) {
 	if s.Strategy != Name {
 		return Estimate{}, fmt.Errorf("strategy: %q; Estimate takes %q scenarios", s.Strategy, Name)
 	}
@@ -149,12 +166,19 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 	if tr.real {
 		est.PeakMemory = tr.peakMemory()
 	}
+	if mode == screen && est.Capacity > 0 && float64(est.PeakMemory) > e.over*float64(est.Capacity) {
+		return est, nil
+	}
 	comm, err := tr.streamBounds(e.links)
 	if err != nil {
 		return Estimate{}, err
 	}
-	tr.workBound(&est, comm)
-	if walk {
+	var counts [][][pipeline.W + 1]units.Time
+	if tr.experts == nil { // an expert's exchange may differ by microbatch
+		counts = e.schedules[sk(s.Parallel)].counts
+	}
+	tr.workBound(&est, comm, counts)
+	if mode == walk {
 		tr.lowerBound(&est, comm)
 	}
 	return est, nil
@@ -162,15 +186,15 @@ func (e *Estimator) estimate(s scenario.Scenario, walk bool) (Estimate, error) {
 
 // prepare builds (or reuses) s's schedule and topology.
 func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error) {
-	p := s.Parallel
-	sk := schedKey{p.Schedule, p.PP, p.Microbatches, p.ChunksArg()}
-	sch, ok := e.schedules[sk]
+	sk := sk(s.Parallel)
+	bs, ok := e.schedules[sk]
 	if !ok {
-		var err error
-		if sch, err = pipeline.New(sk.name, sk.p, sk.m, sk.v); err != nil {
+		sch, err := pipeline.New(sk.name, sk.p, sk.m, sk.v)
+		if err != nil {
 			return nil, nil, fmt.Errorf("parallel.schedule: %w", err)
 		}
-		e.schedules[sk] = sch
+		bs = &builtSched{sch, opCounts(sch)}
+		e.schedules[sk] = bs
 	}
 	c := s.Cluster
 	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Topology + "/" + strconv.Itoa(c.Slices) + "/" + strconv.FormatBool(c.Twisted) + "/" + c.Wraparound,
@@ -187,8 +211,35 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 		}
 		e.topos[tk] = bt
 	}
-	tr, err := newIterationOn(s, sch, bt.t, bt.paths, bt.gpu, nil)
+	tr, err := newIterationOn(s, bs.sch, bt.t, bt.paths, bt.gpu, nil)
 	return tr, bt, err
+}
+
+// sk is the key of p's schedule.
+func sk(p scenario.Parallel) schedKey {
+	return schedKey{p.Schedule, p.PP, p.Microbatches, p.ChunksArg()}
+}
+
+// builtSched is a schedule an estimator has built, with its op counts.
+type builtSched struct {
+	sch    pipeline.Schedule
+	counts [][][pipeline.W + 1]units.Time
+}
+
+// opCounts is, for each device of sch, chunk and op kind, how many such
+// ops the device runs (as units.Time, to multiply op times by), kept with
+// the schedule: workBound sums op costs that depend only on the kind and
+// the chunk, so count × cost is the same sum without visiting every op of
+// a schedule of hundreds of microbatches for every plan.
+func opCounts(sch pipeline.Schedule) [][][pipeline.W + 1]units.Time {
+	n := make([][][pipeline.W + 1]units.Time, len(sch.Order))
+	for d, order := range sch.Order {
+		n[d] = make([][pipeline.W + 1]units.Time, sch.Chunks)
+		for _, o := range order {
+			n[d][o.Chunk][o.Kind]++
+		}
+	}
+	return n
 }
 
 // peakMemory is the largest per-GPU peak, computed as Simulate's memory
@@ -237,14 +288,30 @@ func (tr *iteration) peakMemory() units.Bytes {
 // is a chain of ops the run must play one after another, so the longest
 // is a bound, cheaper than the walk of lowerBound: no op is visited
 // twice.
-func (tr *iteration) workBound(est *Estimate, sb []streamBound) {
+//
+// counts, when not nil, are the schedule's op counts (opCounts), which
+// stand for the walk through each device's ops when every op's cost
+// depends only on its kind and chunk.
+func (tr *iteration) workBound(est *Estimate, sb []streamBound, counts [][][pipeline.W + 1]units.Time) {
 	fwd := tr.forwardChain()
 	for d, order := range tr.sch.Order {
 		var compute, comm units.Time
-		for _, o := range order {
-			c, b := tr.opCost(o, d, tr.stageOfDev[d][o.Chunk])
-			compute += c
-			comm += b
+		if counts != nil {
+			for ch, n := range counts[d] {
+				for kind, k := range n {
+					if k > 0 {
+						c, b := tr.opCost(pipeline.Op{Kind: pipeline.Kind(kind), Chunk: ch}, d, tr.stageOfDev[d][ch])
+						compute += k * c
+						comm += k * b
+					}
+				}
+			}
+		} else {
+			for _, o := range order {
+				c, b := tr.opCost(o, d, tr.stageOfDev[d][o.Chunk])
+				compute += c
+				comm += b
+			}
 		}
 		start := tr.deviceStart(fwd, d)
 		opt := tr.optimizerTime(d)

@@ -13,7 +13,8 @@ import (
 
 // TestSitePlannerArticle reads the planner article: its two embedded
 // planners show the finished scatter as a poster and the build's search in
-// the caption, the Llama 3 405B table is there with a row per candidate,
+// the caption, the Llama 3 405B search the build ran is tabulated beside
+// Meta's layout, the screen's table is there with a row per candidate,
 // and pressing play on the second planner opens the playground's plan tab
 // with the search running by itself.
 func TestSitePlannerArticle(t *testing.T) {
@@ -41,10 +42,20 @@ func TestSitePlannerArticle(t *testing.T) {
 		}
 		assertDrawn(t, screenshot(t, ctx, fmt.Sprintf("paraplay-planner-demo%d.png", i+1)), 20)
 	}
-	if rows := eval[int](t, ctx, `document.querySelectorAll("figure.plan-table tbody tr").length`); rows != 11 {
-		t.Errorf("the Llama 3 405B table has %d rows, want 11", rows)
+	// The 405B search the build ran: the best, its runners-up and the
+	// three compare rows; then the screen's table of twelve candidates.
+	if rows := eval[int](t, ctx, `document.querySelectorAll("figure.plan-search tbody tr").length`); rows < 5 || rows > 7 {
+		t.Errorf("the Llama 3 405B search table has %d rows, want the best, up to 3 runners-up and 3 compare rows", rows)
 	}
-	eval[bool](t, ctx, `(document.querySelector("figure.plan-table").scrollIntoView({block: "center"}), true)`)
+	if text := eval[string](t, ctx, `document.querySelector("figure.plan-search").innerText`); !strings.Contains(text, "run when the site was built") || !strings.Contains(text, "Meta's layout") {
+		t.Errorf("the search table's text lacks the build's search or Meta's layout: %.300s", text)
+	}
+	if rows := eval[int](t, ctx, `document.querySelectorAll("figure.plan-table:not(.plan-search) tbody tr").length`); rows != 12 {
+		t.Errorf("the Llama 3 405B candidates table has %d rows, want 12", rows)
+	}
+	eval[bool](t, ctx, `(document.querySelector("figure.plan-search").scrollIntoView({block: "start"}), true)`)
+	screenshot(t, ctx, "paraplay-planner-search.png")
+	eval[bool](t, ctx, `(document.querySelector("figure.plan-table:not(.plan-search)").scrollIntoView({block: "center"}), true)`)
 	screenshot(t, ctx, "paraplay-planner-table.png")
 
 	if src := eval[string](t, ctx, `document.querySelector("#demo-2").dataset.src`); !strings.Contains(src, "plan=1") {

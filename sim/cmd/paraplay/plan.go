@@ -449,10 +449,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 	for i, p := range shown {
 		q := p.Scenario.Parallel
 		layout := planLayout(q)
-		sched := q.Schedule
-		if q.Schedule == "interleaved" {
-			sched += fmt.Sprintf(" v%d", q.VirtualStages)
-		}
+		sched := planSchedule(q)
 		it, mfu := "≥"+fmtSeconds(p.Estimate.LowerBound), "-"
 		if p.Result != nil {
 			it, mfu = fmtSeconds(p.Result.Iteration), fmt.Sprintf("%.1f%%", 100*p.Result.MFU)
@@ -474,6 +471,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		fmt.Fprintf(w, "%4d  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", i+1, layout, sched,
 			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), zero, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
 	}
+	fmt.Fprintln(w, scheduleLegend)
 	reasons := map[string]int{}
 	for _, p := range r.Plans {
 		if p.Reason != "" {
