@@ -46,9 +46,9 @@ func TestValidateRejectsBrokenSchedules(t *testing.T) {
 		{"step out of range", broken(func(s *Schedule) { s.Transfers[0].Step = s.Steps })},
 		{"empty message", broken(func(s *Schedule) { s.Transfers[0].Bytes = 0 })},
 		{"beyond the buffer", broken(func(s *Schedule) { s.Transfers[0].Offset = 390 })},
-		{"waits for a later step", broken(func(s *Schedule) { s.Transfers[0].After = []int{5} })},
-		{"waits for itself", broken(func(s *Schedule) { s.Transfers[5].After = []int{5} })},
-		{"dangling dependency", broken(func(s *Schedule) { s.Transfers[5].After = []int{999} })},
+		{"waits for a later step", broken(func(s *Schedule) { s.SetAfter(0, []int{5}) })},
+		{"waits for itself", broken(func(s *Schedule) { s.SetAfter(5, []int{5}) })},
+		{"dangling dependency", broken(func(s *Schedule) { s.SetAfter(5, []int{999}) })},
 		{"bad root", broken(func(s *Schedule) { s.Root = 7 })},
 	} {
 		if err := tc.s.Validate(); err == nil {

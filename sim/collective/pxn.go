@@ -53,12 +53,12 @@ func AllToAllPXN(nodes, perNode int, s units.Bytes) Schedule {
 			return -1
 		}
 		t := Transfer{Step: step, Src: src, Dst: dst, Chunk: to, Offset: ChunkOffset(s, n, to), Bytes: units.Bytes(copies) * b,
-			Phase: PhaseAllToAll, After: deps}
+			Phase: PhaseAllToAll}
+		var ranges []Range
 		if copies > 1 {
-			t.Ranges = slices.Repeat([]Range{{t.Offset, b}}, copies)
+			ranges = slices.Repeat([]Range{{t.Offset, b}}, copies)
 		}
-		sch.Transfers = append(sch.Transfers, t)
-		return len(sch.Transfers) - 1
+		return sch.Add(t, deps, ranges)
 	}
 	into := make([][]int, n) // into[p]: this round's gathers into proxy p
 	for k := 1; k <= nodes; k++ {

@@ -187,7 +187,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 		last[i] = -1
 	}
 	send := func(src, dst, k int, dep int) int {
-		return tg.AddMessage(ch, collective.Transfer{Src: src, Dst: dst, Bytes: outBytes(g.Ops[ends[k]], b), Phase: "pp"}, dep)
+		return tg.AddMessage(ch, collective.Transfer{Src: src, Dst: dst, Bytes: outBytes(g.Ops[ends[k]], b), Phase: collective.PhasePipeline}, dep)
 	}
 	in := make([]int, m) // what microbatch j's next op waits for (−1: nothing)
 	for j := range in {

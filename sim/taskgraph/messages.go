@@ -62,17 +62,19 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	first = len(g.ops)
 	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
 	g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
-	for i, tr := range sch.Transfers {
-		deps := g.edges.scratch[:0]
+	for i := range sch.Transfers {
+		tr := &sch.Transfers[i] // not a copy: millions of records
+		id, waits := int32(len(g.ops)), int32(0)
 		if ready != nil && ready[tr.Src] >= 0 {
-			deps = append(deps, ready[tr.Src])
+			g.edges.edges = append(g.edges.edges, [2]int32{int32(ready[tr.Src]), id})
+			waits++
 		}
-		for _, a := range tr.After {
-			deps = append(deps, first+a)
+		for _, a := range sch.After(i) {
+			g.edges.edges = append(g.edges.edges, [2]int32{int32(first) + a, id})
+			waits++
 		}
 		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
-		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
-		g.edges.scratch = deps
+		g.ops = append(g.ops, op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1), waiting: waits})
 	}
 	return first
 }
@@ -151,7 +153,7 @@ func (g *Graph) send(id int32) {
 	// without a sort; Arrived fills in the rest.
 	g.ops[id].slot = int32(g.out.Transfers.Append(timeline.Transfer{
 		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
-		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase, Start: g.eng.Now(),
+		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase.String(), Start: g.eng.Now(),
 	}))
 	if c.tl >= 0 { // the collective's record starts with its first message
 		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {
