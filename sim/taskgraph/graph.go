@@ -233,18 +233,22 @@ func (g *Graph) Predecessors(id int) []int {
 // sort, so each op's successors keep the order they were added in).
 func (g *Graph) link() {
 	a := &g.edges
+	// first[i] counts op i's successors, then (summed) is where its list
+	// ends; filling each list from its end, the edges walked backwards,
+	// leaves it where the list starts.
 	a.first = make([]int32, len(g.ops)+1)
 	for _, e := range a.edges {
-		a.first[e[0]+1]++
+		a.first[e[0]]++
 	}
-	for i := 1; i < len(a.first); i++ {
+	for i := 1; i < len(g.ops); i++ {
 		a.first[i] += a.first[i-1]
 	}
+	a.first[len(g.ops)] = int32(len(a.edges))
 	a.next = make([]int32, len(a.edges))
-	fill := append([]int32(nil), a.first[:len(g.ops)]...)
-	for _, e := range a.edges {
-		a.next[fill[e[0]]] = e[1]
-		fill[e[0]]++
+	for k := len(a.edges) - 1; k >= 0; k-- {
+		e := a.edges[k]
+		a.first[e[0]]--
+		a.next[a.first[e[0]]] = e[1]
 	}
 	a.edges = nil
 }

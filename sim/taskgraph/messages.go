@@ -140,8 +140,7 @@ func (g *Graph) ready(id int32) {
 	}
 	src, dst := g.portsOf(g.ops[id].item)
 	p := &g.msgs.ports
-	p.queue(id, src, dst)
-	p.touched.ready = append(p.touched.ready, id)
+	p.touched.ready = append(p.touched.ready, p.queue(id, src, dst))
 	g.wantDispatch()
 }
 
@@ -164,10 +163,7 @@ func (g *Graph) send(id int32) {
 	if g.msgs.concurrent {
 		// Sent with a callback, which the network never recycles.
 		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
-	} else {
-		p := &g.msgs.ports
-		ps, pd := g.portsOf(g.ops[id].item)
-		p.sending[ps], p.receiving[pd], p.started[id] = true, true, true
+	} else { // dispatch has taken its ports
 		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
 	}
 	if err != nil {
