@@ -26,7 +26,7 @@ import (
 // message per rank and sub-step, a permutation, as AllToAllPairwise);
 // then GPU j sends node B's GPU j the g blocks for it — its own and the
 // g−1 it was handed — as one message through its NIC, after them
-// (Transfer.After; its Ranges are the origins' blocks, one per origin, in
+// (Schedule.After; its Pieces are the origins' blocks, one per origin, in
 // their send buffers). The node's own all-to-all, g−1 pairwise sub-steps,
 // comes last. Every rank sends M(g−1) NVLink messages of S/n and M−1 NIC
 // messages of g·S/n: the NIC carries what pairwise exchange sends it,

@@ -26,7 +26,7 @@ type messages struct {
 // xferRef names one transfer of one of the graph's schedules, with the
 // GPUs it runs between (read once when it is added: the executor asks
 // for them when the message becomes ready and when it leaves, and the
-// schedule's 120-byte records are far apart in a large run).
+// schedule's 72-byte records are far apart in a large run).
 type xferRef struct {
 	coll, index int32
 	src, dst    int32
