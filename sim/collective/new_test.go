@@ -230,3 +230,15 @@ func ExampleBroadcastBinomial() {
 	// round 1: 3 → 0
 	// round 2: 2 → 1
 }
+
+// TestPhaseNames: each phase writes the name the timeline and the scene
+// know it by.
+func TestPhaseNames(t *testing.T) {
+	want := []string{"", "reduce-scatter", "all-gather", "reduce", "broadcast", "all-reduce", "all-to-all",
+		"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights", "phase?"}
+	for p, w := range want {
+		if got := Phase(p).String(); got != w {
+			t.Errorf("Phase(%d) = %q, want %q", p, got, w)
+		}
+	}
+}

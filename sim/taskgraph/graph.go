@@ -59,6 +59,7 @@ type adjacency struct {
 	// (see Predecessors).
 	preds   [][]int
 	indexed int
+	scratch []int // dependencies of one message, for AddSchedule
 }
 
 // gpuState is what each GPU's streams are doing.

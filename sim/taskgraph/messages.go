@@ -64,17 +64,16 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
 	for i := range sch.Transfers {
 		tr := &sch.Transfers[i] // not a copy: millions of records
-		id, waits := int32(len(g.ops)), int32(0)
+		deps := g.edges.scratch[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
-			g.edges.edges = append(g.edges.edges, [2]int32{int32(ready[tr.Src]), id})
-			waits++
+			deps = append(deps, ready[tr.Src])
 		}
 		for _, a := range sch.After(i) {
-			g.edges.edges = append(g.edges.edges, [2]int32{int32(first) + a, id})
-			waits++
+			deps = append(deps, first+int(a))
 		}
 		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
-		g.ops = append(g.ops, op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1), waiting: waits})
+		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		g.edges.scratch = deps
 	}
 	return first
 }
