@@ -53,7 +53,11 @@ type Graph struct {
 // (next[first[i]:first[i+1]] are the ops that wait for op i): one
 // allocation instead of one per op.
 type adjacency struct {
-	edges       [][2]int32
+	edges [][2]int32
+	// inner are the placed schedules whose messages' waits for each
+	// other are read from the schedule (Schedule.After) instead of being
+	// copied into edges: a 1,024-GPU ring has 8 million of them.
+	inner       []innerEdges
 	first, next []int32
 	// preds[id] lists op id's predecessors from the first indexed edges
 	// (see Predecessors).
@@ -224,10 +228,11 @@ func (g *Graph) Predecessors(id int) []int {
 		}
 		a.preds[e[1]] = append(a.preds[e[1]], int(e[0]))
 	}
-	if id >= len(a.preds) {
-		return nil
+	var pre []int
+	if id < len(a.preds) {
+		pre = slices.Clone(a.preds[id])
 	}
-	return slices.Clone(a.preds[id])
+	return g.innerPredecessors(id, pre)
 }
 
 // link builds the compressed adjacency list from the edges (a counting
@@ -241,16 +246,22 @@ func (g *Graph) link() {
 	for _, e := range a.edges {
 		a.first[e[0]]++
 	}
+	g.countInner()
 	for i := 1; i < len(g.ops); i++ {
 		a.first[i] += a.first[i-1]
 	}
-	a.first[len(g.ops)] = int32(len(a.edges))
-	a.next = make([]int32, len(a.edges))
+	total := int32(len(a.edges))
+	if n := len(g.ops); n > 0 {
+		total = a.first[n-1]
+	}
+	a.first[len(g.ops)] = total
+	a.next = make([]int32, total)
 	for k := len(a.edges) - 1; k >= 0; k-- {
 		e := a.edges[k]
 		a.first[e[0]]--
 		a.next[a.first[e[0]]] = e[1]
 	}
+	g.fillInner() // before the other edges of the same ops: they were added first
 	a.edges = nil
 }
 

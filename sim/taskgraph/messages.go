@@ -61,19 +61,24 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	c := g.place(sch, gpus, purpose)
 	first = len(g.ops)
 	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
-	g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
+	if ready != nil {
+		g.edges.edges = reserve(g.edges.edges, len(sch.Transfers))
+	}
+	// The messages' waits for each other stay in the schedule (innerEdges);
+	// only the waits for ready go into the edges.
+	if len(sch.Transfers) > 0 {
+		g.edges.inner = append(g.edges.inner, innerEdges{first: int32(first), coll: int32(c), ready: ready})
+	}
 	for i := range sch.Transfers {
 		tr := &sch.Transfers[i] // not a copy: millions of records
-		deps := g.edges.scratch[:0]
+		var deps []int
 		if ready != nil && ready[tr.Src] >= 0 {
-			deps = append(deps, ready[tr.Src])
-		}
-		for _, a := range sch.After(i) {
-			deps = append(deps, first+int(a))
+			deps = append(g.edges.scratch[:0], ready[tr.Src])
+			g.edges.scratch = deps
 		}
 		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
-		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
-		g.edges.scratch = deps
+		id := g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		g.ops[id].waiting += int32(len(sch.After(i)))
 	}
 	return first
 }
