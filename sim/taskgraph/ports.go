@@ -31,10 +31,10 @@ type ports struct {
 	bySeq            []int32    // op of each ready sequence number
 	seqPorts         [][2]int32 // send and receive port of each ready sequence number
 	collected        []uint32   // by seq: dispatch pass that last collected it
-	pass               uint32
-	touched            touched
-	candidates         []int32  // ready sequence numbers of this pass's candidates
-	bits               []uint64 // scratch for sortSeqs
+	pass             uint32
+	touched          touched
+	candidates       []int32  // ready sequence numbers of this pass's candidates
+	bits             []uint64 // scratch for sortSeqs
 }
 
 // touched lists the ports whose queues may hold a message that can start:
