@@ -1,6 +1,6 @@
-package taskgraph
+//go:build !js
 
-import "sort"
+package taskgraph
 
 // innerEdges are the edges between the messages of one placed schedule:
 // message first+i waits for message first+a for each a in the
@@ -12,6 +12,14 @@ type innerEdges struct {
 	// ready is AddSchedule's: when ready[src] ≥ 0 a message's first
 	// predecessor is ready[src], an edge of its own.
 	ready []int
+}
+
+// placeInner notes that the messages of placed schedule c, ops first
+// on, wait for each other through the schedule (AddSchedule with ready),
+// and reports that it did.
+func (g *Graph) placeInner(first, c int, ready []int) bool {
+	g.edges.inner = append(g.edges.inner, innerEdges{first: int32(first), coll: int32(c), ready: ready})
+	return true
 }
 
 // countInner adds the inner edges to the counts of successors in first.
@@ -51,7 +59,10 @@ func (g *Graph) fillInner() {
 // for the messages of its After, then for what Depend added.
 func (g *Graph) innerPredecessors(id int, pre []int) []int {
 	a := &g.edges
-	k := sort.Search(len(a.inner), func(k int) bool { return int(a.inner[k].first) > id }) - 1
+	k := len(a.inner) - 1 // the last schedule placed at or before id
+	for k >= 0 && int(a.inner[k].first) > id {
+		k--
+	}
 	if k < 0 {
 		return pre
 	}

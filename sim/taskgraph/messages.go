@@ -61,24 +61,30 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	c := g.place(sch, gpus, purpose)
 	first = len(g.ops)
 	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
-	if ready != nil {
-		g.edges.edges = reserve(g.edges.edges, len(sch.Transfers))
-	}
-	// The messages' waits for each other stay in the schedule (innerEdges);
-	// only the waits for ready go into the edges.
-	if len(sch.Transfers) > 0 {
-		g.edges.inner = append(g.edges.inner, innerEdges{first: int32(first), coll: int32(c), ready: ready})
+	// The messages' waits for each other stay in the schedule when the
+	// build reads them from there (placeInner); the others go into the
+	// edges.
+	inner := len(sch.Transfers) > 0 && g.placeInner(first, c, ready)
+	if !inner || ready != nil {
+		g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
 	}
 	for i := range sch.Transfers {
 		tr := &sch.Transfers[i] // not a copy: millions of records
-		var deps []int
+		deps := g.edges.scratch[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
-			deps = append(g.edges.scratch[:0], ready[tr.Src])
-			g.edges.scratch = deps
+			deps = append(deps, ready[tr.Src])
+		}
+		if !inner {
+			for _, a := range sch.After(i) {
+				deps = append(deps, first+int(a))
+			}
 		}
 		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
 		id := g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
-		g.ops[id].waiting += int32(len(sch.After(i)))
+		if inner {
+			g.ops[id].waiting += int32(len(sch.After(i)))
+		}
+		g.edges.scratch = deps
 	}
 	return first
 }
