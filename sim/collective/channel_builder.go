@@ -53,9 +53,10 @@ func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int, mesh
 	rs, ag := ringPhases(sch.Op, n)
 	sch.Steps = (rs + ag) * pieces
 	// The pools at their largest: each rank's slice of each channel
-	// waits for one transfer.
+	// waits for one transfer, and emit writes a message's one range before
+	// it drops it (channels more).
 	sch.Transfers = make([]Transfer, 0, sch.Steps*len(members))
-	sch.Ranges, sch.Deps = make([]Range, 0, sch.Steps*ranges), make([]int32, 0, sch.Steps*n*channels)
+	sch.Ranges, sch.Deps = make([]Range, 0, sch.Steps*ranges+channels), make([]int32, 0, sch.Steps*n*channels)
 	return cb
 }
 
