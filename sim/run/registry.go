@@ -7,6 +7,7 @@ import (
 	"paraplay/sim/dataparallel"
 	"paraplay/sim/inference"
 	"paraplay/sim/localsgd"
+	"paraplay/sim/mgrit"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/paramserver"
 	"paraplay/sim/partitioned"
@@ -32,6 +33,7 @@ var builtins = []strategy.Strategy{
 	inference.Strategy{},
 	partitioned.Strategy{},
 	swarm.Strategy{},
+	mgrit.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.
