@@ -235,7 +235,8 @@ func ExampleBroadcastBinomial() {
 // know it by.
 func TestPhaseNames(t *testing.T) {
 	want := []string{"", "reduce-scatter", "all-gather", "reduce", "broadcast", "all-reduce", "all-to-all",
-		"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights", "phase?"}
+		"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights",
+		"C-relax", "coarse", "forward", "backward", "offload", "reload", "phase?"}
 	for p, w := range want {
 		if got := Phase(p).String(); got != w {
 			t.Errorf("Phase(%d) = %q, want %q", p, got, w)

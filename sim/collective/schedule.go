@@ -47,11 +47,24 @@ const (
 	PhaseGradients
 	PhaseModel
 	PhaseWeights
+	// PhaseCRelax and PhaseCoarse are layer-parallel multigrid's
+	// messages (package mgrit): the state a GPU's C-relaxation waits for,
+	// and the coarse sweep's state passed on to the next GPU.
+	PhaseCRelax
+	PhaseCoarse
+	// PhaseForward, PhaseBackward, PhaseOffload and PhaseReload are
+	// SPPO's (package sppo): a stage's activations forward and gradients
+	// backward, and activations offloaded to host memory and reloaded.
+	PhaseForward
+	PhaseBackward
+	PhaseOffload
+	PhaseReload
 )
 
 // phaseNames are the phases' names, as the timeline records them.
 var phaseNames = [...]string{"", "reduce-scatter", "all-gather", "reduce", "broadcast", "all-reduce", "all-to-all",
-	"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights"}
+	"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights",
+	"C-relax", "coarse", "forward", "backward", "offload", "reload"}
 
 // String is the phase's name: "reduce-scatter".
 func (p Phase) String() string {
