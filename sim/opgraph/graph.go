@@ -1,21 +1,19 @@
 package opgraph
 
-import "fmt"
-
 // Kind is what an operator computes.
-type Kind string
+type Kind uint8
 
 // The operator kinds.
 const (
-	Conv      Kind = "conv"      // 2-D convolution, no bias (a batch norm follows)
-	BatchNorm Kind = "batchnorm" // per-channel scale and shift
-	ReLU      Kind = "relu"
-	MaxPool   Kind = "maxpool"
-	AvgPool   Kind = "avgpool" // global average pooling
-	Add       Kind = "add"     // a residual sum
-	Dense     Kind = "dense"   // a fully connected layer with bias
-	Embedding Kind = "embedding"
-	LSTM      Kind = "lstm" // one LSTM layer run over Steps time steps
+	Conv      Kind = iota // 2-D convolution, no bias (a batch norm follows)
+	BatchNorm             // per-channel scale and shift
+	ReLU
+	MaxPool
+	AvgPool   // global average pooling
+	Add       // a residual sum
+	Dense     // a fully connected layer with bias
+	Embedding // a lookup of one row a word
+	LSTM      // one LSTM layer run over Steps time steps
 )
 
 // Op is one operator of a graph, with the shapes of one sample.
@@ -108,23 +106,4 @@ func (g Graph) MACs() int64 {
 		n += o.MACs()
 	}
 	return n
-}
-
-// Validate checks every operator's shape and that each reads only
-// operators before it.
-func (g Graph) Validate() error {
-	if len(g.Ops) == 0 {
-		return fmt.Errorf("opgraph %q: no operators", g.Name)
-	}
-	for i, o := range g.Ops {
-		if o.In < 0 || o.Out < 1 || o.H < 0 || o.W < 0 || o.Kernel < 0 || o.Stride < 0 || o.Steps < 0 {
-			return fmt.Errorf("opgraph %q: op %d (%s): a negative or zero shape", g.Name, i, o.Name)
-		}
-		for _, j := range o.Inputs {
-			if j < 0 || j >= i {
-				return fmt.Errorf("opgraph %q: op %d (%s) reads op %d, which does not come before it", g.Name, i, o.Name, j)
-			}
-		}
-	}
-	return nil
 }

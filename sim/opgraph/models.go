@@ -1,6 +1,9 @@
 package opgraph
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // ResNet50 is ResNet-50 (He et al. 2016, "Deep Residual Learning for
 // Image Recognition", Table 1) as torchvision builds it (ResNet v1.5:
@@ -9,58 +12,65 @@ import "fmt"
 // pool, then four stages of 3, 4, 6 and 3 bottlenecks (1×1, 3×3, 1×1 of
 // widths 64, 128, 256, 512, expanded 4 times; the first of a stage
 // projects its input with a strided 1×1), global average pooling and a
-// dense layer. size must be a multiple of 32.
+// dense layer. size must be a multiple of 32, up to MaxImage.
 func ResNet50(size int) (Graph, error) {
-	if size < 32 || size%32 != 0 {
-		return Graph{}, fmt.Errorf("opgraph: a ResNet-50 image of %d pixels; allowed a multiple of 32 from 32", size)
+	if size < 32 || size > MaxImage || size%32 != 0 {
+		return Graph{}, fmt.Errorf("graph.image: is %d; allowed a multiple of 32 from 32 to 1024", size)
 	}
-	g := Graph{Name: fmt.Sprintf("resnet50-%d", size)}
-	add := func(o Op) int {
-		if o.Steps == 0 {
-			o.Steps = 1
-		}
-		if len(g.Ops) > 0 && o.Inputs == nil {
-			o.Inputs = []int{len(g.Ops) - 1}
-		}
-		g.Ops = append(g.Ops, o)
-		return len(g.Ops) - 1
-	}
-	convBN := func(name string, in, out, k, s, h int, from int) int {
-		add(Op{Name: name, Kind: Conv, In: in, Out: out, Kernel: k, Stride: s, H: h, W: h, Inputs: []int{from}})
-		return add(Op{Name: name + ".bn", Kind: BatchNorm, In: out, Out: out, H: h, W: h})
-	}
+	g := &Graph{Name: "resnet50-" + strconv.Itoa(size)}
 	h := size / 2
-	x := convBN("conv1", 3, 64, 7, 2, h, 0)
-	g.Ops[0].Inputs = nil
-	x = add(Op{Name: "relu", Kind: ReLU, In: 64, Out: 64, H: h, W: h})
+	g.convBN("conv1", 3, 64, 7, 2, h)
+	g.add("relu", ReLU, 64, 64, 0, 0, h)
 	h /= 2
-	x = add(Op{Name: "maxpool", Kind: MaxPool, In: 64, Out: 64, Kernel: 3, Stride: 2, H: h, W: h, Inputs: []int{x}})
+	x := g.add("maxpool", MaxPool, 64, 64, 3, 2, h)
 	in := 64
 	for st, blocks := range []int{3, 4, 6, 3} {
 		w := 64 << st
-		for b := 0; b < blocks; b++ {
-			name := fmt.Sprintf("layer%d.%d", st+1, b)
+		for b := range blocks {
+			name := "layer" + strconv.Itoa(st+1) + "." + strconv.Itoa(b)
 			s, hIn := 1, h
 			if b == 0 && st > 0 {
 				s, h = 2, h/2
 			}
-			y := convBN(name+".conv1", in, w, 1, 1, hIn, x)
-			y = add(Op{Name: name + ".relu1", Kind: ReLU, In: w, Out: w, H: hIn, W: hIn})
-			y = convBN(name+".conv2", w, w, 3, s, h, y)
-			y = add(Op{Name: name + ".relu2", Kind: ReLU, In: w, Out: w, H: h, W: h})
-			y = convBN(name+".conv3", w, 4*w, 1, 1, h, y)
+			g.convBN(name+".conv1", in, w, 1, 1, hIn, x)
+			g.add(name+".relu1", ReLU, w, w, 0, 0, hIn)
+			g.convBN(name+".conv2", w, w, 3, s, h)
+			g.add(name+".relu2", ReLU, w, w, 0, 0, h)
+			y := g.convBN(name+".conv3", w, 4*w, 1, 1, h)
 			short := x
 			if b == 0 {
-				short = convBN(name+".downsample", in, 4*w, 1, s, h, x)
+				short = g.convBN(name+".downsample", in, 4*w, 1, s, h, x)
 			}
-			add(Op{Name: name + ".add", Kind: Add, In: 4 * w, Out: 4 * w, H: h, W: h, Inputs: []int{y, short}})
-			x = add(Op{Name: name + ".relu3", Kind: ReLU, In: 4 * w, Out: 4 * w, H: h, W: h})
+			g.add(name+".add", Add, 4*w, 4*w, 0, 0, h, y, short)
+			x = g.add(name+".relu3", ReLU, 4*w, 4*w, 0, 0, h)
 			in = 4 * w
 		}
 	}
-	add(Op{Name: "avgpool", Kind: AvgPool, In: in, Out: in, H: 1, W: 1})
-	add(Op{Name: "fc", Kind: Dense, In: in, Out: 1000, H: 1, W: 1})
-	return g, g.Validate()
+	g.add("avgpool", AvgPool, in, in, 0, 0, 1)
+	g.add("fc", Dense, in, 1000, 0, 0, 1)
+	return *g, g.Validate()
+}
+
+// add appends an operator of c output channels on an h×h output, reading
+// from (the previous operator when from is empty), and returns its index.
+// (Not inlined: the builders call it often, and the browser pays for every
+// copy.)
+//
+//go:noinline
+func (g *Graph) add(name string, k Kind, in, c, kernel, stride, h int, from ...int) int {
+	if len(from) == 0 && len(g.Ops) > 0 {
+		from = []int{len(g.Ops) - 1}
+	}
+	g.Ops = append(g.Ops, Op{Name: name, Kind: k, In: in, Out: c, Kernel: kernel, Stride: stride, H: h, W: h, Steps: 1, Inputs: from})
+	return len(g.Ops) - 1
+}
+
+// convBN appends a convolution and its batch norm.
+//
+//go:noinline
+func (g *Graph) convBN(name string, in, out, k, s, h int, from ...int) int {
+	g.add(name, Conv, in, out, k, s, h, from...)
+	return g.add(name+".bn", BatchNorm, out, out, 0, 0, h)
 }
 
 // Seq2SeqLSTM is the translator of Sutskever, Vinyals and Le 2014
@@ -70,27 +80,26 @@ func ResNet50(size int) (Graph, error) {
 // 1,000 cells each, and a softmax over the output vocabulary, for a
 // source sentence of src words and a target of tgt.
 func Seq2SeqLSTM(src, tgt int) (Graph, error) {
-	if src < 1 || tgt < 1 {
-		return Graph{}, fmt.Errorf("opgraph: a sentence pair of %d and %d words; allowed ≥ 1 each", src, tgt)
+	if min(src, tgt) < 1 || max(src, tgt) > MaxWords {
+		return Graph{}, fmt.Errorf("graph.words: is %d and %d; allowed 1..200 each", src, tgt)
 	}
 	const width, layers = 1000, 4
-	g := Graph{Name: fmt.Sprintf("seq2seq-lstm-%dx%d", src, tgt)}
+	g := &Graph{Name: "seq2seq-lstm-" + strconv.Itoa(src) + "x" + strconv.Itoa(tgt)}
 	side := func(name string, vocab, steps int) int {
-		first := len(g.Ops)
-		g.Ops = append(g.Ops, Op{Name: name + ".embedding", Kind: Embedding, In: vocab, Out: width, Steps: steps})
-		if first > 0 {
-			g.Ops[first].Inputs = []int{}
+		e := g.add(name+".embedding", Embedding, vocab, width, 0, 0, 0)
+		g.Ops[e].Inputs = nil // each side reads its own words
+		for l := range layers {
+			g.add(name+".lstm"+strconv.Itoa(l), LSTM, width, width, 0, 0, 0)
 		}
-		for l := 0; l < layers; l++ {
-			g.Ops = append(g.Ops, Op{Name: fmt.Sprintf("%s.lstm%d", name, l), Kind: LSTM, In: width, Out: width, Steps: steps,
-				Inputs: []int{len(g.Ops) - 1}})
+		for i := e; i < len(g.Ops); i++ {
+			g.Ops[i].Steps = steps
 		}
 		return len(g.Ops) - 1
 	}
 	enc := side("encoder", 160000, src)
 	dec := side("decoder", 80000, tgt)
-	g.Ops[enc+1].Inputs = nil                              // the decoder's embedding reads its own words…
-	g.Ops[enc+2].Inputs = append(g.Ops[enc+2].Inputs, enc) // …and its first layer starts from the encoder's state
-	g.Ops = append(g.Ops, Op{Name: "softmax", Kind: Dense, In: width, Out: 80000, Steps: tgt, Inputs: []int{dec}})
-	return g, g.Validate()
+	g.Ops[enc+2].Inputs = append(g.Ops[enc+2].Inputs, enc) // the decoder's first layer starts from the encoder's state
+	g.add("softmax", Dense, width, 80000, 0, 0, 0, dec)
+	g.Ops[len(g.Ops)-1].Steps = tgt
+	return *g, g.Validate()
 }

@@ -2,14 +2,14 @@ package opgraph
 
 import (
 	"fmt"
+	"strconv"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
-	"paraplay/sim/nccltest"
-	"paraplay/sim/run"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
@@ -25,6 +25,11 @@ const (
 	// forward through the stages and then backward, each stage sending its
 	// boundary activation (and, backward, its gradient) to the next.
 	Model = "model"
+	// Hybrid is the sequence-to-sequence hybrid of Ono, Utiyama and
+	// Sumita 2019 (hybrid.go): each recurrent layer on its own GPU,
+	// pipelined over the time steps, and the output softmax data
+	// parallel over all of them.
+	Hybrid = "hybrid"
 )
 
 // Run is how to train a graph: on which GPUs, with which split.
@@ -36,7 +41,7 @@ type Run struct {
 	// Batch is the samples of one iteration, divided among the GPUs
 	// (Data) or into Microbatches (Model).
 	Batch int
-	// Split is Data or Model.
+	// Split is Data, Model or Hybrid.
 	Split string
 	// Microbatches is the microbatches of a Model split, 1..Batch,
 	// dividing it.
@@ -73,54 +78,74 @@ func outBytes(o Op, b int) units.Bytes {
 	return units.Bytes(float64(o.Out)*float64(max(o.H, 1))*float64(max(o.W, 1))*float64(max(o.Steps, 1))*float64(b)*bytesPerElement + 0.5)
 }
 
-// check refuses a Run that does not fit the graph.
+// check refuses a Run that does not fit the graph, naming the scenario
+// key of what is wrong ("graph.batch: is 12; allowed …").
 func (r Run) check(g Graph) (hw.GPU, error) {
 	gpu, err := hw.LookupGPU(r.GPU)
-	switch {
-	case err != nil:
-		return gpu, fmt.Errorf("opgraph: gpu: %w", err)
+	if err != nil {
+		return gpu, fmt.Errorf("cluster.gpu: %w", err)
+	}
+	key, is, allowed := "", any(nil), ""
+	sum, least, reps := 0, 1, r.replicas()
+	for _, d := range reps {
+		sum, least = sum+d, min(least, d)
+	}
+	switch c := len(cuts(g)); {
 	case r.GPUs < 1 || r.GPUs > 8:
-		return gpu, fmt.Errorf("opgraph: gpus is %d; allowed 1..8 (one server)", r.GPUs)
-	case r.Split != Data && r.Split != Model:
-		return gpu, fmt.Errorf("opgraph: split %q; allowed %s, %s", r.Split, Data, Model)
-	case r.Split == Data && (r.Batch < r.GPUs || r.Batch%r.GPUs != 0):
-		return gpu, fmt.Errorf("opgraph: batch is %d; a data split needs a multiple of gpus %d", r.Batch, r.GPUs)
+		key, is, allowed = "cluster.gpus_per_node", r.GPUs, "1..8 (one server)"
+	case r.Split != Data && r.Split != Model && r.Split != Hybrid:
+		key, is, allowed = "graph.split", r.Split, "data, model, hybrid"
+	case r.Batch < 1 || r.Batch > MaxBatch || r.Split != Model && r.Batch%r.GPUs != 0:
+		key, is, allowed = "graph.batch", r.Batch, "1..65536, a multiple of the GPUs unless graph.split is model"
+	case r.Split == Hybrid:
+		return gpu, r.checkHybrid(g)
 	case r.Split == Model && (r.Microbatches < 1 || r.Batch%r.Microbatches != 0):
-		return gpu, fmt.Errorf("opgraph: microbatches is %d; allowed a divisor of batch %d", r.Microbatches, r.Batch)
-	case r.Split == Model && len(cuts(g)) < len(r.replicas())-1:
-		return gpu, fmt.Errorf("opgraph: %q has %d places to cut; a model split of %d stages needs %d", g.Name, len(cuts(g)), len(r.replicas()), len(r.replicas())-1)
+		key, is, allowed = "graph.microbatches", r.Microbatches, "a divisor of graph.batch"
+	case r.Split == Model && (sum != r.GPUs || least < 1 || c < len(reps)-1):
+		key, is, allowed = "graph.stage_replicas", reps, "≥ 1 GPU a stage, as many GPUs in all as the cluster has, at most "+strconv.Itoa(c+1)+" stages"
+	default:
+		return gpu, g.Validate()
 	}
-	if err := r.checkReplicas(); err != nil {
-		return gpu, err
-	}
-	return gpu, g.Validate()
+	return gpu, fmt.Errorf("%s: is %v; allowed %s", key, is, allowed)
 }
 
 // Simulate runs one training iteration of graph g as r says and returns
-// its timeline.
+// its timeline, on one server of r.GPUs r.GPU (the cluster section's
+// presets: NVLink inside it).
 func Simulate(g Graph, r Run) (*timeline.Timeline, error) {
+	return simulate(g, r, hostScenario(r))
+}
+
+// hostScenario is the one-server cluster of r as a scenario, for its
+// topology.
+func hostScenario(r Run) scenario.Scenario {
+	s := scenario.Default()
+	s.Cluster = scenario.Cluster{GPU: r.GPU, Nodes: 1, GPUsPerNode: r.GPUs}
+	return s
+}
+
+// simulate runs g as r says on the cluster of base.
+func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error) {
 	gpu, err := r.check(g)
 	if err != nil {
 		return nil, err
 	}
-	if r.Split == Data {
-		var fwd units.Time
-		for _, o := range g.Ops {
-			fwd += forwardTime(o, r.Batch/r.GPUs, gpu)
-		}
-		// The backward pass computes two products per forward one (the
-		// input's and the weights' gradients), and reads and writes twice.
-		s, err := dataScenario(fmt.Sprintf("%s, data parallel on %d %s", g.Name, r.GPUs, r.GPU), r, fwd, 2*g.Params())
-		if err != nil {
-			return nil, err
-		}
-		return run.Simulate(s)
+	switch r.Split {
+	case Data:
+		// Data parallelism is one stage on every GPU, each taking one
+		// microbatch, Batch/GPUs samples: a forward, a backward, then the
+		// ring all-reduce of the whole gradient.
+		r.Microbatches, r.StageReplicas = r.GPUs, []int{r.GPUs}
+	case Hybrid:
+		return simulateHybrid(g, r, gpu, base)
 	}
-	return simulateModel(g, r, gpu)
+	return simulateModel(g, r, gpu, base)
 }
 
 // cuts lists the indexes i after which the graph can be cut: no operator
 // after i reads one before i (every residual branch closed).
+//
+//go:noinline
 func cuts(g Graph) []int {
 	var out []int
 	for i := 0; i < len(g.Ops)-1; i++ {
@@ -139,12 +164,12 @@ func cuts(g Graph) []int {
 	return out
 }
 
-// dataScenario is the data-parallel scenario of r with forward time fwd
-// and a gradient of bytes: the cluster the model split runs on too.
-func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Scenario, error) {
-	return scenario.Parse([]byte(fmt.Sprintf("name: %s\nstrategy: data-parallel\n"+
-		"cluster: {gpu: %s, nodes: 1, gpus_per_node: %d}\ncompute: {forward: %dns, backward: %dns}\n"+
-		"collective: {algorithm: ring, size: %dB}\n", name, r.GPU, r.GPUs, int64(fwd), int64(2*fwd), bytes)))
+// titled is base's name, or title when it has none.
+func titled(base scenario.Scenario, title string) string {
+	if base.Name != "" {
+		return base.Name
+	}
+	return title
 }
 
 // simulateModel runs GPipe over the stages (Model): every microbatch's
@@ -155,7 +180,7 @@ func dataScenario(name string, r Run, fwd units.Time, bytes int64) (scenario.Sce
 // i runs on d_i GPUs, microbatch j on its replica j mod d_i, and the
 // replicas of a stage all-reduce its gradient once their backwards are
 // done.
-func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
+func simulateModel(g Graph, r Run, gpu hw.GPU, base scenario.Scenario) (*timeline.Timeline, error) {
 	reps := r.replicas()
 	n, m := len(reps), r.Microbatches
 	b := r.Batch / m
@@ -167,11 +192,7 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 		}
 		from = ends[i] + 1
 	}
-	s, err := dataScenario(g.Name+", model parallel", r, 1, 1)
-	if err != nil {
-		return nil, err
-	}
-	t, err := nccltest.Topology(s)
+	h, err := newBuilder(base, ", "+r.Split+" split", g, r)
 	if err != nil {
 		return nil, err
 	}
@@ -179,44 +200,86 @@ func simulateModel(g Graph, r Run, gpu hw.GPU) (*timeline.Timeline, error) {
 	for i, d := range reps {
 		first[i+1] = first[i] + d
 	}
-	on := func(i, j int) int { return first[i] + j%reps[i] }
-	tg := taskgraph.New(t, fmt.Sprintf("%s, GPipe over %d %s, %d microbatches", g.Name, r.GPUs, r.GPU, m))
-	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: r.GPUs}, taskgraph.Identity(r.GPUs), "pp")
-	last := make([]int, r.GPUs) // each GPU's last op, so that its ops run in order (−1: none yet)
-	for i := range last {
-		last[i] = -1
-	}
-	send := func(src, dst, k int, dep int) int {
-		return tg.AddMessage(ch, collective.Transfer{Src: src, Dst: dst, Bytes: outBytes(g.Ops[ends[k]], b), Phase: collective.PhasePipeline}, dep)
-	}
 	in := make([]int, m) // what microbatch j's next op waits for (−1: nothing)
 	for j := range in {
 		in[j] = -1
 	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			x := on(i, j)
-			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Forward, Label: "F", Stage: i, Microbatch: j}, f[i], deps(last[x], in[j])...)
-			in[j] = last[x]
-			if i < n-1 {
-				in[j] = send(x, on(i+1, j), i, last[x])
+	// Pass p < n is stage p's forwards, microbatches in order, each sent
+	// to stage p+1; pass p ≥ n is stage 2n−1−p's backwards, in reverse,
+	// each sent to the stage before, then the stage's all-reduce.
+	for p := range 2 * n {
+		i, next, k, label, d := p, p+1, timeline.Forward, "F", f[min(p, n-1)]
+		if p >= n {
+			i = 2*n - 1 - p
+			next, k, label, d = i-1, timeline.Backward, "B", 2*f[i]
+		}
+		for jj := range m {
+			j := jj
+			if p >= n {
+				j = m - 1 - jj
+			}
+			x := first[i] + j%reps[i]
+			in[j] = h.run(x, k, label, i, j, d, in[j])
+			if next >= 0 && next < n {
+				in[j] = h.send(x, first[next]+j%reps[next], outBytes(g.Ops[ends[min(i, next)]], b), in[j])
 			}
 		}
-	}
-	for i := n - 1; i >= 0; i-- {
-		for j := m - 1; j >= 0; j-- {
-			x := on(i, j)
-			last[x] = tg.AddCompute(timeline.Span{GPU: x, Kind: timeline.Backward, Label: "B", Stage: i, Microbatch: j}, 2*f[i], deps(last[x], in[j])...)
-			in[j] = last[x]
-			if i > 0 {
-				in[j] = send(x, on(i-1, j), i-1, last[x])
-			}
+		if p < n {
+			continue
 		}
-		if err := stageAllReduce(tg, t, g, ends, i, first[i], reps[i], last); err != nil {
-			return nil, err
-		}
+		stageAllReduce(h, g, ends, i, first[i], reps[i], h.last)
 	}
-	return tg.Finish("opgraph")
+	return h.tg.Finish("opgraph")
+}
+
+// builder adds a run's ops to a task graph, each GPU's in the order they
+// are added, with the point-to-point messages on one channel.
+type builder struct {
+	tg   *taskgraph.Graph
+	t    *topo.Topology
+	ch   taskgraph.Channel // the sends' (−1: none yet)
+	last []int             // each GPU's last op (−1: none yet)
+}
+
+// newBuilder is a builder for r on base's cluster, titled base's name or
+// the graph's name, how and the GPU preset.
+func newBuilder(base scenario.Scenario, how string, g Graph, r Run) (*builder, error) {
+	t, err := topology(base)
+	if err != nil {
+		return nil, err
+	}
+	tg := taskgraph.New(t, titled(base, g.Name+how+" on "+r.GPU))
+	h := &builder{tg: tg, t: t, last: make([]int, r.GPUs), ch: -1}
+	for i := range h.last {
+		h.last[i] = -1
+	}
+	// The point-to-point sends and the all-reduces run on streams of their
+	// own, as NCCL's do, sharing the links rather than queueing.
+	tg.ConcurrentMessages()
+	return h, nil
+}
+
+// run adds a compute span of d on GPU x after x's last op and dep.
+//
+//go:noinline
+func (h *builder) run(x int, k timeline.Kind, label string, stage, mb int, d units.Time, dep ...int) int {
+	h.last[x] = h.tg.AddCompute(timeline.Span{GPU: x, Kind: k, Label: label, Stage: stage, Microbatch: mb}, max(1, d), deps(append(dep, h.last[x])...)...)
+	return h.last[x]
+}
+
+// send adds a message of bytes from GPU src to dst after dep, and returns
+// it; dep itself when src is dst.
+//
+//go:noinline
+func (h *builder) send(src, dst int, bytes units.Bytes, dep int) int {
+	if src == dst {
+		return dep
+	}
+	if h.ch < 0 { // the channel of the point-to-point sends, made at the first
+		n := len(h.last)
+		h.ch = h.tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: n}, taskgraph.Identity(n), "pp")
+	}
+	return h.tg.AddMessage(h.ch, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: collective.PhasePipeline}, deps(dep)...)
 }
 
 // deps drops the −1s (no dependency).

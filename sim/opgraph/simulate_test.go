@@ -47,8 +47,7 @@ func TestGPipeClosedForm(t *testing.T) {
 		for _, o := range g.Ops[:8] {
 			f += forwardTime(o, 32, gpu)
 		}
-		s, _ := dataScenario("x", r, 1, 1)
-		tp, _ := nccltest.Topology(s)
+		tp, _ := nccltest.Topology(hostScenario(r))
 		alpha, bw, err := topo.NewRouter(tp).PathCost(0, 1)
 		if err != nil {
 			t.Fatal(err)

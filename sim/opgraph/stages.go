@@ -1,12 +1,8 @@
 package opgraph
 
 import (
-	"fmt"
-
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
-	"paraplay/sim/taskgraph"
-	"paraplay/sim/topo"
 	"paraplay/sim/units"
 )
 
@@ -32,24 +28,6 @@ func (r Run) replicas() []int {
 		reps[i] = 1
 	}
 	return reps
-}
-
-// checkReplicas refuses StageReplicas that do not sum to GPUs.
-func (r Run) checkReplicas() error {
-	if len(r.StageReplicas) == 0 {
-		return nil
-	}
-	sum := 0
-	for _, d := range r.StageReplicas {
-		if d < 1 {
-			return fmt.Errorf("opgraph: stage_replicas %v; each stage needs ≥ 1 GPU", r.StageReplicas)
-		}
-		sum += d
-	}
-	if sum != r.GPUs {
-		return fmt.Errorf("opgraph: stage_replicas %v sum to %d; allowed only a split of the %d GPUs", r.StageReplicas, sum, r.GPUs)
-	}
-	return nil
 }
 
 // stagesWeighted cuts g into len(reps) contiguous stages at its cut
@@ -91,12 +69,10 @@ func stagesWeighted(g Graph, reps []int, b int, gpu hw.GPU) []int {
 }
 
 // stageAllReduce sums stage i's bf16 gradient over its d replicas (GPUs
-// from, …) once each is done (last), with the ring's closed form
-// 2(d−1)·α + 2(d−1)/d · S/B on the slowest link between neighbours.
-func stageAllReduce(tg *taskgraph.Graph, t *topo.Topology, g Graph, ends []int, i, from, d int, last []int) error {
-	if d < 2 {
-		return nil
-	}
+// from, …) once each is done (last): a ring all-reduce, every message on
+// the links (collective.Ring), whose time the tests hold to the ring's
+// closed form 2(d−1)·α + 2(d−1)/d · S/B.
+func stageAllReduce(h *builder, g Graph, ends []int, i, from, d int, last []int) {
 	lo := 0
 	if i > 0 {
 		lo = ends[i-1] + 1
@@ -105,29 +81,14 @@ func stageAllReduce(tg *taskgraph.Graph, t *topo.Topology, g Graph, ends []int, 
 	for _, o := range g.Ops[lo : ends[i]+1] {
 		params += o.Params()
 	}
-	if params == 0 {
-		return nil
+	if d < 2 || params == 0 {
+		return
 	}
-	bytes := units.Bytes(2 * params)
 	gpus := make([]int, d)
-	var alpha units.Time
-	var bw units.Bandwidth
 	for k := range gpus {
 		gpus[k] = from + k
-		a, b, err := topo.NewRouter(t).PathCost(from+k, from+(k+1)%d)
-		if err != nil {
-			return err
-		}
-		if k == 0 || b < bw {
-			bw = b
-		}
-		alpha = max(alpha, a)
 	}
-	dd := units.Time(d)
-	tm := 2*(dd-1)*alpha + bw.TransferTime(units.Bytes(float64(bytes)*2*float64(d-1)/float64(d)))
-	tg.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpAllReduce, Algorithm: "ring", Purpose: "dp", Bytes: bytes, GPUs: gpus, Time: max(1, tm)},
-		deps(pick(last, gpus)...)...)
-	return nil
+	h.tg.AddSchedule(collective.Ring(d, units.Bytes(2*params)), gpus, pick(last, gpus), "dp")
 }
 
 // pick is xs at the indexes idx.
@@ -137,42 +98,4 @@ func pick(xs, idx []int) []int {
 		out[k] = xs[i]
 	}
 	return out
-}
-
-// PlanStages is DAPPLE's planner over r's GPUs: every number of stages
-// and every split of the GPUs among them (2^(G−1) splits, each with the
-// stage cut proportional to its shares), each simulated, and the fastest
-// returned with its makespan. r.Split must be Model.
-func PlanStages(g Graph, r Run) (Run, units.Time, error) {
-	var best Run
-	bestT := units.Time(-1)
-	G := r.GPUs
-	for mask := 0; mask < 1<<(G-1); mask++ {
-		var reps []int
-		run := 1
-		for k := 0; k < G-1; k++ {
-			if mask&(1<<k) != 0 {
-				reps = append(reps, run)
-				run = 0
-			}
-			run++
-		}
-		reps = append(reps, run)
-		q := r
-		q.StageReplicas = reps
-		if len(cuts(g)) < len(reps)-1 {
-			continue
-		}
-		tl, err := Simulate(g, q)
-		if err != nil {
-			return Run{}, 0, err
-		}
-		if bestT < 0 || tl.End < bestT {
-			best, bestT = q, tl.End
-		}
-	}
-	if bestT < 0 {
-		return Run{}, 0, fmt.Errorf("opgraph: no split of %d GPUs fits %q", G, g.Name)
-	}
-	return best, bestT, nil
 }

@@ -9,6 +9,7 @@ import (
 	"paraplay/sim/localsgd"
 	"paraplay/sim/mgrit"
 	"paraplay/sim/nccltest"
+	"paraplay/sim/opgraph"
 	"paraplay/sim/paramserver"
 	"paraplay/sim/partitioned"
 	"paraplay/sim/rlhf"
@@ -33,6 +34,7 @@ var builtins = []strategy.Strategy{
 	inference.Strategy{},
 	partitioned.Strategy{},
 	swarm.Strategy{},
+	opgraph.Strategy{},
 	mgrit.Strategy{},
 }
 

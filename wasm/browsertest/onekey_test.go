@@ -18,7 +18,7 @@ import (
 func TestSiteOneKeyMechanisms(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "3d-parallelism.html", 6, "neox")
+	captions := readDemos(t, ctx, base, "3d-parallelism.html", 7, "neox")
 	if c := captions[5]; !strings.Contains(c, "pipeline message, activations at 0.5: simulated 12 MiB; a·2bsh/t = 12 MiB") {
 		t.Errorf("the hybrid demo's caption lacks its compressed message: %q", c)
 	}
