@@ -28,6 +28,7 @@ type builder struct {
 	// step's transfers, whose writes are not applied yet.
 	step    int
 	pending []int
+	after   []int // scratch: the dependencies of the transfer being added
 }
 
 // span is the chunks [lo, hi) of a builder's grid.
@@ -60,7 +61,7 @@ func evenChunks(s units.Bytes, n int) []units.Bytes {
 // index. It waits for the writers of src's copy of those chunks; dst's copy
 // is then written by this transfer (added to, when reduce is set). Empty
 // ranges (a chunk of zero bytes) are skipped and return -1.
-func (b *builder) send(step, src, dst, lo, hi int, phase string, reduce bool) int {
+func (b *builder) send(step, src, dst, lo, hi int, phase Phase, reduce bool) int {
 	t := Transfer{
 		Step: step, Src: src, Dst: dst, Chunk: lo,
 		Offset: b.off[lo], Bytes: b.off[hi] - b.off[lo],
@@ -76,15 +77,16 @@ func (b *builder) send(step, src, dst, lo, hi int, phase string, reduce bool) in
 	if t.Bytes <= 0 {
 		return -1
 	}
+	after := b.after[:0]
 	for c := lo; c < hi; c++ {
-		t.After = append(t.After, b.writers[src][c]...)
+		after = append(after, b.writers[src][c]...)
 	}
-	if len(t.After) > 1 {
-		slices.Sort(t.After)
-		t.After = slices.Compact(t.After)
+	if len(after) > 1 {
+		slices.Sort(after)
+		after = slices.Compact(after)
 	}
-	i := len(b.sch.Transfers)
-	b.sch.Transfers = append(b.sch.Transfers, t)
+	b.after = after
+	i := b.sch.Add(t, after, nil)
 	b.sch.Steps = max(b.sch.Steps, step+1)
 	b.pending = append(b.pending, i)
 	return i
@@ -106,7 +108,7 @@ func (b *builder) flush() {
 }
 
 // sendSpan sends the chunks of sp; see send.
-func (b *builder) sendSpan(step, src, dst int, sp span, phase string, reduce bool) int {
+func (b *builder) sendSpan(step, src, dst int, sp span, phase Phase, reduce bool) int {
 	return b.send(step, src, dst, sp.lo, sp.hi, phase, reduce)
 }
 

@@ -83,7 +83,7 @@ func TestReplay(t *testing.T) {
 
 func TestReplayCatchesBrokenSchedules(t *testing.T) {
 	dropDep := Ring(4, 400)
-	dropDep.Transfers[5].After = nil
+	dropDep.SetAfter(5, nil)
 	lost := Ring(4, 400)
 	lost.Transfers = lost.Transfers[:len(lost.Transfers)-1]
 	twice := Ring(4, 400)

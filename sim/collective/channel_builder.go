@@ -16,11 +16,6 @@ type channelBuilder struct {
 	recvAt, next [][]int
 	members      []channelSlice
 	dsts         []int
-	rangePool    []Range
-	depPool      []int
-	// rangesLeft and depsLeft bound what the pools must still hand out,
-	// so that a small schedule allocates no more than it uses.
-	rangesLeft, depsLeft int
 }
 
 // channelSlice is one channel's piece a rank sends in a step.
@@ -57,8 +52,11 @@ func newChannelBuilder(sch *Schedule, nodes, perNode, pieces, channels int, mesh
 	}
 	rs, ag := ringPhases(sch.Op, n)
 	sch.Steps = (rs + ag) * pieces
+	// The pools at their largest: each rank's slice of each channel
+	// waits for one transfer, and emit writes a message's one range before
+	// it drops it (channels more).
 	sch.Transfers = make([]Transfer, 0, sch.Steps*len(members))
-	cb.rangesLeft, cb.depsLeft = sch.Steps*ranges, sch.Steps*n*channels
+	sch.Ranges, sch.Deps = make([]Range, 0, sch.Steps*ranges+channels), make([]int32, 0, sch.Steps*n*channels)
 	return cb
 }
 
@@ -112,24 +110,13 @@ func (cb *channelBuilder) slice(c, j, p int) Range {
 }
 
 // emit appends the message from src to dst carrying the members bound
-// there, or nothing when they are all empty.
-func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
-	idx := len(cb.sch.Transfers)
+// there, or nothing when they are all empty. Its ranges and dependencies
+// go straight into the schedule's pools.
+func (cb *channelBuilder) emit(step, src, dst, p int, phase Phase) {
+	sch := cb.sch
+	idx := len(sch.Transfers)
 	t := Transfer{Step: step, Src: src, Dst: dst, Phase: phase, Reduce: phase == PhaseReduceScatter}
-	count, ndeps := 0, 0
-	for _, m := range cb.members {
-		if m.dst == dst && m.rng.Bytes > 0 {
-			count++
-			if m.dep >= 0 {
-				ndeps++
-			}
-		}
-	}
-	var rngs []Range
-	if count > 1 {
-		rngs = take(&cb.rangePool, count, &cb.rangesLeft)[:0]
-	}
-	deps := take(&cb.depPool, ndeps, &cb.depsLeft)[:0]
+	r0, d0 := len(sch.Ranges), len(sch.Deps)
 	for _, m := range cb.members {
 		if m.dst != dst {
 			continue
@@ -145,33 +132,22 @@ func (cb *channelBuilder) emit(step, src, dst, p int, phase string) {
 			t.Channel = -1 // several channels' slices in one message
 		}
 		t.Bytes += m.rng.Bytes
-		if rngs != nil {
-			rngs = append(rngs, m.rng)
-		}
-		if m.dep >= 0 && !slices.Contains(deps, m.dep) {
-			deps = append(deps, m.dep)
+		sch.Ranges = append(sch.Ranges, m.rng)
+		if m.dep >= 0 && !slices.Contains(sch.Deps[d0:], int32(m.dep)) {
+			sch.Deps = append(sch.Deps, int32(m.dep))
 		}
 	}
-	if count == 0 {
+	if n := len(sch.Ranges) - r0; n > 1 {
+		t.ranges = window{int32(r0), int32(n)}
+	} else {
+		sch.Ranges = sch.Ranges[:r0] // one range: [Offset, Offset+Bytes)
+	}
+	if t.Bytes == 0 {
 		return
 	}
-	slices.Sort(deps)
-	if len(deps) > 0 {
-		t.After = deps
+	if n := len(sch.Deps) - d0; n > 0 {
+		slices.Sort(sch.Deps[d0:])
+		t.after = window{int32(d0), int32(n)}
 	}
-	t.Ranges = rngs
-	cb.sch.Transfers = append(cb.sch.Transfers, t)
-}
-
-// take cuts k elements off a pool grown in blocks of up to 2¹⁴ (no more
-// than *left, what may still be asked for), so that millions of short
-// slices cost a few allocations.
-func take[T any](pool *[]T, k int, left *int) []T {
-	if len(*pool)+k > cap(*pool) {
-		*pool = make([]T, 0, max(min(1<<14, *left), k))
-	}
-	*left -= k
-	start := len(*pool)
-	*pool = (*pool)[:start+k]
-	return (*pool)[start : start+k : start+k]
+	sch.Transfers = append(sch.Transfers, t)
 }

@@ -34,7 +34,7 @@ type Range struct {
 // Each ring runs the algorithm of Ring, ReduceScatterRing or AllGatherRing
 // (Patarasuk & Yuan 2009) on its slices, pieces per step as in
 // RingPipelined. The slices that leave one rank for the same neighbour in
-// the same step travel as one message (Transfer.Ranges): they cross the
+// the same step travel as one message (Schedule.Pieces): they cross the
 // same links at the same time anyway, and NCCL's channels advance in lock
 // step when nothing else contends. So a rank sends at most two messages a
 // step — one over NVLink, one through its NIC — and a 1,024-GPU schedule

@@ -44,12 +44,12 @@ func Direct(op Op, n int, s units.Bytes) Schedule {
 					chunk, phase, after = i, PhaseAllGather, into[i]
 				}
 				t := Transfer{Step: step0 + k - 1, Src: i, Dst: j, Chunk: chunk, Offset: ChunkOffset(s, n, chunk),
-					Bytes: ChunkBytes(s, n, chunk), Phase: phase, Reduce: reduce, After: after}
+					Bytes: ChunkBytes(s, n, chunk), Phase: phase, Reduce: reduce}
 				if t.Bytes > 0 && reduce {
 					into[j] = append(into[j], len(sch.Transfers))
 				}
 				if t.Bytes > 0 {
-					sch.Transfers = append(sch.Transfers, t)
+					sch.Add(t, after, nil)
 				}
 			}
 		}

@@ -1,8 +1,8 @@
 // Package collective describes collective operations as schedules: plain data
 // listing, step by step, which rank sends which bytes of the buffer to which
 // rank, whether the receiver adds them to its own copy (Reduce) or stores
-// them, and which earlier transfers each one waits for (After: exactly the
-// transfers whose data it carries). The simulator executes a schedule on
+// them, and which earlier transfers each one waits for (Schedule.After:
+// exactly the transfers whose data it carries). The simulator executes a schedule on
 // links, the scene draws it, the articles explain it, and tests read it as a
 // grid — all from the same data.
 //

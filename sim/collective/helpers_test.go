@@ -60,9 +60,9 @@ func executePorts(s Schedule, intra, inter Link, perNode int, mesh bool) float64
 	}
 	waiting := make([]int, n)
 	next := make([][]int, n)
-	for i, t := range s.Transfers {
-		waiting[i] = len(t.After)
-		for _, d := range t.After {
+	for i := range s.Transfers {
+		waiting[i] = len(s.After(i))
+		for _, d := range s.After(i) {
 			next[d] = append(next[d], i)
 		}
 	}
@@ -257,8 +257,8 @@ func newReplayer(s Schedule) *replayer {
 	for c := 0; c < n; c++ {
 		cuts = append(cuts, ChunkOffset(S, n, c))
 	}
-	for _, t := range s.Transfers {
-		for _, r := range t.Pieces() {
+	for i := range s.Transfers {
+		for _, r := range s.Pieces(i) {
 			cuts = append(cuts, r.Offset, r.Offset+r.Bytes)
 		}
 	}
@@ -285,10 +285,10 @@ func newReplayer(s Schedule) *replayer {
 // seg is the index of the segment starting at off.
 func (rp *replayer) seg(off units.Bytes) int { i, _ := slices.BinarySearch(rp.cuts, off); return i }
 
-// segs lists the segments transfer t carries, in order.
-func (rp *replayer) segs(t Transfer) []int {
+// segs lists the segments transfer i carries, in order.
+func (rp *replayer) segs(i int) []int {
 	var gs []int
-	for _, r := range t.Pieces() {
+	for _, r := range rp.s.Pieces(i) {
 		for g := rp.seg(r.Offset); g < rp.seg(r.Offset+r.Bytes); g++ {
 			gs = append(gs, g)
 		}
@@ -301,7 +301,7 @@ func (rp *replayer) segs(t Transfer) []int {
 func (rp *replayer) send(i int) (replayMsg, error) {
 	t := rp.s.Transfers[i]
 	m := replayMsg{i: i}
-	for _, g := range rp.segs(t) {
+	for _, g := range rp.segs(i) {
 		c := rp.buf[t.Src][g]
 		for _, w := range c.writers {
 			if !rp.anc[i][w] {
@@ -324,7 +324,7 @@ func (rp *replayer) deliver(m replayMsg) {
 		rp.deliverAllToAll(m.i)
 		return
 	}
-	for k, g := range rp.segs(t) {
+	for k, g := range rp.segs(m.i) {
 		c := &rp.buf[t.Dst][g]
 		if t.Reduce {
 			for r, v := range m.counts[k] {
@@ -345,8 +345,8 @@ func (rp *replayer) deliver(m replayMsg) {
 func (rp *replayer) deliverAllToAll(i int) {
 	if rp.forwarded == nil {
 		rp.forwarded = make([]bool, len(rp.s.Transfers))
-		for _, t := range rp.s.Transfers {
-			for _, d := range t.After {
+		for k := range rp.s.Transfers {
+			for _, d := range rp.s.After(k) {
 				rp.forwarded[d] = true
 			}
 		}
@@ -356,7 +356,7 @@ func (rp *replayer) deliverAllToAll(i int) {
 	}
 	t := rp.s.Transfers[i]
 	own := t.Bytes
-	for _, d := range t.After {
+	for _, d := range rp.s.After(i) {
 		h := rp.s.Transfers[d]
 		rp.received[t.Dst][h.Src] += h.Bytes
 		own -= h.Bytes
@@ -452,8 +452,8 @@ func ancestors(s Schedule) [][]bool {
 		}
 		done[i] = true
 		anc[i] = make([]bool, len(s.Transfers))
-		for _, d := range s.Transfers[i].After {
-			visit(d)
+		for _, d := range s.After(i) {
+			visit(int(d))
 			anc[i][d] = true
 			for k, v := range anc[d] {
 				anc[i][k] = anc[i][k] || v

@@ -46,9 +46,9 @@ func TestValidateRejectsBrokenSchedules(t *testing.T) {
 		{"step out of range", broken(func(s *Schedule) { s.Transfers[0].Step = s.Steps })},
 		{"empty message", broken(func(s *Schedule) { s.Transfers[0].Bytes = 0 })},
 		{"beyond the buffer", broken(func(s *Schedule) { s.Transfers[0].Offset = 390 })},
-		{"waits for a later step", broken(func(s *Schedule) { s.Transfers[0].After = []int{5} })},
-		{"waits for itself", broken(func(s *Schedule) { s.Transfers[5].After = []int{5} })},
-		{"dangling dependency", broken(func(s *Schedule) { s.Transfers[5].After = []int{999} })},
+		{"waits for a later step", broken(func(s *Schedule) { s.SetAfter(0, []int{5}) })},
+		{"waits for itself", broken(func(s *Schedule) { s.SetAfter(5, []int{5}) })},
+		{"dangling dependency", broken(func(s *Schedule) { s.SetAfter(5, []int{999}) })},
 		{"bad root", broken(func(s *Schedule) { s.Root = 7 })},
 	} {
 		if err := tc.s.Validate(); err == nil {
@@ -229,4 +229,17 @@ func ExampleBroadcastBinomial() {
 	// round 1: 2 → 4
 	// round 1: 3 → 0
 	// round 2: 2 → 1
+}
+
+// TestPhaseNames: each phase writes the name the timeline and the scene
+// know it by.
+func TestPhaseNames(t *testing.T) {
+	want := []string{"", "reduce-scatter", "all-gather", "reduce", "broadcast", "all-reduce", "all-to-all",
+		"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights",
+		"C-relax", "coarse", "forward", "backward", "offload", "reload", "phase?"}
+	for p, w := range want {
+		if got := Phase(p).String(); got != w {
+			t.Errorf("Phase(%d) = %q, want %q", p, got, w)
+		}
+	}
 }

@@ -26,7 +26,7 @@ import (
 // message per rank and sub-step, a permutation, as AllToAllPairwise);
 // then GPU j sends node B's GPU j the g blocks for it — its own and the
 // g−1 it was handed — as one message through its NIC, after them
-// (Transfer.After; its Ranges are the origins' blocks, one per origin, in
+// (Schedule.After; its Pieces are the origins' blocks, one per origin, in
 // their send buffers). The node's own all-to-all, g−1 pairwise sub-steps,
 // comes last. Every rank sends M(g−1) NVLink messages of S/n and M−1 NIC
 // messages of g·S/n: the NIC carries what pairwise exchange sends it,
@@ -53,12 +53,12 @@ func AllToAllPXN(nodes, perNode int, s units.Bytes) Schedule {
 			return -1
 		}
 		t := Transfer{Step: step, Src: src, Dst: dst, Chunk: to, Offset: ChunkOffset(s, n, to), Bytes: units.Bytes(copies) * b,
-			Phase: PhaseAllToAll, After: deps}
+			Phase: PhaseAllToAll}
+		var ranges []Range
 		if copies > 1 {
-			t.Ranges = slices.Repeat([]Range{{t.Offset, b}}, copies)
+			ranges = slices.Repeat([]Range{{t.Offset, b}}, copies)
 		}
-		sch.Transfers = append(sch.Transfers, t)
-		return len(sch.Transfers) - 1
+		return sch.Add(t, deps, ranges)
 	}
 	into := make([][]int, n) // into[p]: this round's gathers into proxy p
 	for k := 1; k <= nodes; k++ {

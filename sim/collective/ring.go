@@ -48,9 +48,8 @@ func RingPipelined(n int, s units.Bytes, pieces int) Schedule {
 	steps := 2 * (n - 1)
 	sch.Steps = steps * pieces
 	sch.Transfers = make([]Transfer, 0, sch.Steps*n)
-	// deps backs every transfer's one-element After: one allocation, not
-	// one per transfer, keeps 1,024-rank rings cheap to build.
-	deps := make([]int, sch.Steps*n)
+	// Every transfer waits for at most one: the pool at its largest.
+	sch.Deps = make([]int32, 0, sch.Steps*n)
 	// recvAt[r][p] is the index of the transfer that brought piece p to
 	// rank r in the previous ring step.
 	recvAt, next := make([][]int, n), make([][]int, n)
@@ -68,10 +67,9 @@ func RingPipelined(n int, s units.Bytes, pieces int) Schedule {
 				t := ringPiece(s, n, chunk, pieces, p)
 				t.Step, t.Src, t.Dst, t.Phase = step*pieces+p, i, (i+1)%n, phase
 				t.Reduce = phase == PhaseReduceScatter
-				if step > 0 && recvAt[i][p] >= 0 {
-					d := len(sch.Transfers)
-					deps[d] = recvAt[i][p]
-					t.After = deps[d : d+1 : d+1]
+				if step > 0 && recvAt[i][p] >= 0 && t.Bytes > 0 {
+					t.after = window{int32(len(sch.Deps)), 1}
+					sch.Deps = append(sch.Deps, int32(recvAt[i][p]))
 				}
 				// A buffer smaller than n·pieces bytes has empty pieces:
 				// they are not sent, and nothing waits for them.

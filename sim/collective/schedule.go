@@ -6,29 +6,73 @@ import (
 	"paraplay/sim/units"
 )
 
-// Phase names. A phase says what a transfer does for the algorithm; the scene
-// colours transfers by it and the timeline records it.
+// Phase names the part of an algorithm a transfer belongs to; the scene
+// colours transfers by it and the timeline records its name (String). It
+// is a small number, not a string, so that a schedule of millions of
+// transfers holds no pointer for the garbage collector to follow.
+type Phase uint8
+
+// The phases. The zero Phase is unnamed ("").
 const (
-	PhaseReduceScatter = "reduce-scatter"
-	PhaseAllGather     = "all-gather"
+	PhaseReduceScatter Phase = iota + 1
+	PhaseAllGather
 	// PhaseReduce sends partial sums towards a root (trees, reduce).
-	PhaseReduce = "reduce"
+	PhaseReduce
 	// PhaseBroadcast copies data away from a root (trees, broadcast).
-	PhaseBroadcast = "broadcast"
+	PhaseBroadcast
 	// PhaseAllReduce exchanges whole buffers that are summed on arrival
 	// (recursive doubling).
-	PhaseAllReduce = "all-reduce"
+	PhaseAllReduce
 	// PhaseAllToAll sends each peer its own piece.
-	PhaseAllToAll = "all-to-all"
+	PhaseAllToAll
 	// PhaseSend is a plain point-to-point message.
-	PhaseSend = "send"
+	PhaseSend
 	// PhaseBarrier is a dissemination-barrier notification.
-	PhaseBarrier = "barrier"
+	PhaseBarrier
 	// PhasePush and PhasePull are the two halves of a parameter-server
 	// round: gradients to the servers, reduced values back.
-	PhasePush = "push"
-	PhasePull = "pull"
+	PhasePush
+	PhasePull
+	// PhasePipeline is a message between pipeline stages ("pp").
+	PhasePipeline
+	// PhaseState moves training state to a new placement.
+	PhaseState
+	// PhaseCyclic is cyclic data parallelism's relay.
+	PhaseCyclic
+	// PhaseToken is a token passed round a ring.
+	PhaseToken
+	// PhaseActivations, PhaseGradients, PhaseModel and PhaseWeights are
+	// split learning's messages.
+	PhaseActivations
+	PhaseGradients
+	PhaseModel
+	PhaseWeights
+	// PhaseCRelax and PhaseCoarse are layer-parallel multigrid's
+	// messages (package mgrit): the state a GPU's C-relaxation waits for,
+	// and the coarse sweep's state passed on to the next GPU.
+	PhaseCRelax
+	PhaseCoarse
+	// PhaseForward, PhaseBackward, PhaseOffload and PhaseReload are
+	// SPPO's (package sppo): a stage's activations forward and gradients
+	// backward, and activations offloaded to host memory and reloaded.
+	PhaseForward
+	PhaseBackward
+	PhaseOffload
+	PhaseReload
 )
+
+// phaseNames are the phases' names, as the timeline records them.
+var phaseNames = [...]string{"", "reduce-scatter", "all-gather", "reduce", "broadcast", "all-reduce", "all-to-all",
+	"send", "barrier", "push", "pull", "pp", "state", "cyclic", "token", "activations", "gradients", "model", "weights",
+	"C-relax", "coarse", "forward", "backward", "offload", "reload"}
+
+// String is the phase's name: "reduce-scatter".
+func (p Phase) String() string {
+	if int(p) < len(phaseNames) {
+		return phaseNames[p]
+	}
+	return "phase?"
+}
 
 // Op names a collective operation, spelled as a scenario spells it
 // (all_reduce) everywhere in the program: in schedules, the timeline and
@@ -99,7 +143,7 @@ type Transfer struct {
 	// Bytes is the size of the message.
 	Bytes units.Bytes
 	// Phase names the part of the algorithm.
-	Phase string
+	Phase Phase
 	// Reduce is true when the receiver adds the incoming data into its own
 	// copy of the range (reduce phases), false when it stores or forwards
 	// it unchanged. ParaPlay does not charge time for the addition (γ = 0).
@@ -109,16 +153,24 @@ type Transfer struct {
 	// message that carries several channels' slices at once (Ranges).
 	// It changes nothing in the run; the picture colours by it.
 	Channel int8
-	// Ranges, when set, are the disjoint byte ranges the message carries,
-	// one per channel (ChannelRing sends the slices bound for one
-	// neighbour in one step as one message): their sizes add up to Bytes
-	// and Offset is the first one's. Nil means [Offset, Offset+Bytes).
-	Ranges []Range
-	// After lists the indices (into Schedule.Transfers) of the transfers
-	// that must have arrived before this one can be sent: the data it
-	// forwards or reduces.
-	After []int
+	// ranges, when not empty, is the window on Schedule.Ranges of the
+	// disjoint byte ranges the message carries, one per channel
+	// (ChannelRing sends the slices bound for one neighbour in one step as
+	// one message): their sizes add up to Bytes and Offset is the first
+	// one's. Empty means [Offset, Offset+Bytes). Read it with
+	// Schedule.Pieces, set it with Schedule.Add.
+	ranges window
+	// after is the window on Schedule.Deps of the indices (into
+	// Schedule.Transfers) of the transfers that must have arrived before
+	// this one can be sent: the data it forwards or reduces. Read it with
+	// Schedule.After, set it with Schedule.Add or SetAfter.
+	after window
 }
+
+// window is a part of one of a schedule's pools: n elements from at. A
+// transfer keeps windows, not slices, so that a schedule of millions of
+// transfers holds no pointer for the garbage collector to follow.
+type window struct{ at, n int32 }
 
 // Schedule is a collective operation written out as data.
 type Schedule struct {
@@ -147,15 +199,54 @@ type Schedule struct {
 	Steps int
 	// Transfers lists every message in step order.
 	Transfers []Transfer
+	// Deps and Ranges are the pools of the transfers' dependencies and
+	// byte ranges (After, Pieces): one array each, not one per transfer.
+	Deps   []int32
+	Ranges []Range
 }
 
-// Pieces is the byte ranges the transfer carries: Ranges, or the one
-// range [Offset, Offset+Bytes).
-func (t *Transfer) Pieces() []Range {
-	if t.Ranges != nil {
-		return t.Ranges
+// Add appends t to the schedule, waiting for the transfers after and
+// carrying ranges (nil or one range: [t.Offset, t.Offset+t.Bytes)), and
+// returns its index. t's own windows are ignored.
+func (s *Schedule) Add(t Transfer, after []int, ranges []Range) int {
+	t.after, t.ranges = window{}, window{}
+	if len(ranges) > 1 || (len(ranges) == 1 && ranges[0] != Range{t.Offset, t.Bytes}) {
+		t.ranges = window{int32(len(s.Ranges)), int32(len(ranges))}
+		s.Ranges = append(s.Ranges, ranges...)
 	}
-	return []Range{{t.Offset, t.Bytes}}
+	s.Transfers = append(s.Transfers, t)
+	s.SetAfter(len(s.Transfers)-1, after)
+	return len(s.Transfers) - 1
+}
+
+// SetAfter makes transfer i wait for the transfers after instead of
+// those it waited for.
+func (s *Schedule) SetAfter(i int, after []int) {
+	t := &s.Transfers[i]
+	t.after = window{}
+	if len(after) > 0 {
+		t.after = window{int32(len(s.Deps)), int32(len(after))}
+		for _, d := range after {
+			s.Deps = append(s.Deps, int32(d))
+		}
+	}
+}
+
+// After is the transfers transfer i waits for, in the schedule's pool:
+// read it, never change it.
+func (s *Schedule) After(i int) []int32 {
+	w := s.Transfers[i].after
+	return s.Deps[w.at : w.at+w.n : w.at+w.n]
+}
+
+// Pieces is the byte ranges transfer i carries: its ranges, or the one
+// range [Offset, Offset+Bytes).
+func (s *Schedule) Pieces(i int) []Range {
+	t := &s.Transfers[i]
+	if t.ranges.n == 0 {
+		return []Range{{t.Offset, t.Bytes}}
+	}
+	return s.Ranges[t.ranges.at : t.ranges.at+t.ranges.n : t.ranges.at+t.ranges.n]
 }
 
 // ChunkBytes splits S bytes into n chunks as evenly as whole bytes allow:

@@ -30,7 +30,7 @@ func (s *Schedule) Validate() error {
 		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
 	}
 	for i := range s.Transfers {
-		t := &s.Transfers[i] // not a copy: millions of 120-byte records
+		t := &s.Transfers[i] // not a copy: millions of records
 		if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
 			errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
 		}
@@ -40,27 +40,47 @@ func (s *Schedule) Validate() error {
 		if t.Bytes <= 0 {
 			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
 		}
-		if t.Ranges == nil { // the one piece (Pieces), without making its list
-			if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
-				errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
-			}
-		} else {
-			var sum units.Bytes
-			for _, r := range t.Ranges {
-				if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
-					errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
-				}
-				sum += r.Bytes
-			}
-			if sum != t.Bytes || t.Ranges[0].Offset != t.Offset {
-				errs = append(errs, fmt.Errorf("transfer %d: ranges of %d bytes from %d, but the message says %d from %d", i, sum, t.Ranges[0].Offset, t.Bytes, t.Offset))
-			}
+		if !s.inPools(t) {
+			errs = append(errs, fmt.Errorf("transfer %d: its ranges or dependencies are not in the schedule's pools", i))
+			continue
 		}
-		for _, d := range t.After {
-			if d < 0 || d >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {
+		errs = s.checkPieces(errs, i)
+		for _, d := range s.After(i) {
+			if d < 0 || int(d) >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {
 				errs = append(errs, fmt.Errorf("transfer %d: waits for transfer %d, which is not an earlier step", i, d))
 			}
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// checkPieces appends to errs what is wrong with the byte ranges of
+// transfer i.
+func (s *Schedule) checkPieces(errs []error, i int) []error {
+	t := &s.Transfers[i]
+	if t.ranges.n == 0 { // the one piece (Pieces), without making its list
+		if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
+			errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, t.Offset, t.Offset+t.Bytes, s.Bytes))
+		}
+		return errs
+	}
+	rs := s.Pieces(i)
+	var sum units.Bytes
+	for _, r := range rs {
+		if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
+			errs = append(errs, fmt.Errorf("transfer %d: bytes [%d, %d) outside the %d-byte buffer", i, r.Offset, r.Offset+r.Bytes, s.Bytes))
+		}
+		sum += r.Bytes
+	}
+	if sum != t.Bytes || rs[0].Offset != t.Offset {
+		errs = append(errs, fmt.Errorf("transfer %d: ranges of %d bytes from %d, but the message says %d from %d", i, sum, rs[0].Offset, t.Bytes, t.Offset))
+	}
+	return errs
+}
+
+// inPools reports whether t's windows lie in the schedule's pools (a
+// transfer copied from another schedule may not).
+func (s *Schedule) inPools(t *Transfer) bool {
+	in := func(w window, n int) bool { return w.n == 0 || (w.at >= 0 && w.n > 0 && int(w.at)+int(w.n) <= n) }
+	return in(t.ranges, len(s.Ranges)) && in(t.after, len(s.Deps))
 }

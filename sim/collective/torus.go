@@ -191,7 +191,7 @@ func TorusSchedule(op Op, g Grid, s units.Bytes) (Schedule, error) {
 func finalReceives(sch Schedule) [][]int {
 	used := make([]bool, len(sch.Transfers))
 	for i := range sch.Transfers {
-		for _, d := range sch.Transfers[i].After {
+		for _, d := range sch.After(i) {
 			used[d] = true
 		}
 	}
@@ -210,19 +210,24 @@ func finalReceives(sch Schedule) [][]int {
 // for it.
 func reversed(ag Schedule) Schedule {
 	n := len(ag.Transfers)
+	after := make([][]int, n)
+	for i := range ag.Transfers {
+		for _, d := range ag.After(i) {
+			after[n-1-int(d)] = append(after[n-1-int(d)], n-1-i)
+		}
+	}
 	rs := ag
 	rs.Op = OpReduceScatter
-	rs.Transfers = make([]Transfer, n)
-	for i, t := range ag.Transfers {
-		r := t
-		r.Src, r.Dst, r.Step = t.Dst, t.Src, ag.Steps-1-t.Step
-		r.Phase, r.Reduce, r.After = PhaseReduceScatter, true, nil
-		rs.Transfers[n-1-i] = r
-	}
-	for i, t := range ag.Transfers {
-		for _, d := range t.After {
-			rs.Transfers[n-1-d].After = append(rs.Transfers[n-1-d].After, n-1-i)
+	rs.Transfers, rs.Deps, rs.Ranges = make([]Transfer, 0, n), nil, nil
+	for i := range n {
+		r := ag.Transfers[n-1-i]
+		r.Src, r.Dst, r.Step = r.Dst, r.Src, ag.Steps-1-r.Step
+		r.Phase, r.Reduce = PhaseReduceScatter, true
+		var ranges []Range
+		if r.ranges.n > 0 {
+			ranges = ag.Pieces(n - 1 - i)
 		}
+		rs.Add(r, after[i], ranges)
 	}
 	return rs
 }

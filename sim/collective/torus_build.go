@@ -34,7 +34,7 @@ func torusGather(g Grid, s units.Bytes, base int, first [][]int, sch Schedule) S
 		for t := 0; t < steps; t++ {
 			for j := range parts {
 				if t < parts[j].steps {
-					sch.Transfers = torusStep(g, s, ax, j, p, t, base+t, &parts[j], prev, cur, sch.Transfers)
+					torusStep(g, s, ax, j, p, t, base+t, &parts[j], prev, cur, &sch)
 				}
 			}
 		}
@@ -52,7 +52,7 @@ func torusGather(g Grid, s units.Bytes, base int, first [][]int, sch Schedule) S
 // down the part's axis the block it received from the other side at step
 // t−1 (its own at t = 0), the last step of an even ring half a block each
 // way; a send at t = 0 waits for the chip's data of the previous phase.
-func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPart, prev, cur [][]int, out []Transfer) []Transfer {
+func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPart, prev, cur [][]int, sch *Schedule) {
 	a, n, wrap := part.axis, g.Dims[part.axis], g.Wrap[part.axis]
 	got, wait := make([][2]bool, len(part.got)), make([][2][]int, len(part.got))
 	for c := range part.got {
@@ -81,14 +81,13 @@ func torusStep(g Grid, s units.Bytes, ax []int, j, p, t, step int, part *torusPa
 			if tr.Bytes == 0 {
 				continue // a buffer of fewer bytes than pieces: nothing to send, nothing to wait for
 			}
-			tr.Step, tr.Src, tr.Dst, tr.Phase, tr.After = step, c, to, PhaseAllGather, after
-			wait[to][dir] = []int{len(out)}
-			cur[to] = append(cur[to], len(out))
-			out = append(out, tr)
+			tr.Step, tr.Src, tr.Dst, tr.Phase = step, c, to, PhaseAllGather
+			k := sch.Add(tr, after, nil)
+			wait[to][dir] = []int{k}
+			cur[to] = append(cur[to], k)
 		}
 	}
 	part.got, part.wait = got, wait
-	return out
 }
 
 // torusBlock is the range of the block chip c holds of part j at the start

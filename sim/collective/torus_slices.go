@@ -43,17 +43,21 @@ func replicate(sch, part Schedule, slices, c int, first [][]int) Schedule {
 	base := sch.Steps
 	for sl := 0; sl < slices; sl++ {
 		off := len(sch.Transfers)
-		for _, t := range part.Transfers {
+		for k, t := range part.Transfers {
 			t.Src, t.Dst, t.Step = t.Src+sl*c, t.Dst+sl*c, t.Step+base
-			after := make([]int, 0, len(t.After))
-			for _, d := range t.After {
-				after = append(after, d+off)
+			deps := part.After(k)
+			after := make([]int, 0, len(deps))
+			for _, d := range deps {
+				after = append(after, int(d)+off)
 			}
-			if t.After == nil && first != nil {
+			if len(deps) == 0 && first != nil {
 				after = first[t.Src]
 			}
-			t.After = after
-			sch.Transfers = append(sch.Transfers, t)
+			var ranges []Range
+			if t.ranges.n > 0 {
+				ranges = part.Pieces(k)
+			}
+			sch.Add(t, after, ranges)
 		}
 	}
 	sch.Steps = base + part.Steps
@@ -90,9 +94,10 @@ func dcnRing(sch Schedule, g Grid, m int, s units.Bytes, first [][]int) Schedule
 				chunk := ((r-shift)%m + m) % m
 				src, dst := r*c+chip, (r+1)%m*c+chip
 				t := Transfer{Step: sch.Steps + step, Src: src, Dst: dst, Chunk: chunk, Phase: phase, Reduce: phase == PhaseReduceScatter}
+				var ranges []Range
 				for _, p := range pieces[chip] {
 					if rg := (Range{p.Offset + ChunkOffset(p.Bytes, m, chunk), ChunkBytes(p.Bytes, m, chunk)}); rg.Bytes > 0 {
-						t.Ranges = append(t.Ranges, rg)
+						ranges = append(ranges, rg)
 						t.Bytes += rg.Bytes
 					}
 				}
@@ -100,16 +105,12 @@ func dcnRing(sch Schedule, g Grid, m int, s units.Bytes, first [][]int) Schedule
 				if t.Bytes == 0 {
 					continue
 				}
-				t.Offset = t.Ranges[0].Offset
-				if len(t.Ranges) == 1 {
-					t.Ranges = nil
-				}
-				t.After = first[src]
+				t.Offset = ranges[0].Offset // one range is [Offset, Offset+Bytes): Add keeps none
+				after := first[src]
 				if prev[src] >= 0 {
-					t.After = []int{prev[src]}
+					after = []int{prev[src]}
 				}
-				next[dst] = len(sch.Transfers)
-				sch.Transfers = append(sch.Transfers, t)
+				next[dst] = sch.Add(t, after, ranges)
 			}
 		}
 		prev, next = next, prev

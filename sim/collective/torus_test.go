@@ -61,8 +61,8 @@ func TestTorusScheduleData(t *testing.T) {
 // every chip added in).
 func replayTorus(g Grid, slices int, sch Schedule) error {
 	cuts := []units.Bytes{0, sch.Bytes}
-	for _, tr := range sch.Transfers {
-		for _, p := range tr.Pieces() {
+	for i := range sch.Transfers {
+		for _, p := range sch.Pieces(i) {
 			cuts = append(cuts, p.Offset, p.Offset+p.Bytes)
 		}
 	}
@@ -202,8 +202,8 @@ func replaySteps(sch Schedule, held [][]uint64, cuts []units.Bytes, seg func(uni
 			reduce    bool
 		}
 		var msgs []msg
-		for _, tr := range sch.Transfers[lo:hi] {
-			for _, p := range tr.Pieces() {
+		for k, tr := range sch.Transfers[lo:hi] {
+			for _, p := range sch.Pieces(lo + k) {
 				a, b := seg(p.Offset), seg(p.Offset+p.Bytes)
 				data := slicesClone(held[tr.Src][a:b])
 				for i, d := range data {

@@ -235,7 +235,7 @@ func (r *infRun) compute(role opRole, span timeline.Span, gpus []int, d, comm un
 
 // message sends bytes from src to dst after dep.
 func (r *infRun) message(src, dst int, bytes units.Bytes, step, dep int) int {
-	id := r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: max(bytes, 1), Phase: "pp", Step: step}, dep)
+	id := r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: max(bytes, 1), Phase: collective.PhasePipeline, Step: step}, dep)
 	return r.addOp(id, opMeta{role: roleMessage, gpus: []int{src, dst}, deps: []int{dep}})
 }
 

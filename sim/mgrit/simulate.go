@@ -62,7 +62,7 @@ func (r *run) solve(kind timeline.Kind, t units.Time, after int) int {
 		for i, prev := 0, -1; y.Relax == "fcf" && i < n; i++ {
 			from := -1
 			if i > 0 {
-				from = r.send(kind, i-1, "C-relax", prev)
+				from = r.send(kind, i-1, collective.PhaseCRelax, prev)
 			}
 			prev = relaxed[i]
 			c := r.compute(kind, i, k, "C-relax", t, false, relaxed[i], from)
@@ -72,7 +72,7 @@ func (r *run) solve(kind timeline.Kind, t units.Time, after int) int {
 		for i := range n {
 			done[i] = r.compute(kind, i, k, "coarse", t, false, relaxed[i], prev)
 			if i < n-1 {
-				prev = r.send(kind, i, "coarse", done[i])
+				prev = r.send(kind, i, collective.PhaseCoarse, done[i])
 			}
 		}
 		barrier = r.g.AddJoin(done...)
@@ -104,7 +104,7 @@ func (r *run) compute(kind timeline.Kind, i, k int, label string, t units.Time, 
 // send adds the message from the GPU at position i to the next after dep.
 //
 //go:noinline
-func (r *run) send(kind timeline.Kind, i int, phase string, dep int) int {
+func (r *run) send(kind timeline.Kind, i int, phase collective.Phase, dep int) int {
 	return r.g.AddMessage(r.p2p, collective.Transfer{Src: r.gpu(kind, i), Dst: r.gpu(kind, i+1), Bytes: r.y.State, Phase: phase}, dep)
 }
 

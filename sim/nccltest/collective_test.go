@@ -51,15 +51,20 @@ func TestCrossingRingsShareALink(t *testing.T) {
 	// and 3. Both cross from node 0 to node 1 through the same leaf uplink.
 	ring := collective.Ring(2, s)
 	two := collective.Schedule{Op: collective.OpAllReduce, Algorithm: "two rings", Ranks: 4, Bytes: s, Steps: ring.Steps}
-	two.Transfers = append(two.Transfers, ring.Transfers...)
-	for _, tr := range ring.Transfers {
-		tr.Src, tr.Dst = tr.Src+2, tr.Dst+2
-		after := make([]int, len(tr.After))
-		for i, a := range tr.After {
-			after[i] = a + len(ring.Transfers)
+	for i, tr := range ring.Transfers {
+		after := make([]int, 0, len(ring.After(i)))
+		for _, a := range ring.After(i) {
+			after = append(after, int(a))
 		}
-		tr.After = after
-		two.Transfers = append(two.Transfers, tr)
+		two.Add(tr, after, nil)
+	}
+	for i, tr := range ring.Transfers {
+		tr.Src, tr.Dst = tr.Src+2, tr.Dst+2
+		after := make([]int, 0, len(ring.After(i)))
+		for _, a := range ring.After(i) {
+			after = append(after, int(a)+len(ring.Transfers))
+		}
+		two.Add(tr, after, nil)
 	}
 	both, err := Collective(c, two, []int{0, 2, 1, 3}, "both")
 	if err != nil {

@@ -116,7 +116,7 @@ func simulatePlaced(branches []Branch, on []int, in units.Bytes, b, G int, base 
 		ready[x] = -1
 		for i := range branches {
 			if on[i] == x && x > 0 && ready[x] < 0 {
-				ready[x] = tg.AddMessage(ch, collective.Transfer{Src: 0, Dst: x, Bytes: in, Phase: "pp"})
+				ready[x] = tg.AddMessage(ch, collective.Transfer{Src: 0, Dst: x, Bytes: in, Phase: collective.PhasePipeline})
 			}
 		}
 	}
@@ -128,7 +128,7 @@ func simulatePlaced(branches []Branch, on []int, in units.Bytes, b, G int, base 
 	}
 	for x := 1; x < G; x++ {
 		if out[x] > 0 {
-			tg.AddMessage(ch, collective.Transfer{Src: x, Dst: 0, Bytes: out[x], Phase: "pp"}, ready[x])
+			tg.AddMessage(ch, collective.Transfer{Src: x, Dst: 0, Bytes: out[x], Phase: collective.PhasePipeline}, ready[x])
 		}
 	}
 	return tg.Finish("opgraph")

@@ -279,7 +279,7 @@ func (h *builder) send(src, dst int, bytes units.Bytes, dep int) int {
 		n := len(h.last)
 		h.ch = h.tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: n}, taskgraph.Identity(n), "pp")
 	}
-	return h.tg.AddMessage(h.ch, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: "pp"}, deps(dep)...)
+	return h.tg.AddMessage(h.ch, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: collective.PhasePipeline}, deps(dep)...)
 }
 
 // deps drops the −1s (no dependency).

@@ -113,9 +113,9 @@ func slimParts(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
 	for i := range tl.Transfers.Len() {
 		switch x := tl.Transfers.At(i); {
 		case x.Step != 0:
-		case x.Phase == collective.PhasePush && x.Src == 0:
+		case x.Phase == collective.PhasePush.String() && x.Src == 0:
 			push += float64(x.Bytes)
-		case x.Phase == collective.PhasePull && x.Dst == 0:
+		case x.Phase == collective.PhasePull.String() && x.Dst == 0:
 			pull += float64(x.Bytes)
 		}
 	}

@@ -79,7 +79,7 @@ func (r *runner) compute(gpu int, kind timeline.Kind, d units.Time, round, micro
 	return r.g.AddCompute(timeline.Span{GPU: gpu, Kind: kind, Iteration: round, Microbatch: micro, Stage: stage, Label: label}, d, after(dep)...)
 }
 
-func (r *runner) message(src, dst int, b units.Bytes, phase string, round int, dep int) int {
+func (r *runner) message(src, dst int, b units.Bytes, phase collective.Phase, round int, dep int) int {
 	return r.g.AddMessage(r.msgs, collective.Transfer{Src: src, Dst: dst, Bytes: b, Phase: phase, Step: round}, after(dep)...)
 }
 
@@ -118,7 +118,7 @@ func (r *runner) splitRound(k, gate int) roundTasks {
 	ups := make([]int, n)
 	for i := 0; i < n; i++ {
 		f := r.compute(i, timeline.Forward, p.Forward[i], k, 0, 0, gate)
-		ups[i] = r.message(i, node(0), p.Up, "activations", k, f)
+		ups[i] = r.message(i, node(0), p.Up, collective.PhaseActivations, k, f)
 	}
 	rt := roundTasks{gather: r.g.AddJoin(ups...)}
 	prev := rt.gather
@@ -126,18 +126,18 @@ func (r *runner) splitRound(k, gate int) roundTasks {
 	for j := 0; j < h; j++ {
 		prev = r.compute(node(j), timeline.Forward, p.NodeForward[j], k, 0, j+1, prev)
 		if j+1 < h {
-			prev = r.message(node(j), node(j+1), p.Hop[j], "activations", k, prev)
+			prev = r.message(node(j), node(j+1), p.Hop[j], collective.PhaseActivations, k, prev)
 		}
 	}
 	for j := h - 1; j >= 0; j-- {
 		prev = r.compute(node(j), timeline.Backward, p.NodeBackward[j], k, 0, j+1, prev)
 		if j > 0 {
-			prev = r.message(node(j), node(j-1), p.Hop[j-1], "gradients", k, prev)
+			prev = r.message(node(j), node(j-1), p.Hop[j-1], collective.PhaseGradients, k, prev)
 		}
 	}
 	rt.serverDone = prev
 	for i := 0; i < n; i++ {
-		d := r.message(node(0), i, p.Down, "gradients", k, prev)
+		d := r.message(node(0), i, p.Down, collective.PhaseGradients, k, prev)
 		rt.last = append(rt.last, r.compute(i, timeline.Backward, p.Backward[i], k, 0, 0, d))
 	}
 	return rt
@@ -149,12 +149,12 @@ func (r *runner) fedAvgRound(k, gate int) roundTasks {
 	n, p := len(r.c.Devices), r.p
 	rt := roundTasks{gather: -1, serverDone: -1}
 	for i := 0; i < n; i++ {
-		prev := r.message(n, i, p.Down, "model", k, gate)
+		prev := r.message(n, i, p.Down, collective.PhaseModel, k, gate)
 		for s := 0; s < r.c.LocalSteps; s++ {
 			prev = r.compute(i, timeline.Forward, p.Forward[i], k, s, 0, prev)
 			prev = r.compute(i, timeline.Backward, p.Backward[i], k, s, 0, prev)
 		}
-		rt.last = append(rt.last, r.message(i, n, p.Up, "weights", k, prev))
+		rt.last = append(rt.last, r.message(i, n, p.Up, collective.PhaseWeights, k, prev))
 	}
 	return rt
 }

@@ -181,7 +181,7 @@ func (r *run) compute(back bool, st, c int, deps ...int) int {
 // skipped).
 //
 //go:noinline
-func (r *run) send(src, dst int, bytes units.Bytes, phase string, deps ...int) int {
+func (r *run) send(src, dst int, bytes units.Bytes, phase collective.Phase, deps ...int) int {
 	return r.g.AddMessage(r.p2p, collective.Transfer{Src: src, Dst: dst, Bytes: bytes, Phase: phase}, keep(deps)...)
 }
 
@@ -210,10 +210,10 @@ func (r *run) build() {
 			i := st*C + c
 			r.f[i] = r.compute(false, st, c, r.at(r.f, st, c-1), r.at(r.sendF, st-1, c), r.at(r.off, st, c-2))
 			if st < S-1 {
-				r.sendF[i] = r.send(st, st+1, units.Bytes(2*p.hidden*float64(p.tokens[c])), "forward", r.f[i])
+				r.sendF[i] = r.send(st, st+1, units.Bytes(2*p.hidden*float64(p.tokens[c])), collective.PhaseForward, r.f[i])
 			}
 			if p.off(st, c) > 0 {
-				r.off[i] = r.send(st, S+st, p.off(st, c), "offload", r.f[i], r.at(r.off, st, c-1))
+				r.off[i] = r.send(st, S+st, p.off(st, c), collective.PhaseOffload, r.f[i], r.at(r.off, st, c-1))
 			}
 		}
 	}
@@ -221,11 +221,11 @@ func (r *run) build() {
 		for st := S - 1; st >= 0; st-- {
 			i, last := st*C+c, st*C+C-1
 			if p.off(st, c) > 0 {
-				r.rel[i] = r.send(S+st, st, p.off(st, c), "reload", r.off[i], r.at(r.rel, st, c+1), r.at(r.b, st, c+2), r.f[last])
+				r.rel[i] = r.send(S+st, st, p.off(st, c), collective.PhaseReload, r.off[i], r.at(r.rel, st, c+1), r.at(r.b, st, c+2), r.f[last])
 			}
 			r.b[i] = r.compute(true, st, c, r.f[last], r.at(r.b, st, c+1), r.at(r.sendB, st+1, c), r.rel[i])
 			if st > 0 {
-				r.sendB[i] = r.send(st, st-1, units.Bytes(2*p.hidden*float64(p.tokens[c])), "backward", r.b[i])
+				r.sendB[i] = r.send(st, st-1, units.Bytes(2*p.hidden*float64(p.tokens[c])), collective.PhaseBackward, r.b[i])
 			}
 		}
 	}

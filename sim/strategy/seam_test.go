@@ -95,7 +95,7 @@ func (relay) Simulate(s scenario.Scenario) (*timeline.Timeline, error) {
 			} else {
 				c = g.AddCompute(span, r.Work, prev)
 			}
-			prev = g.AddMessage(ch, collective.Transfer{Src: gpu, Dst: (gpu + 1) % n, Bytes: r.Payload, Phase: "token", Step: lap}, c)
+			prev = g.AddMessage(ch, collective.Transfer{Src: gpu, Dst: (gpu + 1) % n, Bytes: r.Payload, Phase: collective.PhaseToken, Step: lap}, c)
 		}
 		laps = append(laps, prev)
 	}

@@ -53,7 +53,11 @@ type Graph struct {
 // (next[first[i]:first[i+1]] are the ops that wait for op i): one
 // allocation instead of one per op.
 type adjacency struct {
-	edges       [][2]int32
+	edges [][2]int32
+	// inner are the placed schedules whose messages' waits for each
+	// other are read from the schedule (Schedule.After) instead of being
+	// copied into edges: a 1,024-GPU ring has 8 million of them.
+	inner       []innerEdges
 	first, next []int32
 	// preds[id] lists op id's predecessors from the first indexed edges
 	// (see Predecessors).
@@ -224,29 +228,40 @@ func (g *Graph) Predecessors(id int) []int {
 		}
 		a.preds[e[1]] = append(a.preds[e[1]], int(e[0]))
 	}
-	if id >= len(a.preds) {
-		return nil
+	var pre []int
+	if id < len(a.preds) {
+		pre = slices.Clone(a.preds[id])
 	}
-	return slices.Clone(a.preds[id])
+	return g.innerPredecessors(id, pre)
 }
 
 // link builds the compressed adjacency list from the edges (a counting
 // sort, so each op's successors keep the order they were added in).
 func (g *Graph) link() {
 	a := &g.edges
+	// first[i] counts op i's successors, then (summed) is where its list
+	// ends; filling each list from its end, the edges walked backwards,
+	// leaves it where the list starts.
 	a.first = make([]int32, len(g.ops)+1)
 	for _, e := range a.edges {
-		a.first[e[0]+1]++
+		a.first[e[0]]++
 	}
-	for i := 1; i < len(a.first); i++ {
+	g.countInner()
+	for i := 1; i < len(g.ops); i++ {
 		a.first[i] += a.first[i-1]
 	}
-	a.next = make([]int32, len(a.edges))
-	fill := append([]int32(nil), a.first[:len(g.ops)]...)
-	for _, e := range a.edges {
-		a.next[fill[e[0]]] = e[1]
-		fill[e[0]]++
+	total := int32(len(a.edges))
+	if n := len(g.ops); n > 0 {
+		total = a.first[n-1]
 	}
+	a.first[len(g.ops)] = total
+	a.next = make([]int32, total)
+	for k := len(a.edges) - 1; k >= 0; k-- {
+		e := a.edges[k]
+		a.first[e[0]]--
+		a.next[a.first[e[0]]] = e[1]
+	}
+	g.fillInner() // before the other edges of the same ops: they were added first
 	a.edges = nil
 }
 

@@ -26,7 +26,7 @@ type messages struct {
 // xferRef names one transfer of one of the graph's schedules, with the
 // GPUs it runs between (read once when it is added: the executor asks
 // for them when the message becomes ready and when it leaves, and the
-// schedule's 120-byte records are far apart in a large run).
+// schedule's 72-byte records are far apart in a large run).
 type xferRef struct {
 	coll, index int32
 	src, dst    int32
@@ -61,17 +61,29 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	c := g.place(sch, gpus, purpose)
 	first = len(g.ops)
 	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
-	g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
-	for i, tr := range sch.Transfers {
+	// The messages' waits for each other stay in the schedule when the
+	// build reads them from there (placeInner); the others go into the
+	// edges.
+	inner := len(sch.Transfers) > 0 && g.placeInner(first, c, ready)
+	if !inner || ready != nil {
+		g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
+	}
+	for i := range sch.Transfers {
+		tr := &sch.Transfers[i] // not a copy: millions of records
 		deps := g.edges.scratch[:0]
 		if ready != nil && ready[tr.Src] >= 0 {
 			deps = append(deps, ready[tr.Src])
 		}
-		for _, a := range tr.After {
-			deps = append(deps, first+a)
+		if !inner {
+			for _, a := range sch.After(i) {
+				deps = append(deps, first+int(a))
+			}
 		}
 		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
-		g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		id := g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		if inner {
+			g.ops[id].waiting += int32(len(sch.After(i)))
+		}
 		g.edges.scratch = deps
 	}
 	return first
@@ -138,8 +150,7 @@ func (g *Graph) ready(id int32) {
 	}
 	src, dst := g.portsOf(g.ops[id].item)
 	p := &g.msgs.ports
-	p.queue(id, src, dst)
-	p.touched.ready = append(p.touched.ready, id)
+	p.touched.ready = append(p.touched.ready, p.queue(id, src, dst))
 	g.wantDispatch()
 }
 
@@ -151,7 +162,7 @@ func (g *Graph) send(id int32) {
 	// without a sort; Arrived fills in the rest.
 	g.ops[id].slot = int32(g.out.Transfers.Append(timeline.Transfer{
 		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
-		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase, Start: g.eng.Now(),
+		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase.String(), Start: g.eng.Now(),
 	}))
 	if c.tl >= 0 { // the collective's record starts with its first message
 		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {
@@ -162,10 +173,7 @@ func (g *Graph) send(id int32) {
 	if g.msgs.concurrent {
 		// Sent with a callback, which the network never recycles.
 		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
-	} else {
-		p := &g.msgs.ports
-		ps, pd := g.portsOf(g.ops[id].item)
-		p.sending[ps], p.receiving[pd], p.started[id] = true, true, true
+	} else { // dispatch has taken its ports
 		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
 	}
 	if err != nil {

@@ -23,17 +23,18 @@ type ports struct {
 	per                int   // the most GPUs in a server, when ports are per peer; else 0
 	links              int   // first port of the per-link ports (Topology.LinkPorts), or −1
 	sending, receiving []bool
-	bySrc, byDst       [][]int32  // waiting messages per sender / receiver, in arrival order
-	srcPass, dstPass   []uint32   // by port: the dispatch pass that last collected its queue
-	started            []bool     // by op: the message has left its queues
-	readySeq           []int32    // by op: order in which messages became ready
-	bySeq              []int32    // op of each ready sequence number
-	seqPorts           [][2]int32 // send and receive port of each ready sequence number
-	collected          []uint32   // by op: dispatch pass that last collected it
-	pass               uint32
-	touched            touched
-	candidates         []int32  // ready sequence numbers of this pass's candidates
-	bits               []uint64 // scratch for sortSeqs
+	// A message that becomes ready gets the next ready sequence number
+	// (seq): the queues and the tables below name messages by it.
+	bySrc, byDst     [][]int32  // waiting messages (seq) per sender / receiver, in arrival order
+	srcPass, dstPass []uint32   // by port: the dispatch pass that last collected its queue
+	started          []bool     // by seq: the message has left its queues
+	bySeq            []int32    // op of each ready sequence number
+	seqPorts         [][2]int32 // send and receive port of each ready sequence number
+	collected        []uint32   // by seq: dispatch pass that last collected it
+	pass             uint32
+	touched          touched
+	candidates       []int32  // ready sequence numbers of this pass's candidates
+	bits             []uint64 // scratch for sortSeqs
 }
 
 // touched lists the ports whose queues may hold a message that can start:
@@ -84,23 +85,23 @@ func (p *ports) portOf(g, peer int) int {
 	return 2 * g
 }
 
-// size makes the per-op tables for ops ops.
+// size makes the per-message tables for ops ops.
 func (p *ports) size(ops int) {
 	p.started = make([]bool, ops)
-	p.readySeq = make([]int32, ops)
 	p.collected = make([]uint32, ops)
 	p.bySeq = make([]int32, 0, ops)
 	p.seqPorts = make([][2]int32, 0, ops)
 }
 
 // queue puts message id from send port src to receive port dst in their
-// queues.
-func (p *ports) queue(id int32, src, dst int) {
-	p.readySeq[id] = int32(len(p.bySeq))
+// queues and returns its ready sequence number.
+func (p *ports) queue(id int32, src, dst int) int32 {
+	seq := int32(len(p.bySeq))
 	p.bySeq = append(p.bySeq, id)
 	p.seqPorts = append(p.seqPorts, [2]int32{int32(src), int32(dst)})
-	p.bySrc[src] = append(p.bySrc[src], id)
-	p.byDst[dst] = append(p.byDst[dst], id)
+	p.bySrc[src] = append(p.bySrc[src], seq)
+	p.byDst[dst] = append(p.byDst[dst], seq)
+	return seq
 }
 
 // touch notes that the queues of send port src and receive port dst may
@@ -142,22 +143,22 @@ func (g *Graph) dispatch() {
 			c = p.collect(c, &p.byDst[q])
 		}
 	}
-	for _, id := range p.touched.ready {
-		if !p.started[id] && p.collected[id] != p.pass {
-			p.collected[id] = p.pass
-			c = append(c, p.readySeq[id])
+	for _, seq := range p.touched.ready {
+		if !p.started[seq] && p.collected[seq] != p.pass {
+			p.collected[seq] = p.pass
+			c = append(c, seq)
 		}
 	}
 	p.touched.src, p.touched.dst, p.touched.ready = p.touched.src[:0], p.touched.dst[:0], p.touched.ready[:0]
 	p.sortSeqs(c)
 	for _, seq := range c {
-		id := p.bySeq[seq]
-		if p.started[id] {
+		if p.started[seq] {
 			continue
 		}
 		ends := p.seqPorts[seq] // portsOf, kept when it was queued
 		if !p.sending[ends[0]] && !p.receiving[ends[1]] {
-			g.send(id)
+			p.sending[ends[0]], p.receiving[ends[1]], p.started[seq] = true, true, true
+			g.send(p.bySeq[seq])
 		}
 	}
 	p.candidates = c
@@ -179,10 +180,10 @@ func (p *ports) collect(c []int32, queue *[]int32) []int32 {
 		q = q[:copy(q, q[k:])]
 		*queue = q
 	}
-	for _, id := range q {
-		if !p.started[id] && p.collected[id] != p.pass {
-			p.collected[id] = p.pass
-			c = append(c, p.readySeq[id])
+	for _, seq := range q {
+		if !p.started[seq] && p.collected[seq] != p.pass {
+			p.collected[seq] = p.pass
+			c = append(c, seq)
 		}
 	}
 	return c

@@ -65,7 +65,7 @@ func (tr *iteration) cyclicGradients(done [][]int) {
 		// the total passes it on).
 		for i := 1; i < 2*n-1; i++ {
 			to := i % n
-			prev = tr.g.AddMessage(ch, collective.Transfer{Src: tr.mpGroup[from][0][t], Dst: tr.mpGroup[to][0][t], Bytes: bytes, Phase: "cyclic"}, prev, ready(from))
+			prev = tr.g.AddMessage(ch, collective.Transfer{Src: tr.mpGroup[from][0][t], Dst: tr.mpGroup[to][0][t], Bytes: bytes, Phase: collective.PhaseCyclic}, prev, ready(from))
 			from = to
 		}
 	}

@@ -230,7 +230,7 @@ func (tr *iteration) message(r, kFrom, kTo, from, to int) {
 			GPUs: []int{src[0], dst[0]}, Time: t}, from)}
 	} else {
 		for i := range src {
-			done = append(done, tr.g.AddMessage(tr.p2p, collective.Transfer{Src: src[i], Dst: dst[i], Bytes: tr.p2pBytes, Phase: "pp"}, from))
+			done = append(done, tr.g.AddMessage(tr.p2p, collective.Transfer{Src: src[i], Dst: dst[i], Bytes: tr.p2pBytes, Phase: collective.PhasePipeline}, from))
 		}
 		if tr.next != nil && tr.p2pGather > 0 {
 			done = []int{tr.g.AddClosedForm(taskgraph.ClosedForm{Op: collective.OpAllGather, Algorithm: "ring", Purpose: "pp",

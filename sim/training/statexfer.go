@@ -203,7 +203,7 @@ func sendState(t *topo.Topology, xfers []xfer) (*timeline.Timeline, float64, err
 	total := 0.0
 	for _, x := range xfers {
 		if b := units.Bytes(x.bytes + 0.5); b > 0 {
-			g.AddMessage(ch, collective.Transfer{Src: x.src, Dst: x.dst, Bytes: b, Phase: "state"})
+			g.AddMessage(ch, collective.Transfer{Src: x.src, Dst: x.dst, Bytes: b, Phase: collective.PhaseState})
 			total += float64(b)
 		}
 	}
