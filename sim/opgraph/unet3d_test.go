@@ -5,7 +5,6 @@ package opgraph
 import (
 	"math"
 	"testing"
-
 )
 
 // unetParams is the closed form of UNet3D's parameters without the batch
