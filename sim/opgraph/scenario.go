@@ -132,24 +132,27 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 }
 
-// check is Check's problem, as "key: what is wrong; what is allowed".
+// check is Check's problem, as "key: is …; allowed …".
 func check(s *scenario.Scenario) error {
 	c := s.Cluster
+	key, is, allowed := "", any(nil), ""
 	switch {
 	case c.GPU == "":
-		return fmt.Errorf("cluster.gpu: is empty; strategy opgraph prices the graph on a GPU preset, e.g. h100-sxm")
+		key, is, allowed = "cluster.gpu", `""`, "a GPU preset, e.g. h100-sxm, which prices the graph"
 	case c.Nodes > 1 || c.Topology != "":
-		return fmt.Errorf("cluster.nodes: is %d; strategy opgraph runs on one server (1)", c.Nodes)
+		key, is, allowed = "cluster.nodes", c.Nodes, "1 (strategy opgraph runs on one server)"
 	case c.Network != "" && c.Network != "ideal" && c.Network != "rail-optimized":
-		return fmt.Errorf("cluster.network: is %q; allowed rail-optimized (the server's own links) or ideal", c.Network)
+		key, is, allowed = "cluster.network", c.Network, "rail-optimized (the server's own links) or ideal"
 	case s.Iterations > 1:
-		return fmt.Errorf("iterations: is %d; strategy opgraph simulates one iteration (1)", s.Iterations)
+		key, is, allowed = "iterations", s.Iterations, "1 (strategy opgraph simulates one iteration)"
+	default:
+		g, r, err := FromScenario(s)
+		if err == nil {
+			_, err = r.check(g)
+		}
+		return err
 	}
-	g, r, err := FromScenario(s)
-	if err == nil {
-		_, err = r.check(g)
-	}
-	return err
+	return fmt.Errorf("%s: is %v; allowed %s", key, is, allowed)
 }
 
 // Title is e.g. "resnet50, split data, on 8 GPUs".
@@ -158,9 +161,12 @@ func (Strategy) Title(s *scenario.Scenario) string {
 	return y.Model + ", split " + y.Split + ", on " + scenario.GPUCount(s.NumGPUs())
 }
 
-// Describe is e.g. "resnet50, batch 256, split data, 8 microbatches, on
-// h100-sxm".
+// Describe is e.g. "resnet50, batch 256, split data, on h100-sxm".
 func (Strategy) Describe(s *scenario.Scenario) string {
 	y := SettingsOf(s)
-	return y.Model + ", batch " + strconv.Itoa(y.Batch) + ", split " + y.Split + ", " + strconv.Itoa(y.Microbatches) + " microbatches (a model split's), stage replicas " + y.StageReplicas + ", on " + s.Cluster.GPU
+	split := y.Split
+	if y.StageReplicas != "" {
+		split += " " + y.StageReplicas
+	}
+	return y.Model + ", batch " + strconv.Itoa(y.Batch) + ", split " + split + ", on " + s.Cluster.GPU
 }
