@@ -20,8 +20,13 @@
 // FLOPs over the GPU's peak times the preset's efficiency, every other
 // operator at its HBM traffic; not yet the op-level roofline of package
 // operators, whose transformer op list this graph should share. A choice
-// of parallelization per operator (FlexFlow, DLPlacer, the seq2seq
-// hybrid, LAMP) is not built.
+// of parallelization per operator (FlexFlow, DLPlacer) is not built.
+//
+// The 3-D U-Net of Çiçek et al. 2016 (unet3d.go, its 19,069,955
+// parameters held to the paper) trains with LAMP's split (lamp.go, Zhu et
+// al. 2020): GPipe stages cut inside skip spans by dynamic programming,
+// each skip tensor sent straight to the stage that reads it, and every
+// stage's memory checked against the GPU; host-only (lamp_js.go).
 //
 // The package is host-only in effect: nothing the browser build imports
 // uses it.

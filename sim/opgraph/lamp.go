@@ -11,16 +11,16 @@ import (
 	"paraplay/sim/units"
 )
 
-// LAMP's automated model parallelism (Zhu, Zhao, Li, Roth, Xu and Xu
-// 2020, "LAMP: Large Deep Nets with Automated Model Parallelism for Image
-// Segmentation", MICCAI): a 3-D U-Net too large for one GPU, on a whole
-// image rather than crops, split into GPipe stages. A U-Net has no cut
-// point without an open skip connection, so a cut falls inside skip
-// spans: each stage boundary then carries, besides the main activation,
-// every skip tensor produced before it and read after it. As GPipe's
-// skip portals do, each such tensor goes straight from the stage that
-// made it to the stage that reads it (one message a microbatch forward,
-// its gradient back), priced on the server's links.
+// LAMP's automated model parallelism (Zhu et al. 2020, "LAMP: Large Deep
+// Nets with Automated Model Parallelism for Image Segmentation", MICCAI):
+// a 3-D U-Net too large for one GPU, on a whole image rather than crops,
+// split into GPipe stages. A U-Net has no cut point without an open skip
+// connection, so a cut falls inside skip spans: each stage boundary then
+// carries, besides the main activation, every skip tensor produced before
+// it and read after it. As torchgpipe's skip portals do (Kim et al. 2020),
+// each such tensor goes straight from the stage that made it to the stage
+// that reads it (one message a microbatch forward, its gradient back),
+// priced on the server's links.
 //
 // Memory of stage s over operators lo..hi, m microbatches of b samples
 // (stageMemory):
@@ -181,9 +181,9 @@ func (r Run) checkFit(g Graph, gpu hw.GPU) error {
 	if !hasSkips(g) {
 		return nil
 	}
-	n, b, m := r.GPUs, r.Batch/r.Microbatches, r.Microbatches
-	if r.Split == Data {
-		n, b, m = 1, r.Batch/r.GPUs, 1
+	n, b, m := 1, r.Batch/r.GPUs, 1
+	if r.Split == Model {
+		n, b, m = r.GPUs, r.Batch/r.Microbatches, r.Microbatches
 	}
 	ends := lampStages(g, n, b, m, gpu)
 	for i, e := range ends {

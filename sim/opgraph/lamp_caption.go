@@ -22,7 +22,12 @@ func lampParts(g Graph, r Run, sum timeline.Summary, ideal bool) []strategy.Part
 	ends := lampStages(g, n, b, m, gpu)
 	text, vals := fmt.Sprintf("LAMP's %d stages (ops", n), []strategy.Value(nil)
 	for i, e := range ends {
-		text += fmt.Sprintf(" %d–%d", stageStart(ends, i), e)
+		if i > 0 {
+			text += ","
+		}
+		if text += fmt.Sprintf(" %d", stageStart(ends, i)); e > stageStart(ends, i) {
+			text += fmt.Sprintf("–%d", e)
+		}
 	}
 	text += ") hold"
 	var total, most units.Time
@@ -32,6 +37,9 @@ func lampParts(g Graph, r Run, sum timeline.Summary, ideal bool) []strategy.Part
 			f += forwardTime(o, b, gpu)
 		}
 		total, most = total+f, max(most, f)
+		if i > 0 {
+			text += ","
+		}
 		text += " {}"
 		vals = append(vals, strategy.Bytes(stageMemory(g, stageStart(ends, i), e, b, m), strategy.GiB))
 	}
