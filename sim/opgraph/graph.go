@@ -1,24 +1,24 @@
 package opgraph
 
 // Kind is what an operator computes.
-type Kind string
+type Kind uint8
 
 // The operator kinds.
 const (
-	Conv      Kind = "conv"      // 2-D convolution, no bias (a batch norm follows)
-	BatchNorm Kind = "batchnorm" // per-channel scale and shift
-	ReLU      Kind = "relu"
-	MaxPool   Kind = "maxpool"
-	AvgPool   Kind = "avgpool" // global average pooling
-	Add       Kind = "add"     // a residual sum
-	Dense     Kind = "dense"   // a fully connected layer with bias
-	Embedding Kind = "embedding"
-	LSTM      Kind = "lstm" // one LSTM layer run over Steps time steps
+	Conv      Kind = iota // 2-D convolution, no bias (a batch norm follows)
+	BatchNorm             // per-channel scale and shift
+	ReLU
+	MaxPool
+	AvgPool   // global average pooling
+	Add       // a residual sum
+	Dense     // a fully connected layer with bias
+	Embedding // a lookup of one row a word
+	LSTM      // one LSTM layer run over Steps time steps
 	// The 3-D U-Net's (unet3d.go): a Kernel³ convolution with a bias, a
 	// Kernel³/Stride transposed convolution without one, a channel concat.
-	Conv3D   Kind = "conv3d"
-	UpConv3D Kind = "upconv3d"
-	Concat   Kind = "concat"
+	Conv3D
+	UpConv3D
+	Concat
 )
 
 // Op is one operator of a graph, with the shapes of one sample.

@@ -5,6 +5,9 @@ package opgraph
 import (
 	"fmt"
 
+	"paraplay/sim/nccltest"
+	"paraplay/sim/topo"
+
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
@@ -54,6 +57,21 @@ func (r Run) checkHybrid(g Graph) error {
 		return fmt.Errorf("graph.split: is hybrid; allowed for a recurrent graph (embeddings and LSTMs, then the rest: seq2seq-lstm), not %s", g.Name)
 	}
 	return g.Validate()
+}
+
+// The free network (cluster.network ideal) is host-only too: it serves
+// the hybrid's closed form.
+
+// ideal is the port of a free network (cluster.network ideal): an
+// exabyte a second and no latency, so that every message takes 0 or 1 ns.
+var ideal = topo.Port{Bandwidth: 1e18, Kind: "ideal"}
+
+// topology is base's one server of GPUs, or a free network.
+func topology(base scenario.Scenario) (*topo.Topology, error) {
+	if base.Cluster.Network == "ideal" {
+		return topo.Switched(base.NumGPUs(), ideal), nil
+	}
+	return nccltest.Topology(base)
 }
 
 // hybridTail is the index of the first operator after the last LSTM: the

@@ -6,8 +6,10 @@ import (
 	"errors"
 
 	"paraplay/sim/hw"
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
+	"paraplay/sim/topo"
 )
 
 // errHybrid is the browser's answer to a hybrid split (hybrid.go).
@@ -18,3 +20,7 @@ func (Run) checkHybrid(Graph) error { return errHybrid }
 func simulateHybrid(Graph, Run, hw.GPU, scenario.Scenario) (*timeline.Timeline, error) {
 	return nil, errHybrid
 }
+
+// topology is base's one server of GPUs: the browser has no free network
+// (cluster.network ideal, hybrid.go), which the cluster's builder refuses.
+func topology(base scenario.Scenario) (*topo.Topology, error) { return nccltest.Topology(base) }

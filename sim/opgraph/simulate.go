@@ -6,7 +6,6 @@ import (
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
-	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/taskgraph"
 	"paraplay/sim/timeline"
@@ -178,18 +177,6 @@ func titled(base scenario.Scenario, title string) string {
 		return base.Name
 	}
 	return title
-}
-
-// ideal is the port of a free network (cluster.network ideal): an
-// exabyte a second and no latency, so that every message takes 0 or 1 ns.
-var ideal = topo.Port{Bandwidth: 1e18, Kind: "ideal"}
-
-// topology is base's one server of GPUs, or a free network.
-func topology(base scenario.Scenario) (*topo.Topology, error) {
-	if base.Cluster.Network == "ideal" {
-		return topo.Switched(base.NumGPUs(), ideal), nil
-	}
-	return nccltest.Topology(base)
 }
 
 // simulateModel runs GPipe over the stages (Model): every microbatch's

@@ -26,3 +26,13 @@ func (g Graph) Validate() error {
 	}
 	return nil
 }
+
+// String is the kind's name: conv, batchnorm, relu, maxpool, avgpool,
+// add, dense, embedding or lstm.
+func (k Kind) String() string {
+	names := [...]string{"conv", "batchnorm", "relu", "maxpool", "avgpool", "add", "dense", "embedding", "lstm", "conv3d", "upconv3d", "concat"}
+	if int(k) < len(names) {
+		return names[k]
+	}
+	return "kind(" + fmt.Sprint(uint8(k)) + ")"
+}

@@ -9,6 +9,7 @@ import (
 	"paraplay/sim/budget"
 	"paraplay/sim/golden"
 	"paraplay/sim/inference"
+	"paraplay/sim/opgraph"
 	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
@@ -109,7 +110,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	k := b.next() % 24
+	k := b.next() % 25
 	switch k {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
@@ -182,8 +183,8 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Training.Tokens = pick(b, 0, 1, 15e12, 1e18, 2e18)
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
-	case 21, 22, 23:
-		[...]func(*bytesOf, *scenario.Scenario){mutateTPU, mutateMoE, mutateSwarm}[k-21](b, s)
+	case 21, 22, 23, 24:
+		[...]func(*bytesOf, *scenario.Scenario){mutateTPU, mutateMoE, mutateSwarm, mutateGraph}[k-21](b, s)
 	}
 }
 
@@ -193,6 +194,17 @@ func mutateSwarm(b *bytesOf, s *scenario.Scenario) {
 		y.Stages, y.Skip = pick(b, 0, 2, 3, 16, 17), pick(b, 0, 1, 2, 15, -1)
 		y.Rebalance = pick(b, 0, units.Microsecond, units.Millisecond, 5*units.Second, 3601*units.Second)
 		y.Microbatches, y.StageBytes = pick(b, 1, 7, 4096, 4097), pick(b, 0, units.GiB, 101*units.GiB)
+	})
+}
+
+// mutateGraph changes the operator graph's section (opgraph), often to a
+// boundary value.
+func mutateGraph(b *bytesOf, s *scenario.Scenario) {
+	opgraph.Edit(s, func(y *opgraph.Settings) {
+		y.Model, y.Split = pick(b, "resnet50", "seq2seq-lstm", "vgg"), pick(b, "data", "model", "hybrid", "tensor")
+		y.Batch, y.Microbatches = pick(b, 0, 1, 7, 256, 65536, 65537), pick(b, 0, 1, 3, 8, 256)
+		y.StageReplicas = pick(b, "", "1,1,1,5", "8", "0,8", "1,1,1,1,1,1,1,1,1", "x", "1*8")
+		y.Image, y.Words = pick(b, 0, 32, 100, 224, 1024, 1056), pick(b, 0, 1, 30, 200, 201)
 	})
 }
 
