@@ -10,9 +10,11 @@ import (
 	"paraplay/sim/golden"
 	"paraplay/sim/inference"
 	"paraplay/sim/opgraph"
+	"paraplay/sim/mgrit"
 	"paraplay/sim/partitioned"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/sppo"
 	"paraplay/sim/swarm"
 	"paraplay/sim/training"
 	"paraplay/sim/units"
@@ -110,7 +112,7 @@ func FuzzSimulate(f *testing.F) {
 // mutate changes one setting of s, chosen by the bytes, often to a
 // boundary value.
 func mutate(b *bytesOf, s *scenario.Scenario) {
-	k := b.next() % 25
+	k := b.next() % 27
 	switch k {
 	case 0:
 		s.GPUs = pick(b, 2, 3, 8, 64)
@@ -183,9 +185,27 @@ func mutate(b *bytesOf, s *scenario.Scenario) {
 		s.Training.Tokens = pick(b, 0, 1, 15e12, 1e18, 2e18)
 		scenario.Put(s, "cost", training.Cost{GPUHour: pick(b, 0, 2.5, 1e4, -1), PUE: pick(b, 1, 1.3, 5, 0.5),
 			GridKgPerKWh: pick(b, 0, 0.481, 2, 3)})
-	case 21, 22, 23, 24:
-		[...]func(*bytesOf, *scenario.Scenario){mutateTPU, mutateMoE, mutateSwarm, mutateGraph}[k-21](b, s)
+	case 21, 22, 23, 24, 25, 26:
+		[...]func(*bytesOf, *scenario.Scenario){mutateTPU, mutateMoE, mutateSwarm, mutateSPPO, mutateMGRIT, mutateGraph}[k-21](b, s)
 	}
+}
+
+// mutateSPPO changes the sppo section, often to a boundary value.
+func mutateSPPO(b *bytesOf, s *scenario.Scenario) {
+	sppo.Edit(s, func(y *sppo.Settings) {
+		y.Tokens, y.Chunks = pick(b, 0, 1, 7, 4096, sppo.MaxTokens, sppo.MaxTokens+1), pick(b, 0, 1, 3, 256, 257)
+		y.Offload, y.PCIe = pick(b, 0, 0.5, 1, -1, 2), pick(b, "pcie3", "pcie5", "nvlink4", "")
+		y.HostMemory = pick(b, 0, units.GiB, 16*1024*units.GiB+1)
+	})
+}
+
+// mutateMGRIT changes the mgrit section, often to a boundary value.
+func mutateMGRIT(b *bytesOf, s *scenario.Scenario) {
+	mgrit.Edit(s, func(y *mgrit.Settings) {
+		y.Layers, y.Coarsen = pick(b, 0, 2, 64, 4096, 4097), pick(b, 0, 1, 2, 4, 64, 65)
+		y.Iterations, y.Relax = pick(b, 0, 1, 20, 21), pick(b, "fcf", "f", "x")
+		y.State = pick(b, 0, 1, units.GiB, units.GiB+1)
+	})
 }
 
 // mutateSwarm changes the swarm section, often to a boundary value.

@@ -7,6 +7,7 @@ import (
 	"paraplay/sim/dataparallel"
 	"paraplay/sim/inference"
 	"paraplay/sim/localsgd"
+	"paraplay/sim/mgrit"
 	"paraplay/sim/nccltest"
 	"paraplay/sim/opgraph"
 	"paraplay/sim/paramserver"
@@ -34,6 +35,7 @@ var builtins = []strategy.Strategy{
 	partitioned.Strategy{},
 	swarm.Strategy{},
 	opgraph.Strategy{},
+	mgrit.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.

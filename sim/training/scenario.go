@@ -1,6 +1,7 @@
 package training
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -169,8 +170,15 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 		}
 	} else if m.Preset == "" && (m.Layers == 0 || m.Hidden == 0 || m.Heads == 0 || m.Vocab == 0 || m.SeqLen == 0) {
 		bad("model.preset", "is empty; give a preset (e.g. llama3-8b), a full shape (layers, hidden, heads, vocab, seq_len) or synthetic op times")
-	} else if _, err := m.Resolve(); err != nil {
+	} else if w, err := m.Resolve(); err != nil {
 		bad("model", "%v", err)
+	} else if p := s.Parallel; p.PP >= 1 && p.PP <= 1024 && p.VirtualStages >= 1 && p.VirtualStages <= 64 {
+		// Every model stage needs a layer: refused here, at validation,
+		// not when the run lays out its stages.
+		var fe *scenario.FieldError
+		if _, err := stageLayers(p, w.Layers, p.PP*p.VirtualStages); errors.As(err, &fe) {
+			bad(fe.Field, "%s", fe.Msg)
+		}
 	}
 }
 

@@ -11,15 +11,17 @@ import (
 )
 
 // TestSiteBeyondBackpropArticle reads the beyond-backprop article as a
-// newcomer would: its eight demos show posters and captions with the
+// newcomer would: its nine demos show posters and captions with the
 // simulator's numbers (the local-loss pipeline's beside its closed form,
+// the layer-parallel multigrid step beside its,
 // the subnetwork runs' model states and gradient bytes beside theirs,
 // partitioned pretraining's sub-model FLOPs beside theirs), each is saved
-// as a screenshot, and the local-loss and partitioned demos play.
+// as a screenshot, and the local-loss, multigrid and partitioned demos
+// play.
 func TestSiteBeyondBackpropArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "beyond-backprop.html", 8, "backprop")
+	captions := readDemos(t, ctx, base, "beyond-backprop.html", 9, "backprop")
 	for i, c := range captions {
 		if !strings.Contains(c, "simulated") && !strings.Contains(c, "MFU") {
 			t.Errorf("demo %d's caption has neither a simulated figure nor an MFU: %q", i+1, c)
@@ -28,16 +30,20 @@ func TestSiteBeyondBackpropArticle(t *testing.T) {
 	if c := captions[1]; !strings.Contains(c, "simulated iteration 27 ms; formula m(T_F+T_B+T_W)+(p−1)T_F = 27 ms") {
 		t.Errorf("the local-loss caption lacks its iteration cross-check: %q", c)
 	}
-	if c := captions[7]; !strings.Contains(c, "72·B·s·l·(h/k)²") || !strings.Contains(c, "phase 1: 4 sub-models") {
+	if c := captions[2]; !strings.Contains(c, "simulated run 2.35 s for a step; closed form 2.35 s") || !strings.Contains(c, "breaks even beyond 8.5 GPUs") {
+		t.Errorf("the layer-parallel caption lacks its step cross-check or its break-even: %q", c)
+	}
+	if c := captions[8]; !strings.Contains(c, "72·B·s·l·(h/k)²") || !strings.Contains(c, "phase 1: 4 sub-models") {
 		t.Errorf("the partitioned caption lacks its phases or its FLOPs check: %q", c)
 	}
-	for i, want := range map[int]string{3: "formula 2Ψ + 14·Ψ_w = 11.7 GiB", 4: "formula 16·Ψ_w = 10.6 GiB", 6: "gradient bytes a worker sums 781 MiB"} {
+	for i, want := range map[int]string{4: "formula 2Ψ + 14·Ψ_w = 11.7 GiB", 5: "formula 16·Ψ_w = 10.6 GiB", 7: "gradient bytes a worker sums 781 MiB"} {
 		if !strings.Contains(captions[i], want) {
 			t.Errorf("demo %d's caption lacks %q: %q", i+1, want, captions[i])
 		}
 	}
 	playDemo(t, ctx, 2, "backprop")
-	playDemo(t, ctx, 8, "backprop")
+	playDemo(t, ctx, 3, "backprop")
+	playDemo(t, ctx, 9, "backprop")
 	noConsoleErrors(t, con)
 }
 

@@ -1,0 +1,5 @@
+package mgrit
+
+import "paraplay/sim/strategytest"
+
+func init() { strategytest.Register(Strategy{}) }

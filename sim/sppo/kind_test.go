@@ -1,0 +1,5 @@
+package sppo
+
+import "paraplay/sim/strategytest"
+
+func init() { strategytest.Register(Strategy{}) }
