@@ -51,7 +51,7 @@ func Topology(s scenario.Scenario) (*topo.Topology, error) {
 			per = n
 		}
 		b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
-			Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: topo.Network(s.Cluster.Network), Calibration: s.Calibration})
+			Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: topo.Network(s.Cluster.Network), Oversubscription: s.Cluster.Oversubscription, Calibration: s.Calibration})
 		if err != nil {
 			return nil, err
 		}

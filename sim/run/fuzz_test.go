@@ -242,7 +242,8 @@ func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 
 // mutateMoE changes a mixture of experts' keys: the routing, the
 // experts' shape, ep and etp, MLA and multi-token prediction, the
-// all-to-all's kind and the dispatch's precision.
+// all-to-all's kind and the dispatch's precision, the two-microbatch
+// overlap and the fat tree's oversubscription.
 func mutateMoE(b *bytesOf, s *scenario.Scenario) {
 	x := &s.Model.MoE
 	x.Routing.Skew, x.Routing.CV, x.Routing.S = pick(b, "", "lognormal", "zipf", "x"), pick(b, 0, 0.5, 10, -1), pick(b, 0, 1.2, 11)
@@ -254,4 +255,6 @@ func mutateMoE(b *bytesOf, s *scenario.Scenario) {
 	s.Model.MLA = pick(b, s.Model.MLA, workload.MLA{KVLoRARank: 64, QLoRARank: 0, RopeHeadDim: 16, NopeHeadDim: 32, VHeadDim: 32})
 	s.Model.Attention = pick(b, s.Model.Attention, "mla", "eager")
 	x.AllToAll, x.DispatchPrecision = pick(b, "", "flat", "hierarchical", "ring"), pick(b, "", "bf16", "fp8", "fp4")
+	x.Overlap, s.Parallel.MicroBatchSize = pick(b, "", "none", "two-microbatch", "three"), pick(b, s.Parallel.MicroBatchSize, 1, 2, 3)
+	s.Cluster.Network, s.Cluster.Oversubscription = pick(b, s.Cluster.Network, "fat-tree", "rail-optimized"), pick(b, 0, 1, 4, 0.5, 65)
 }

@@ -46,6 +46,9 @@ func (s *Scenario) validateCluster(keys Keys, bad Reporter) {
 	if c.Network != "" && c.Network != "rail-optimized" && c.Network != "fat-tree" && c.Network != "ideal" {
 		bad("cluster.network", "%q is not known; allowed: rail-optimized, fat-tree, ideal", c.Network)
 	}
+	if o := c.Oversubscription; o != 0 && (!(o >= 1 && o <= 64) || c.Network != "fat-tree") {
+		bad("cluster.oversubscription", "is %g; allowed 1..64 with cluster.network fat-tree (0 = full bisection)", o)
+	}
 	s.validateTorus(keys, bad)
 }
 

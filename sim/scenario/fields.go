@@ -63,6 +63,7 @@ var modelFields = []Field{
 		func(s *Scenario, v string) error { s.Cluster.Inter = v; return nil }},
 	{"cluster.network", "network", "rail-optimized or fat-tree", func(s *Scenario) string { return s.Cluster.Network },
 		func(s *Scenario, v string) error { s.Cluster.Network = v; return nil }},
+	floatField("cluster.oversubscription", "oversubscription", "a fat tree's leaf down:up ratio, 1..64", func(s *Scenario) *float64 { return &s.Cluster.Oversubscription }),
 	stringField("cluster.topology", "topology", "a TPU slice's shape, e.g. 4x4x8", func(s *Scenario) *string { return &s.Cluster.Topology }),
 	intField("cluster.slices", "slices", func(s *Scenario) *int { return &s.Cluster.Slices }),
 	{"cluster.twisted", "twisted", "true or false", func(s *Scenario) string { return strconv.FormatBool(s.Cluster.Twisted) },

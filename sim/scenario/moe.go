@@ -34,6 +34,11 @@ type MoE struct {
 	// (dispatch_precision): bf16 (also when empty) or fp8 (DeepSeek-V3: a
 	// byte per element and a scale per 128); the combine stays BF16.
 	DispatchPrecision string
+	// Overlap is how a run without a pipeline hides its all-to-alls
+	// (overlap): none (also when empty) or two-microbatch (each
+	// microbatch split into two halves of micro_batch_size/2 sequences,
+	// one half's dispatch and combine running under the other's compute).
+	Overlap string
 }
 
 // resolveMoE applies the mixture-of-experts, MLA and MTP overrides to w.
@@ -71,6 +76,7 @@ var moeFields = []Field{
 	floatField("model.moe.capacity_factor", "capacity_factor", "e.g. 1.25 (0 = dropless)", func(s *Scenario) *float64 { return &s.Model.MoE.Routing.CapacityFactor }),
 	stringField("model.moe.all_to_all", "all_to_all", "flat or hierarchical", func(s *Scenario) *string { return &s.Model.MoE.AllToAll }),
 	stringField("model.moe.dispatch_precision", "dispatch_precision", "bf16 or fp8", func(s *Scenario) *string { return &s.Model.MoE.DispatchPrecision }),
+	stringField("model.moe.overlap", "moe_overlap", "none or two-microbatch", func(s *Scenario) *string { return &s.Model.MoE.Overlap }),
 	intField("model.moe.redundant", "redundant", func(s *Scenario) *int { return &s.Model.MoE.Routing.Redundant }),
 	stringField("model.moe.routing.skew", "skew", "balanced, lognormal or zipf", func(s *Scenario) *string { return &s.Model.MoE.Routing.Skew }),
 	floatField("model.moe.routing.cv", "routing_cv", "e.g. 0.5", func(s *Scenario) *float64 { return &s.Model.MoE.Routing.CV }),

@@ -150,6 +150,9 @@ type Cluster struct {
 	// Network is "rail-optimized" (default), "fat-tree", or "ideal": free
 	// communication, to see a pipeline schedule or the compute alone.
 	Network string `yaml:"network" json:"network"`
+	// Oversubscription is a fat tree's ratio of each leaf's downlinks to
+	// its uplink to the spine, 1..64 (0 means 1, full bisection).
+	Oversubscription float64 `yaml:"oversubscription" json:"oversubscription,omitempty"`
 	// NodeGPUs, when set, gives each node its own GPU preset (one entry
 	// per node): a heterogeneous cluster. Compute speed and HBM follow
 	// each node's preset; the links inside nodes follow GPU's.

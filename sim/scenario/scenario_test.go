@@ -172,6 +172,7 @@ func FuzzFromQuery(f *testing.F) {
 		"model=deepseek-v3&gpu=h800&nodes=2&gpus_per_node=8&dp=16&ep=16&etp=1&skew=zipf&zipf_s=1.2&hot_experts=2&capacity_factor=1.25&redundant=16",
 		"model=mixtral-8x7b&gpu=h100-sxm&nodes=1&gpus_per_node=8&dp=8&ep=4&histogram=4,1,1,1,1,1,1,1&experts=8&top_k=2&shared_experts=1&dense_layers=1&router=group-limited&groups=4&top_groups=2",
 		"model=llama3-8b&attention=mla&kv_lora_rank=512&q_lora_rank=0&rope_head_dim=64&nope_head_dim=128&v_head_dim=128&mtp=1&skew=lognormal&routing_cv=0.5&expert_ffn_hidden=1024",
+		"model=mixtral-8x7b&gpu=h100-sxm&nodes=2&gpus_per_node=4&dp=8&ep=8&moe_overlap=two-microbatch&micro_batch_size=2&network=fat-tree&oversubscription=4",
 		"model=gpt3-1.3b&gpu=h100-sxm&nodes=4&gpus_per_node=1&dp=4&sdp=0.5&sdp_masking=forward&sdp_level=neuron&sdp_assignment=disjoint",
 		"model=llama3-8b&gpu=h100-sxm&tokens=15T&gpu_hour=2.5&pue=1.1&grid=0.2", "tokens=1.5e13&strategy=training&model=llama3-8b",
 		"model=llama3-8b&tokens=-1T&pue=0.9&grid=3", "gpus=4&pue=1.2"} {

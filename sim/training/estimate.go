@@ -357,6 +357,9 @@ func (tr *iteration) ready(end *[3][]units.Time, o pipeline.Op, k, m int) units.
 func (tr *iteration) opCost(o pipeline.Op, d, k int) (compute, comm units.Time) {
 	compute, comm = tr.op(o, k, tr.sch.SplitBackward)
 	comm += tr.expertTail(o, d, k)
+	if tr.experts != nil {
+		compute += tr.experts.splitCost(tr.opKinds(o.Kind), k)
+	}
 	if compute == 0 && comm == 0 {
 		compute = 1
 	}

@@ -365,6 +365,7 @@ func (d *driver) run(it *iterState) (*timeline.Timeline, error) {
 	tl.Training.Tokens, tl.Training.ModelFLOPs, tl.Training.HardwareFLOPs = tr.batchWork()
 	if d.out == nil {
 		d.start(tl)
+		d.protocol = tr.protocol
 	}
 	d.out.Events += tl.Events // predictions' too: the work budget counts every event fired
 	d.lastImbalance = tr.imbalance()

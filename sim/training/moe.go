@@ -52,6 +52,10 @@ type routed struct {
 	// bytes[k] is what a GPU of model stage k sends in one pass's
 	// all-to-alls (the dispatches' and combines' copies).
 	bytes []float64
+	// extra[kind][k] is the compute the two-microbatch overlap's split
+	// adds to stage k's ops of kind F, B and W (moe_split.go); nil
+	// without it.
+	extra [3][]units.Time
 }
 
 // stage is model stage k's share of the model's layers.
@@ -188,7 +192,12 @@ func (tr *iteration) route(act activations) error {
 	r := tr.s.Model.MoE.Routing
 	skewed := r.Skewed() || r.Redundant > 0
 	x.varies = skewed && p.EP > 1
-	lay, xch := tr.expertLayout(), tr.exchange()
+	lay, xch, sp := tr.expertLayout(), tr.exchange(), tr.newSplitter(&act)
+	if sp != nil {
+		for kind := range x.extra {
+			x.extra[kind] = make([]units.Time, stages)
+		}
+	}
 	tokens := float64(p.MicroBatchSize) * float64(m.SeqLen) / float64(p.CP*p.TP)
 	step := 0
 	if tr.it != nil {
@@ -204,29 +213,39 @@ func (tr *iteration) route(act activations) error {
 				l = moe.Route(lay, r, tr.s.Seed, step, layer, tokens)
 			}
 			x.stats.add(l)
-			if a2a < 0 || skewed || r.CapacityFactor > 0 {
-				a2a = xch.time(l, lay) // else every layer is routed alike
+			alike := !skewed && r.CapacityFactor <= 0 // every layer is routed alike
+			if sp == nil && (a2a < 0 || !alike) {
+				a2a = xch.time(l, lay)
+			}
+			x.bytes[k] += tokens * float64(m.MoE.TopK) * (xch.dispatch + xch.perCopy)
+			excess, err := x.layer(k, l, skewed, price, bal, balSaved, p.Plan().ExpertTP())
+			if err != nil {
+				return err
+			}
+			if sp != nil {
+				a2a = sp.layer(k, l, lay, xch, alike, excess, &x.extra)
 			}
 			x.a2a[0][k] += a2a
 			x.a2a[1][k] += a2a
-			x.bytes[k] += tokens * float64(m.MoE.TopK) * (xch.dispatch + xch.perCopy)
-			if err := x.layer(k, l, skewed, price, bal, balSaved, p.Plan().ExpertTP()); err != nil {
-				return err
-			}
 		}
 		if p.Recompute == string(workload.RecomputeFull) {
 			x.a2a[1][k] += x.a2a[0][k] // the recomputed forward's all-to-alls
 		}
 	}
 	tr.overlapPairs(x)
+	if sp != nil {
+		sp.apply(tr, x)
+	}
 	tr.experts = x
 	return nil
 }
 
 // layer adds one MoE layer of stage k routed as l: each index's experts at
 // their rows (etp times the copies each, after the expert tensor-parallel
-// all-gather), the slowest index's, and the balanced layer's.
-func (x *routed) layer(k int, l moe.Layer, skewed bool, price func([]float64) ([3]units.Time, float64, error), bal [3]units.Time, balSaved float64, etp int) error {
+// all-gather), the slowest index's, and the balanced layer's. It returns
+// how much longer the slowest index's experts take than the balanced ones
+// in F, B and W.
+func (x *routed) layer(k int, l moe.Layer, skewed bool, price func([]float64) ([3]units.Time, float64, error), bal [3]units.Time, balSaved float64, etp int) ([3]units.Time, error) {
 	var worst [3]units.Time
 	for j := range x.expert[0][k] {
 		e, saved := bal, balSaved
@@ -237,7 +256,7 @@ func (x *routed) layer(k int, l moe.Layer, skewed bool, price func([]float64) ([
 			}
 			var err error
 			if e, saved, err = price(rows); err != nil {
-				return err
+				return worst, err
 			}
 		}
 		for kind := range e {
@@ -249,8 +268,9 @@ func (x *routed) layer(k int, l moe.Layer, skewed bool, price func([]float64) ([
 	for kind := range worst {
 		x.sync[kind][k] += worst[kind]
 		x.bal[kind][k] += bal[kind]
+		worst[kind] -= bal[kind]
 	}
-	return nil
+	return worst, nil
 }
 
 // balancedLayer is a layer routed evenly: every GPU computes its tokens'
@@ -337,7 +357,7 @@ func (tr *iteration) expertShare(op *taskgraph.Group, d, k int, o pipeline.Op) {
 		bal += x.bal[kd][k]
 		sync += x.sync[kd][k]
 	}
-	op.Compute = max(0, op.Compute-bal+worst)
+	op.Compute = max(0, op.Compute-bal+worst) + x.splitCost(kinds, k)
 	op.Tail, op.TailKind = sync-worst+x.exposedA2A(d, k, o), timeline.EPComm
 	switch o.Kind {
 	case pipeline.F:

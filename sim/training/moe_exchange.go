@@ -70,6 +70,11 @@ type exchange struct {
 	// links is the cluster's topology, on which detailed fidelity plays
 	// the flows (moe_links.go); nil prices them by the closed form.
 	links *topo.Topology
+	// trunk[i*n+j] is the links between switches that the stage's groups'
+	// messages from member i to member j cross (moe_spine.go), nil when
+	// none does; net is the topology they are links of.
+	trunk [][]trunkUse
+	net   *topo.Topology
 }
 
 // flow is one message of an all-to-all: from member src to member dst,
@@ -109,7 +114,7 @@ func (tr *iteration) exchange() *exchange {
 			}
 		}
 	}
-	x.gpus = g
+	x.gpus, x.trunk, x.net = g, tr.trunks(g), tr.topo
 	if tr.fid == detailed {
 		x.links = tr.topo
 	}
@@ -194,14 +199,16 @@ func (x *exchange) closedForm(fl []flow, bytesPer float64) units.Time {
 
 // time is one layer's dispatch and combine (routed as l; copies dropped by
 // capacity are not sent, Load counts what the experts keep): on the
-// links in detailed fidelity, by the closed form otherwise.
+// links in detailed fidelity, by the closed form otherwise, and no
+// shorter than all the stage's groups need on the spine (moe_spine.go).
 func (x *exchange) time(l moe.Layer, lay moe.Layout) units.Time {
 	fl := x.flows(l, lay)
 	if len(fl) == 0 {
 		return 0
 	}
+	one := x.closedForm
 	if x.links != nil {
-		return x.play(fl, x.dispatch) + x.play(fl, x.perCopy)
+		one = x.play
 	}
-	return x.closedForm(fl, x.dispatch) + x.closedForm(fl, x.perCopy)
+	return max(one(fl, x.dispatch), x.spineTime(fl, x.dispatch)) + max(one(fl, x.perCopy), x.spineTime(fl, x.perCopy))
 }

@@ -13,9 +13,10 @@ import (
 // it crosses), until the last one arrives; a route the topology lacks
 // leaves its flow out. The expert-parallel group's exchange is played
 // alone: the other groups exchange at the same moment on GPUs and NICs of
-// their own and meet this one only on the spine, which the cluster
-// presets build at full bisection. (route plays a layer routed as all the
-// others, a balanced router's, once.)
+// their own and meet this one only on the links between switches, whose
+// load from all of them bounds the exchange from below (moe_spine.go).
+// (route plays a layer routed as all the others, a balanced router's,
+// once.)
 func (x *exchange) play(fl []flow, bytesPer float64) units.Time {
 	var eng engine.Engine
 	net := fabric.New(x.links, &eng)

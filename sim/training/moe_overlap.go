@@ -115,6 +115,7 @@ func (x *routed) drawHidden(tl *timeline.Timeline, tr *iteration) {
 	if x.hide == nil {
 		return
 	}
+	last := make([][3]int, len(tr.topo.GPUs)) // each GPU's last op, kind+1
 	for i, n := 0, len(tl.Spans); i < n; i++ {
 		s := &tl.Spans[i]
 		kind := pipeline.B
@@ -127,6 +128,14 @@ func (x *routed) drawHidden(tl *timeline.Timeline, tr *iteration) {
 		}
 		if _, ep, _ := tr.plan.ExpertCoord(s.GPU); ep != 0 {
 			continue // one record for the group, at its first GPU
+		}
+		// One record per op, at its first span: a backward that launches
+		// gradient buckets is drawn as several spans, which follow one
+		// another among the GPU's.
+		if key := [3]int{int(kind) + 1, s.Microbatch, s.Stage}; last[s.GPU] == key {
+			continue
+		} else {
+			last[s.GPU] = key
 		}
 		d := tr.plan.Coord(s.GPU).PP
 		for c, k := range tr.stageOfDev[d] {

@@ -30,6 +30,9 @@ func checkExperts(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	oneOf(bad, "model.moe.all_to_all", x.AllToAll, allToAllFlat, allToAllHierarchical)
 	oneOf(bad, "model.moe.dispatch_precision", x.DispatchPrecision, dispatchBF16, dispatchFP8)
+	oneOf(bad, "model.moe.overlap", x.Overlap, overlapNone, overlapTwoMicrobatch)
+	checkSplit(s, bad)
+	checkSpine(s, bad)
 	if s.Model.IsSynthetic() || !expertKeys(s) {
 		return
 	}
@@ -76,7 +79,7 @@ func expertKeys(s *scenario.Scenario) bool {
 	r := x.Routing
 	return p.EP > 1 || (p.ETP != 0 && p.ETP != p.TP) || s.Model.Attention == "mla" || s.Model.Eager() ||
 		x.Experts+x.TopK+x.ExpertFFNHidden+x.SharedExperts+x.DenseLayers+x.Groups+x.TopGroups != 0 || x.Router != "" ||
-		x.AllToAll != "" || x.DispatchPrecision != "" ||
+		x.AllToAll != "" || x.DispatchPrecision != "" || x.Overlap != "" ||
 		s.Model.MLA != (workload.MLA{}) || s.Model.MTP != 0 ||
 		r.Skew != "" || r.CV != 0 || r.S != 0 || r.HotExperts != 0 || len(r.Histogram) > 0 || r.CapacityFactor != 0 || r.Redundant != 0
 }
@@ -91,8 +94,8 @@ func checkDense(s *scenario.Scenario, m workload.Model, bad scenario.Reporter) {
 		bad("parallel.etp", "is %d but model %s has no experts (a dense model); allowed 0", p.ETP, m.Name)
 	case r.Skewed() || r.Skew != "" || r.CapacityFactor != 0 || r.Redundant != 0 || r.HotExperts != 0:
 		bad("model.moe.routing", "is set but model %s has no experts (a dense model); give model.moe.experts or an MoE preset", m.Name)
-	case s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "":
-		bad("model.moe.all_to_all", "and model.moe.dispatch_precision describe an expert all-to-all, but model %s has no experts (a dense model); drop them or give an MoE preset", m.Name)
+	case s.Model.MoE.AllToAll != "" || s.Model.MoE.DispatchPrecision != "" || s.Model.MoE.Overlap != "":
+		bad("model.moe.all_to_all", "model.moe.dispatch_precision and model.moe.overlap describe an expert all-to-all, but model %s has no experts (a dense model); drop them or give an MoE preset", m.Name)
 	}
 }
 
@@ -102,7 +105,22 @@ const (
 	allToAllHierarchical = "hierarchical"
 	dispatchBF16         = "bf16"
 	dispatchFP8          = "fp8"
+	overlapNone          = "none"
+	overlapTwoMicrobatch = "two-microbatch"
 )
+
+// checkSplit refuses a two-microbatch overlap that cannot split: it is
+// for runs without a pipeline (a pipelined run overlaps its all-to-alls
+// with schedule dualpipev), and it halves each microbatch's sequences.
+func checkSplit(s *scenario.Scenario, bad scenario.Reporter) {
+	p := s.Parallel
+	if s.Model.MoE.Overlap != overlapTwoMicrobatch {
+		return
+	}
+	if p.PP > 1 || p.MicroBatchSize%2 != 0 {
+		bad("model.moe.overlap", "is two-microbatch, but parallel.pp is %d and micro_batch_size %d; allowed with pp 1 (a pipeline overlaps with schedule dualpipev) and an even micro_batch_size (split in halves)", p.PP, p.MicroBatchSize)
+	}
+}
 
 // oneOf refuses key's value v unless it is empty, a or b.
 //
@@ -152,8 +170,8 @@ func moeWorkBytes(s scenario.Scenario) float64 {
 		per += float64(max(s.Parallel.EP, 1)) * moeSkewedGPUByte * float64(1+(m.MoE.Experts+r.Redundant)/max(s.Parallel.EP, 1)/8)
 	}
 	pairs := 0.0
-	if s.Parallel.Schedule == "dualpipev" {
-		pairs = float64(s.Parallel.PP*4*s.Parallel.Microbatches) * moePairBytes
+	if s.Parallel.Schedule == "dualpipev" || s.Model.MoE.Overlap == overlapTwoMicrobatch {
+		pairs = float64(max(s.Parallel.PP, 1)*4*s.Parallel.Microbatches) * moePairBytes
 	}
 	return moeListBytes + layers*per + pairs
 }

@@ -3,15 +3,21 @@
 package training
 
 import (
-	"io"
-
 	"paraplay/sim/moe"
+	"paraplay/sim/parallel"
+	"paraplay/sim/timeline"
 )
 
-// The browser prints no summary text: the routing's lines (moe_text.go)
-// would only grow the download.
+// The browser prints no summary text and keeps no routing record (the
+// record is for the summary's lines and --json, moe_record.go): these
+// stand in for its code there.
 
-// WriteText prints nothing in the browser.
-func (r MoE) WriteText(io.Writer) {}
+type moeStats struct{}
 
-func routingName(moe.Routing) string { return "" }
+func (*moeStats) start(int, moe.Layout) {}
+
+func (*moeStats) add(moe.Layer) {}
+
+func (*routed) record(*timeline.Timeline, *iteration) {}
+
+func mergeMoE(_, _ *timeline.Timeline, _ parallel.Plan) {}

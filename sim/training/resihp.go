@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 	"paraplay/sim/topo"
@@ -41,6 +42,11 @@ type adaptive struct {
 	sigma []float64
 	// statics[c] lists the static memory cluster GPU c held, by stretch.
 	statics [][]staticAt
+	// protocol is the NCCL protocol the first iteration priced its
+	// messages with ("" for none): the run's links are recorded as that
+	// protocol sees them, and the state a replan moves goes by NCCL
+	// send/receive under the same protocol.
+	protocol string
 }
 
 // resihp reports whether the run uses the resihp policy.
@@ -250,6 +256,9 @@ func (d *driver) replan(old, next placement, at, rebuild units.Time, detail stri
 		return 0, err
 	}
 	t, _, err := trainingTopology(d.s)
+	if err == nil && d.protocol != "" {
+		t, err = nccltest.ProtocolView(t, d.protocol)
+	}
 	if err != nil {
 		return 0, err
 	}

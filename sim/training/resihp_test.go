@@ -272,3 +272,37 @@ func TestResiHPFallsBackToDropping(t *testing.T) {
 		t.Errorf("recovery steps %v; want a drop when no plan fits", kinds)
 	}
 }
+
+// TestResiHPStateMovesUnderTheRunsProtocol runs the ResiHP example on one
+// 8-GPU server under NCCL's LL protocol, which carries half a line of
+// payload: the model state a replan moves goes by NCCL send/receive, so
+// it sees the same halved links the run's other messages see (it used to
+// go at full speed on links recorded at half, and the run was refused as
+// inconsistent), and a replan lasts longer than under Simple.
+func TestResiHPStateMovesUnderTheRunsProtocol(t *testing.T) {
+	data, err := os.ReadFile("../scenario/testdata/faults-resihp.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	replan := func(protocol string) units.Time {
+		s, err := scenario.Parse(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Cluster.Nodes, s.Cluster.GPUsPerNode = 1, 8
+		s.Collective.Protocol = protocol
+		var moved units.Time
+		for _, r := range mustSimulate(t, s).Recovery {
+			if r.Kind == "replan" && strings.HasPrefix(r.Detail, "re-partition") {
+				moved = r.End - r.Start
+			}
+		}
+		if moved == 0 {
+			t.Fatalf("protocol %s: no re-partition", protocol)
+		}
+		return moved
+	}
+	if ll, simple := replan("ll"), replan("simple"); ll <= simple {
+		t.Errorf("re-partition under ll %v, under simple %v; want ll longer (half the payload per line)", ll, simple)
+	}
+}

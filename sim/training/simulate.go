@@ -176,7 +176,7 @@ func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
 		network = ""
 	}
 	b, err := cluster.Build(cluster.Spec{GPU: s.Cluster.GPU, Nodes: max(1, s.Cluster.Nodes), PerNode: per,
-		Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network, Calibration: s.Calibration})
+		Intra: s.Cluster.Intra, Inter: s.Cluster.Inter, Network: network, Oversubscription: s.Cluster.Oversubscription, Calibration: s.Calibration})
 	if err != nil {
 		return nil, hw.GPU{}, err
 	}

@@ -182,7 +182,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 		closedForms = analyticCollectives(s, v, m, buckets)
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim
-	if real && fid != ideal && sch.Name == "dualpipev" && p.EP > 1 {
+	if real && fid != ideal && (sch.Name == "dualpipev" || s.Model.MoE.Overlap == overlapTwoMicrobatch) && p.EP > 1 {
 		// drawHidden's all-to-alls: one per F and B of a device (2m·v of
 		// them) and expert-parallel group on its GPUs.
 		closedForms += pp * 2 * m * v * dp * tp * cp / float64(p.EP)
