@@ -36,7 +36,7 @@ func BubbleFormula(name string, p, m, v int, t Times) (b Bubble, ok bool) {
 	overOps := func(idle float64) float64 { return idle / (mf*(F+B+W) + idle) }
 	const overWork = "b/(m(T_F+T_B+T_W)+b)"
 	switch name {
-	case "gpipe", "1f1b", "ready-first":
+	case "gpipe", "1f1b", "ready-first", "hetero-1f1b":
 		return Bubble{"(p−1)/(m+p−1)", "", (pf - 1) / (mf + pf - 1)}, true
 	case "interleaved":
 		return Bubble{"((p−1)/v)/(m+(p−1)/v)", "", ((pf - 1) / vf) / (mf + (pf-1)/vf)}, true

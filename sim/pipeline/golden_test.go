@@ -24,6 +24,7 @@ var gridCases = map[string][][3]int{
 	"local-loss":      {{4, 8, 0}, {2, 3, 0}},
 	"gpipe-2bp":       {{4, 8, 0}, {2, 3, 0}},
 	"1f1b-2bp":        {{4, 8, 0}, {4, 2, 0}},
+	"hetero-1f1b":     {{4, 8, 0}},
 }
 
 // TestGrids compares every schedule's time-aligned grid with

@@ -20,6 +20,7 @@ var names = []struct{ name, rule string }{
 	{"local-loss", "v = 1"},
 	{"gpipe-2bp", "v = 1"},
 	{"1f1b-2bp", "v = 1"},
+	{"hetero-1f1b", "v = 1"},
 }
 
 // Names returns the schedule names New accepts, in a fixed order.
@@ -48,8 +49,15 @@ func New(name string, p, m, v int) (Schedule, error) {
 	switch name {
 	case "gpipe":
 		return GPipe(p, m), nil
-	case "1f1b":
-		return OneFOneB(p, m), nil
+	case "1f1b", "hetero-1f1b":
+		// hetero-1f1b is HAPT's heterogeneity-aware 1F1B (Liang et al.
+		// 2025, arXiv 2509.24859): 1F1B until the training simulator,
+		// knowing its messages' and stages' times, lengthens each
+		// device's warm-up (Schedule.Retime) so sends over a slow link
+		// hide under compute.
+		s := OneFOneB(p, m)
+		s.Name = name
+		return s, nil
 	case "ready-first":
 		return ReadyFirst(p, m), nil
 	case "interleaved":

@@ -15,6 +15,27 @@ func OneFOneB(p, m int) Schedule {
 	return s
 }
 
+// Retime gives device d extra[d] more warm-up forwards than 1F1B's
+// p−d−1 (at most m in all), so that up to extra[d] more microbatches are
+// in flight on it while their messages travel. Extra is one count per
+// device; a shorter list leaves the other devices as they are. A device
+// never warms up with more forwards than the one before it: device d+1
+// runs its backward j after its forward w_{d+1}+j, which needs device d's,
+// and device d runs that forward before its backward j only when
+// w_{d+1} ≤ w_d; otherwise the pipeline would deadlock.
+func (s *Schedule) Retime(extra []int) {
+	prev := s.Microbatches
+	for d := range s.Order {
+		w := max(s.Stages-d-1, 0)
+		if d < len(extra) {
+			w += max(extra[d], 0)
+		}
+		w = min(w, prev)
+		prev = w
+		s.Order[d] = oneFOneBOrder(w, s.Microbatches)
+	}
+}
+
 // oneFOneBOrder is one device's 1F1B order with warmup warm-up forwards.
 func oneFOneBOrder(warmup, m int) []Op {
 	ops := make([]Op, 0, 2*m)

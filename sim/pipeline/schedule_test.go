@@ -168,3 +168,48 @@ func BenchmarkExecute(b *testing.B) {
 		Execute(s, t)
 	}
 }
+
+// TestRetime: hetero-1f1b with extra warm-up forwards keeps every op once
+// and starts device d with min(p−d−1+extra[d], m) forwards, no more than
+// the device before it (the count below also sees the first steady-state
+// forward).
+func TestRetime(t *testing.T) {
+	s, err := New("hetero-1f1b", 4, 8, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Retime([]int{2, 1, 0, 9})
+	if err := s.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for d, want := range []int{6, 4, 2, 2} {
+		got := 0
+		for _, op := range s.Order[d] {
+			if op.Kind != F {
+				break
+			}
+			got++
+		}
+		if got != want {
+			t.Errorf("device %d: %d warm-up forwards, want %d", d, got, want)
+		}
+	}
+}
+
+// TestRetimeFewMicrobatches: with fewer microbatches than stages every
+// device warms up with all of them, and the order still plays.
+func TestRetimeFewMicrobatches(t *testing.T) {
+	for m := 1; m <= 4; m++ {
+		s, err := New("hetero-1f1b", 4, m, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.Retime([]int{3, 2, 1, 0})
+		if err := s.Validate(); err != nil {
+			t.Errorf("m = %d: %v", m, err)
+		}
+		if _, err := run(s, Times{F: 1, B: 2, W: 1}); err != nil {
+			t.Errorf("m = %d: %v", m, err)
+		}
+	}
+}

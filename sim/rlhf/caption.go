@@ -3,6 +3,7 @@
 package rlhf
 
 import (
+	"fmt"
 	"math"
 
 	"paraplay/sim/scenario"
@@ -63,9 +64,32 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 			Source: "the slower pool sets the rate of a pipeline of two pools", Tolerance: 0.01},
 			"simulated steady rate {} steps/s; min(1/T_gen, 1/T_train) = {} steps/s", got, want, strategy.Sig3),
 			strategy.Figure("queue peak {}", strategy.Whole(r.MaxQueue)))
+		parts = append(parts, budgetParts(c, got)...)
 	default:
 		parts = append(parts, strategy.Figure("queue peak {}", strategy.Whole(r.MaxQueue)),
 			strategy.Figure("staleness mean {}", strategy.Value{V: r.MeanStaleness, Unit: strategy.Sig2}))
 	}
 	return parts, nil
+}
+
+// SearchTypes are the GPU types the caption's budget search (Search)
+// chooses pools from.
+var SearchTypes = []string{"h100-sxm", "h20", "a100-sxm-80gb"}
+
+// budgetParts sets a disaggregated run on two GPU types beside the best
+// deployment of one type that costs no more an hour (Search over
+// SearchTypes at the catalog's assumed rates), AReaL-Hex's comparison at
+// equal budget. simulated is the run's steady rate.
+func budgetParts(c Config, simulated float64) []strategy.Part {
+	if c.GenGPU.Name == c.TrainGPU.Name {
+		return nil
+	}
+	budget := float64(c.GenGPUs)*AssumedPrice(c.GenGPU.Name) + float64(c.GPUs-c.GenGPUs)*AssumedPrice(c.TrainGPU.Name)
+	best, homo, err := Search(c, SearchTypes, budget)
+	if err != nil || homo.Rate == 0 {
+		return nil
+	}
+	return []strategy.Part{strategy.Figure(fmt.Sprintf("at the assumed ${} an hour the best pools of one type are %d + %d %s, {} steps/s: this run is {}× as fast; the search's best is %d %s + %d %s",
+		homo.GenGPUs, homo.TrainGPUs, homo.GenGPU, best.GenGPUs, best.GenGPU, best.TrainGPUs, best.TrainGPU),
+		strategy.Value{V: budget, Unit: strategy.Fixed2}, strategy.Value{V: homo.Rate, Unit: strategy.Sig3}, strategy.Value{V: simulated / homo.Rate, Unit: strategy.Fixed2})}
 }

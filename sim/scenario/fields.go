@@ -142,7 +142,7 @@ var planFields = []Field{
 	{"training.grad_accumulation", "grad_accumulation", "fused or unfused", func(s *Scenario) string { return s.Training.GradAccumulation },
 		func(s *Scenario, v string) error { s.Training.GradAccumulation = v; return nil }},
 	tokensField,
-	{"parallel.partition", "partition", "equal or balanced", func(s *Scenario) string { return s.Parallel.Partition },
+	{"parallel.partition", "partition", "equal, balanced or operators", func(s *Scenario) string { return s.Parallel.Partition },
 		func(s *Scenario, v string) error { s.Parallel.Partition = v; return nil }},
 	{"parallel.layers_per_stage", "layers_per_stage", "layers of each model stage, e.g. 7,8*14,7", func(s *Scenario) string { return FormatLayerCounts(s.Parallel.LayersPerStage) },
 		func(s *Scenario, v string) error { return assign(&s.Parallel.LayersPerStage, v, ParseLayerCounts) }},

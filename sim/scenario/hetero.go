@@ -9,7 +9,7 @@ import (
 )
 
 // Partitions are the ways parallel.partition splits layers over stages.
-var Partitions = []string{"equal", "balanced"}
+var Partitions = []string{"equal", "balanced", "operators"}
 
 // SeqDists are the distributions data.seq_dist draws sequence lengths from.
 var SeqDists = []string{"fixed", "uniform", "lognormal"}

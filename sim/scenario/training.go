@@ -142,7 +142,10 @@ type Parallel struct {
 	// Partition is how layers are split over pipeline stages: equal
 	// (the same count each, Megatron's) or balanced (sized to the speed
 	// of the GPUs that run each stage, as HAPT and HARP do on mixed
-	// clusters).
+	// clusters) or operators (balanced below layer granularity: a stage
+	// boundary may fall between a layer's attention block and its MLP,
+	// HAPT's operator-level split; a real dense model of fixed-length
+	// sequences).
 	Partition string `yaml:"partition" json:"partition"`
 	// LayersPerStage, when set, is the number of layers of each model
 	// stage (pp·v of them, in model order; the first also holds the

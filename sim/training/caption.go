@@ -25,6 +25,9 @@ import (
 //     bytes between servers beside their closed forms (hzpMetrics);
 //   - per-layer sharding (parallel.zero_layers set): model states
 //     beside the sum over layers (osdpMetrics);
+//   - HAPT's operator-level split and heterogeneity-aware 1F1B: the
+//     slowest stage beside the balanced closed form, the pipeline beside
+//     1F1B's makespan with hidden sends (haptMetrics);
 //   - subnetwork data parallelism: a worker's model states and gradient
 //     bytes beside their formulas (sdpMetrics);
 //   - several iterations or faults: the steps done and lost, the
@@ -47,6 +50,7 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	parts = append(parts, sdpMetrics(s, tl)...)
 	parts = append(parts, hzpMetrics(s, tl)...)
 	parts = append(parts, osdpMetrics(s, tl)...)
+	parts = append(parts, haptMetrics(s, tl)...)
 	parts = append(parts, iterationMetrics(s, sum)...)
 	parts = append(parts, compressionMetrics(s, tl)...)
 	if s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0 && s.Failures.Duration == 0 {

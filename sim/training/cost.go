@@ -134,7 +134,7 @@ func (tr *iteration) price() error {
 	if err := c.splitLayers(); err != nil {
 		return err
 	}
-	if c.par.Partition == "balanced" {
+	if c.par.Partition == "balanced" || c.par.Partition == "operators" {
 		c.balance(tr.stageMult(), 0)
 	}
 	actElems := c.boundaryElements()
@@ -162,6 +162,9 @@ func (tr *iteration) price() error {
 		return err
 	}
 	c.stageCosts(tpAR, cpStep, etpAR, act)
+	if c.par.Partition == "operators" && c.real {
+		c.splitOperators(tr.stageMult())
+	}
 	if tr.sch.ChargeHeldW {
 		if err := c.chargeHeldW(act); err != nil {
 			return err

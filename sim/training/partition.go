@@ -86,8 +86,8 @@ func checkLayerSplit(s *scenario.Scenario, stages int, bad scenario.Reporter) {
 		return
 	case len(p.LayersPerStage) > 0 && p.FirstLastFewer > 0:
 		bad("parallel.layers_per_stage", "and parallel.first_last_fewer both split the layers; set one")
-	case p.Partition == "balanced":
-		bad("parallel.partition", "is balanced, which sizes the stages itself; drop parallel.layers_per_stage and parallel.first_last_fewer")
+	case p.Partition == "balanced" || p.Partition == "operators":
+		bad("parallel.partition", "is %s, which sizes the stages itself; drop parallel.layers_per_stage and parallel.first_last_fewer", p.Partition)
 	case s.Model.IsSynthetic():
 		bad("parallel.layers_per_stage", "splits a model's layers; a synthetic model gives its op times per stage")
 	case stages > 0:
@@ -99,5 +99,26 @@ func checkLayerSplit(s *scenario.Scenario, stages int, bad scenario.Reporter) {
 			fe := err.(*scenario.FieldError)
 			bad(fe.Field, "%s", fe.Msg)
 		}
+	}
+}
+
+// checkOperatorSplit checks parallel.partition: operators, which moves
+// parts of a dense layer between stages (hapt.go): it needs a real model
+// without experts, sequences of one length (a varying length re-prices
+// whole layers), and no re-partitioning recovery.
+func checkOperatorSplit(s *scenario.Scenario, bad scenario.Reporter) {
+	if s.Parallel.Partition != "operators" {
+		return
+	}
+	m, err := s.Model.Resolve()
+	switch {
+	case s.Model.IsSynthetic():
+		bad("parallel.partition", "is operators, which splits a model's layers; a synthetic model gives its op times per stage (use equal)")
+	case err == nil && m.IsMoE():
+		bad("parallel.partition", "is operators, which splits dense layers between their attention block and MLP; %s has experts (use balanced)", m.Name)
+	case s.Data.SeqDist != "" && s.Data.SeqDist != "fixed":
+		bad("parallel.partition", "is operators with data.seq_dist %s; it prices fixed-length sequences (set data.seq_dist: fixed, or partition: balanced)", s.Data.SeqDist)
+	case s.Recovery.Policy == scenario.PolicyResiHP && len(s.Faults) > 0:
+		bad("parallel.partition", "is operators with recovery.policy resihp, which re-partitions whole layers; use balanced")
 	}
 }

@@ -65,6 +65,7 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 		checkLayerSplit(s, stages, bad)
 	}
 	checkExperts(s, bad)
+	checkOperatorSplit(s, bad)
 	checkResiHP(s, bad)
 	checkSDP(s, bad)
 	checkCyclic(s, bad)

@@ -207,6 +207,7 @@ func (tr *iteration) build() error {
 	if err := tr.price(); err != nil {
 		return err
 	}
+	tr.retime()
 	tr.assignSequences()
 	if err := tr.useProtocol(); err != nil {
 		return err

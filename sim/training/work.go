@@ -178,7 +178,9 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	}
 	sends, closedForms := 0.0, 0.0
 	if fid == analytic {
-		sends = dp * (pp * v) * 2 * m
+		// Each microbatch crosses each of the pp·v − 1 boundaries
+		// between model chunks twice (forward and backward).
+		sends = dp * max(pp*v-1, 0) * 2 * m
 		closedForms = analyticCollectives(s, v, m, buckets)
 	}
 	groupOps := g / mp * (ops + buckets*v + 1) * sim

@@ -16,7 +16,7 @@ import (
 func TestSiteOperatorGraphs(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "pipeline.html", 12, "opgraph-pipeline")
+	captions := readDemos(t, ctx, base, "pipeline.html", 14, "opgraph-pipeline")
 	if c := captions[10]; !strings.Contains(c, "8 stages") || !strings.Contains(c, "simulated") {
 		t.Errorf("the GPipe LSTM demo's caption lacks its stages: %q", c)
 	}

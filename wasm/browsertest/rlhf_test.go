@@ -42,14 +42,15 @@ func TestRLHFPresets(t *testing.T) {
 	noConsoleErrors(t, con)
 }
 
-// TestSiteRLHFArticle reads the RLHF article: its four demos show
+// TestSiteRLHFArticle reads the RLHF article: its five demos show
 // posters and captions whose simulated figure matches its closed form,
 // each is saved as a screenshot, and the interleaved and disaggregated
-// demos play.
+// demos play, and the deployment the budget search chose (AReaL-Hex) plays
+// with its caption beside the best single-type pools.
 func TestSiteRLHFArticle(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	captions := readDemos(t, ctx, base, "rlhf.html", 4, "rlhf")
+	captions := readDemos(t, ctx, base, "rlhf.html", 5, "rlhf")
 	if c := captions[0]; !strings.Contains(c, "simulated step 3.19 s; reshard + generate + score + train = 3.19 s") {
 		t.Errorf("the co-located caption lacks its sum-of-phases check: %q", c)
 	}
@@ -59,7 +60,11 @@ func TestSiteRLHFArticle(t *testing.T) {
 	if c := captions[2]; !strings.Contains(c, "simulated steady rate") || !strings.Contains(c, "min(1/T_gen, 1/T_train)") {
 		t.Errorf("the disaggregated caption lacks its steady-rate check: %q", c)
 	}
+	if c := captions[4]; !strings.Contains(c, "best pools of one type") || !strings.Contains(c, "simulated steady rate") {
+		t.Errorf("the budget search's caption lacks its comparison: %q", c)
+	}
 	playDemo(t, ctx, 2, "rlhf")
 	playDemo(t, ctx, 3, "rlhf")
+	playDemo(t, ctx, 5, "rlhf")
 	noConsoleErrors(t, con)
 }
