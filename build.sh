@@ -31,11 +31,34 @@ build_site() {
 	go run ./site/cmd/sitegen -docs docs -out "$OUT"
 }
 
+# WASM_COLD lists the packages of the wasm that run only at start-up or on a
+# person's input, never in a frame or a simulation's inner loop: Ebitengine's
+# shader compiler (go/parser, text/template, regexp, math/big) and its PNG
+# and zip code, and the playground's URL and control handling, once a run.
+# They are compiled without inlining (-l), which keeps each call a call: the
+# wasm shrinks by about 120 KB gzip (inlined copies, and the inline trees the
+# pclntab keeps for them). A package compiled with -l also exports nothing
+# to inline, so none that a frame or a simulation calls into is listed:
+# sim/scenario (13 KB more) and Ebitengine's shaderir, which its draw calls
+# use, keep inlining, as do fmt, reflect and time (89 KB more), which format
+# captions and labels.
+WASM_COLD=(
+	'go/...' math/big 'text/...' regexp 'regexp/...' archive/zip 'compress/...'
+	'net/...' 'encoding/...' 'hash/...' 'golang.org/x/text/...'
+	github.com/hajimehoshi/ebiten/v2/internal/shader
+	github.com/hajimehoshi/ebiten/v2/internal/shaderir/glsl
+	github.com/hajimehoshi/ebiten/v2/internal/builtinshader
+	github.com/hajimehoshi/ebiten/v2/internal/png
+	paraplay/wasm/playground
+)
+
 build_wasm() {
 	say "wasm: building $OUT/paraplay.wasm"
 	mkdir -p "$OUT"
 	local start=$SECONDS
-	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o "$OUT/paraplay.wasm" ./wasm
+	local cold=() p
+	for p in "${WASM_COLD[@]}"; do cold+=("-gcflags=$p=-l"); done
+	GOOS=js GOARCH=wasm go build -trimpath "${cold[@]}" -ldflags='-s -w' -o "$OUT/paraplay.wasm" ./wasm
 	cp "$(go env GOROOT)/lib/wasm/wasm_exec.js" "$OUT/wasm_exec.js"
 	local size gz
 	size=$(wc -c <"$OUT/paraplay.wasm")

@@ -67,9 +67,9 @@ type demoView struct {
 	// mode: the block's run (a=) beside the row's (b=), on one clock.
 	Beside []compareRow
 	// Static makes the block a table of the run's caption figures,
-	// computed at build time, with no poster and no live demo: for runs the
-	// browser build refuses, such as a TPU slice's (the playground leaves
-	// the TPU support out to stay small), which paraplay run reproduces.
+	// computed at build time, with no poster and no live demo: for runs
+	// larger than the browser's work budget, such as a whole TPU pod's,
+	// which paraplay run reproduces.
 	Static bool
 }
 

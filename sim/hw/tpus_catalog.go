@@ -1,12 +1,6 @@
-//go:build !js
-
 package hw
 
 import "paraplay/sim/units"
-
-// The TPU catalog is host-only: the browser build refuses TPU slices
-// (cluster.topology, sim/scenario/torus_check_js.go), so it carries no
-// TPU presets (tpus_js.go) and saves their tables and equality code.
 
 // tpuBook cites the book's chapter 2 table.
 const tpuBook = "'How to Scale Your Model' (Austin et al., Google DeepMind, 2025; jax-ml.github.io/scaling-book), Part 2 'How to Think About TPUs', TPU Specs table (read in jax-ml/scaling-book tpus.md, versions of Feb 2025 and later)"

@@ -9,9 +9,8 @@ import (
 // AlgorithmTorus is collective.TorusSchedule on a TPU slice: a
 // bidirectional ring per torus axis, all the spanned axes at once. It is
 // what "auto" takes on a slice for the operations it does (torusOp). The
-// torus schedules, their closed forms and their checks are host-only
-// (torus_host.go): the browser build refuses the algorithm (torus_js.go),
-// to keep the wasm small.
+// torus schedules, their closed forms and their checks are in
+// torus_host.go.
 const AlgorithmTorus = "torus"
 
 // torusOp reports whether op has a torus schedule.

@@ -15,6 +15,7 @@ import (
 	"paraplay/sim/rlhf"
 	"paraplay/sim/scenario"
 	"paraplay/sim/splitlearn"
+	"paraplay/sim/sppo"
 	"paraplay/sim/strategy"
 	"paraplay/sim/swarm"
 	"paraplay/sim/training"
@@ -36,6 +37,7 @@ var builtins = []strategy.Strategy{
 	swarm.Strategy{},
 	opgraph.Strategy{},
 	mgrit.Strategy{},
+	sppo.Strategy{},
 }
 
 // registry is every strategy registered, built-ins first.

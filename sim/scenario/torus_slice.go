@@ -1,13 +1,6 @@
-//go:build !js
-
 package scenario
 
 import "paraplay/sim/cluster"
-
-// The slice itself is host-only like the rest of the TPU support: the
-// browser build refuses a scenario that names one (torus_check_js.go), so
-// there Slice reports none (torus_slice_js.go) and the torus code is left
-// out of the download.
 
 // slice is the cluster's TPU slice of the given shape.
 func (s *Scenario) slice(shape [3]int) cluster.Slice {

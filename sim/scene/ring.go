@@ -49,6 +49,9 @@ func (g segment) at(f float64) (x, y float64) {
 // the top and the ids running clockwise, with boxes as large as the spacing
 // allows.
 func layoutRing(tl *timeline.Timeline, top, bottom, w, s float64) ringLayout {
+	if x, y := torusGrid(tl); x > 0 {
+		return layoutGrid(tl, x, y, top, bottom, w, s)
+	}
 	n := len(tl.GPUs)
 	halfW, halfH := w/2-12*s, (bottom-top)/2
 	maxW, maxH := 100*s, 56*s

@@ -328,8 +328,7 @@ func (tr *iteration) prefetch(gpus, ready []int, bytes units.Bytes) ([]int, erro
 	return tr.collective(collective.OpAllGather, "zero", gpus, starts, bytes)
 }
 
-// onTorus and torusTimeOf are torus.go's torusCollective and torusTime on
-// the host; nil in the browser build, which runs no TPU slice.
+// onTorus and torusTimeOf are torus.go's torusCollective and torusTime.
 var (
 	onTorus     func(tr *iteration, op collective.Op, purpose string, gpus, ready []int, bytes units.Bytes) ([]int, bool, error)
 	torusTimeOf func(tr *iteration, op collective.Op, gpus []int, bytes units.Bytes) (float64, bool)

@@ -1,5 +1,3 @@
-//go:build !js
-
 package training
 
 import (
@@ -19,11 +17,9 @@ import (
 // its collectives as the torus collectives over the box's axes
 // (collective.TorusSchedule and its closed form collective.TorusTime: a
 // bidirectional ring per axis, every axis at once), the way XLA runs a
-// collective over mesh axes, not as one ring over chip ids. Host-only,
-// like the rest of the TPU support (torus_js.go).
+// collective over mesh axes, not as one ring over chip ids.
 
-// The hooks the host build sets and the browser build leaves nil
-// (torus_js.go), so that none of this is in the download.
+// The hooks this file sets (dataparallel.go calls through them).
 func init() {
 	onTorus = (*iteration).torusCollective
 	torusTimeOf = (*iteration).torusTime

@@ -6,13 +6,16 @@ import (
 	"context"
 	"image"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 
 	"paraplay/sim/run"
 	"paraplay/sim/scenario"
+	"paraplay/sim/scene"
 	"paraplay/sim/timeline"
 )
 
@@ -85,27 +88,59 @@ func demoRun(t *testing.T, ctx context.Context, base, page, title string) (strin
 	return full, tl
 }
 
-// TestSPPOStaticDemo reads the long-sequences article's SPPO demo, a
-// static table (the browser build leaves SPPO out): it must carry the
-// simulator's GPU peak and host memory beside their closed forms and what
-// offloading adds to the run.
-func TestSPPOStaticDemo(t *testing.T) {
+// TestSPPOOffloadsOnPCIe opens the long-sequences article's SPPO demo in
+// its full page: the run must end when the CLI's does. Paused halfway
+// through the longest offload, the scene's draw list for that instant (on
+// the host, at the page's canvas size) places the offload's packet on the
+// GPU's PCIe link to its host lane; the screenshot must paint it in its
+// fill, and a hover over it must name the host it goes to. Look at
+// paraplay-sppo-offload.png.
+func TestSPPOOffloadsOnPCIe(t *testing.T) {
 	base := serve(t)
 	ctx, con := browser(t)
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/long-sequences.html")); err != nil {
-		t.Fatal(err)
+	full, tl := demoRun(t, ctx, base, "long-sequences.html", "SPPO")
+	open(t, ctx, base, full+"&autoplay=0")
+	if st := state(t, ctx); st.Error != "" || st.End != float64(tl.End) {
+		t.Fatalf("got %v; want a run with no error ending at the CLI's %v", st, tl.End)
 	}
-	waitFor(t, ctx, "the static demo", `document.querySelectorAll("figure.static-run").length >= 1`)
-	text := eval[string](t, ctx, `[...document.querySelectorAll("figure.static-run")].map(f => f.innerText).join("\n")`)
-	t.Logf("static demo: %s", strings.Join(strings.Fields(text), " "))
-	for _, want := range []string{"simulated run 40.3 s", "GPU peak memory 50.8 GiB; closed form 50.8 GiB", "169.8 GiB with nothing offloaded", "host memory per GPU 127.5 GiB", "offloading adds 132 ms"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the SPPO demo lacks %q", want)
+	k := -1
+	for i := range tl.Transfers.Len() {
+		x := tl.Transfers.At(i)
+		if tl.GPUs[x.Dst].Role == "cpu" && (k < 0 || x.End-x.Start > tl.Transfers.At(k).End-tl.Transfers.At(k).Start) {
+			k = i
 		}
 	}
-	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(document.querySelector("figure.static-run").scrollIntoView({block: "center"}), true)`)); err != nil {
-		t.Fatal(err)
+	if k < 0 {
+		t.Fatal("the run has no offload to a host")
 	}
-	assertDrawn(t, screenshot(t, ctx, "paraplay-sppo-static.png"), 20)
-	noConsoleErrors(t, con)
+	x := tl.Transfers.At(k)
+	at := (x.Start + x.End) / 2
+	pauseAt(t, ctx, float64(at), 1e6)
+	img := screenshot(t, ctx, "paraplay-sppo-offload.png")
+	assertDrawn(t, img, 50)
+	c := canvasOf(t, ctx)
+	dl := scene.Build(tl, at, scene.Options{Width: c.w, Height: c.h})
+	id := "xfer/" + strconv.Itoa(k)
+	for _, it := range dl.Items {
+		if it.ID != id {
+			continue
+		}
+		px, py := c.left+c.k*(it.X+it.W/2), c.top+c.k*(it.Y+it.H/2)
+		r, g, b, _ := img.At(int(px), int(py)).RGBA()
+		if abs(int(r>>8)-int(it.Fill.R)) > 8 || abs(int(g>>8)-int(it.Fill.G)) > 8 || abs(int(b>>8)-int(it.Fill.B)) > 8 {
+			t.Errorf("the offload's packet is painted #%02x%02x%02x at (%.0f, %.0f); want its fill #%02x%02x%02x", r>>8, g>>8, b>>8, px, py, it.Fill.R, it.Fill.G, it.Fill.B)
+		}
+		if err := chromedp.Do(ctx, chromedp.MouseEvent(input.DispatchMouseEventTypeMouseMoved, px, py)); err != nil {
+			t.Fatal(err)
+		}
+		waitFor(t, ctx, "the offload's tooltip", `window.paraplay.hover === "`+id+`"`)
+		tip := eval[string](t, ctx, `window.paraplay.hoverText`)
+		t.Logf("offload %d (%v, %v–%v): %q", k, x.Bytes, x.Start, x.End, tip)
+		if want := "→ " + tl.GPUs[x.Dst].Name; !strings.Contains(tip, want) {
+			t.Errorf("the offload's tooltip reads %q; want %q in it", tip, want)
+		}
+		noConsoleErrors(t, con)
+		return
+	}
+	t.Errorf("the scene draws no packet %s at %v", id, at)
 }
