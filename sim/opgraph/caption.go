@@ -41,6 +41,10 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	case Hybrid:
 		parts = append(parts, hybridFormula(s, g, r, sum))
 	default:
+		if hasSkips(g) { // LAMP's split of a U-Net (lamp_caption.go)
+			parts = append(parts, lampParts(g, r, sum, s.Cluster.Network == "ideal")...)
+			break
+		}
 		more, err := stageParts(s, g, r)
 		if err != nil {
 			return nil, err

@@ -22,6 +22,12 @@
 //     only): LSTM layers model parallel as a wavefront over the time
 //     steps, the softmax data parallel, held to 3E + 3W·c + 3f on free
 //     links.
+//   - model, for a graph with skip connections (the 3-D U-Net of Çiçek et
+//     al. 2016, unet3d.go, its 19,069,955 parameters held to the paper):
+//     LAMP's split (lamp.go, Zhu et al. 2020, host only), GPipe stages cut
+//     inside skip spans by dynamic programming, each skip tensor sent
+//     straight to the stage that reads it, every stage's memory checked
+//     against the GPU.
 //
 // Pricing is first-order (forwardTime): a convolution, dense layer or
 // LSTM step at its FLOPs over the GPU's peak times its preset efficiency,
@@ -30,5 +36,5 @@
 //
 // Host only, with no demo yet: FlexFlow's per-operator split searched by
 // MCMC (flexflow.go) and DLPlacer's placement of a module's branches on a
-// worker's GPUs (place.go). LAMP's 3D U-Net is not built.
+// worker's GPUs (place.go).
 package opgraph

@@ -14,6 +14,11 @@ const (
 	Dense     // a fully connected layer with bias
 	Embedding // a lookup of one row a word
 	LSTM      // one LSTM layer run over Steps time steps
+	// The 3-D U-Net's (unet3d.go): a Kernel³ convolution with a bias, a
+	// Kernel³/Stride transposed convolution without one, a channel concat.
+	Conv3D
+	UpConv3D
+	Concat
 )
 
 // Op is one operator of a graph, with the shapes of one sample.
@@ -33,6 +38,8 @@ type Op struct {
 	// H and W are the output's spatial size (Conv, BatchNorm, ReLU,
 	// pools, Add); 1 for a dense layer.
 	H, W int
+	// D is a 3-D output's depth (0 for 2-D operators).
+	D int
 	// Steps is the time steps an LSTM or embedding runs over (1 else).
 	Steps int
 	// Inputs are the indexes of the operators whose outputs this one
@@ -66,6 +73,8 @@ func (o Op) Params() int64 {
 		return in * out
 	case LSTM:
 		return 4 * (in*out + out*out + out)
+	case Conv3D, UpConv3D:
+		return conv3DParams(o)
 	}
 	return 0
 }
@@ -78,8 +87,10 @@ func (o Op) Params() int64 {
 // FLOPs are 2·MACs.
 func (o Op) MACs() int64 {
 	in, out, k := int64(o.In), int64(o.Out), int64(o.Kernel)
-	hw := int64(o.H) * int64(o.W)
+	hw := int64(o.H) * int64(o.W) * int64(max(o.D, 1))
 	switch o.Kind {
+	case Conv3D, UpConv3D:
+		return conv3DMACs(o, hw)
 	case Conv:
 		return k * k * in * out * hw
 	case Dense:

@@ -21,6 +21,7 @@ const section = "graph"
 const (
 	ModelResNet50 = "resnet50"
 	ModelSeq2Seq  = "seq2seq-lstm"
+	ModelUNet3D   = "unet3d"
 )
 
 // Limits of the graph section.
@@ -50,12 +51,16 @@ type Settings struct {
 	Image int
 	// Words is the seq2seq LSTM's source and target length, 1..MaxWords.
 	Words int
+	// Volume, Channels and Levels are the 3-D U-Net's input side in voxels
+	// (a multiple of 2^(Levels−1) up to MaxVolume), first width
+	// (1..MaxChannels) and levels (2..MaxLevels), unet3d.go.
+	Volume, Channels, Levels int
 }
 
 // DefaultSettings is the graph section of a default scenario: ResNet-50
 // at 224×224, 256 images an iteration, data parallel.
 func DefaultSettings() Settings {
-	return Settings{Model: ModelResNet50, Split: Data, Batch: 256, Microbatches: 8, Image: 224, Words: 30}
+	return Settings{Model: ModelResNet50, Split: Data, Batch: 256, Microbatches: 8, Image: 224, Words: 30, Volume: 128, Channels: 32, Levels: 4}
 }
 
 // SettingsOf is s's graph section.
@@ -66,13 +71,16 @@ func Edit(s *scenario.Scenario, f func(*Settings)) { scenario.Edit(s, section, f
 
 // rows are the graph section's rows of the field table, in order.
 var rows = []scenario.Row{
-	{Key: "model", Param: "graph_model", Help: "resnet50 or seq2seq-lstm", Field: "Model", Trim: true},
+	{Key: "model", Param: "graph_model", Help: "resnet50, seq2seq-lstm or unet3d", Field: "Model", Trim: true},
 	{Key: "split", Param: "graph_split", Help: "data, model or hybrid", Field: "Split", Trim: true},
 	{Key: "batch", Param: "graph_batch", Field: "Batch"},
 	{Key: "microbatches", Param: "graph_mb", Field: "Microbatches"},
 	{Key: "stage_replicas", Param: "stage_replicas", Help: "GPUs per stage, e.g. 1,1,1,5", Field: "StageReplicas", Trim: true},
 	{Key: "image", Param: "image", Field: "Image"},
 	{Key: "words", Param: "words", Field: "Words"},
+	{Key: "volume", Param: "unet_volume", Field: "Volume"},
+	{Key: "channels", Param: "unet_channels", Field: "Channels"},
+	{Key: "levels", Param: "unet_levels", Field: "Levels"},
 }
 
 // Strategy is operator-graph training as a strategy of the scenario.
@@ -101,8 +109,10 @@ func FromScenario(s *scenario.Scenario) (Graph, Run, error) {
 		g, err = ResNet50(y.Image)
 	case ModelSeq2Seq:
 		g, err = Seq2SeqLSTM(y.Words, y.Words)
+	case ModelUNet3D:
+		g, err = unetScenario(y)
 	default:
-		err = fmt.Errorf("graph.model: is %q; allowed resnet50, seq2seq-lstm", y.Model)
+		err = fmt.Errorf("graph.model: is %q; allowed resnet50, seq2seq-lstm, unet3d", y.Model)
 	}
 	if err == nil && y.StageReplicas != "" {
 		r.StageReplicas, err = scenario.ParseLayerCounts(y.StageReplicas)

@@ -64,7 +64,7 @@ func forwardTime(o Op, b int, gpu hw.GPU) units.Time {
 	if m := o.MACs(); m > 0 {
 		return gpu.ComputeTime(2*float64(m)*float64(b), 0)
 	}
-	elems := float64(o.Out) * float64(max(o.H, 1)) * float64(max(o.W, 1)) * float64(max(o.Steps, 1)) * float64(b)
+	elems := float64(o.Out) * float64(max(o.H, 1)) * float64(max(o.W, 1)) * float64(max(o.D, 1)) * float64(max(o.Steps, 1)) * float64(b)
 	rw := 2.0
 	if o.Kind == Add {
 		rw = 3
@@ -75,7 +75,7 @@ func forwardTime(o Op, b int, gpu hw.GPU) units.Time {
 // outBytes is op o's output for b samples, bf16: what a stage ending with
 // it sends to the next.
 func outBytes(o Op, b int) units.Bytes {
-	return units.Bytes(float64(o.Out)*float64(max(o.H, 1))*float64(max(o.W, 1))*float64(max(o.Steps, 1))*float64(b)*bytesPerElement + 0.5)
+	return units.Bytes(float64(o.Out)*float64(max(o.H, 1))*float64(max(o.W, 1))*float64(max(o.D, 1))*float64(max(o.Steps, 1))*float64(b)*bytesPerElement + 0.5)
 }
 
 // check refuses a Run that does not fit the graph, naming the scenario
@@ -90,7 +90,7 @@ func (r Run) check(g Graph) (hw.GPU, error) {
 	for _, d := range reps {
 		sum, least = sum+d, min(least, d)
 	}
-	switch c := len(cuts(g)); {
+	switch c := cutCount(g); {
 	case r.GPUs < 1 || r.GPUs > 8:
 		key, is, allowed = "cluster.gpus_per_node", r.GPUs, "1..8 (one server)"
 	case r.Split != Data && r.Split != Model && r.Split != Hybrid:
@@ -104,7 +104,10 @@ func (r Run) check(g Graph) (hw.GPU, error) {
 	case r.Split == Model && (sum != r.GPUs || least < 1 || c < len(reps)-1):
 		key, is, allowed = "graph.stage_replicas", reps, "≥ 1 GPU a stage, as many GPUs in all as the cluster has, at most "+strconv.Itoa(c+1)+" stages"
 	default:
-		return gpu, g.Validate()
+		if err := g.Validate(); err != nil {
+			return gpu, err
+		}
+		return gpu, r.checkFit(g, gpu) // a U-Net's stages in memory (lamp.go)
 	}
 	return gpu, fmt.Errorf("%s: is %v; allowed %s", key, is, allowed)
 }
@@ -138,6 +141,10 @@ func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error
 		r.Microbatches, r.StageReplicas = r.GPUs, []int{r.GPUs}
 	case Hybrid:
 		return simulateHybrid(g, r, gpu, base)
+	case Model:
+		if hasSkips(g) { // a U-Net: LAMP's cuts inside skip spans (lamp.go)
+			return simulateLAMP(g, r, gpu, base)
+		}
 	}
 	return simulateModel(g, r, gpu, base)
 }

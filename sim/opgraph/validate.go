@@ -30,7 +30,7 @@ func (g Graph) Validate() error {
 // String is the kind's name: conv, batchnorm, relu, maxpool, avgpool,
 // add, dense, embedding or lstm.
 func (k Kind) String() string {
-	names := [...]string{"conv", "batchnorm", "relu", "maxpool", "avgpool", "add", "dense", "embedding", "lstm"}
+	names := [...]string{"conv", "batchnorm", "relu", "maxpool", "avgpool", "add", "dense", "embedding", "lstm", "conv3d", "upconv3d", "concat"}
 	if int(k) < len(names) {
 		return names[k]
 	}

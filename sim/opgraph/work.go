@@ -46,6 +46,9 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		}
 		it.Spans = budget.Count{N: 2 * m * k, Why: "2 × graph.microbatches × the stages", Field: section + ".microbatches", Fix: fix}
 		it.Transfers = budget.Count{N: 2*m*(k-1) + rings, Why: it.Spans.Why + ", and each stage's ring", Field: section + ".microbatches", Fix: fix}
+		if hasSkips(g) && r.Split == Model { // LAMP: a message each way between any two stages (lamp.go)
+			it.Transfers.N = m * k * (k - 1)
+		}
 	}
 	// The graph itself: its operators, built once.
 	it.Ops = max(it.Ops, it.Spans.N) + float64(len(g.Ops))
