@@ -4,14 +4,8 @@ package browsertest
 
 import (
 	"context"
-	"net/url"
-	"strings"
 	"testing"
 
-	"github.com/chromedp/chromedp"
-
-	"paraplay/sim/run"
-	"paraplay/sim/scenario"
 	"paraplay/sim/timeline"
 )
 
@@ -59,27 +53,7 @@ func TestSwarmPeerMoves(t *testing.T) {
 // the link's scenario).
 func firstMove(t *testing.T, ctx context.Context, base, title string) (string, timeline.State) {
 	t.Helper()
-	if err := chromedp.Do(ctx, chromedp.Navigate(base+"/internet-training.html")); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, ctx, title, `[...document.querySelectorAll("figure.demo")].some(f => f.dataset.title.includes("`+title+`"))`)
-	full := eval[string](t, ctx, `(() => {
-		const f = [...document.querySelectorAll("figure.demo")].find(f => f.dataset.title.includes("`+title+`"));
-		const a = [...f.querySelectorAll("figcaption a")].find(a => a.textContent === "open full page");
-		return a ? a.getAttribute("href") : "";
-	})()`)
-	q, err := url.ParseQuery(strings.TrimPrefix(full, "play.html?"))
-	if full == "" || err != nil {
-		t.Fatalf("%s: full-page link %q (%v)", title, full, err)
-	}
-	s, err := scenario.FromQuery(q)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := run.Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, tl := demoRun(t, ctx, base, "internet-training.html", title)
 	for _, st := range tl.States {
 		if st.State == timeline.StateReplan {
 			t.Logf("%s: first move: peer %d to %s, %v–%v", title, st.GPU, st.Group, st.Start, st.End)
