@@ -29,10 +29,11 @@ type costs struct {
 	real  bool // a real model (else synthetic op times)
 	pricing
 	par scenario.Parallel
-	// layers[k] is the number of layers of model stage k; opTime[kind][k]
-	// its F, B and W compute, commTime its blocking TP/CP/EP
-	// communication in F and B, of kind commKind.
-	layers   []int
+	// layers[k] is the number of layers of model stage k (with a memo of
+	// its parameters per GPU); opTime[kind][k] its F, B and W compute,
+	// commTime its blocking TP/CP/EP communication in F and B, of kind
+	// commKind.
+	stageSplit
 	opTime   [3][]units.Time
 	commTime [2][]units.Time
 	commKind timeline.Kind
@@ -370,7 +371,44 @@ func (c *costs) atLength(k, seq int) [5]units.Time {
 // shard of the stage's layers, and of the embedding or the head on the
 // first and last stages.
 func (c *costs) stageParams(k int) float64 {
-	return workload.StageParamsOf(c.model, c.stage(k), c.par.TP, c.par.EP, c.par.Plan().ExpertTP())
+	key := paramsKey{c.stage(k), c.par.TP, c.par.EP, c.par.ETP}
+	if key.etp == 0 { // parallel.Plan.ExpertTP
+		key.etp = key.tp
+	}
+	if k < len(c.params) && c.params[k].ok && c.params[k].key == key {
+		return c.params[k].n
+	}
+	n := workload.StageParamsOf(c.model, key.st, key.tp, key.ep, key.etp)
+	if len(c.params) != len(c.layers) {
+		c.params = make([]paramsMemo, len(c.layers))
+	}
+	c.params[k] = paramsMemo{key, n, true}
+	return n
+}
+
+// stageSplit is the layers of each model stage, with a memo of the
+// parameters a GPU of each holds: the planner's estimator asks for them
+// several times a plan (memory, gradient buckets, the optimizer step),
+// and each answer counts the whole model again.
+type stageSplit struct {
+	layers []int
+	params []paramsMemo
+}
+
+// paramsMemo is stageParams(k) for the stage and split in key; a memo
+// whose key no longer matches (a stage re-split, another plan) is
+// recomputed.
+type paramsMemo struct {
+	key paramsKey
+	n   float64
+	ok  bool
+}
+
+// paramsKey is what a stage's parameters per GPU depend on beyond the
+// model.
+type paramsKey struct {
+	st          workload.Stage
+	tp, ep, etp int
 }
 
 // deviceParams is the parameters of a GPU of a pipeline device that holds

@@ -164,7 +164,7 @@ func (e *Estimator) estimate(s scenario.Scenario, mode int) (Estimate, error) {
 	}
 	est := Estimate{Capacity: tr.gpu.HBM}
 	if tr.real {
-		est.PeakMemory = tr.peakMemory()
+		est.PeakMemory = tr.peakMemory(e.schedules[sk(s.Parallel)].inFlight)
 	}
 	if mode == screen && est.Capacity > 0 && float64(est.PeakMemory) > e.over*float64(est.Capacity) {
 		return est, nil
@@ -193,7 +193,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 		if err != nil {
 			return nil, nil, fmt.Errorf("parallel.schedule: %w", err)
 		}
-		bs = &builtSched{sch, opCounts(sch)}
+		bs = &builtSched{sch, opCounts(sch), heldAtForwards(sch)}
 		e.schedules[sk] = bs
 	}
 	c := s.Cluster
@@ -222,8 +222,9 @@ func sk(p scenario.Parallel) schedKey {
 
 // builtSched is a schedule an estimator has built, with its op counts.
 type builtSched struct {
-	sch    pipeline.Schedule
-	counts [][][pipeline.W + 1]units.Time
+	sch      pipeline.Schedule
+	counts   [][][pipeline.W + 1]units.Time
+	inFlight [][][]float64 // the activations held at forwards (peak.go)
 }
 
 // opCounts is, for each device of sch, chunk and op kind, how many such
@@ -247,12 +248,18 @@ func opCounts(sch pipeline.Schedule) [][][pipeline.W + 1]units.Time {
 // the B of the same microbatch and stage gives them back when it ends
 // (under 2BP, all but the W's inputs, which its W gives back), and
 // a device runs its ops one at a time in order, so the walk through the
-// order visits every level the run will.
-func (tr *iteration) peakMemory() units.Bytes {
+// order visits every level the run will. inFlight, when not nil, is the
+// schedule's in-flight vectors (peak.go), which give the same peak without
+// the walk when backward and weight gradients do not split.
+func (tr *iteration) peakMemory(inFlight [][][]float64) units.Bytes {
 	var worst units.Bytes
 	reserve := reserveOf(tr.gpu, tr.par).Total()
+	held := make([]float64, tr.sch.Chunks)
 	for d, order := range tr.sch.Order {
 		var bytes, peak float64
+		if inFlight != nil && tr.heldW == nil {
+			peak, order = tr.activationPeak(d, inFlight[d], held), nil
+		}
 		for _, o := range order {
 			k := tr.stageOfDev[d][o.Chunk]
 			held := tr.actBytes[k] + tr.expertActivations(k)

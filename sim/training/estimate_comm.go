@@ -134,7 +134,10 @@ func (tr *iteration) streamBound(d int, links map[ringKey]*ringLinks) (streamBou
 	}
 	var params units.Bytes
 	order := tr.sch.Order[d]
-	final := order[len(order)-1]
+	final, want := order[len(order)-1], pipeline.B
+	if tr.sch.SplitBackward {
+		want = pipeline.W
+	}
 	for c := 0; c < tr.sch.Chunks; c++ {
 		k := tr.stageOfDev[d][c]
 		bytes := tr.gradBytes(k)
@@ -143,13 +146,16 @@ func (tr *iteration) streamBound(d int, links map[ringKey]*ringLinks) (streamBou
 			continue
 		}
 		nb := tr.bucketCount(k)
-		last := c == final.Chunk && final == tr.lastBackward(d, c)
+		// The device's final op is chunk c's last backward (lastBackward)
+		// when it is of c and of the kind that finishes the gradients.
+		last := c == final.Chunk && final.Kind == want
+		// Every bucket but the last is the same size: priced once.
+		even := grads.time(op, bytes/units.Bytes(nb))
 		for j := 0; j < nb; j++ {
-			piece := bytes / units.Bytes(nb)
-			if j == nb-1 {
-				piece += bytes % units.Bytes(nb)
+			t := even
+			if j == nb-1 && bytes%units.Bytes(nb) != 0 {
+				t = grads.time(op, bytes/units.Bytes(nb)+bytes%units.Bytes(nb))
 			}
-			t := grads.time(op, piece)
 			b.Before += t
 			if last {
 				b.Last = append(b.Last, t)

@@ -224,7 +224,11 @@ func spansPerOp(p scenario.Parallel) float64 {
 
 // modelWorkBytes bounds what a real model's pricing allocates beyond the
 // graph: FlashAttention's operator lists (twice over under tensor or
-// expert parallelism), the preset look-ups, a mixture's routing.
+// expert parallelism), a mixture's routing. Looking the preset up
+// allocates nothing: workload.LookupModel copies a Model out of a catalog
+// built once per process (it rebuilt the catalog, 8.4 KB, on every call
+// until the planner's profile found it, and a run looked it up several
+// times: 192 KiB was charged for it then).
 func modelWorkBytes(s scenario.Scenario) float64 {
 	var n float64
 	if !s.Model.Eager() {
@@ -233,17 +237,8 @@ func modelWorkBytes(s scenario.Scenario) float64 {
 			n += opListBytes
 		}
 	}
-	if s.Model.Preset != "" {
-		n += lookupBytes
-	}
 	return n + moeWorkBytes(s)
 }
-
-// lookupBytes bounds what looking the model preset up allocates over a
-// run's validation and pricing (workload.LookupModel builds the catalog,
-// 19 KB a look-up, measured, and a run looks it up several times; a model without a preset looks
-// nothing up).
-const lookupBytes = 192 << 10
 
 // analyticCollectives bounds the closed-form collectives of an analytic
 // iteration of s with v chunks, m microbatches and b buckets: per chunk
@@ -279,10 +274,12 @@ func analyticCollectives(s scenario.Scenario, v, m, b float64) float64 {
 
 // opListBytes bounds what building the operator lists of FlashAttention's
 // activations allocates (activations.go: a layer, the embedding and the
-// head; measured at 46 KB for gpt3-1.3b); twice that under tensor or
-// expert parallelism (about 110 KB for gpt3-1.3b at tensor parallelism 8
-// once ops carried a value-head width and a grouped-GEMM mark).
-const opListBytes = 64 << 10
+// head), twice over under tensor or expert parallelism. Measured with
+// runtime.MemStats.TotalAlloc over the three lists of a configuration not
+// built before: 744–755 B for gpt3-1.3b, llama3-8b, mixtral-8x7b and
+// deepseek-v3 at tensor parallelism 1 and 8 (46–110 KB when the lists
+// were first measured, before their operators were shared).
+const opListBytes = 4 << 10
 
 // bucketBound bounds the gradient buckets of the largest of stages model
 // stages: its share of the layers (≈ 16·h² parameters each) with the

@@ -217,7 +217,10 @@ func StageFLOPsOf(m Model, st Stage, b, t, c int, r Recompute) OpFLOPs {
 // stageLayers sums part of the stage's layers, dense and MoE apart.
 func stageLayers(m Model, st Stage, b, t, c int, r Recompute, part func(LayerOps) OpFLOPs) OpFLOPs {
 	moe := m.moeLayersIn(st.From, st.Layers)
-	total := part(layerFLOPs(m, b, t, c, r, true)).Times(float64(moe))
+	var total OpFLOPs
+	if moe > 0 { // skipped, 0 × x + y is y: a dense model prices one layer
+		total = part(layerFLOPs(m, b, t, c, r, true)).Times(float64(moe))
+	}
 	if dense := st.Layers - moe; dense > 0 {
 		total = total.Plus(part(layerFLOPs(m, b, t, c, r, false)).Times(float64(dense)))
 	}

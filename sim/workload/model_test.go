@@ -1,6 +1,7 @@
 package workload
 
 import (
+	"reflect"
 	"runtime"
 	"strings"
 	"testing"
@@ -98,5 +99,30 @@ func TestNeoX20BParams(t *testing.T) {
 	want := 44*(12*h*h+13*h) + 2*50432*h + 2*h
 	if got := float64(Params(m).Total()); got != want || want != 20554567680 {
 		t.Errorf("Params(gpt-neox-20b) = %.0f, want %.0f (the card's 20,554,567,680)", got, want)
+	}
+}
+
+// TestModelHoldsNoReference: LookupModel hands out copies of a catalog
+// built once (presets.go), which is safe only while a Model holds no
+// slice, map, pointer or other reference a caller could change through.
+func TestModelHoldsNoReference(t *testing.T) {
+	var check func(path string, ty reflect.Type)
+	check = func(path string, ty reflect.Type) {
+		switch ty.Kind() {
+		case reflect.Struct:
+			for i := range ty.NumField() {
+				check(path+"."+ty.Field(i).Name, ty.Field(i).Type)
+			}
+		case reflect.Array:
+			check(path+"[]", ty.Elem())
+		case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Chan, reflect.Func, reflect.Interface, reflect.UnsafePointer:
+			t.Errorf("%s is a %s: a copy of a catalog Model would share it; copy it in LookupModel", path, ty.Kind())
+		}
+	}
+	check("Model", reflect.TypeOf(Model{}))
+	a, _ := LookupModel("llama3-8b")
+	a.Layers, a.Name = 1, "changed"
+	if b, err := LookupModel("llama3-8b"); err != nil || b.Layers != 32 {
+		t.Errorf("after changing a copy, LookupModel gives %d layers (%v); want 32", b.Layers, err)
 	}
 }

@@ -173,10 +173,19 @@ func StageParamsOf(m Model, st Stage, t, ep, etp int) float64 {
 	if st.Layers < 0 || st.From < 0 || t < 1 || ep < 1 || etp < 1 {
 		panic(fmt.Sprintf("workload: stage of %d layers from %d, tensor parallel %d, expert parallel %d×%d", st.Layers, st.From, t, ep, etp))
 	}
-	p := Params(m)
 	T := float64(t)
 	moe := m.moeLayersIn(st.From, st.Layers)
-	total := float64(st.Layers-moe)*layerShare(m, t, 0, 0) + float64(moe)*layerShare(m, t, ep, etp)
+	var total float64 // a kind of layer the stage has none of adds 0 × its share: skipped
+	if moe > 0 {
+		total = float64(moe) * layerShare(m, t, ep, etp)
+	}
+	if dense := st.Layers - moe; dense > 0 {
+		total += float64(dense) * layerShare(m, t, 0, 0)
+	}
+	if !st.First && !st.Last {
+		return total
+	}
+	p := Params(m) // the whole model's count, for the embedding and the head
 	if st.First {
 		total += float64(p.Embedding) / T
 	}
