@@ -36,7 +36,8 @@ var readMegatron = strings.Fields(`tensor-model-parallel-size pipeline-model-par
 	no-gradient-accumulation-fusion bf16 fp16 fp8-format optimizer num-layers hidden-size ffn-hidden-size
 	num-attention-heads group-query-attention num-query-groups num-experts moe-router-topk moe-ffn-hidden-size
 	seq-length swiglu normalization position-embedding-type untie-embeddings-and-output-weights
-	disable-bias-linear vocab-size`)
+	disable-bias-linear vocab-size pipeline-model-parallel-layout decoder-first-pipeline-num-layers
+	decoder-last-pipeline-num-layers`)
 
 // torchrunFlags are the launcher's flags (either spelling), of which
 // nnodes and nproc-per-node set the cluster.

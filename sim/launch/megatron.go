@@ -13,6 +13,8 @@ import (
 //
 //	parallel.tp, pp, cp, ep      --tensor-/--pipeline-/--context-/--expert-model-parallel-size
 //	interleaved, v               --num-virtual-stages-per-pipeline-rank v
+//	an uneven split of layers    --decoder-first/last-pipeline-num-layers (1F1B) or
+//	                             --pipeline-model-parallel-layout (megatronlayout.go)
 //	sequence_parallel            --sequence-parallel
 //	tp_comm_overlap              --tp-comm-overlap
 //	recompute selective          --recompute-granularity selective
@@ -28,12 +30,17 @@ import (
 // Megatron-LM's upstream schedules are 1F1B and interleaved 1F1B: the
 // zero-bubble and V schedules have no flag.
 
+// megatronName is Megatron-LM's name in messages.
+const megatronName = "Megatron-LM"
+
 // megatronSchedules are the schedules Megatron-LM runs.
 var megatronSchedules = []string{"1f1b", "interleaved"}
 
 // checkExpressible names the plan fields a framework cannot express.
 func checkExpressible(s scenario.Scenario, framework string, schedules []string) error {
 	p := s.Parallel
+	// Megatron-LM writes any split of the layers (megatronlayout.go).
+	uneven := (len(p.LayersPerStage) > 0 || p.FirstLastFewer > 0) && framework != megatronName
 	switch {
 	case s.Strategy != "training":
 		return fmt.Errorf("strategy: %s; only training plans have a launch configuration", s.Strategy)
@@ -41,8 +48,10 @@ func checkExpressible(s scenario.Scenario, framework string, schedules []string)
 		return fmt.Errorf("parallel.schedule: %s has no %s setting; %s runs %s", p.Schedule, framework, framework, strings.Join(schedules, ", "))
 	case p.Order != "" && p.Order != "tp,cp,pp,dp":
 		return fmt.Errorf("parallel.order: %s; the export writes the default order tp,cp,pp,dp only", p.Order)
-	case len(p.LayersPerStage) > 0 || p.FirstLastFewer > 0 || p.Partition != "" && p.Partition != "equal":
-		return fmt.Errorf("parallel.layers_per_stage, first_last_fewer, partition: the export writes the equal split only")
+	case uneven:
+		return fmt.Errorf("parallel.layers_per_stage, first_last_fewer: %s's export writes the equal split only", framework)
+	case p.Partition != "" && p.Partition != "equal":
+		return fmt.Errorf("parallel.partition: %s; the export writes layer counts fixed before the run, not a split sized to the GPUs", p.Partition)
 	case p.P2P != "" && p.P2P != "async":
 		return fmt.Errorf("parallel.p2p: %s; the export writes asynchronous pipeline messages only", p.P2P)
 	case len(s.Cluster.NodeGPUs) > 0:
@@ -65,7 +74,7 @@ func contains(list []string, v string) bool {
 // Megatron writes the plan s as a torchrun line to Megatron-LM's
 // pretrain_gpt.py, one flag a line; FromMegatron reads it back.
 func Megatron(s scenario.Scenario) (string, error) {
-	if err := checkExpressible(s, "Megatron-LM", megatronSchedules); err != nil {
+	if err := checkExpressible(s, megatronName, megatronSchedules); err != nil {
 		return "", err
 	}
 	sh, err := shapeOf(s)
@@ -76,8 +85,8 @@ func Megatron(s scenario.Scenario) (string, error) {
 	var f pairs
 	f.int("tensor-model-parallel-size", p.TP).int("pipeline-model-parallel-size", p.PP)
 	f.int("context-parallel-size", p.CP).int("expert-model-parallel-size", p.EP)
-	if p.Schedule == "interleaved" {
-		f.int("num-virtual-stages-per-pipeline-rank", p.VirtualStages)
+	if err := megatronSplit(&f, p, sh.layers); err != nil {
+		return "", err
 	}
 	f.flag("sequence-parallel", p.SequenceParallel).flag("tp-comm-overlap", p.TPCommOverlap)
 	switch p.Recompute {

@@ -27,6 +27,7 @@ func megatronReadParallel(r *reader, s *scenario.Scenario) {
 			p.Schedule, p.VirtualStages = "interleaved", v
 		}
 	}
+	megatronReadSplit(r, p)
 	p.SequenceParallel, p.TPCommOverlap = r.f.has("sequence-parallel"), r.f.has("tp-comm-overlap")
 	p.Recompute = megatronReadRecompute(r)
 	p.MicroBatchSize = r.int("micro-batch-size", 1)

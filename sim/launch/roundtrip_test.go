@@ -129,6 +129,8 @@ func FuzzFromMegatron(f *testing.F) {
 		line, _ := Megatron(s)
 		f.Add(line)
 	}
+	f.Add("torchrun --nnodes 2 --nproc-per-node 8 pretrain_gpt.py --pipeline-model-parallel-size 4 --bf16 --num-layers 32 --hidden-size 4096 " +
+		"--num-attention-heads 32 --seq-length 2048 --pipeline-model-parallel-layout Et*3|(t*4|)*6,t*5L --decoder-last-pipeline-num-layers 2")
 	f.Add("torchrun --nnodes 0 --nproc_per_node=-1 x.py --tensor-model-parallel-size 99999999999 --num-layers-per-virtual-pipeline-stage 0")
 	f.Add(`--num-layers "3 \\` + "\n" + `--hidden-size=8 # comment`)
 	base := importBase(planScenario(scenario.Default().Parallel))

@@ -86,18 +86,47 @@ func emitText(format string, s scenario.Scenario) (text, note string, err error)
 	return text, note, err
 }
 
-// writeEmit prints the search's best plan as --emit asks.
+// writeEmit prints the search's best plan as --emit asks. When the
+// framework cannot run the best plan (a schedule it has no setting for),
+// it prints the fastest simulated plan it can run, and says so first, on
+// the terminal and in the file's opening comment.
 func writeEmit(stdout, stderr io.Writer, format string, r *plan.Result) error {
 	if len(r.Plans) == 0 || r.Plans[0].Status != plan.Best {
 		return fmt.Errorf("--emit %s: no plan fits in memory", format)
 	}
-	text, note, err := emitText(format, r.Plans[0].Scenario)
+	best := r.Plans[0]
+	text, note, err := emitText(format, best.Scenario)
 	if err != nil {
-		return fmt.Errorf("--emit %s: the best plan: %w", format, err)
+		why := err
+		for _, p := range r.Plans[1:] {
+			if p.Status != plan.Simulated || !p.Fits || p.Result.OOM {
+				continue
+			}
+			if text, note, err = emitText(format, p.Scenario); err == nil {
+				warn := fmt.Sprintf("the best plan (%s, %s) cannot be written for %s: %v; written instead: the fastest simulated plan it can run (%s, %s, %+.1f%%)",
+					best.Label(), best.Result.Iteration, format, why, p.Label(), p.Result.Iteration,
+					100*(p.Result.Iteration.Seconds()/best.Result.Iteration.Seconds()-1))
+				fmt.Fprintln(stderr, "paraplay plan: NOTE: "+warn)
+				text = commentFor(format, "NOTE: "+warn) + text
+				break
+			}
+		}
+		if err != nil {
+			return fmt.Errorf("--emit %s: the best plan: %w (and no other simulated plan can be written)", format, why)
+		}
 	}
 	if note != "" {
 		fmt.Fprintln(stderr, "paraplay plan: "+note)
 	}
 	_, err = io.WriteString(stdout, text)
 	return err
+}
+
+// commentFor is line as a comment of format's file: # for a shell line
+// or TOML; JSON has no comments, so nothing (the terminal note stands).
+func commentFor(format, line string) string {
+	if format == "deepspeed" {
+		return ""
+	}
+	return "# " + line + "\n"
 }
