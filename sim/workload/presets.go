@@ -3,7 +3,6 @@ package workload
 import (
 	"fmt"
 	"strings"
-	"sync"
 )
 
 // The sources of the preset shapes (Model.Source) are in sources.go; the
@@ -97,17 +96,19 @@ func moePresets(models []Model) []Model {
 	return append(models, x22, v3, qwen, oss)
 }
 
-// catalog is the preset catalog, built once: LookupModel runs several
-// times per simulated plan (validation and pricing resolve the model), and
-// rebuilding the catalog each time was 11% of the planner's CPU. A Model
-// holds no slice, map or pointer, so the copy LookupModel returns shares
-// nothing with the catalog and callers may change it freely.
-var catalog = sync.OnceValue(presets)
+// catalog is the preset catalog, built once when the package starts (a
+// few KB, and read-only after, so the planner's goroutines share it):
+// LookupModel runs several times per simulated plan (validation and
+// pricing resolve the model), and rebuilding the catalog each time was 11%
+// of the planner's CPU. A Model holds no slice, map or pointer, so the
+// copy LookupModel returns shares nothing with the catalog and callers may
+// change it freely (TestModelHoldsNoReference).
+var catalog = presets()
 
 // LookupModel returns the preset called name; the error of an unknown name
 // lists the known ones.
 func LookupModel(name string) (Model, error) {
-	for _, m := range catalog() {
+	for _, m := range catalog {
 		if m.Name == name {
 			return m, nil
 		}
