@@ -122,3 +122,10 @@ func checkOperatorSplit(s *scenario.Scenario, bad scenario.Reporter) {
 		bad("parallel.partition", "is operators with recovery.policy resihp, which re-partitions whole layers; use balanced")
 	}
 }
+
+// StageLayers is the layers of each of a plan's stages model stages, as
+// the simulator deals them out (stageLayers): what a launch configuration
+// must reproduce (sim/launch; the browser links none of it).
+func StageLayers(p scenario.Parallel, layers, stages int) ([]int, error) {
+	return stageLayers(p, layers, stages)
+}
