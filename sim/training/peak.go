@@ -1,3 +1,5 @@
+//go:build !js
+
 package training
 
 import "paraplay/sim/pipeline"
@@ -9,7 +11,8 @@ import "paraplay/sim/pipeline"
 // never negative, so the peak of any plan on this schedule, Σ count ×
 // held, is reached at one of the kept vectors: the estimator prices a
 // plan's peak from a handful of vectors instead of walking every op
-// (peakMemory walks when backward and weight gradients split, heldw.go).
+// (peakMemory walks when backward and weight gradients split, heldw.go,
+// and in the browser, whose build leaves this file out: peak_js.go).
 func heldAtForwards(sch pipeline.Schedule) [][][]float64 {
 	out := make([][][]float64, len(sch.Order))
 	for d, order := range sch.Order {
