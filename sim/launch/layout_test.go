@@ -119,7 +119,7 @@ func TestMegatronBest405B(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "--pipeline-model-parallel-layout Et|(t*2|)*62,tL"; !strings.Contains(line, want) {
+	if want := "--pipeline-model-parallel-layout 'Et|(t*2|)*62,tL'"; !strings.Contains(line, want) {
 		t.Errorf("missing %q:\n%s", want, line)
 	}
 	back, err := FromMegatron(line, importBase(s))

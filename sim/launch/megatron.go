@@ -111,7 +111,7 @@ func Megatron(s scenario.Scenario) (string, error) {
 	for _, kv := range f {
 		b.WriteString(" \\\n  --" + kv[0])
 		if kv[1] != "" {
-			b.WriteString(" " + kv[1])
+			b.WriteString(" " + shellWord(kv[1]))
 		}
 	}
 	b.WriteString("\n")
@@ -175,6 +175,15 @@ func worldShape(s scenario.Scenario) (nodes, perNode int) {
 		return 1, n
 	}
 	return n / perNode, perNode
+}
+
+// shellWord quotes v for a shell when it holds a character the shell
+// would read (a layout's "|", "(" and "*").
+func shellWord(v string) string {
+	if strings.ContainsAny(v, "|()*&;<>$`\\\"' \t!?[]{}~#") {
+		return "'" + strings.ReplaceAll(v, "'", `'\''`) + "'"
+	}
+	return v
 }
 
 // pairs are flags in order, name and value ("" for a lone flag).
