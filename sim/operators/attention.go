@@ -69,7 +69,13 @@ func flashBlocks(c Config, sh shape) []block {
 	}
 	bwd := Op{Name: "attn.flash.grad", Kind: KindAttention, Phase: BackwardInput, DType: c.activationDType(), Attention: a,
 		FLOPs: 2.5 * fl, ModelFLOPs: 2 * fl, ReadBytes: q + 2*o + kvAll + lse, WriteBytes: q + kvLocal}
-	return append(blocks, block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop})
+	b := block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop}
+	if c.Model.IsMLA() {
+		// Q, K and V come from MLA's up-projections, which mla_up_proj
+		// re-runs from the latents.
+		b = discarded(b, MLAUpProj, q+kvLocal)
+	}
+	return append(blocks, b)
 }
 
 // eagerBlocks is Korthikanti et al. 2022's attention core (§4.1): QKᵀ

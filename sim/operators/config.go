@@ -3,6 +3,7 @@ package operators
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"paraplay/sim/workload"
 )
@@ -46,6 +47,9 @@ type Config struct {
 	Precision DType
 	// Recompute is the activation-recomputation policy.
 	Recompute workload.Recompute
+	// RecomputeModules is what selective recomputation re-runs (0: the
+	// attention core alone); only with Recompute selective.
+	RecomputeModules Modules
 	// Dropout says whether the layer has dropout after attention scores,
 	// the output projection and the MLP (GPT: yes; Llama: no).
 	Dropout bool
@@ -136,6 +140,18 @@ func (c Config) Validate() error {
 	}
 	if !c.Recompute.Valid() {
 		bad("training.recompute %q, want none, selective or full", c.Recompute)
+	}
+	if m := c.RecomputeModules; m != 0 {
+		switch {
+		case c.Recompute != workload.RecomputeSelective:
+			bad("parallel.recompute_modules %q needs parallel.recompute selective, not %q", m, c.Recompute)
+		case m >= MLAUpProj<<1:
+			bad("parallel.recompute_modules %d, want a set of %s", uint8(m), strings.Join(moduleNames[:], ", "))
+		case m&MLAUpProj != 0 && !c.Model.IsMLA():
+			bad("parallel.recompute_modules mla_up_proj needs multi-head latent attention; model %s has none", c.Model.Name)
+		case m&MoEAct != 0 && !c.Model.IsMoE():
+			bad("parallel.recompute_modules moe_act needs a mixture of experts; model %s is dense", c.Model.Name)
+		}
 	}
 	return errors.Join(errs...)
 }

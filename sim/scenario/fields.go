@@ -127,6 +127,8 @@ var planFields = []Field{
 		func(s *Scenario, v string) error { return assign(&s.Parallel.Cyclic, v, parseBool) }},
 	{"parallel.recompute", "recompute", "none, selective or full", func(s *Scenario) string { return s.Parallel.Recompute },
 		func(s *Scenario, v string) error { s.Parallel.Recompute = v; return nil }},
+	{"parallel.recompute_modules", "recompute_modules", "with recompute selective: core_attn, moe_act, layernorm, mla_up_proj, comma-separated", func(s *Scenario) string { return s.Parallel.RecomputeModules },
+		func(s *Scenario, v string) error { s.Parallel.RecomputeModules = v; return nil }},
 	{"parallel.order", "order", "dimensions innermost first, e.g. tp,cp,pp,dp", func(s *Scenario) string { return s.Parallel.Order },
 		func(s *Scenario, v string) error { s.Parallel.Order = v; return nil }},
 	intField("parallel.mesh.data", "mesh_data", func(s *Scenario) *int { return &s.Parallel.Mesh.Data }),

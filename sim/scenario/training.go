@@ -136,6 +136,10 @@ type Parallel struct {
 	Cyclic bool `yaml:"cyclic" json:"cyclic,omitempty"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
+	// RecomputeModules, with recompute selective, lists what selective
+	// recomputation re-runs, comma-separated, in Megatron-Core's names:
+	// core_attn (the default), moe_act, layernorm, mla_up_proj.
+	RecomputeModules string `yaml:"recompute_modules" json:"recompute_modules,omitempty"`
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the
 	// default, Megatron's): which ranks are neighbours on the hardware.
 	Order string `yaml:"order" json:"order"`
