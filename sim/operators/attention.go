@@ -33,6 +33,10 @@ func flashFLOPs(a Attention) float64 {
 	return f
 }
 
+// e5m6Bytes is the size of one element in DeepSeek-V3's E5M6 format: 1
+// sign, 5 exponent and 6 mantissa bits.
+const e5m6Bytes = 12.0 / 8
+
 // flashBlocks is FlashAttention: under context parallelism a ring
 // exchange of key/value chunks first, then one kernel that keeps Q, K, V
 // and the fp32 logsumexp of each query row and head. The output O is kept
@@ -63,7 +67,12 @@ func flashBlocks(c Config, sh shape) []block {
 		FLOPs: fl, ModelFLOPs: fl, ReadBytes: q + kvAll, WriteBytes: o + lse,
 		SavedBytes: q + kvLocal, SavedStats: lse}
 	drop := 0.0
-	if c.Precision == FP8 {
+	switch {
+	case c.FP8Cache:
+		// One 12-bit E5M6 copy of O serves the projection and this
+		// backward (DeepSeek-V3 §3.3.3); the projection keeps none.
+		f.SavedBytes += o * e5m6Bytes / sh.act
+	case c.Precision == FP8:
 		f.SavedBytes += o
 		drop = o
 	}

@@ -50,6 +50,11 @@ type Config struct {
 	// RecomputeModules is what selective recomputation re-runs (0: the
 	// attention core alone); only with Recompute selective.
 	RecomputeModules Modules
+	// FP8Cache keeps DeepSeek-V3's low-precision activations (§3.3.3):
+	// a mixture of experts' SwiGLU inputs in FP8, and the attention
+	// output once, in 12-bit E5M6, for the output projection and the
+	// attention backward alike; only with Precision FP8.
+	FP8Cache bool
 	// Dropout says whether the layer has dropout after attention scores,
 	// the output projection and the MLP (GPT: yes; Llama: no).
 	Dropout bool
@@ -140,6 +145,9 @@ func (c Config) Validate() error {
 	}
 	if !c.Recompute.Valid() {
 		bad("training.recompute %q, want none, selective or full", c.Recompute)
+	}
+	if c.FP8Cache && (c.Precision != FP8 || c.Attention != Flash) {
+		bad("training.fp8_activation_cache needs training.precision fp8 and flash attention, not %q and %q", c.Precision, c.Attention)
 	}
 	if m := c.RecomputeModules; m != 0 {
 		switch {

@@ -45,7 +45,11 @@ func layerBlocks(c Config, sh shape) []block {
 	// The row-parallel projections add their bias after the all-reduce
 	// (or reduce-scatter), fused into the bias-dropout-add, so their bias
 	// gradient sums the tokens this GPU holds there.
-	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, sh.tokens*sh.heads*sh.dv*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
+	projSaved := sh.tokens * sh.heads * sh.dv * sh.linear.Bytes()
+	if c.FP8Cache {
+		projSaved = 0 // the attention kernel's E5M6 copy (flashBlocks)
+	}
+	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, projSaved, 0), sh, sh.local, sh.h))
 	bs = append(bs, tpExit("attn.tp_exit", c, sh)...)
 	bs = append(bs, residual("attn.residual", c, sh))
 	bs = append(bs, redone(norm("mlp.norm", c, sh), LayerNorm))

@@ -13,7 +13,7 @@ import (
 // before the backward pass (Megatron-Core's output-discarding
 // checkpoint): the backward pass then finds the tensor again, and the
 // forward keeps it no longer. DeepSeek-V3 trains with the last three
-// (DeepSeek-AI 2024, §3.3.2–3.3.3).
+// (DeepSeek-AI 2024, §3.2.3 and §3.3.3).
 type Modules uint8
 
 // The modules selective recomputation can re-run.

@@ -138,7 +138,11 @@ func expertBlocks(c Config, sh shape, rows []float64) []block {
 		return nil
 	}
 	in, out := total*width, total*f
-	act := pair(name, KindElementwise, dt, out, per, in*sh.act, out*sh.linear.Bytes(), in*sh.act, in*sh.act+out*sh.act, in*sh.act)
+	kept := in * sh.act
+	if c.FP8Cache {
+		kept = in * FP8.Bytes() // DeepSeek-V3 caches the SwiGLU inputs in FP8 (§3.3.3)
+	}
+	act := pair(name, KindElementwise, dt, out, per, in*sh.act, out*sh.linear.Bytes(), kept, in*sh.act+out*sh.act, in*sh.act)
 	return append(append(up, redone(act, MoEAct)), down...)
 }
 

@@ -143,6 +143,8 @@ var planFields = []Field{
 		func(s *Scenario, v string) error { return parseFloat(v, &s.Training.Efficiency) }},
 	{"training.grad_accumulation", "grad_accumulation", "fused or unfused", func(s *Scenario) string { return s.Training.GradAccumulation },
 		func(s *Scenario, v string) error { s.Training.GradAccumulation = v; return nil }},
+	{"training.fp8_activation_cache", "fp8_activation_cache", "true or false (with precision fp8)", func(s *Scenario) string { return strconv.FormatBool(s.Training.FP8ActivationCache) },
+		func(s *Scenario, v string) error { return assign(&s.Training.FP8ActivationCache, v, parseBool) }},
 	tokensField,
 	{"parallel.partition", "partition", "equal, balanced or operators", func(s *Scenario) string { return s.Parallel.Partition },
 		func(s *Scenario, v string) error { s.Parallel.Partition = v; return nil }},

@@ -203,6 +203,12 @@ type Training struct {
 	// default, "" alike) or unfused (a separate add kernel per weight per
 	// microbatch, as Megatron-LM before February 2022).
 	GradAccumulation string `yaml:"grad_accumulation" json:"grad_accumulation,omitempty"`
+	// FP8ActivationCache keeps, with precision fp8, two more activations
+	// in low precision for the backward pass, as DeepSeek-V3 does
+	// (DeepSeek-AI 2024, §3.3.3): the experts' SwiGLU inputs in FP8, and
+	// the attention output in a 12-bit E5M6 copy that serves both the
+	// output projection and the attention backward.
+	FP8ActivationCache bool `yaml:"fp8_activation_cache" json:"fp8_activation_cache,omitempty"`
 	// Tokens is the token budget of the whole run, 0..cost.MaxTokens
 	// (0 = none): with it the summary turns the iteration into days,
 	// GPU-hours, dollars, energy and emissions (package cost; written

@@ -24,7 +24,7 @@ fidelity: analytic
 `
 
 // TestRecomputeModulesShrinkDeepSeekV3: DeepSeek's recomputation (RMSNorm,
-// MLA's up-projections, the SwiGLU output; DeepSeek-AI 2024 §3.3.2–3.3.3)
+// MLA's up-projections, the SwiGLU output; DeepSeek-AI 2024 §3.2.3 and §3.3.3)
 // scales the activations of every GPU that holds only MoE layers by the
 // layer's saved bytes with and without it (package operators' lists), and
 // costs time, not model FLOPs.

@@ -73,6 +73,9 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkCost(s, bad)
 	checkPrecision(s, bad)
 	checkRecomputeModules(s, bad)
+	if s.Training.FP8ActivationCache && (s.Training.Precision != "fp8" || s.Model.IsSynthetic() || s.Model.Eager()) {
+		bad("training.fp8_activation_cache", "is true with precision %q; it needs training.precision fp8 on a real model with flash attention", s.Training.Precision)
+	}
 	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
