@@ -46,7 +46,7 @@ type DPBound struct {
 // torus all-reduces (FSDP's reduce-scatters and gathers are left to the
 // book's separate FSDP bound, which this does not measure).
 func TorusDPBound(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (DPBound, bool) {
-	sl, ok := s.Slice()
+	sl, ok := s.MeshSlice()
 	if !ok || sl.Slices > 1 || s.Parallel.DP < 2 || sum.TokensPerSecond <= 0 { // over the DCN the ICI bound is not the one
 		return DPBound{}, false
 	}
