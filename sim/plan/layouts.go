@@ -54,6 +54,11 @@ func layoutName(o [3]int) string {
 	if o == orders[0] {
 		return ""
 	}
+	return axesName(o)
+}
+
+// axesName writes order o as letters, innermost first: "zxy".
+func axesName(o [3]int) string {
 	return string([]byte{'x' + byte(o[0]), 'x' + byte(o[1]), 'x' + byte(o[2])})
 }
 
