@@ -1,6 +1,9 @@
+//go:build !js
+
 package plan
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -126,4 +129,14 @@ func boolInt(v bool) int {
 		return 1
 	}
 	return 0
+}
+
+// meshLabel names a TPU plan's mesh and the torus axes it fills, "" off a
+// slice.
+func meshLabel(m scenario.Mesh) string {
+	if !m.Set() {
+		return ""
+	}
+	o, _ := m.Order()
+	return fmt.Sprintf("mesh data %d × fsdp %d × seq %d × model %d on %s", max(m.Data, 1), max(m.FSDP, 1), max(m.Seq, 1), max(m.Model, 1), axesName(o))
 }

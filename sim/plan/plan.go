@@ -226,9 +226,8 @@ func (p *Plan) Label() string {
 	if len(dims) == 0 {
 		dims = []string{"one GPU"}
 	}
-	if m := q.Mesh; m.Set() { // a TPU slice: the mesh and the torus axes it fills
-		o, _ := m.Order()
-		dims = []string{fmt.Sprintf("mesh data %d × fsdp %d × seq %d × model %d on %s", max(m.Data, 1), max(m.FSDP, 1), max(m.Seq, 1), max(m.Model, 1), axesName(o))}
+	if l := meshLabel(q.Mesh); l != "" { // a TPU slice: the mesh and the torus axes it fills
+		dims = []string{l}
 	}
 	sched := q.Schedule
 	if sched == "interleaved" {
