@@ -70,6 +70,17 @@ func TestTPUMeshLayout(t *testing.T) {
 		}
 		t.Logf("%s, mesh {%s}: layout %s %v, %s %v (%.1f%% slower)", c.topology, c.mesh, c.good, good, c.bad, bad, 100*(float64(bad)/float64(good)-1))
 	}
+	s, err := scenario.Parse([]byte("strategy: training\nmodel: {preset: llama3-8b}\ncluster: {gpu: tpu-v5p, topology: 4x4x4}\nparallel: {mesh: {data: 16, model: 4, layout: zx}}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := scenario.FromQuery(s.Query())
+	if err != nil || back.Parallel.Mesh.Layout != "zx" {
+		t.Errorf("layout zx through the URL: %q, %v; want zx", back.Parallel.Mesh.Layout, err)
+	}
+	if o, _ := s.Parallel.Mesh.Order(); o != [3]int{2, 0, 1} {
+		t.Errorf("layout zx: order %v; want z, x, then y", o)
+	}
 	for _, layout := range []string{"xx", "xw", "xyzx"} {
 		_, err := scenario.Parse([]byte("strategy: training\nmodel: {preset: llama3-8b}\ncluster: {gpu: tpu-v5p, topology: 4x4x4}\nparallel: {mesh: {data: 16, model: 4, layout: " + layout + "}}"))
 		if err == nil || !strings.Contains(err.Error(), "parallel.mesh.layout") {
