@@ -157,10 +157,12 @@ func searchHTML(title string, t *searchTable) (string, error) {
 	if len(t.beside) > 0 {
 		b.WriteString(`<p class="plan-search-summary">` + esc(searchSummary(best, t.beside[0])) + "</p>\n")
 	}
-	if flags, err := launch.Megatron(best.Scenario); err == nil {
+	switch flags, err := launch.Megatron(best.Scenario); {
+	case best.Scenario.Cluster.Topology != "": // a TPU slice runs JAX or MaxText: no Megatron-LM flags
+	case err == nil:
 		b.WriteString(`<p class="plan-search-summary">The best plan as Megatron-LM flags (<code>paraplay plan … --emit megatron</code>):</p>` +
 			"\n<pre><code>" + esc(flags) + "</code></pre>\n")
-	} else {
+	default:
 		b.WriteString(`<p class="plan-search-summary">Megatron-LM cannot run the best plan as it stands: ` + esc(err.Error()) + ".</p>\n")
 	}
 	return b.String(), nil
@@ -169,6 +171,9 @@ func searchHTML(title string, t *searchTable) (string, error) {
 // planCommand is the paraplay plan command line that asks cfg's question.
 func planCommand(cfg plan.Config) string {
 	c := fmt.Sprintf("paraplay plan --model %s --gpus %d --gpu %s --global-batch %d", cfg.Model.Preset, cfg.GPUs(), cfg.Cluster.GPU, cfg.GlobalBatch)
+	if t := cfg.Cluster.Topology; t != "" {
+		c = fmt.Sprintf("paraplay plan --model %s --gpu %s --topology %s --global-batch %d", cfg.Model.Preset, cfg.Cluster.GPU, t, cfg.GlobalBatch)
+	}
 	if cfg.Model.SeqLen > 0 {
 		c += fmt.Sprintf(" --seq-len %d", cfg.Model.SeqLen)
 	}
@@ -203,6 +208,9 @@ func searchSummary(best *plan.Plan, x besidePlan) string {
 	if a.Recompute != o.Recompute {
 		diffs = append(diffs, fmt.Sprintf("recomputation %s instead of %s", a.Recompute, o.Recompute))
 	}
+	if la, lo := meshLayout(a), meshLayout(o); la != lo {
+		diffs = append(diffs, fmt.Sprintf("the mesh laid on the torus axes %s instead of %s (innermost first)", la, lo))
+	}
 	if len(diffs) == 0 {
 		return fmt.Sprintf("The best plan is %s.", x.label)
 	}
@@ -214,6 +222,16 @@ func searchSummary(best *plan.Plan, x besidePlan) string {
 	text += fmt.Sprintf(" It runs an iteration in %s, against %s (%.2f× as fast; MFU %s against %s).",
 		roundTime(bi), roundTime(xi), xi.Seconds()/bi.Seconds(), pct(best.Result.MFU), pct(x.p.Result.MFU))
 	return text
+}
+
+// meshLayout is the torus axes a TPU plan's mesh fills, innermost first
+// ("xyz" by default), or "" off a slice.
+func meshLayout(p scenario.Parallel) string {
+	if !p.Mesh.Set() {
+		return ""
+	}
+	o, _ := p.Mesh.Order()
+	return string([]byte{'x' + byte(o[0]), 'x' + byte(o[1]), 'x' + byte(o[2])})
 }
 
 // scheduleName is a plan's schedule with its chunks: "interleaved v4".

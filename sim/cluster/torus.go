@@ -24,6 +24,9 @@ type Slice struct {
 	// NoWrap drops the wraparound links the hardware would give, to see
 	// what they buy.
 	NoWrap bool
+	// Order is the axes in the order chip ids run through them, the first
+	// fastest (topo.Torus.Order): where a training mesh's axes land.
+	Order [3]int
 }
 
 // MaxSlices bounds cluster.slices.
@@ -90,7 +93,7 @@ func (s Slice) Check() (hw.Pod, error) {
 // Torus is the slice's torus: its shape, the wraparound links its pod
 // gives it (none with NoWrap), its hosts and slices.
 func (s Slice) Torus(pod hw.Pod) topo.Torus {
-	t := topo.Torus{Dims: s.Shape, Twisted: s.Twisted, Cube: pod.Cube, Slices: s.Slices}
+	t := topo.Torus{Dims: s.Shape, Twisted: s.Twisted, Cube: pod.Cube, Slices: s.Slices, Order: s.Order}
 	if !s.NoWrap {
 		t.Wrap = pod.Wraps(s.Shape)
 	}

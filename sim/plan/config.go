@@ -59,7 +59,9 @@ type Config struct {
 	// the host only (perlayer.go).
 	ZeROLayers bool
 	// Exhaustive simulates every plan that fits in memory, instead of
-	// skipping those whose lower bound cannot beat the best found.
+	// skipping those whose lower bound cannot beat the best found, and
+	// on a TPU slice tries every order of the torus axes as the mesh's
+	// layout (meshLayouts), not one of each alike.
 	Exhaustive bool
 	// Detailed re-simulates the best Detailed plans at detailed fidelity,
 	// 0..MaxDetailed.

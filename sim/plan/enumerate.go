@@ -48,10 +48,14 @@ func enumerate(c Config, m workload.Model) []Plan {
 					continue // each pipeline stage needs a layer
 				}
 				dp := n / (tp * cp * pp)
+				lays := []string{""}
+				if slice {
+					lays = meshLayouts(base, tp, cp, dp, c.Exhaustive)
+				}
 				for _, e := range expertDegrees(m, dp, tp) {
 					for b := 1; b <= c.maxMicroBatch() && c.GlobalBatch%(dp*b) == 0; b *= 2 {
 						mb := c.GlobalBatch / (dp * b)
-						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, e.ep, e.etp, b, mb}, c.ZeROLayers)
+						out = appendSchedules(out, base, m, degrees{dp, tp, pp, cp, e.ep, e.etp, b, mb}, lays, c.ZeROLayers)
 					}
 				}
 			}
@@ -69,7 +73,7 @@ type degrees struct {
 
 // appendSchedules adds the plans of one layout: every schedule, ZeRO stage
 // and recomputation policy that applies.
-func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d degrees, perLayer bool) []Plan {
+func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d degrees, lays []string, perLayer bool) []Plan {
 	scheds := schedules
 	if d.pp == 1 {
 		scheds = schedules[:1] // one stage: every schedule is the same
@@ -82,7 +86,7 @@ func appendSchedules(out []Plan, base scenario.Scenario, m workload.Model, d deg
 		starts := make([]int, len(vs))
 		for i, v := range vs {
 			starts[i] = len(out)
-			out = appendStates(out, base, d, sc, v, perLayer, m.Layers)
+			out = appendStates(out, base, d, sc, v, lays, perLayer, m.Layers)
 			if v.overlap { // the same plans, in the same order, as a variant without
 				for j, tw := starts[i], starts[i-len(vs)/2]; j < len(out); j, tw = j+1, tw+1 {
 					out[j].twinIdx = tw + 1
@@ -132,8 +136,9 @@ func chunksOf(sc schedule) int {
 }
 
 // appendStates adds a layout's plans under one schedule and variant: every
-// ZeRO stage and recomputation policy that applies.
-func appendStates(out []Plan, base scenario.Scenario, d degrees, sc schedule, v variant, perLayer bool, layers int) []Plan {
+// ZeRO stage and recomputation policy that applies, and on a TPU slice
+// every mesh layout of lays (meshLayouts; [""] off a slice).
+func appendStates(out []Plan, base scenario.Scenario, d degrees, sc schedule, v variant, lays []string, perLayer bool, layers int) []Plan {
 	zeros := []int{0, 1, 2, 3}
 	if d.dp == 1 {
 		zeros = zeros[:1] // ZeRO shards over data-parallel replicas
@@ -148,17 +153,20 @@ func appendStates(out []Plan, base scenario.Scenario, d degrees, sc schedule, v 
 			p.LayersPerStage = nil // a list fits one pp·v; first_last_fewer, a rule, applies to any
 			p.FirstLastFewer, p.TPCommOverlap = v.fewer, v.overlap
 			p.ZeROLayers = 0
-			if s.Cluster.Topology != "" {
-				p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp}
-				if z == 3 {
-					p.Mesh.Data, p.Mesh.FSDP = 0, d.dp
+			for _, lay := range lays {
+				if s.Cluster.Topology != "" {
+					p.Mesh = scenario.Mesh{Data: d.dp, Seq: d.cp, Model: d.tp, Layout: lay}
+					if z == 3 {
+						p.Mesh.Data, p.Mesh.FSDP = 0, d.dp
+					}
 				}
-			}
-			out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
-			if z == 3 && perLayer && perLayerSearch {
-				for _, k := range zeroLayerChoices(layers) {
-					p.ZeROLayers = k
-					out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+				p.ZeROLayers = 0
+				out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+				if z == 3 && perLayer && perLayerSearch {
+					for _, k := range zeroLayerChoices(layers) {
+						p.ZeROLayers = k
+						out = append(out, Plan{Scenario: s, Family: family(s.Parallel)})
+					}
 				}
 			}
 		}

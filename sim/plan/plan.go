@@ -226,6 +226,9 @@ func (p *Plan) Label() string {
 	if len(dims) == 0 {
 		dims = []string{"one GPU"}
 	}
+	if l := meshLabel(q.Mesh); l != "" { // a TPU slice: the mesh and the torus axes it fills
+		dims = []string{l}
+	}
 	sched := q.Schedule
 	if sched == "interleaved" {
 		sched += fmt.Sprintf(" v%d", q.VirtualStages)

@@ -52,3 +52,55 @@ func TestPlanOnTPUSlice(t *testing.T) {
 		t.Errorf("a 4x4x40 v5p slice: error %v; want one naming cluster.topology", err)
 	}
 }
+
+// TestPruningMatchesExhaustiveOnSlices: on small TPU slices the pruned
+// search, which also tries one mesh layout of each set that runs alike,
+// finds a best plan as fast as the exhaustive one, which simulates every
+// plan that fits under every order of the torus axes; and every simulated
+// plan's bounds are below its run.
+func TestPruningMatchesExhaustiveOnSlices(t *testing.T) {
+	layouts := map[string]bool{}
+	for _, c := range []struct {
+		model, gpu, topology string
+		batch                int
+	}{
+		// Small batches leave few data-parallel ways: model and seq axes,
+		// whose layout matters, win.
+		{"megatron-7.5b", "tpu-v5e", "16x2", 2},
+		{"megatron-7.5b", "tpu-v5e", "16x2", 4},
+		{"megatron-1.7b", "tpu-v5p", "2x2x4", 2},
+		{"megatron-3.6b", "tpu-v4", "4x4x4", 4},
+		{"gpt3-1.3b", "tpu-v5e", "8x4", 8},
+	} {
+		cfg := Config{Model: scenario.Model{Preset: c.model}, Cluster: scenario.Cluster{GPU: c.gpu, Topology: c.topology},
+			GlobalBatch: c.batch, MaxMicroBatch: 2}
+		fast := mustRun(t, cfg, 2)
+		cfg.Exhaustive = true
+		all := mustRun(t, cfg, 2)
+		fb, ab := bestOf(fast), bestOf(all)
+		switch {
+		case fb == nil || ab == nil:
+			t.Errorf("%s on %s %s: pruned best %v, exhaustive best %v; want both", c.model, c.gpu, c.topology, fb, ab)
+		case fb.Result.Iteration != ab.Result.Iteration:
+			t.Errorf("%s on %s %s: the pruned search's best %s runs %v; the exhaustive search's %s runs %v", c.model, c.gpu, c.topology,
+				fb.Scenario.Query().Encode(), fb.Result.Iteration, ab.Scenario.Query().Encode(), ab.Result.Iteration)
+		}
+		for _, p := range all.Plans {
+			if p.Result == nil {
+				continue
+			}
+			layouts[p.Scenario.Parallel.Mesh.Layout] = true
+			if e := p.Estimate; e.Work > p.Result.Iteration || e.LowerBound > p.Result.Iteration {
+				t.Errorf("%s: work bound %v, bound %v, simulated %v; want both bounds ≤ simulated", p.Scenario.Query().Encode(), e.Work, e.LowerBound, p.Result.Iteration)
+			}
+		}
+		if fb != nil && fb.Scenario.Parallel.Mesh.Layout != "" {
+			layouts["best not xyz"] = true
+		}
+		t.Logf("%s on %s %s: best %s %v; pruned search %d plans, exhaustive %d", c.model, c.gpu, c.topology,
+			fb.Scenario.Query().Encode(), fb.Result.Iteration, len(fast.Plans), len(all.Plans))
+	}
+	if len(layouts) < 4 || !layouts["best not xyz"] {
+		t.Errorf("the exhaustive searches simulated layouts %v; want several, and a best plan on another order than xyz", layouts)
+	}
+}

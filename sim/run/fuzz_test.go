@@ -229,8 +229,9 @@ func mutateGraph(b *bytesOf, s *scenario.Scenario) {
 	})
 }
 
-// mutateTPU puts s on a TPU slice: its shape, slices and wraparound, and
-// the torus collective's algorithm, axes and op.
+// mutateTPU puts s on a TPU slice: its shape, slices and wraparound, the
+// torus collective's algorithm, axes and op, and a training mesh and its
+// layout on the torus.
 func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 	c := &s.Cluster
 	c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
@@ -239,6 +240,14 @@ func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 	s.GPUs = 0
 	s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
 	s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
+	m := pick(b, scenario.Mesh{}, scenario.Mesh{Data: 4, Model: 4}, scenario.Mesh{FSDP: 8, Model: 2}, scenario.Mesh{Data: 2, Seq: 2, Model: 4})
+	m.Layout = pick(b, "", "zyx", "yx", "z", "xx", "w")
+	if p := &s.Parallel; m.Set() || m.Layout != "" {
+		p.Mesh, p.DP, p.TP, p.CP, p.PP = m, max(m.Data, 1)*max(m.FSDP, 1), max(m.Model, 1), max(m.Seq, 1), 1
+		if m.FSDP > 1 {
+			p.ZeRO = 3
+		}
+	}
 }
 
 // mutateMoE changes a mixture of experts' keys: the routing, the

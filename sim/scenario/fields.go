@@ -135,6 +135,7 @@ var planFields = []Field{
 	intField("parallel.mesh.fsdp", "mesh_fsdp", func(s *Scenario) *int { return &s.Parallel.Mesh.FSDP }),
 	intField("parallel.mesh.seq", "mesh_seq", func(s *Scenario) *int { return &s.Parallel.Mesh.Seq }),
 	intField("parallel.mesh.model", "mesh_model", func(s *Scenario) *int { return &s.Parallel.Mesh.Model }),
+	stringField("parallel.mesh.layout", "mesh_layout", "the torus axes the mesh fills, innermost (model) first, e.g. zxy", func(s *Scenario) *string { return &s.Parallel.Mesh.Layout }),
 	{"training.precision", "precision", "bf16, fp16 or fp8", func(s *Scenario) string { return s.Training.Precision },
 		func(s *Scenario, v string) error { s.Training.Precision = v; return nil }},
 	{"training.optimizer", "optimizer", "adam", func(s *Scenario) string { return s.Training.Optimizer },

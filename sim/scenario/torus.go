@@ -13,7 +13,10 @@ import (
 // layers' matrices (Model: tensor parallelism). The axes are laid out on
 // the chips innermost first, model, seq, fsdp, data, over chip ids that
 // run x fastest, then y, then z, then slice: a model axis of 4 on a
-// 4x4x8 slice is its x axis. A zero axis is 1.
+// 4x4x8 slice is its x axis. Layout reorders the torus axes the chip ids
+// run through (topo.Torus.Order), so it says which torus axes each mesh
+// axis takes: with layout zxy, a model axis of 8 on a 4x4x8 slice is its
+// z axis. A zero axis is 1.
 type Mesh struct {
 	// Data is the data-parallel ways with replicated parameters; the
 	// outermost axis, the one that may span slices over the DCN.
@@ -24,6 +27,40 @@ type Mesh struct {
 	Seq int `yaml:"seq" json:"seq,omitempty"`
 	// Model is the tensor-parallel ways, innermost.
 	Model int `yaml:"model" json:"model,omitempty"`
+	// Layout is the torus axes ("x", "y", "z", each at most once) the mesh
+	// fills, innermost first; the axes it leaves out follow in x, y, z
+	// order. Empty: xyz.
+	Layout string `yaml:"layout" json:"layout,omitempty"`
+}
+
+// Order is the torus axes in Layout's order, the ones it leaves out after
+// them in x, y, z order (topo.Torus.Order), and whether Layout is valid.
+func (m Mesh) Order() (o [3]int, ok bool) {
+	var seen [3]bool
+	n := 0
+	for _, r := range m.Layout {
+		a := int(r - 'x')
+		if a < 0 || a > 2 || seen[a] {
+			return [3]int{0, 1, 2}, false
+		}
+		seen[a], o[n] = true, a
+		n++
+	}
+	for a := range seen {
+		if !seen[a] {
+			o[n] = a
+			n++
+		}
+	}
+	return o, true
+}
+
+// MeshSlice is Slice with the chips numbered as parallel.mesh.layout lays
+// the mesh out (cluster.Slice.Order); s must be valid.
+func (s *Scenario) MeshSlice() (cluster.Slice, bool) {
+	sl, ok := s.Slice()
+	sl.Order, _ = s.Parallel.Mesh.Order()
+	return sl, ok
 }
 
 // Set reports whether any axis is given.

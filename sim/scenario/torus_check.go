@@ -21,7 +21,7 @@ func (s *Scenario) validateTorus(keys Keys, bad Reporter) {
 		if _, ok := hw.LookupPod(c.GPU); ok {
 			bad("cluster.topology", "is empty; %s chips form a torus: give the slice's shape, e.g. 4x4x4 (paraplay presets lists each pod's)", c.GPU)
 		}
-		if s.Parallel.Mesh.Set() {
+		if s.Parallel.Mesh.Set() || s.Parallel.Mesh.Layout != "" {
 			bad("parallel.mesh", "needs a TPU slice (cluster.topology)")
 		}
 		return
@@ -54,7 +54,13 @@ func (s *Scenario) validateTorus(keys Keys, bad Reporter) {
 // slices whole.
 func (s *Scenario) validateMesh(shape [3]int, bad Reporter) {
 	m := s.Parallel.Mesh
+	if _, ok := m.Order(); !ok {
+		bad("parallel.mesh.layout", "is %q; want torus axes x, y, z, each at most once, innermost first (e.g. zxy)", m.Layout)
+	}
 	if !m.Set() {
+		if m.Layout != "" {
+			bad("parallel.mesh.layout", "needs the mesh's axes (parallel.mesh.data, fsdp, seq, model)")
+		}
 		return
 	}
 	a := m.axes()

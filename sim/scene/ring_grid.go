@@ -56,20 +56,35 @@ func gridFits(tl *timeline.Timeline, x, y int) bool {
 func abs(v int) int { return max(v, -v) }
 
 // layoutGrid puts the chips of an x × y torus in a grid, x along the
-// canvas, between top and bottom. A link between neighbours is a short
-// segment; a wraparound link (a row's or a column's two ends) runs beside
-// its row or column, in the gap to the next, from one end to the other, so
-// that each axis's ring can be followed by eye. rx and ry stay 0: the
-// middle holds chips, not the ring's caption.
+// canvas (or, for a grid taller than wide, y along it: the grid on its
+// side, each id-row a canvas column, so the chips keep a landscape
+// canvas's room), between top and bottom. A link between neighbours is a
+// short segment; a wraparound link (a row's or a column's two ends) runs
+// beside its row or column, in the gap to the next, from one end to the
+// other, so that each axis's ring can be followed by eye. rx and ry stay
+// 0: the middle holds chips, not the ring's caption.
 func layoutGrid(tl *timeline.Timeline, x, y int, top, bottom, w, s float64) ringLayout {
 	n := x * y
+	side := y > x
+	cols, rows := x, y
+	if side {
+		cols, rows = y, x
+	}
 	left, right := 12*s, w-12*s
-	cw, ch := (right-left)/float64(x), (bottom-top)/float64(y)
+	cw, ch := (right-left)/float64(cols), (bottom-top)/float64(rows)
 	bw, bh := max(2, min(100*s, 0.55*cw)), max(2, min(56*s, 0.55*ch))
 	g := ringLayout{cx: make([]float64, n), cy: make([]float64, n), bw: bw, bh: bh}
 	for i := range n {
-		g.cx[i] = left + (float64(i%x)+0.5)*cw
-		g.cy[i] = top + (float64(i/x)+0.5)*ch
+		gx, gy := i%x, i/x
+		if side {
+			gx, gy = gy, gx
+		}
+		g.cx[i] = left + (float64(gx)+0.5)*cw
+		g.cy[i] = top + (float64(gy)+0.5)*ch
+	}
+	rowOff, colOff := bh/2+(ch-bh)/4, bw/2+(cw-bw)/4 // beside a canvas row, a canvas column
+	if side {
+		rowOff, colOff = colOff, rowOff
 	}
 	g.segs = make([]segment, len(tl.Links))
 	for i, l := range tl.Links {
@@ -77,9 +92,9 @@ func layoutGrid(tl *timeline.Timeline, x, y int, top, bottom, w, s float64) ring
 		dx, dy := abs(a%x-b%x), abs(a/x-b/x)
 		switch {
 		case x > 2 && dx == x-1: // a row's wraparound, beside the row
-			g.segs[i] = g.wrapSegment(a, b, bh/2+(ch-bh)/4)
+			g.segs[i] = g.wrapSegment(a, b, rowOff)
 		case y > 2 && dy == y-1: // a column's wraparound, beside the column
-			g.segs[i] = g.wrapSegment(a, b, bw/2+(cw-bw)/4)
+			g.segs[i] = g.wrapSegment(a, b, colOff)
 		default:
 			g.segs[i] = g.segment(a, b, 3*s)
 		}

@@ -5,8 +5,9 @@ import "fmt"
 // Torus is the shape of a TPU slice (or of several, joined by a data-centre
 // network): chips on a 1D, 2D or 3D grid, each joined to its neighbours
 // along every axis by direct ICI links, with a wraparound link closing an
-// axis into a ring where the hardware has one. Chip ids run slice by slice,
-// x fastest: id = s·Chips() + x + X·(y + Y·z).
+// axis into a ring where the hardware has one. Chip ids run slice by slice
+// and within a slice through the axes in Order, the first fastest: by
+// default x fastest, id = s·Chips() + x + X·(y + Y·z).
 type Torus struct {
 	// Dims is the chips along x, y and z; 1 on an unused axis.
 	Dims [3]int
@@ -29,6 +30,18 @@ type Torus struct {
 	// Slices is how many such slices the data-centre network joins (1:
 	// one slice, and no network).
 	Slices int
+	// Order is the axes (0 x, 1 y, 2 z) in the order chip ids run through
+	// them, the first fastest: a training mesh, laid on ids innermost
+	// first, puts its innermost axis on Order[0]. The zero value is x, y, z.
+	Order [3]int
+}
+
+// order is Order, with the zero value read as x, y, z.
+func (t Torus) order() [3]int {
+	if t.Order == ([3]int{}) {
+		return [3]int{0, 1, 2}
+	}
+	return t.Order
 }
 
 // Chips is the chip count of one slice.
@@ -38,12 +51,16 @@ func (t Torus) Chips() int { return t.Dims[0] * t.Dims[1] * t.Dims[2] }
 func (t Torus) Coord(id int) (slice int, c [3]int) {
 	n := t.Chips()
 	slice, id = id/n, id%n
-	return slice, [3]int{id % t.Dims[0], id / t.Dims[0] % t.Dims[1], id / (t.Dims[0] * t.Dims[1])}
+	for _, a := range t.order() {
+		c[a], id = id%t.Dims[a], id/t.Dims[a]
+	}
+	return slice, c
 }
 
 // ID is the chip at position c of slice s.
 func (t Torus) ID(s int, c [3]int) int {
-	return s*t.Chips() + c[0] + t.Dims[0]*(c[1]+t.Dims[1]*c[2])
+	o := t.order()
+	return s*t.Chips() + c[o[0]] + t.Dims[o[0]]*(c[o[1]]+t.Dims[o[1]]*c[o[2]])
 }
 
 // HostOf is the host index (over all slices) of chip id, and the chip's
@@ -85,6 +102,9 @@ func (t Torus) Validate() error {
 	}
 	if t.Slices < 1 {
 		return fmt.Errorf("torus: %d slices; want at least 1", t.Slices)
+	}
+	if o := t.order(); o[0]+o[1]+o[2] != 3 || o[0] == o[1] || o[1] == o[2] || o[0] == o[2] || min(o[0], o[1], o[2]) < 0 {
+		return fmt.Errorf("torus: order %v; want a permutation of the axes 0, 1, 2", t.Order)
 	}
 	return nil
 }

@@ -78,3 +78,29 @@ func TestTorusHosts(t *testing.T) {
 		}
 	}
 }
+
+// TestTorusOrder: with Order the chip ids run through the axes in that
+// order, the first fastest, and ID inverts Coord on every chip.
+func TestTorusOrder(t *testing.T) {
+	for _, o := range [][3]int{{0, 1, 2}, {2, 0, 1}, {1, 2, 0}, {2, 1, 0}} {
+		tr := Torus{Dims: [3]int{2, 3, 4}, Host: [3]int{1, 1, 1}, Slices: 2, Order: o}
+		if err := tr.Validate(); err != nil {
+			t.Fatalf("order %v: %v", o, err)
+		}
+		for id := 0; id < 2*tr.Chips(); id++ {
+			s, c := tr.Coord(id)
+			if got := tr.ID(s, c); got != id {
+				t.Errorf("order %v: ID(Coord(%d)) = %d", o, id, got)
+			}
+		}
+		_, c := tr.Coord(1)
+		var want [3]int
+		want[o[0]] = 1
+		if c != want {
+			t.Errorf("order %v: chip 1 at %v; want %v (one step along axis %d)", o, c, want, o[0])
+		}
+	}
+	if err := (Torus{Dims: [3]int{2, 3, 4}, Host: [3]int{1, 1, 1}, Slices: 1, Order: [3]int{0, 0, 3}}).Validate(); err == nil {
+		t.Error("order {0 0 3}: no error; want one")
+	}
+}

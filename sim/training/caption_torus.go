@@ -4,6 +4,7 @@ package training
 
 import (
 	"math"
+	"slices"
 
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
@@ -46,7 +47,7 @@ type DPBound struct {
 // torus all-reduces (FSDP's reduce-scatters and gathers are left to the
 // book's separate FSDP bound, which this does not measure).
 func TorusDPBound(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) (DPBound, bool) {
-	sl, ok := s.Slice()
+	sl, ok := s.MeshSlice()
 	if !ok || sl.Slices > 1 || s.Parallel.DP < 2 || sum.TokensPerSecond <= 0 { // over the DCN the ICI bound is not the one
 		return DPBound{}, false
 	}
@@ -117,6 +118,9 @@ func torusMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 5", Tolerance: 0.1},
 			"so compute-bound above {} tokens per data shard; the book's e·C / W_ici: {}", math.Round(b.Critical), math.Round(b.Book), strategy.Int))
 	}
+	if part, ok := torusTraffic(s, tl); ok {
+		parts = append(parts, part)
+	}
 	if days, book, ok := TrainingDays(s, sum); ok {
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "days to train", Formula: "6·N·T / (chips·e·C)",
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 6", Tolerance: 0.1},
@@ -144,4 +148,67 @@ func TrainingDays(s scenario.Scenario, sum timeline.Summary) (days, book float64
 	n := float64(workload.Params(m).Total())
 	book = 6 * n * tok / (float64(s.NumGPUs()) * eff * gpu.PeakFLOPS) / 86400
 	return tok / sum.TokensPerSecond / 86400, book, true
+}
+
+// TorusTraffic is the bytes chip 0 receives along each torus axis (x, y,
+// z) and over the data-centre network in the run's torus collectives (the
+// data-parallel and ZeRO ones; tensor- and sequence-parallel traffic is
+// priced as time, not recorded as collectives): each collective's box and
+// collective.TorusAxisBytes, and over several slices the DCN ring's
+// 2(M−1) chunks of S/(N·M) (collective.TorusSlicesTime). ok is false off a
+// slice or without such a collective.
+func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, dcn float64, ok bool) {
+	sl, on := s.MeshSlice()
+	if !on {
+		return ici, 0, false
+	}
+	pod, err := sl.Check()
+	if err != nil {
+		return ici, 0, false
+	}
+	t := sl.Torus(pod)
+	for _, c := range tl.Collectives {
+		if c.Algorithm != "torus" || !slices.Contains(c.GPUs, 0) {
+			continue
+		}
+		g, _, box := torusBox(&t, c.GPUs)
+		m := 1
+		if !box {
+			if g, _, m, box = slicesBox(&t, c.GPUs); !box {
+				continue
+			}
+			dcn += 2 * float64(m-1) * float64(c.Bytes) / float64(g.Group()*m)
+		}
+		b := collective.TorusAxisBytes(c.Name, g, c.Bytes)
+		if m > 1 {
+			b = collective.TorusAxisBytes(collective.OpAllReduce, g, c.Bytes) // a reduce-scatter and an all-gather on each slice
+		}
+		for a := range ici {
+			ici[a] += b[a]
+		}
+		ok = true
+	}
+	return ici, dcn, ok
+}
+
+// torusTraffic is TorusTraffic as a caption part: the bytes chip 0
+// receives a step along each axis of the slice (and over the DCN).
+func torusTraffic(s scenario.Scenario, tl *timeline.Timeline) (strategy.Part, bool) {
+	ici, dcn, ok := TorusTraffic(s, tl)
+	sl, _ := s.Slice()
+	if !ok {
+		return strategy.Part{}, false
+	}
+	text, vals := "chip 0 receives in its data-parallel torus collectives", []strategy.Value(nil)
+	for a, n := range sl.Shape {
+		if n > 1 {
+			text += " " + string("xyz"[a]) + " {}"
+			vals = append(vals, strategy.Bytes(units.Bytes(ici[a]), strategy.Size))
+		}
+	}
+	if sl.Slices > 1 {
+		text += ", DCN {}"
+		vals = append(vals, strategy.Bytes(units.Bytes(dcn), strategy.Size))
+	}
+	return strategy.Figure(text+" a step", vals...), true
 }

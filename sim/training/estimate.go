@@ -68,7 +68,7 @@ type Estimator struct {
 // topoKey is what a training topology is built from.
 type topoKey struct {
 	gpu, intra, inter, network, nodeGPUs string
-	slice                                string // cluster.topology and the keys beside it
+	slice                                string // cluster.topology and the keys beside it, and parallel.mesh.layout
 	nodes, perNode, n                    int
 	link                                 scenario.Link
 }
@@ -197,7 +197,7 @@ func (e *Estimator) prepare(s scenario.Scenario) (*iteration, *builtTopo, error)
 		e.schedules[sk] = bs
 	}
 	c := s.Cluster
-	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Topology + "/" + strconv.Itoa(c.Slices) + "/" + strconv.FormatBool(c.Twisted) + "/" + c.Wraparound,
+	tk := topoKey{c.GPU, c.Intra, c.Inter, c.Network, strings.Join(c.NodeGPUs, ","), c.Topology + "/" + strconv.Itoa(c.Slices) + "/" + strconv.FormatBool(c.Twisted) + "/" + c.Wraparound + "/" + s.Parallel.Mesh.Layout,
 		c.Nodes, c.GPUsPerNode, s.NumGPUs(), s.Link}
 	bt, ok := e.topos[tk]
 	if !ok {

@@ -93,6 +93,10 @@ type ringLinks struct {
 	ia, ea, alpha  units.Time
 	ib, eb, bw     units.Bandwidth
 	direct, failed bool
+	// torus is the run's torus collective over the group when it is a box
+	// of a TPU slice (torus.go's torusTime; ok false otherwise), which the
+	// run plays instead of a ring: nil off a slice.
+	torus func(op collective.Op, bytes units.Bytes) (float64, bool)
 }
 
 // streamBounds is streamBound for every pipeline device; all zero when the
@@ -213,6 +217,9 @@ func (tr *iteration) ringLinks(links map[ringKey]*ringLinks, shard bool) *ringLi
 		l.direct = tr.algorithm(gpus) == "direct"
 	}
 	l.failed = err != nil
+	if torusTimeOf != nil && tr.topo.Torus != nil && len(gpus) > 1 {
+		l.torus = func(op collective.Op, bytes units.Bytes) (float64, bool) { return torusTimeOf(tr, op, gpus, bytes) }
+	}
 	links[key] = l
 	return l
 }
@@ -223,6 +230,11 @@ func (l *ringLinks) time(op collective.Op, bytes units.Bytes) units.Time {
 	cfg := l.cfg
 	cfg.Bytes = bytes
 	var secs float64
+	if l.torus != nil {
+		if t, ok := l.torus(op, bytes); ok {
+			return max(1, units.Round(t))
+		}
+	}
 	switch {
 	case cfg.Channels > 1 && cfg.Mesh:
 		secs = collective.MeshChannelRingTime(string(op), cfg.Nodes, cfg.PerNode, cfg.Channels, 1, bytes, l.ia, l.ib, l.ea, l.eb)

@@ -159,7 +159,7 @@ func trainingTopology(s scenario.Scenario) (*topo.Topology, hw.GPU, error) {
 	if s.Cluster.GPU == "" {
 		return topo.Switched(n, topo.Port{Bandwidth: s.Link.Bandwidth, Latency: s.Link.Latency, Kind: "ideal"}), hw.GPU{}, nil
 	}
-	if sl, ok := s.Slice(); ok {
+	if sl, ok := s.MeshSlice(); ok {
 		b, err := cluster.BuildSlice(sl)
 		if err != nil {
 			return nil, hw.GPU{}, err

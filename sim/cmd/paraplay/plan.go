@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"paraplay/sim/cost"
 	"paraplay/sim/plan"
@@ -445,7 +446,11 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		fmt.Fprintf(w, "the simulation budget ran out: no plan of the space runs under %s, so the best is at most %s (%.1f%%) slower than the optimum\n",
 			fmtSeconds(r.Floor), fmtSeconds(best-r.Floor), 100*(best-r.Floor).Seconds()/best.Seconds())
 	}
-	fmt.Fprintf(w, "\n%4s  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", "rank", "plan", "schedule", "b × m", "zero", "recompute", "iteration", "MFU", "peak/GPU", "why it lost")
+	width := 22 // the plan column: a TPU mesh with its layout may be longer
+	for _, p := range shown {
+		width = max(width, utf8.RuneCountInString(planLayout(p.Scenario.Parallel)))
+	}
+	fmt.Fprintf(w, "\n%4s  %-*s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", "rank", width, "plan", "schedule", "b × m", "zero", "recompute", "iteration", "MFU", "peak/GPU", "why it lost")
 	for i, p := range shown {
 		q := p.Scenario.Parallel
 		layout := planLayout(q)
@@ -468,7 +473,7 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 		if q.ZeROLayers > 0 {
 			zero += fmt.Sprintf("/%d", q.ZeROLayers) // ZeRO-3 on the first k layers (osdp)
 		}
-		fmt.Fprintf(w, "%4d  %-22s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", i+1, layout, sched,
+		fmt.Fprintf(w, "%4d  %-*s %-15s %-9s %-5s %-9s %11s %6s %10s  %s\n", i+1, width, layout, sched,
 			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), zero, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
 	}
 	fmt.Fprintln(w, scheduleLegend)

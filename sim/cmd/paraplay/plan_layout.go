@@ -20,6 +20,9 @@ func planLayout(q scenario.Parallel) string {
 				axes = append(axes, fmt.Sprintf("%s%d", a.name, a.n))
 			}
 		}
+		if m.Layout != "" {
+			axes = append(axes, "on "+m.Layout) // the torus axes, innermost first
+		}
 		return "mesh " + strings.Join(axes, " ")
 	}
 	layout := fmt.Sprintf("dp%d tp%d pp%d", q.DP, q.TP, q.PP)
