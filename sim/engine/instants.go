@@ -1,34 +1,39 @@
 package engine
 
 import (
-	"paraplay/sim/radixheap"
+	"fmt"
+
 	"paraplay/sim/units"
 )
 
-// instants is the engine's event queue: a list per instant, in scheduling
-// order, and a radix heap of the lists by their instant. A large
-// collective schedules millions of events at a few instants per step (all
-// of a step's messages leave, clear their latency and arrive together),
-// so most events are an append to a list a small cache finds, and a read
-// from it: the radix heap, which moved each event two or three times
-// between its buckets, now moves one key per instant (a fifth of a
-// 1,024-GPU ring's run went into it).
+// batch is the events of one instant after the first, in scheduling
+// order: a large collective schedules millions of events at a few
+// instants per step (all of a step's messages leave, clear their latency
+// and arrive together), and a batch puts them into the radix heap as one
+// value, which moves two or three times between its buckets, instead of
+// one each (a fifth of a 1,024-GPU ring's run went into the heap). An
+// event alone at its instant goes into the heap as before.
 //
-// Events of one instant fire in the order they were scheduled: a list
-// fires whole before the next one of its instant, and an event joins the
-// newest list of its instant or, when the cache has lost that list, a new
-// one behind it. The cache can only hold the newest list of an instant:
-// a list enters it when it is made, in the slot of its instant.
-type instants struct {
-	keys  radixheap.Queue[int32] // list ids by instant, in the order made
-	lists [][]Handler            // by id; the events of each list, in scheduling order
-	at    []units.Time           // by id: the list's instant, or −1 once it has fired
-	free  []int32                // ids of fired lists, for reuse
-	cache [cacheSlots]int32      // by slot of an instant: a list id, or −1 (made by reset)
-	cur   int32                  // the list firing, or −1
-	head  int                    // events of cur already taken
-	n     int                    // events waiting
-	ready bool                   // cache is set up
+// Events of one instant still fire in the order they were scheduled. The
+// first goes into the heap alone; the second opens a batch behind it;
+// later ones join that batch while it is the newest value of their
+// instant, which the cache tracks: every event passes through its
+// instant's slot, so a slot that names the instant knows the newest
+// value. A batch takes no event once it has fired to its end (done).
+type batch struct {
+	at     units.Time
+	events []Handler
+	done   bool
+}
+
+// Fire is never called: Run fires a batch's events one by one.
+func (b *batch) Fire() { panic("engine: a batch fired as an event") }
+
+// newest is a cache slot: the newest value the engine put into the heap
+// at instant at, a batch or, when b is nil, a lone event.
+type newest struct {
+	at units.Time
+	b  *batch
 }
 
 const cacheSlots = 64
@@ -36,56 +41,60 @@ const cacheSlots = 64
 // slot is t's place in the cache (Fibonacci hashing).
 func slot(t units.Time) int { return int(uint64(t) * 0x9E3779B97F4A7C15 >> 58) }
 
-// Len is the number of events waiting.
-func (q *instants) Len() int { return q.n }
-
-// Push schedules h at t, which is not before the last instant taken.
-func (q *instants) Push(t units.Time, h Handler) {
-	if !q.ready {
-		q.ready, q.cur = true, -1
-		for i := range q.cache {
-			q.cache[i] = -1
-		}
+func (e *Engine) push(t units.Time, h Handler) {
+	if t < e.now {
+		panic(fmt.Sprintf("engine: event at %v scheduled from %v, in the past", t, e.now))
 	}
-	s := slot(t)
-	id := q.cache[s]
-	if id < 0 || q.at[id] != t {
-		id = q.make(t)
-		q.cache[s] = id
+	e.pending++
+	c := &e.cache[slot(t)]
+	switch {
+	case c.at != t: // the first event of its instant, as far as the cache knows
+	case c.b != nil && !c.b.done && c.b.at == t: // the newest value of t is a batch that takes events
+		c.b.events = append(c.b.events, h)
+		return
+	default: // open a batch behind the newest value of t
+		b := e.batch(t)
+		b.events = append(b.events, h)
+		e.queue.Push(t, b)
+		*c = newest{t, b}
+		return
 	}
-	q.lists[id] = append(q.lists[id], h)
-	q.n++
+	*c = newest{t, nil}
+	e.queue.Push(t, h)
 }
 
-// make opens a new list at t behind any other of t.
-func (q *instants) make(t units.Time) int32 {
-	var id int32
-	if k := len(q.free); k > 0 {
-		id, q.free = q.free[k-1], q.free[:k-1]
-		q.at[id] = t
+// batch is an empty batch at t, reused if one is free.
+func (e *Engine) batch(t units.Time) *batch {
+	var b *batch
+	if k := len(e.free); k > 0 {
+		b, e.free = e.free[k-1], e.free[:k-1]
 	} else {
-		id = int32(len(q.lists))
-		q.lists = append(q.lists, nil)
-		q.at = append(q.at, t)
+		b = new(batch)
 	}
-	q.keys.Push(t, id)
-	return id
+	b.at, b.done = t, false
+	return b
 }
 
-// Pop takes the next event and its instant. The queue must not be empty.
-func (q *instants) Pop() (units.Time, Handler) {
-	for q.cur < 0 || q.head == len(q.lists[q.cur]) {
-		if q.cur >= 0 { // fired: drop its handlers for the collector, reuse it
-			l := q.lists[q.cur]
-			clear(l)
-			q.lists[q.cur], q.at[q.cur] = l[:0], -1
-			q.free = append(q.free, q.cur)
-		}
-		_, q.cur = q.keys.Pop()
-		q.head = 0
+// fireBatch fires b's events in order, those it gains while firing
+// included, then frees it.
+func (e *Engine) fireBatch(b *batch) {
+	for i := 0; i < len(b.events); i++ {
+		h := b.events[i]
+		b.events[i] = nil // for the garbage collector
+		e.fire(h)
 	}
-	h := q.lists[q.cur][q.head]
-	q.head++
-	q.n--
-	return q.at[q.cur], h
+	b.done = true
+	b.events = b.events[:0]
+	e.free = append(e.free, b)
+}
+
+// fire runs one event.
+func (e *Engine) fire(h Handler) {
+	e.pending--
+	e.fired++
+	e.idle = false
+	h.Fire()
+	if !e.idle {
+		e.last = e.now
+	}
 }
