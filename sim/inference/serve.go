@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"strconv"
 
+	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
@@ -123,22 +124,11 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	srv, err := cluster.LookupServer(s.Cluster.GPU, s.Cluster.Intra, "pcie5")
 	if err != nil {
 		return nil, err
 	}
-	intra := s.Cluster.Intra
-	if intra == "" {
-		intra = gpu.Link
-	}
-	nvl, err := hw.LookupLink(intra)
-	if err != nil {
-		return nil, err
-	}
-	pcie, err := hw.LookupLink("pcie5")
-	if err != nil {
-		return nil, err
-	}
+	gpu := srv.GPU
 	var ops *OpModel
 	if s.Training.Efficiency == 0 {
 		if ops, err = NewOpModel(gpu); err != nil {
@@ -147,8 +137,7 @@ func newInferenceRun(s scenario.Scenario) (*infRun, error) {
 	}
 	p := s.Parallel
 	r := &infRun{ops: ops, s: s, in: SettingsOf(&s), m: m, servers: servers{gpu: gpu, dp: p.DP, pp: p.PP, tp: p.TP, n: p.DP * p.PP * p.TP,
-		nv:   topo.Port{Bandwidth: nvl.Effective(), Latency: nvl.Latency, Kind: string(nvl.Kind)},
-		pcie: topo.Port{Bandwidth: pcie.Effective(), Latency: pcie.Latency, Kind: string(pcie.Kind)}}}
+		nv: srv.NV, pcie: srv.PCIe}}
 	cpus := 0
 	if r.in.Sampling == SampleCPU {
 		cpus = r.dp

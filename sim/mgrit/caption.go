@@ -3,8 +3,6 @@
 package mgrit
 
 import (
-	"fmt"
-
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -15,9 +13,9 @@ import (
 // an even split), the speed-up over serial propagation, and the GPUs
 // beyond which the solve breaks even.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	r, ok := tl.Extra[Name].(*Record)
-	if !ok {
-		return nil, fmt.Errorf("mgrit: the timeline has no layer-parallel record")
+	r, err := strategy.RecordOf[*Record](tl, Name)
+	if err != nil {
+		return nil, err
 	}
 	parts := []strategy.Part{strategy.Compare(strategy.Check{Name: "MGRIT step", Formula: "K·T_iter + (ℓ − c)·t, forward and backward",
 		Source: "two-level MGRIT over layers (Günther et al. 2020): parallel relaxation, serial coarse solve", Tolerance: 1e-6},

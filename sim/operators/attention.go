@@ -33,6 +33,10 @@ func flashFLOPs(a Attention) float64 {
 	return f
 }
 
+// e5m6Bytes is the size of one element in DeepSeek-V3's E5M6 format: 1
+// sign, 5 exponent and 6 mantissa bits.
+const e5m6Bytes = 12.0 / 8
+
 // flashBlocks is FlashAttention: under context parallelism a ring
 // exchange of key/value chunks first, then one kernel that keeps Q, K, V
 // and the fp32 logsumexp of each query row and head. The output O is kept
@@ -63,13 +67,24 @@ func flashBlocks(c Config, sh shape) []block {
 		FLOPs: fl, ModelFLOPs: fl, ReadBytes: q + kvAll, WriteBytes: o + lse,
 		SavedBytes: q + kvLocal, SavedStats: lse}
 	drop := 0.0
-	if c.Precision == FP8 {
+	switch {
+	case c.FP8Cache:
+		// One 12-bit E5M6 copy of O serves the projection and this
+		// backward (DeepSeek-V3 §3.3.3); the projection keeps none.
+		f.SavedBytes += o * e5m6Bytes / sh.act
+	case c.Precision == FP8:
 		f.SavedBytes += o
 		drop = o
 	}
 	bwd := Op{Name: "attn.flash.grad", Kind: KindAttention, Phase: BackwardInput, DType: c.activationDType(), Attention: a,
 		FLOPs: 2.5 * fl, ModelFLOPs: 2 * fl, ReadBytes: q + 2*o + kvAll + lse, WriteBytes: q + kvLocal}
-	return append(blocks, block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop})
+	b := block{fwd: f, bwd: []Op{bwd}, core: true, drop: drop}
+	if c.Model.IsMLA() {
+		// Q, K and V come from MLA's up-projections, which mla_up_proj
+		// re-runs from the latents.
+		b = discarded(b, MLAUpProj, q+kvLocal)
+	}
+	return append(blocks, b)
 }
 
 // eagerBlocks is Korthikanti et al. 2022's attention core (§4.1): QKᵀ

@@ -3,6 +3,7 @@ package operators
 import (
 	"errors"
 	"fmt"
+	"strings"
 
 	"paraplay/sim/workload"
 )
@@ -46,6 +47,14 @@ type Config struct {
 	Precision DType
 	// Recompute is the activation-recomputation policy.
 	Recompute workload.Recompute
+	// RecomputeModules is what selective recomputation re-runs (0: the
+	// attention core alone); only with Recompute selective.
+	RecomputeModules Modules
+	// FP8Cache keeps DeepSeek-V3's low-precision activations (§3.3.3):
+	// a mixture of experts' SwiGLU inputs in FP8, and the attention
+	// output once, in 12-bit E5M6, for the output projection and the
+	// attention backward alike; only with Precision FP8.
+	FP8Cache bool
 	// Dropout says whether the layer has dropout after attention scores,
 	// the output projection and the MLP (GPT: yes; Llama: no).
 	Dropout bool
@@ -136,6 +145,21 @@ func (c Config) Validate() error {
 	}
 	if !c.Recompute.Valid() {
 		bad("training.recompute %q, want none, selective or full", c.Recompute)
+	}
+	if c.FP8Cache && (c.Precision != FP8 || c.Attention != Flash) {
+		bad("training.fp8_activation_cache needs training.precision fp8 and flash attention, not %q and %q", c.Precision, c.Attention)
+	}
+	if m := c.RecomputeModules; m != 0 {
+		switch {
+		case c.Recompute != workload.RecomputeSelective:
+			bad("parallel.recompute_modules %q needs parallel.recompute selective, not %q", m, c.Recompute)
+		case m >= MLAUpProj<<1:
+			bad("parallel.recompute_modules %d, want a set of %s", uint8(m), strings.Join(moduleNames[:], ", "))
+		case m&MLAUpProj != 0 && !c.Model.IsMLA():
+			bad("parallel.recompute_modules mla_up_proj needs multi-head latent attention; model %s has none", c.Model.Name)
+		case m&MoEAct != 0 && !c.Model.IsMoE():
+			bad("parallel.recompute_modules moe_act needs a mixture of experts; model %s is dense", c.Model.Name)
+		}
 	}
 	return errors.Join(errs...)
 }

@@ -52,12 +52,31 @@ func collective(name string, ph Phase, op, group string, bytes float64) Op {
 // they run (a block whose forward op has no Name has no forward kernel,
 // like the identity half of Megatron's f operator). core marks the attention core, which selective recomputation
 // re-runs; drop is what that policy then no longer keeps of SavedBytes
-// (it drops SavedStats of the core too).
+// (it drops SavedStats of the core too). redo is the recompute modules
+// that re-run the block's forward op to rebuild an output they discard;
+// freed is what the block's forward op no longer keeps when a module of
+// freedBy is recomputed (the discarded output it had kept).
 type block struct {
-	fwd  Op
-	bwd  []Op
-	core bool
-	drop float64
+	fwd     Op
+	bwd     []Op
+	core    bool
+	drop    float64
+	redo    Modules
+	freedBy Modules
+	freed   float64
+}
+
+// redone marks b's forward op as one that recompute module m re-runs.
+func redone(b block, m Modules) block {
+	b.redo = m
+	return b
+}
+
+// discarded marks b's forward op as one that keeps bytes no longer when
+// recompute module m rebuilds them: its input, m's producer's output.
+func discarded(b block, m Modules, bytes float64) block {
+	b.freedBy, b.freed = m, bytes
+	return b
 }
 
 // linear is a weight matmul Y = X·W on m tokens, k inputs and n outputs,

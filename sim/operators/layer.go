@@ -27,13 +27,13 @@ func layerBlocks(c Config, sh shape) []block {
 	}
 	inSaved := sh.local * sh.h * sh.linear.Bytes() // a column-parallel GEMM's input, sharded under SP
 	var bs []block
-	bs = append(bs, norm("attn.norm", c, sh))
+	bs = append(bs, redone(norm("attn.norm", c, sh), LayerNorm))
 	bs = append(bs, tpEnter("attn.tp_enter", c, sh)...)
 	if c.Model.IsMLA() {
 		bs = append(bs, mlaBlocks(c, sh, inSaved, regather)...)
 	} else {
 		qkvOut := (sh.heads + 2*sh.kvHeads) * sh.d
-		bs = append(bs, biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut))
+		bs = append(bs, discarded(biasGrad(linear("attn.qkv", sh, sh.tokens, sh.h, qkvOut, inSaved, regather), sh, sh.tokens, qkvOut), LayerNorm, inSaved))
 		if sh.bias {
 			bs = append(bs, qkvBiasAdd(c, sh, qkvOut))
 		}
@@ -45,10 +45,14 @@ func layerBlocks(c Config, sh shape) []block {
 	// The row-parallel projections add their bias after the all-reduce
 	// (or reduce-scatter), fused into the bias-dropout-add, so their bias
 	// gradient sums the tokens this GPU holds there.
-	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, sh.tokens*sh.heads*sh.dv*sh.linear.Bytes(), 0), sh, sh.local, sh.h))
+	projSaved := sh.tokens * sh.heads * sh.dv * sh.linear.Bytes()
+	if c.FP8Cache {
+		projSaved = 0 // the attention kernel's E5M6 copy (flashBlocks)
+	}
+	bs = append(bs, biasGrad(linear("attn.proj", sh, sh.tokens, sh.heads*sh.dv, sh.h, projSaved, 0), sh, sh.local, sh.h))
 	bs = append(bs, tpExit("attn.tp_exit", c, sh)...)
 	bs = append(bs, residual("attn.residual", c, sh))
-	bs = append(bs, norm("mlp.norm", c, sh))
+	bs = append(bs, redone(norm("mlp.norm", c, sh), LayerNorm))
 	if c.moeLayer() {
 		bs = append(bs, moeBlocks(c, sh, balancedRows(c, sh))...)
 	} else {
@@ -80,7 +84,7 @@ func mlpBlocks(c Config, sh shape, prefix string, inSaved, regather float64) []b
 	if c.Model.FFN == workload.FFNSwiGLU {
 		width, per, name = 2*sh.f, swigluFLOPs, prefix+".swiglu"
 	}
-	up := biasGrad(linear(prefix+".up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width)
+	up := discarded(biasGrad(linear(prefix+".up", sh, sh.tokens, sh.h, width, inSaved, regather), sh, sh.tokens, width), LayerNorm, inSaved)
 	in, out := sh.tokens*width, sh.tokens*sh.f
 	act := pointwise(name, KindElementwise, Forward, dt, out, per, in*sh.act, out*sh.linear.Bytes())
 	act.SavedBytes = in * sh.act
@@ -114,10 +118,8 @@ func assembleFrom(c Config, bs []block, input bool) List {
 				// under sequence parallelism as Megatron-LM keeps it.
 				f.SavedBytes = shapeOf(c).local * float64(c.Model.Hidden) * 2
 			}
-		case selective && b.core:
-			re = append(re, recomputed(f, b.drop+f.SavedStats))
-			f.SavedBytes -= b.drop
-			f.SavedStats = 0
+		case selective:
+			re = selectively(re, &f, b, c.modules())
 		}
 		fwd = append(fwd, f)
 	}
@@ -125,6 +127,28 @@ func assembleFrom(c Config, bs []block, input bool) List {
 		bwd = append(bwd, bs[i].bwd...)
 	}
 	return append(append(fwd, re...), bwd...)
+}
+
+// selectively applies selective recomputation of modules to block b,
+// whose forward op is f: a re-run attention core keeps what it dropped
+// while its backward runs; a re-run producer keeps nothing itself, and
+// the output its consumer no longer keeps is rebuilt with it, so the
+// consumer's freed bytes go to the last re-run op (the producer comes
+// first in forward order).
+func selectively(re List, f *Op, b block, modules Modules) List {
+	if b.core && modules&CoreAttn != 0 {
+		re = append(re, recomputed(*f, b.drop+f.SavedStats))
+		f.SavedBytes -= b.drop
+		f.SavedStats = 0
+	}
+	if b.redo&modules != 0 {
+		re = append(re, recomputed(*f, 0))
+	}
+	if b.freedBy&modules != 0 && b.freed > 0 && len(re) > 0 {
+		f.SavedBytes -= b.freed
+		re[len(re)-1].SavedBytes += b.freed
+	}
+	return re
 }
 
 // recomputed is forward op f run again before the backward pass: the same

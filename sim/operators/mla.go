@@ -19,18 +19,18 @@ func mlaBlocks(c Config, sh shape, inSaved, regather float64) []block {
 	var bs []block
 	if qr > 0 {
 		bs = append(bs,
-			linear("attn.q_down", sh, sh.tokens, sh.h, qr, inSaved, regather),
+			discarded(linear("attn.q_down", sh, sh.tokens, sh.h, qr, inSaved, regather), LayerNorm, inSaved),
 			latentNorm("attn.q_norm", c, sh, qr),
-			linear("attn.q_up", sh, sh.tokens, qr, sh.heads*sh.d, latent(qr), 0))
+			redone(linear("attn.q_up", sh, sh.tokens, qr, sh.heads*sh.d, latent(qr), 0), MLAUpProj))
 	} else {
-		bs = append(bs, linear("attn.q_up", sh, sh.tokens, sh.h, sh.heads*sh.d, inSaved, regather))
+		bs = append(bs, redone(discarded(linear("attn.q_up", sh, sh.tokens, sh.h, sh.heads*sh.d, inSaved, regather), LayerNorm, inSaved), MLAUpProj))
 	}
 	bs = append(bs,
 		linear("attn.kv_down", sh, sh.tokens, sh.h, kvr+rope, 0, 0),
 		latentNorm("attn.kv_norm", c, sh, kvr),
-		linear("attn.kv_up", sh, sh.tokens, kvr, sh.heads*(nope+sh.dv), latent(kvr), 0))
+		redone(linear("attn.kv_up", sh, sh.tokens, kvr, sh.heads*(nope+sh.dv), latent(kvr), 0), MLAUpProj))
 	if rope > 0 {
-		bs = append(bs, rotary(c, sh, sh.tokens*(sh.heads+1)*rope))
+		bs = append(bs, redone(rotary(c, sh, sh.tokens*(sh.heads+1)*rope), MLAUpProj))
 	}
 	return bs
 }

@@ -53,7 +53,7 @@ func moeBlocks(c Config, sh shape, rows []float64) []block {
 	n, fp := tr*e, FP32.Bytes()
 	copies := tr * k * sh.h // the token copies this GPU sends
 	tokens, sent := tr*sh.h*sh.act, copies*sh.act
-	bs := []block{linear("moe.router", rsh, tr, sh.h, e, tokens, 0),
+	bs := []block{discarded(linear("moe.router", rsh, tr, sh.h, e, tokens, 0), LayerNorm, tokens),
 		pair("moe.topk", KindReduction, dt, n, softmaxFLOPs, n*sh.act, n*fp, n*fp, 2*n*fp, n*sh.act),
 		pair("moe.permute", KindElementwise, dt, copies, 0, tokens, sent, 0, sent, tokens)}
 	var sum float64
@@ -127,7 +127,7 @@ func expertBlocks(c Config, sh shape, rows []float64) []block {
 		}
 		total += r
 		u := linear("moe.experts.up", sh, r, sh.h, width, r*sh.h*sh.linear.Bytes(), 0)
-		d := linear("moe.experts.down", sh, r, f, sh.h, r*f*sh.linear.Bytes(), 0)
+		d := discarded(linear("moe.experts.down", sh, r, f, sh.h, r*f*sh.linear.Bytes(), 0), MoEAct, r*f*sh.linear.Bytes())
 		if len(up) > 0 {
 			grouped(&u)
 			grouped(&d)
@@ -138,8 +138,12 @@ func expertBlocks(c Config, sh shape, rows []float64) []block {
 		return nil
 	}
 	in, out := total*width, total*f
-	act := pair(name, KindElementwise, dt, out, per, in*sh.act, out*sh.linear.Bytes(), in*sh.act, in*sh.act+out*sh.act, in*sh.act)
-	return append(append(up, act), down...)
+	kept := in * sh.act
+	if c.FP8Cache {
+		kept = in * FP8.Bytes() // DeepSeek-V3 caches the SwiGLU inputs in FP8 (§3.3.3)
+	}
+	act := pair(name, KindElementwise, dt, out, per, in*sh.act, out*sh.linear.Bytes(), kept, in*sh.act+out*sh.act, in*sh.act)
+	return append(append(up, redone(act, MoEAct)), down...)
 }
 
 // grouped marks a block's ops as later pieces of grouped GEMMs.

@@ -3,8 +3,6 @@
 package partitioned
 
 import (
-	"errors"
-
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -18,9 +16,9 @@ import (
 // sub-model's width h/k, where the square law shows: a GPU's share of a
 // sub-model step costs about 1/k² of its share of a full step.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	r, ok := tl.Extra[Name].(*Record)
-	if !ok {
-		return nil, errors.New("partitioned: the run has no record")
+	r, err := strategy.RecordOf[*Record](tl, Name)
+	if err != nil {
+		return nil, err
 	}
 	parts := []strategy.Part{
 		strategy.Figure("run {}", strategy.Nanos(tl.End)),

@@ -136,6 +136,10 @@ type Parallel struct {
 	Cyclic bool `yaml:"cyclic" json:"cyclic,omitempty"`
 	// Recompute is none, selective or full activation recomputation.
 	Recompute string `yaml:"recompute" json:"recompute"`
+	// RecomputeModules, with recompute selective, lists what selective
+	// recomputation re-runs, comma-separated, in Megatron-Core's names:
+	// core_attn (the default), moe_act, layernorm, mla_up_proj.
+	RecomputeModules string `yaml:"recompute_modules" json:"recompute_modules,omitempty"`
 	// Order lists the dimensions innermost first, e.g. "tp,cp,pp,dp" (the
 	// default, Megatron's): which ranks are neighbours on the hardware.
 	Order string `yaml:"order" json:"order"`
@@ -199,6 +203,12 @@ type Training struct {
 	// default, "" alike) or unfused (a separate add kernel per weight per
 	// microbatch, as Megatron-LM before February 2022).
 	GradAccumulation string `yaml:"grad_accumulation" json:"grad_accumulation,omitempty"`
+	// FP8ActivationCache keeps, with precision fp8, two more activations
+	// in low precision for the backward pass, as DeepSeek-V3 does
+	// (DeepSeek-AI 2024, §3.3.3): the experts' SwiGLU inputs in FP8, and
+	// the attention output in a 12-bit E5M6 copy that serves both the
+	// output projection and the attention backward.
+	FP8ActivationCache bool `yaml:"fp8_activation_cache" json:"fp8_activation_cache,omitempty"`
 	// Tokens is the token budget of the whole run, 0..cost.MaxTokens
 	// (0 = none): with it the summary turns the iteration into days,
 	// GPU-hours, dollars, energy and emissions (package cost; written

@@ -3,8 +3,6 @@
 package sppo
 
 import (
-	"fmt"
-
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -17,9 +15,9 @@ import (
 // beside Σ max(0, D_c − F_{c+1}) (the forward the offloads hold back;
 // within 10%, or both zero: the pipeline's other waits may absorb some).
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	r, ok := tl.Extra[Name].(*Record)
-	if !ok {
-		return nil, fmt.Errorf("sppo: the timeline has no sppo record")
+	r, err := strategy.RecordOf[*Record](tl, Name)
+	if err != nil {
+		return nil, err
 	}
 	none := s
 	Edit(&none, func(y *Settings) { y.Offload = 0 })

@@ -4,6 +4,7 @@ import (
 	"sort"
 	"strconv"
 
+	"paraplay/sim/cluster"
 	"paraplay/sim/collective"
 	"paraplay/sim/hw"
 	"paraplay/sim/scenario"
@@ -33,25 +34,13 @@ func newPlan(s *scenario.Scenario) (*plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	gpu, err := hw.LookupGPU(s.Cluster.GPU)
+	srv, err := cluster.LookupServer(s.Cluster.GPU, s.Cluster.Intra, y.PCIe)
 	if err != nil {
 		return nil, err
 	}
-	intra := s.Cluster.Intra
-	if intra == "" {
-		intra = gpu.Link
-	}
-	var ports [2]topo.Port
-	for i, name := range [2]string{y.PCIe, intra} {
-		l, err := hw.LookupLink(name)
-		if err != nil {
-			return nil, err
-		}
-		ports[i] = topo.Port{Bandwidth: l.Effective(), Latency: l.Latency, Kind: string(l.Kind)}
-	}
 	S, C := s.NumGPUs(), y.Chunks
 	w := workload.Params(m)
-	p := &plan{stages: S, chunks: C, gpu: gpu, host: y.HostMemory, pcie: ports[0], nv: ports[1],
+	p := &plan{stages: S, chunks: C, gpu: srv.GPU, host: y.HostMemory, pcie: srv.PCIe, nv: srv.NV,
 		perLayer: float64(w.PerLayer), hidden: float64(m.Hidden), vocab: float64(m.Vocab), offload: y.Offload}
 	for c := range C {
 		p.prefix = append(p.prefix, c*(y.Tokens/C)+min(c, y.Tokens%C))

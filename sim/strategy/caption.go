@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -172,3 +173,14 @@ func Of(v float64, u Unit) Value { return Value{V: v, Unit: u} }
 
 // Bytes is a size as a figure in unit u (GiB, KiB or Size).
 func Bytes(b units.Bytes, u Unit) Value { return Value{V: float64(b), Unit: u} }
+
+// RecordOf is the record strategy name keeps in tl.Extra, or an error
+// naming the strategy when the timeline has none (a caption asked of
+// another strategy's run).
+func RecordOf[R any](tl *timeline.Timeline, name string) (R, error) {
+	r, ok := tl.Extra[name].(R)
+	if !ok {
+		return r, fmt.Errorf("%s: the timeline has no %s record", name, name)
+	}
+	return r, nil
+}

@@ -3,8 +3,6 @@
 package swarm
 
 import (
-	"fmt"
-
 	"paraplay/sim/scenario"
 	"paraplay/sim/strategy"
 	"paraplay/sim/timeline"
@@ -17,9 +15,9 @@ import (
 // form for the first placement and how many moved; with swarm.skip = k,
 // the stages each microbatch computed beside S − k.
 func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summary) ([]strategy.Part, error) {
-	r, ok := tl.Extra[Name].(*Record)
-	if !ok {
-		return nil, fmt.Errorf("swarm: the timeline has no swarm record")
+	r, err := strategy.RecordOf[*Record](tl, Name)
+	if err != nil {
+		return nil, err
 	}
 	parts := []strategy.Part{strategy.Figure("simulated run {}", strategy.Nanos(tl.End)),
 		strategy.Compare(strategy.Check{Name: "swarm rate", Formula: "X = min_s R_s / (f_s·(F + B))",

@@ -36,6 +36,9 @@ func (c *costs) activations(eager bool, precision operators.DType) (activations,
 	if m.IsMoE() {
 		cfg.EP, cfg.ETP = p.EP, p.ETP
 	}
+	// Validation has read the list (scenario.go).
+	cfg.RecomputeModules, _ = operators.ParseModules(p.RecomputeModules)
+	cfg.FP8Cache = c.fp8Cache
 	if eager && !m.IsMoE() {
 		per := workload.ActivationBytesPerLayerCP(m, p.MicroBatchSize, p.TP, p.CP, p.SequenceParallel, r)
 		return activations{perLayer: per, perDense: per, cfg: cfg, dense: true}, nil

@@ -68,6 +68,9 @@ type pricing struct {
 	unfusedAcc bool
 	// fp16 trains in fp16 with loss scaling (training.precision: fp16).
 	fp16 bool
+	// fp8Cache keeps DeepSeek-V3's low-precision activations
+	// (training.fp8_activation_cache).
+	fp8Cache bool
 	// comp is the compression whose encoding of activations the ops pay
 	// for (codec.go; codecOf).
 	comp scenario.Compression
@@ -116,6 +119,7 @@ func newCosts(s scenario.Scenario, gpu hw.GPU) (costs, error) {
 	c.explicitEff = c.eff != 0
 	c.unfusedAcc = s.Training.GradAccumulation == "unfused"
 	c.fp16 = s.Training.Precision == "fp16"
+	c.fp8Cache = s.Training.FP8ActivationCache
 	if c.eff == 0 {
 		c.eff = gpu.Efficiency
 	}

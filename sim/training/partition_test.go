@@ -1,6 +1,7 @@
 package training
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -102,6 +103,22 @@ func TestLayerSplitRefusals(t *testing.T) {
 		_, err := scenario.Parse([]byte(base + c.split + "}\n"))
 		if err == nil || !strings.Contains(err.Error(), c.field) || !strings.Contains(err.Error(), c.msg) {
 			t.Errorf("%s: error %v; want one naming %s saying %q", c.split, err, c.field, c.msg)
+		}
+	}
+}
+
+// TestLayerSplitOnTheV: the V-shaped schedules run two model stages a
+// device, so layers_per_stage lists 2·pp counts (validation once counted
+// pp·v and refused them, naming the wrong count).
+func TestLayerSplitOnTheV(t *testing.T) {
+	base := "model: {preset: llama3-8b}\ncluster: {gpu: h100-sxm, nodes: 1, gpus_per_node: 8}\nparallel: {dp: 2, tp: 1, pp: 4, microbatches: 8, schedule: %s, "
+	for _, sched := range []string{"dualpipev", "zb-v"} {
+		if _, err := scenario.Parse([]byte(fmt.Sprintf(base, sched) + `layers_per_stage: "3,4*6,5"}` + "\n")); err != nil {
+			t.Errorf("%s with 8 counts: %v", sched, err)
+		}
+		_, err := scenario.Parse([]byte(fmt.Sprintf(base, sched) + `layers_per_stage: "8*4"}` + "\n"))
+		if err == nil || !strings.Contains(err.Error(), "has 8 model stages") {
+			t.Errorf("%s with 4 counts: error %v; want one saying the schedule has 8 model stages", sched, err)
 		}
 	}
 }

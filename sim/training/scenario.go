@@ -6,7 +6,9 @@ import (
 	"slices"
 	"strings"
 
+	"paraplay/sim/gemm"
 	"paraplay/sim/hw"
+	"paraplay/sim/operators"
 	"paraplay/sim/pipeline"
 	"paraplay/sim/scenario"
 	"paraplay/sim/units"
@@ -70,6 +72,10 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkCyclic(s, bad)
 	checkCost(s, bad)
 	checkPrecision(s, bad)
+	checkRecomputeModules(s, bad)
+	if s.Training.FP8ActivationCache && (s.Training.Precision != "fp8" || s.Model.IsSynthetic() || s.Model.Eager()) {
+		bad("training.fp8_activation_cache", "is true with precision %q; it needs training.precision fp8 on a real model with flash attention", s.Training.Precision)
+	}
 	checkRank(s, bad)
 	if t := s.Training; t.Optimizer != "adam" {
 		bad("training.optimizer", "%q is not known; allowed: adam", t.Optimizer)
@@ -90,6 +96,44 @@ func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	if e := s.Training.Efficiency; !(e >= 0 && e <= 1) {
 		bad("training.efficiency", "is %v; allowed 0 < e ≤ 1 (0 = the GPU preset's)", e)
+	}
+}
+
+// checkRecomputeModules checks parallel.recompute_modules: known names,
+// under selective recomputation, on what the operator-level cost model
+// prices (the re-run kernels' time and the bytes they free come from a
+// layer's operator list, package operators).
+func checkRecomputeModules(s *scenario.Scenario, bad scenario.Reporter) {
+	p := s.Parallel
+	mods, err := operators.ParseModules(p.RecomputeModules)
+	switch {
+	case err != nil:
+		bad("parallel.recompute_modules", "%v", err)
+		return
+	case mods == 0:
+		return
+	case p.Recompute != string(workload.RecomputeSelective):
+		bad("parallel.recompute_modules", "is %q; it needs parallel.recompute selective (recompute is %q)", p.RecomputeModules, p.Recompute)
+		return
+	case mods == operators.CoreAttn:
+		return // selective recomputation's default
+	case s.Model.IsSynthetic() || s.Model.Eager():
+		bad("parallel.recompute_modules", "is %q; modules beyond core_attn need a real model with model.attention flash (eager attention follows Korthikanti et al.'s accounting)", p.RecomputeModules)
+		return
+	case s.Training.Efficiency != 0:
+		bad("parallel.recompute_modules", "is %q with training.efficiency %v; modules beyond core_attn need the operator-level cost model (leave training.efficiency unset)", p.RecomputeModules, s.Training.Efficiency)
+		return
+	}
+	if _, err := gemm.Lookup(s.Cluster.GPU); err != nil {
+		bad("parallel.recompute_modules", "is %q; modules beyond core_attn need a GPU with measured GEMM parameters: %v", p.RecomputeModules, err)
+	}
+	if m, err := s.Model.Resolve(); err == nil {
+		if mods&operators.MLAUpProj != 0 && !m.IsMLA() {
+			bad("parallel.recompute_modules", "names mla_up_proj; model %s has no multi-head latent attention", m.Name)
+		}
+		if mods&operators.MoEAct != 0 && !m.IsMoE() {
+			bad("parallel.recompute_modules", "names moe_act; model %s has no mixture of experts", m.Name)
+		}
 	}
 }
 
@@ -175,8 +219,16 @@ func checkModel(s *scenario.Scenario, bad scenario.Reporter) {
 	} else if p := s.Parallel; p.PP >= 1 && p.PP <= 1024 && p.VirtualStages >= 1 && p.VirtualStages <= 64 {
 		// Every model stage needs a layer: refused here, at validation,
 		// not when the run lays out its stages.
+		// The schedule's model stages (two a device under the V shapes),
+		// or pp·v when it does not build (checkPlan names why).
+		stages := p.PP * p.VirtualStages
+		if p.Microbatches >= 1 && p.Microbatches <= 4096 {
+			if n, err := pipeline.ModelStages(p.Schedule, p.PP, p.Microbatches, p.ChunksArg()); err == nil {
+				stages = n
+			}
+		}
 		var fe *scenario.FieldError
-		if _, err := stageLayers(p, w.Layers, p.PP*p.VirtualStages); errors.As(err, &fe) {
+		if _, err := stageLayers(p, w.Layers, stages); errors.As(err, &fe) {
 			bad(fe.Field, "%s", fe.Msg)
 		}
 	}
