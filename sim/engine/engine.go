@@ -15,10 +15,9 @@ type Engine struct {
 	// batches (instants.go).
 	queue radixheap.Queue[Handler]
 	// pending counts the events waiting, in the queue alone or in its
-	// batches; cache and free are the batches' (instants.go).
+	// batches (instants.go; the browser build has none, instants_js.go).
 	pending int
-	cache   [cacheSlots]newest
-	free    []*batch
+	batches batches
 	fired   uint64
 	// last is the time of the last event that did something (Run's
 	// result); idle says the event being run has called Idle.
@@ -74,11 +73,18 @@ func (e *Engine) Run() units.Time {
 	for e.queue.Len() > 0 {
 		var h Handler
 		e.now, h = e.queue.Pop()
-		if b, ok := h.(*batch); ok {
-			e.fireBatch(b)
-		} else {
-			e.fire(h)
-		}
+		e.dispatch(h)
 	}
 	return e.last
+}
+
+// fire runs one event.
+func (e *Engine) fire(h Handler) {
+	e.pending--
+	e.fired++
+	e.idle = false
+	h.Fire()
+	if !e.idle {
+		e.last = e.now
+	}
 }

@@ -1,3 +1,5 @@
+//go:build !js
+
 package engine
 
 import (
@@ -29,6 +31,13 @@ type batch struct {
 // Fire is never called: Run fires a batch's events one by one.
 func (b *batch) Fire() { panic("engine: a batch fired as an event") }
 
+// batches are the engine's: a cache of the newest value of each
+// instant's slot, and the batches free for reuse.
+type batches struct {
+	cache [cacheSlots]newest
+	free  []*batch
+}
+
 // newest is a cache slot: the newest value the engine put into the heap
 // at instant at, a batch or, when b is nil, a lone event.
 type newest struct {
@@ -46,7 +55,7 @@ func (e *Engine) push(t units.Time, h Handler) {
 		panic(fmt.Sprintf("engine: event at %v scheduled from %v, in the past", t, e.now))
 	}
 	e.pending++
-	c := &e.cache[slot(t)]
+	c := &e.batches.cache[slot(t)]
 	switch {
 	case c.at != t: // the first event of its instant, as far as the cache knows
 	case c.b != nil && !c.b.done && c.b.at == t: // the newest value of t is a batch that takes events
@@ -66,8 +75,8 @@ func (e *Engine) push(t units.Time, h Handler) {
 // batch is an empty batch at t, reused if one is free.
 func (e *Engine) batch(t units.Time) *batch {
 	var b *batch
-	if k := len(e.free); k > 0 {
-		b, e.free = e.free[k-1], e.free[:k-1]
+	if k := len(e.batches.free); k > 0 {
+		b, e.batches.free = e.batches.free[k-1], e.batches.free[:k-1]
 	} else {
 		b = new(batch)
 	}
@@ -85,16 +94,14 @@ func (e *Engine) fireBatch(b *batch) {
 	}
 	b.done = true
 	b.events = b.events[:0]
-	e.free = append(e.free, b)
+	e.batches.free = append(e.batches.free, b)
 }
 
-// fire runs one event.
-func (e *Engine) fire(h Handler) {
-	e.pending--
-	e.fired++
-	e.idle = false
-	h.Fire()
-	if !e.idle {
-		e.last = e.now
+// dispatch fires h, a lone event or a batch.
+func (e *Engine) dispatch(h Handler) {
+	if b, ok := h.(*batch); ok {
+		e.fireBatch(b)
+	} else {
+		e.fire(h)
 	}
 }
