@@ -17,7 +17,7 @@ import (
 // TestDetailedTracesUnchanged: the whole JSON trace of detailed runs (every
 // message's start, end, path and rate pieces, and every collective's
 // record) hashes as the golden file says. The file was written before the
-// event path was redesigned for speed (engine's list per instant, the
+// event path was redesigned for speed (the engine's batches per instant, the
 // executor's records), so this is the proof that the redesign changed no
 // byte. The runs cover rings and trees on channels across a
 // rail-optimized cluster, where each message is alone on its links, and
