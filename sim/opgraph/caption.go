@@ -25,10 +25,18 @@ func (Strategy) Caption(s scenario.Scenario, tl *timeline.Timeline, sum timeline
 	if err != nil {
 		return nil, err
 	}
+	params := g.Params()
+	if SettingsOf(&s).Model == ModelVGG16 {
+		params = VGG16Params(g) // with the convolutions' biases
+	}
 	parts := []strategy.Part{strategy.Figure("iteration {} simulated, {} samples/s", strategy.Nanos(sum.Iteration),
 		strategy.Of(float64(r.Batch)/sum.Iteration.Seconds(), strategy.Count)),
-		strategy.Figure(g.Name+": {} parameters, {} GFLOPs forward a sample", strategy.Of(float64(g.Params()), strategy.Count),
+		strategy.Figure(g.Name+": {} parameters, {} GFLOPs forward a sample", strategy.Of(float64(params), strategy.Count),
 			strategy.Of(2*float64(g.MACs())/1e9, strategy.Sig3))}
+	if r.Search != "" { // FlexFlow's or DLPlacer's (search_caption.go)
+		more, err := searchParts(s, g, r, sum)
+		return append(parts, more...), err
+	}
 	switch r.Split {
 	case Data:
 		if len(sum.Collectives) > 0 { // the bf16 gradient's all-reduce, beside its α–β formula

@@ -34,7 +34,8 @@
 // every other operator at its HBM traffic; a backward is twice its
 // forward. Not yet the op-level roofline of package operators.
 //
-// Host only, with no demo yet: FlexFlow's per-operator split searched by
-// MCMC (flexflow.go) and DLPlacer's placement of a module's branches on a
-// worker's GPUs (place.go).
+// Host only, with build-time demos: FlexFlow's per-operator split searched
+// by MCMC (flexflow.go) on VGG-16 and DLPlacer's placement of a module's
+// branches on a worker's GPUs (place.go) on GoogLeNet's module 3a, which
+// graph.search runs and plays the best result of (search.go).
 package opgraph

@@ -21,7 +21,8 @@ import (
 // samples. The search is FlexFlow's: a Markov chain Monte Carlo walk that
 // flips one operator's split at a time, accepting a worse plan with
 // probability exp(−β·Δ/cost), the cost model pricing every candidate;
-// deterministic from its seed. Host only: no demo runs it yet.
+// deterministic from its seed. Host only; graph.search flexflow runs it
+// and plays the best plan (search.go).
 //
 // The cost model (FlexCost) uses the simulator's prices, summed along the
 // operators in order with no overlap (FlexFlow's own simulator overlaps
@@ -92,6 +93,19 @@ func FlexCost(g Graph, plan []Split, b, G int, gpu hw.GPU, l Links) float64 {
 // steps steps at temperature β, seeded by seed, and returns the cheapest
 // plan it met and its cost.
 func FlexSearch(g Graph, b, G int, gpu hw.GPU, l Links, steps int, beta float64, seed uint64) ([]Split, float64) {
+	plan, cost, _ := flexWalk(g, b, G, gpu, l, steps, beta, seed)
+	return plan, cost
+}
+
+// flexStep is a step of the walk at which the best plan improved, and its
+// cost in seconds (step 0: the data-parallel start).
+type flexStep struct {
+	Step int
+	Cost float64
+}
+
+// flexWalk is FlexSearch, with every improvement of the best plan.
+func flexWalk(g Graph, b, G int, gpu hw.GPU, l Links, steps int, beta float64, seed uint64) ([]Split, float64, []flexStep) {
 	var ops []int // the operators with parameters, the ones to choose for
 	for i, o := range g.Ops {
 		if o.Params() > 0 {
@@ -101,8 +115,9 @@ func FlexSearch(g Graph, b, G int, gpu hw.GPU, l Links, steps int, beta float64,
 	plan := make([]Split, len(g.Ops))
 	cost := FlexCost(g, plan, b, G, gpu, l)
 	best, bestCost := append([]Split(nil), plan...), cost
+	walk := []flexStep{{0, cost}}
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
-	for range steps {
+	for step := range steps {
 		if len(ops) == 0 {
 			break
 		}
@@ -113,12 +128,13 @@ func FlexSearch(g Graph, b, G int, gpu hw.GPU, l Links, steps int, beta float64,
 			cost = c
 			if c < bestCost {
 				best, bestCost = append(best[:0], plan...), c
+				walk = append(walk, flexStep{step + 1, c})
 			}
 		} else {
 			plan[i] ^= 1
 		}
 	}
-	return best, bestCost
+	return best, bestCost, walk
 }
 
 // FlexExhaustive prices every plan of g (2^k for k operators with

@@ -20,7 +20,8 @@ import (
 // worker that is a group of G GPUs runs the branches of an Inception-style
 // module side by side, GPU 0 holding the module's input and output. A
 // branch on another GPU costs the input sent there and its output sent
-// back. Host only: no demo runs it yet.
+// back. Host only; graph.search dlplacer runs it on GoogLeNet's module 3a
+// (search.go).
 //
 // With branch b's forward-and-backward time t_b, the input's send c_in and
 // the send of GPU g's outputs together c_g (α + bytes/B each), the module
@@ -108,7 +109,7 @@ func simulatePlaced(branches []Branch, on []int, in units.Bytes, b, G int, base 
 	if err != nil {
 		return nil, err
 	}
-	tg := taskgraph.New(t, "branches placed on "+fmt.Sprint(G)+" "+gpu)
+	tg := taskgraph.New(t, titled(base, "branches placed on "+fmt.Sprint(G)+" "+gpu))
 	tg.ConcurrentMessages()
 	ch := tg.AddChannel(collective.Schedule{Op: collective.OpPipelineSend, Algorithm: "p2p", Ranks: G}, taskgraph.Identity(G), "pp")
 	ready := make([]int, G) // what GPU x's next branch waits for

@@ -22,6 +22,14 @@ const (
 	ModelResNet50 = "resnet50"
 	ModelSeq2Seq  = "seq2seq-lstm"
 	ModelUNet3D   = "unet3d"
+	// The models of the searches (search.go, host only): VGG-16 for
+	// FlexFlow's, GoogLeNet's module 3a for DLPlacer's.
+	ModelVGG16     = "vgg16"
+	ModelInception = "inception3a"
+	SearchFlexFlow = "flexflow"
+	SearchDLPlacer = "dlplacer"
+	MaxSearchSteps = 100000
+	defaultSteps   = 3000
 )
 
 // Limits of the graph section.
@@ -55,12 +63,20 @@ type Settings struct {
 	// (a multiple of 2^(Levels−1) up to MaxVolume), first width
 	// (1..MaxChannels) and levels (2..MaxLevels), unet3d.go.
 	Volume, Channels, Levels int
+	// Search is a search the run plays the best result of (host only):
+	// flexflow (FlexFlow's MCMC over each operator's split, graph.split
+	// data) or dlplacer (DLPlacer's placement of graph.model inception3a's
+	// branches on the GPUs); empty: none.
+	Search string
+	// SearchSteps is FlexFlow's MCMC steps, 1..MaxSearchSteps; the walk
+	// is seeded by the scenario's seed.
+	SearchSteps int
 }
 
 // DefaultSettings is the graph section of a default scenario: ResNet-50
 // at 224×224, 256 images an iteration, data parallel.
 func DefaultSettings() Settings {
-	return Settings{Model: ModelResNet50, Split: Data, Batch: 256, Microbatches: 8, Image: 224, Words: 30, Volume: 128, Channels: 32, Levels: 4}
+	return Settings{Model: ModelResNet50, Split: Data, Batch: 256, Microbatches: 8, Image: 224, Words: 30, Volume: 128, Channels: 32, Levels: 4, SearchSteps: defaultSteps}
 }
 
 // SettingsOf is s's graph section.
@@ -81,6 +97,8 @@ var rows = []scenario.Row{
 	{Key: "volume", Param: "unet_volume", Field: "Volume"},
 	{Key: "channels", Param: "unet_channels", Field: "Channels"},
 	{Key: "levels", Param: "unet_levels", Field: "Levels"},
+	{Key: "search", Param: "graph_search", Help: "flexflow or dlplacer (host only)", Field: "Search", Trim: true},
+	{Key: "search_steps", Param: "search_steps", Field: "SearchSteps"},
 }
 
 // Strategy is operator-graph training as a strategy of the scenario.
@@ -101,7 +119,8 @@ func (Strategy) Keys() scenario.Keys {
 // an error names the key at fault ("graph.image: …").
 func FromScenario(s *scenario.Scenario) (Graph, Run, error) {
 	y := SettingsOf(s)
-	r := Run{GPU: s.Cluster.GPU, GPUs: s.NumGPUs(), Batch: y.Batch, Split: y.Split, Microbatches: y.Microbatches}
+	r := Run{GPU: s.Cluster.GPU, GPUs: s.NumGPUs(), Batch: y.Batch, Split: y.Split, Microbatches: y.Microbatches,
+		Search: y.Search, Steps: y.SearchSteps, Seed: s.Seed}
 	var g Graph
 	var err error
 	switch y.Model {
@@ -111,8 +130,13 @@ func FromScenario(s *scenario.Scenario) (Graph, Run, error) {
 		g, err = Seq2SeqLSTM(y.Words, y.Words)
 	case ModelUNet3D:
 		g, err = unetScenario(y)
+	case ModelVGG16, ModelInception:
+		g, err = searchModel(y)
 	default:
-		err = fmt.Errorf("graph.model: is %q; allowed resnet50, seq2seq-lstm, unet3d", y.Model)
+		err = fmt.Errorf("graph.model: is %q; allowed resnet50, seq2seq-lstm, unet3d, vgg16, inception3a", y.Model)
+	}
+	if err == nil {
+		err = checkSearch(y)
 	}
 	if err == nil && y.StageReplicas != "" {
 		r.StageReplicas, err = scenario.ParseLayerCounts(y.StageReplicas)

@@ -50,6 +50,12 @@ type Run struct {
 	// (DAPPLE's per-stage data parallelism, stages.go), summing to GPUs;
 	// empty: one stage a GPU.
 	StageReplicas []int
+	// Search is the search whose best result the run plays (search.go):
+	// SearchFlexFlow, SearchDLPlacer or empty.
+	Search string
+	// Steps and Seed are FlexFlow's MCMC steps and its walk's seed.
+	Steps int
+	Seed  uint64
 }
 
 // bytesPerElement is bf16.
@@ -132,6 +138,9 @@ func simulate(g Graph, r Run, base scenario.Scenario) (*timeline.Timeline, error
 	gpu, err := r.check(g)
 	if err != nil {
 		return nil, err
+	}
+	if r.Search != "" { // FlexFlow's or DLPlacer's best (search.go, host only)
+		return simulateSearch(g, r, gpu, base)
 	}
 	switch r.Split {
 	case Data:

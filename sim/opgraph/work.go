@@ -16,6 +16,11 @@ import (
 //	        many and the softmax's ring, 2n², on more than one GPU (a
 //	        step's output sent up, its gradient down, the softmax's share
 //	        out and back), none on one
+//	flexflow: spans 2n a operator, transfers 4n(n−1) an operator with
+//	        parameters (two ring all-gathers forward, one ring all-reduce
+//	        backward, at most)
+//	dlplacer: spans one a branch, transfers 2n (the input out, the
+//	        outputs back)
 //
 // with the graph's operators as ops (their memory).
 func (Strategy) Work(s scenario.Scenario) budget.Work {
@@ -26,7 +31,21 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	n := float64(r.GPUs)
 	it := budget.Items{GPUs: r.GPUs, Ports: budget.MeshPorts(&s)}
 	fix := "lower graph.microbatches or the GPUs"
-	if r.Split == Hybrid {
+	switch {
+	case r.Search == SearchFlexFlow:
+		var p float64
+		for _, o := range g.Ops {
+			if o.Params() > 0 {
+				p++
+			}
+		}
+		why := "2 × the GPUs × the graph's operators (graph.model)"
+		it.Spans = budget.Count{N: 2 * n * float64(len(g.Ops)), Why: why, Field: section + ".model", Fix: "use fewer GPUs"}
+		it.Transfers = budget.Count{N: 4 * n * (n - 1) * p, Why: why, Field: section + ".model", Fix: "use fewer GPUs"}
+	case r.Search == SearchDLPlacer:
+		it.Spans = budget.Count{N: float64(len(g.Ops)), Why: "a span a branch", Field: section + ".model"}
+		it.Transfers = budget.Count{N: 2 * n, Why: "the input out to each GPU, its outputs back", Field: section + ".model"}
+	case r.Split == Hybrid:
 		var steps float64 // every operator's steps: the LSTMs', the embeddings' and the tail's
 		for _, o := range g.Ops {
 			steps += float64(o.Steps)
@@ -35,7 +54,7 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 		if n > 1 {
 			it.Transfers = budget.Count{N: 2*steps + 2*n + 2*n*n, Why: it.Spans.Why, Field: section + ".words", Fix: "lower graph.words"}
 		}
-	} else {
+	default:
 		m, reps := float64(r.Microbatches), r.replicas()
 		if r.Split == Data {
 			m, reps = n, []int{r.GPUs}

@@ -54,9 +54,9 @@ func oneFOneBOrder(warmup, m int) []Op {
 // ReadyFirst is 1F1B's order used only as a ranking (Liu et al. 2026,
 // RRFP, "A Readiness-Driven Runtime for Pipeline-Parallel Training under
 // Runtime Variability"): a runtime that decides as it goes lets each device
-// run, whenever it is free, the best-ranked op whose inputs have arrived,
-// and start a forward only while it holds fewer microbatches than 1F1B's
-// peak on it (p−d on device d, so at most p in the pipeline). Execute,
+// run, whenever it is free, 1F1B's next op once its inputs have arrived,
+// or a later ready op that cannot delay it, and start a forward only while
+// it holds fewer than p microbatches (1F1B's peak on device 0). Execute,
 // whose op times never vary, runs it as 1F1B; the training simulator
 // decides at run time (Schedule.ReadyFirst).
 func ReadyFirst(p, m int) Schedule {

@@ -99,8 +99,9 @@ type Schedule struct {
 	// travels between stages. The cost of the local heads is not modelled.
 	LocalLoss bool
 	// ReadyFirst says Order only ranks each device's ops: at run time a
-	// free device runs its best-ranked op whose inputs are ready, within
-	// the in-flight bound of its static peak (ReadyFirst).
+	// free device runs its next op in Order once it is ready, or a later
+	// ready op that cannot delay it, within an in-flight bound of p
+	// (ReadyFirst).
 	ReadyFirst bool
 }
 

@@ -221,7 +221,8 @@ func mutateSwarm(b *bytesOf, s *scenario.Scenario) {
 // boundary value.
 func mutateGraph(b *bytesOf, s *scenario.Scenario) {
 	opgraph.Edit(s, func(y *opgraph.Settings) {
-		y.Model, y.Split = pick(b, "resnet50", "seq2seq-lstm", "vgg"), pick(b, "data", "model", "hybrid", "tensor")
+		y.Model, y.Split = pick(b, "resnet50", "seq2seq-lstm", "vgg", "vgg16", "inception3a"), pick(b, "data", "model", "hybrid", "tensor")
+		y.Search, y.SearchSteps = pick(b, "", "flexflow", "dlplacer", "x"), pick(b, 0, 1, 50, 100000, 100001)
 		y.Batch, y.Microbatches = pick(b, 0, 1, 7, 256, 65536, 65537), pick(b, 0, 1, 3, 8, 256)
 		y.StageReplicas = pick(b, "", "1,1,1,5", "8", "0,8", "1,1,1,1,1,1,1,1,1", "x", "1*8")
 		y.Image, y.Words = pick(b, 0, 32, 100, 224, 1024, 1056), pick(b, 0, 1, 30, 200, 201)

@@ -164,3 +164,21 @@ func (g *Graph) startAnalytic(id int32) {
 	}
 	g.eng.At(end, func() { g.finish(id) })
 }
+
+// Nominal is op id as planned, before ScaleCompute: its group (nil unless
+// a group op) and its time, a group's Compute+Comm+Tail or a closed
+// form's or delay's; 0 for a message, whose time is the network's, and a
+// join. A run-time scheduler estimates with it.
+func (g *Graph) Nominal(id int) (*Group, units.Time) {
+	o := g.ops[id]
+	switch o.kind {
+	case opGroup:
+		gr := &g.groups[o.item]
+		return gr, gr.Compute + gr.Comm + gr.Tail
+	case opAnalytic:
+		return nil, g.analytics[o.item].d
+	case opCompute:
+		return nil, g.spans[o.item].End
+	}
+	return nil, 0
+}

@@ -80,8 +80,9 @@
 //
 // parallel.schedule: ready-first (readyfirst.go; Liu et al. 2026, RRFP)
 // gives each device's ops no fixed order: a dispatcher releases, whenever
-// the device is free, its best-ranked op (in 1F1B's order) whose inputs
-// have arrived, with at most p microbatches in flight.
+// the device is free, 1F1B's next op once its inputs have arrived, and a
+// later op only if its estimate says it ends before those inputs can (so
+// never slower than 1F1B), with at most p microbatches in flight.
 //
 // The files follow the concepts: layout.go says where the work runs (the
 // parallel plan, the pipeline schedule, the model-parallel groups),

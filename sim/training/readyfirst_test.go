@@ -2,6 +2,7 @@ package training
 
 import (
 	"bytes"
+	"sort"
 	"strings"
 	"testing"
 
@@ -33,9 +34,10 @@ func runEnd(tl *timeline.Timeline) units.Time {
 // TestReadyFirstIsOneFOneBWithoutVariability: with every op at its
 // nominal time ready-first ends each iteration when 1F1B does, to the
 // nanosecond, in every fidelity, with data parallelism, tensor
-// parallelism and ZeRO. Its spans are not 1F1B's: a middle stage that
-// waits for its first backward runs the forwards already in its inbox
-// (up to p in flight), which finish before the backward arrives.
+// parallelism and ZeRO, and no op ends later than under 1F1B. Its spans
+// are not all 1F1B's: a middle stage that waits for its first backward
+// runs a forward already in its inbox when that forward fits before the
+// backward arrives.
 func TestReadyFirstIsOneFOneBWithoutVariability(t *testing.T) {
 	cases := []struct {
 		name string
@@ -60,60 +62,79 @@ func TestReadyFirstIsOneFOneBWithoutVariability(t *testing.T) {
 		if a, b := len(ta.Spans), len(tb.Spans); a != b {
 			t.Errorf("%s: 1F1B has %d spans, ready-first %d", c.name, a, b)
 		}
+		// Every op ends no later than under 1F1B: an op run ahead only
+		// fills a gap it fits.
+		ends := map[[3]any]units.Time{}
+		for _, sp := range ta.Spans {
+			ends[[3]any{sp.GPU, sp.Label, sp.Kind}] = sp.End
+		}
+		for _, sp := range tb.Spans {
+			if e, ok := ends[[3]any{sp.GPU, sp.Label, sp.Kind}]; ok && sp.End > e {
+				t.Errorf("%s: GPU %d's %s ends at %v, after 1F1B's %v", c.name, sp.GPU, sp.Label, sp.End, e)
+			}
+		}
 	}
 }
 
 // variability lists the run-time variations of the tests: per-op
-// stragglers, a fail-slow GPU and variable sequence lengths.
+// stragglers over a grid of coefficients of variation, a fail-slow GPU
+// with and without them, and variable sequence lengths with and without.
 var variability = []struct {
 	name string
 	set  func(*scenario.Scenario)
 }{
+	{"straggler cv 0.05", func(s *scenario.Scenario) { s.Straggler.CV = 0.05 }},
 	{"straggler cv 0.1", func(s *scenario.Scenario) { s.Straggler.CV = 0.1 }},
+	{"straggler cv 0.2", func(s *scenario.Scenario) { s.Straggler.CV = 0.2 }},
+	{"straggler cv 0.3", func(s *scenario.Scenario) { s.Straggler.CV = 0.3 }},
+	{"straggler cv 0.5", func(s *scenario.Scenario) { s.Straggler.CV = 0.5 }},
 	{"fail-slow stage 2", func(s *scenario.Scenario) {
-		s.Straggler.CV = 0.05
 		s.Faults = []scenario.Fault{{Kind: "fail_slow", GPU: 2, Factor: 0.5}}
 	}},
+	{"fail-slow stage 1, cv 0.3", func(s *scenario.Scenario) {
+		s.Straggler.CV = 0.3
+		s.Faults = []scenario.Fault{{Kind: "fail_slow", GPU: 1, Factor: 0.7}}
+	}},
 	{"sequence lengths cv 1", func(s *scenario.Scenario) { s.Data.SeqDist, s.Data.SeqCV = "lognormal", 1 }},
+	{"sequence lengths cv 1, straggler cv 0.2", func(s *scenario.Scenario) {
+		s.Data.SeqDist, s.Data.SeqCV, s.Straggler.CV = "lognormal", 1, 0.2
+	}},
 }
 
-// TestReadyFirstNeverSlower runs 1F1B and ready-first over eight seeds of
-// each kind of variability (two iterations of 16 microbatches) and holds
-// ready-first to no slower than 1F1B on every seed, and faster on some.
+// TestReadyFirstNeverSlower runs 1F1B and ready-first on the same draws
+// over 200 seeds of each kind of variability (two iterations of 8
+// microbatches, in the detailed network, and of 16 microbatches with
+// closed-form sends) and holds ready-first to no slower than 1F1B on every
+// seed: an op runs ahead of the static order only when, by the estimates,
+// it cannot delay the op the order names next. It logs 1F1B's time over
+// ready-first's, min/median/max.
 func TestReadyFirstNeverSlower(t *testing.T) {
-	for _, v := range variability {
-		worst, best := 10.0, 0.0
-		for seed := uint64(1); seed <= 8; seed++ {
-			a, b := pipelineRun("1f1b", 1, 16), pipelineRun("ready-first", 1, 16)
-			v.set(&a)
-			v.set(&b)
-			a.Seed, b.Seed, a.Iterations, b.Iterations = seed, seed, 2, 2
-			r := float64(runEnd(mustSimulate(t, a))) / float64(runEnd(mustSimulate(t, b)))
-			worst, best = min(worst, r), max(best, r)
-		}
-		t.Logf("%s: 1F1B time / ready-first time %.3f..%.3f over 8 seeds", v.name, worst, best)
-		if worst < 1 {
-			t.Errorf("%s: ready-first slower than 1F1B on some seed (ratio %.4f)", v.name, worst)
-		}
+	seeds := uint64(200)
+	if testing.Short() {
+		seeds = 20
 	}
-}
-
-// TestReadyFirstHeavyJitter documents the limit of a greedy dispatcher:
-// under per-op stragglers of cv 0.3 a forward started in a gap sometimes
-// delays a backward that arrives during it. Over eight seeds of eight
-// microbatches the loss stays within 4% and the mean is no loss.
-func TestReadyFirstHeavyJitter(t *testing.T) {
-	worst, sum := 10.0, 0.0
-	for seed := uint64(1); seed <= 8; seed++ {
-		a, b := pipelineRun("1f1b", 1, 8), pipelineRun("ready-first", 1, 8)
-		a.Straggler.CV, b.Straggler.CV = 0.3, 0.3
-		a.Seed, b.Seed, a.Iterations, b.Iterations = seed, seed, 2, 2
-		r := float64(runEnd(mustSimulate(t, a))) / float64(runEnd(mustSimulate(t, b)))
-		worst, sum = min(worst, r), sum+r
-	}
-	t.Logf("cv 0.3: worst %.3f, mean %.4f", worst, sum/8)
-	if worst < 0.96 || sum/8 < 1 {
-		t.Errorf("cv 0.3: worst ratio %.3f (want ≥ 0.96), mean %.4f (want ≥ 1)", worst, sum/8)
+	for _, c := range []struct {
+		fidelity string
+		m        int
+	}{{"auto", 8}, {"analytic", 16}} {
+		for _, v := range variability {
+			rs := make([]float64, 0, seeds)
+			for seed := uint64(1); seed <= seeds; seed++ {
+				a, b := pipelineRun("1f1b", 1, c.m), pipelineRun("ready-first", 1, c.m)
+				v.set(&a)
+				v.set(&b)
+				a.Seed, b.Seed, a.Iterations, b.Iterations = seed, seed, 2, 2
+				a.Fidelity, b.Fidelity = c.fidelity, c.fidelity
+				ta, tb := runEnd(mustSimulate(t, a)), runEnd(mustSimulate(t, b))
+				if tb > ta {
+					t.Errorf("%s, %s, m %d, seed %d: ready-first %v, slower than 1F1B's %v", v.name, c.fidelity, c.m, seed, tb, ta)
+				}
+				rs = append(rs, float64(ta)/float64(tb))
+			}
+			sort.Float64s(rs)
+			t.Logf("%s, %s, m %d: 1F1B ÷ ready-first %.4f / %.4f / %.4f (min/median/max over %d seeds)",
+				v.name, c.fidelity, c.m, rs[0], rs[len(rs)/2], rs[len(rs)-1], seeds)
+		}
 	}
 }
 
