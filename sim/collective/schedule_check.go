@@ -30,28 +30,72 @@ func (s *Schedule) Validate() error {
 		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
 	}
 	for i := range s.Transfers {
-		t := &s.Transfers[i] // not a copy: millions of records
-		if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
-			errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
-		}
-		if t.Step < 0 || t.Step >= s.Steps {
-			errs = append(errs, fmt.Errorf("transfer %d: step %d outside 0..%d", i, t.Step, s.Steps-1))
-		}
-		if t.Bytes <= 0 {
-			errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
-		}
-		if !s.inPools(t) {
-			errs = append(errs, fmt.Errorf("transfer %d: its ranges or dependencies are not in the schedule's pools", i))
-			continue
-		}
-		errs = s.checkPieces(errs, i)
-		for _, d := range s.After(i) {
-			if d < 0 || int(d) >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {
-				errs = append(errs, fmt.Errorf("transfer %d: waits for transfer %d, which is not an earlier step", i, d))
-			}
+		if !s.sound(i) { // the rare faulty transfer: say what is wrong
+			errs = s.checkTransfer(errs, i)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// sound reports whether transfer i passes every check of checkTransfer:
+// a fast path for the millions of transfers of a large schedule, which
+// builds no error and calls nothing per byte range or dependency.
+func (s *Schedule) sound(i int) bool {
+	t := &s.Transfers[i] // not a copy: millions of records
+	if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst || t.Step < 0 || t.Step >= s.Steps ||
+		t.Bytes <= 0 || !s.inPools(t) {
+		return false
+	}
+	if t.ranges.n == 0 {
+		if t.Offset < 0 || t.Offset+t.Bytes > s.Bytes {
+			return false
+		}
+	} else {
+		rs := s.Ranges[t.ranges.at : t.ranges.at+t.ranges.n]
+		var sum units.Bytes
+		for _, r := range rs {
+			if r.Offset < 0 || r.Offset+r.Bytes > s.Bytes {
+				return false
+			}
+			sum += r.Bytes
+		}
+		if sum != t.Bytes || rs[0].Offset != t.Offset {
+			return false
+		}
+	}
+	if t.after.n == 0 {
+		return true
+	}
+	for _, d := range s.Deps[t.after.at : t.after.at+t.after.n] {
+		if uint(d) >= uint(len(s.Transfers)) || s.Transfers[d].Step >= t.Step {
+			return false
+		}
+	}
+	return true
+}
+
+// checkTransfer appends to errs what is wrong with transfer i.
+func (s *Schedule) checkTransfer(errs []error, i int) []error {
+	t := &s.Transfers[i]
+	if t.Src < 0 || t.Src >= s.Ranks || t.Dst < 0 || t.Dst >= s.Ranks || t.Src == t.Dst {
+		errs = append(errs, fmt.Errorf("transfer %d: %d→%d is not between two of %d ranks", i, t.Src, t.Dst, s.Ranks))
+	}
+	if t.Step < 0 || t.Step >= s.Steps {
+		errs = append(errs, fmt.Errorf("transfer %d: step %d outside 0..%d", i, t.Step, s.Steps-1))
+	}
+	if t.Bytes <= 0 {
+		errs = append(errs, fmt.Errorf("transfer %d: %d bytes", i, t.Bytes))
+	}
+	if !s.inPools(t) {
+		return append(errs, fmt.Errorf("transfer %d: its ranges or dependencies are not in the schedule's pools", i))
+	}
+	errs = s.checkPieces(errs, i)
+	for _, d := range s.After(i) {
+		if d < 0 || int(d) >= len(s.Transfers) || s.Transfers[d].Step >= t.Step {
+			errs = append(errs, fmt.Errorf("transfer %d: waits for transfer %d, which is not an earlier step", i, d))
+		}
+	}
+	return errs
 }
 
 // checkPieces appends to errs what is wrong with the byte ranges of

@@ -156,14 +156,13 @@ func (g *Graph) ready(id int32) {
 
 // send starts message id on the network.
 func (g *Graph) send(id int32) {
-	c, tr := g.transfer(g.ops[id].item)
-	src, dst := g.endpoints(g.ops[id].item)
+	ref := &g.msgs.xfers[g.ops[id].item]
+	c := &g.msgs.colls[ref.coll]
+	tr := &c.sch.Transfers[ref.index]
+	src, dst := int(ref.src), int(ref.dst)
 	// Record the transfer now, so that Transfers come out in start order
 	// without a sort; Arrived fills in the rest.
-	g.ops[id].slot = int32(g.out.Transfers.Append(timeline.Transfer{
-		Src: src, Dst: dst, Bytes: tr.Bytes, Collective: c.tl,
-		Step: tr.Step, Chunk: tr.Chunk, Channel: tr.Channel, Phase: tr.Phase.String(), Start: g.eng.Now(),
-	}))
+	g.ops[id].slot = int32(g.out.Transfers.Leave(ref.src, ref.dst, tr.Bytes, c.tl, tr.Step, tr.Chunk, tr.Channel, tr.Phase.String(), g.eng.Now()))
 	if c.tl >= 0 { // the collective's record starts with its first message
 		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {
 			cs.Start = g.eng.Now()

@@ -120,14 +120,26 @@ func (t *Transfers) Append(x Transfer) int {
 		r.collective, r.step, r.chunk, r.phase = int32(x.Collective), int32(x.Step), int32(x.Chunk), t.phaseOf(x.Phase)
 		r.channel = x.Channel
 		r.route, r.rates, r.nrates = -1, int32(len(t.rates)), -1
-		if x.Path == nil && x.Rates == nil && x.End == 0 { // an executor's, completed by Arrive
-			return i
-		}
 	} else {
 		t.wide = append(t.wide, x)
 	}
 	t.Arrive(i, t.Route(x.Path), x.End, x.Rates)
 	return i
+}
+
+// Leave adds a message that left at start, without its path, end and
+// rates, and returns its index: an executor's record, which Arrive
+// completes when its last byte lands. It is Append of a Transfer with
+// those fields, without building one for each of millions of messages.
+func (t *Transfers) Leave(src, dst int32, b units.Bytes, collective, step, chunk int, channel int8, phase string, start units.Time) int {
+	if !fits32(collective) || !fits32(step) || !fits32(chunk) {
+		return t.Append(Transfer{Src: int(src), Dst: int(dst), Bytes: b, Collective: collective, Step: step, Chunk: chunk,
+			Channel: channel, Phase: phase, Start: start})
+	}
+	t.made = true
+	t.recs = append(t.recs, transferRec{start: start, bytes: b, src: src, dst: dst, collective: int32(collective),
+		step: int32(step), chunk: int32(chunk), phase: t.phaseOf(phase), channel: channel, route: -1, rates: int32(len(t.rates)), nrates: -1})
+	return len(t.recs) - 1
 }
 
 // Route adds path (which must not change) to the list's table of paths
