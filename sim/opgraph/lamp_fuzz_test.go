@@ -46,14 +46,7 @@ func FuzzUNet3D(f *testing.F) {
 	f.Add([]byte{7, 7, 7, 7, 7, 7, 7})
 	limits := budget.Limits{Who: "the fuzz target allows", Events: 30e3, Transfers: 3e3, Spans: 3e3, TraceBytes: 1e9, Memory: 64 << 20}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		next := func(vs ...int) int {
-			if len(data) == 0 {
-				return vs[0]
-			}
-			v := vs[int(data[0])%len(vs)]
-			data = data[1:]
-			return v
-		}
+		next := fuzzPicker(data)
 		s := scenario.Default()
 		s.Strategy = Name
 		s.Cluster = scenario.Cluster{GPU: "h100-sxm", Nodes: 1, GPUsPerNode: next(1, 2, 3, 4, 8, 9, 0)}
@@ -62,27 +55,6 @@ func FuzzUNet3D(f *testing.F) {
 			y.Volume, y.Channels, y.Levels = next(64, 32, 8, 100, 0, 512, 600), next(8, 1, 32, 0, 256, 257), next(3, 2, 4, 6, 1, 7)
 			y.Batch, y.Microbatches = next(2, 1, 4, 8, 0, 3), next(2, 1, 4, 0, 3)
 		})
-		var bad []string
-		Strategy{}.Check(&s, func(key, format string, args ...any) { bad = append(bad, key+": "+fmt.Sprintf(format, args...)) })
-		if len(bad) > 0 {
-			if !strings.HasPrefix(bad[0], "graph.") && !strings.HasPrefix(bad[0], "cluster.") {
-				t.Fatalf("refused without naming a graph or cluster key: %v", bad)
-			}
-			return
-		}
-		w := Strategy{}.Work(s)
-		if limits.Check(w) != nil {
-			return
-		}
-		tl, err := Strategy{}.Simulate(s)
-		if err != nil {
-			t.Fatalf("%s: accepted, then failed: %v", s.Describe(), err)
-		}
-		if err := tl.Validate(); err != nil {
-			t.Fatalf("%s: %v", s.Describe(), err)
-		}
-		if n := float64(tl.Transfers.Len()); n > w.Transfers.N {
-			t.Errorf("%s: %g transfers, bound %g", s.Describe(), n, w.Transfers.N)
-		}
+		runFuzzed(t, s, limits)
 	})
 }

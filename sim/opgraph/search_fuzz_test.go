@@ -3,8 +3,6 @@
 package opgraph
 
 import (
-	"fmt"
-	"strings"
 	"testing"
 
 	"paraplay/sim/budget"
@@ -22,14 +20,7 @@ func FuzzSearch(f *testing.F) {
 	f.Add([]byte{2, 3, 2, 4, 2, 5, 6, 7})
 	limits := budget.Limits{Who: "the fuzz target allows", Events: 1e6, Transfers: 1e5, Spans: 1e5, TraceBytes: 1e9, Memory: 1 << 30}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		next := func(vs ...int) int {
-			if len(data) == 0 {
-				return vs[0]
-			}
-			v := vs[int(data[0])%len(vs)]
-			data = data[1:]
-			return v
-		}
+		next := fuzzPicker(data)
 		s := scenario.Default()
 		s.Strategy = Name
 		s.Seed = uint64(next(1, 0, 7, 1<<40))
@@ -41,30 +32,6 @@ func FuzzSearch(f *testing.F) {
 			y.SearchSteps, y.Batch = next(20, 1, 0, 200, MaxSearchSteps+1, -1), next(64, 8, 7, 0, 256, MaxBatch+1)
 			y.Image, y.Words = next(64, 32, 224, 0, 100), next(5, 1, 0)
 		})
-		var bad []string
-		Strategy{}.Check(&s, func(key, format string, args ...any) { bad = append(bad, key+": "+fmt.Sprintf(format, args...)) })
-		if len(bad) > 0 {
-			if !strings.HasPrefix(bad[0], "graph.") && !strings.HasPrefix(bad[0], "cluster.") {
-				t.Fatalf("refused without naming a graph or cluster key: %v", bad)
-			}
-			return
-		}
-		w := Strategy{}.Work(s)
-		if limits.Check(w) != nil {
-			return
-		}
-		tl, err := Strategy{}.Simulate(s)
-		if err != nil {
-			t.Fatalf("%s: accepted, then failed: %v", s.Describe(), err)
-		}
-		if err := tl.Validate(); err != nil {
-			t.Fatalf("%s: %v", s.Describe(), err)
-		}
-		if n := float64(len(tl.Spans)); n > w.Spans.N {
-			t.Errorf("%s: %g spans, bound %g", s.Describe(), n, w.Spans.N)
-		}
-		if n := float64(tl.Transfers.Len()); n > w.Transfers.N {
-			t.Errorf("%s: %g transfers, bound %g", s.Describe(), n, w.Transfers.N)
-		}
+		runFuzzed(t, s, limits)
 	})
 }
