@@ -55,20 +55,26 @@ func roundTripPlans() []scenario.Scenario {
 // same plan.
 func TestMegatronRoundTrip(t *testing.T) {
 	for i, s := range roundTripPlans() {
-		t.Run(fmt.Sprint(i), func(t *testing.T) {
-			line, err := Megatron(s)
-			if err != nil {
-				t.Fatalf("emit: %v", err)
-			}
-			back, err := FromMegatron(line, importBase(s))
-			if err != nil {
-				t.Fatalf("import:\n%s\n%v", line, err)
-			}
-			if got, want := canonical(t, back), canonical(t, s); got != want {
-				t.Errorf("round trip of\n%s\ngot  %s\nwant %s", line, got, want)
-			}
-		})
+		t.Run(fmt.Sprint(i), func(t *testing.T) { megatronRoundTrip(t, s) })
 	}
+}
+
+// megatronRoundTrip emits s as Megatron-LM flags, reads them back and
+// fails t unless that gives the same plan; it returns the flags.
+func megatronRoundTrip(t *testing.T, s scenario.Scenario) string {
+	t.Helper()
+	line, err := Megatron(s)
+	if err != nil {
+		t.Fatalf("emit: %v", err)
+	}
+	back, err := FromMegatron(line, importBase(s))
+	if err != nil {
+		t.Fatalf("import:\n%s\n%v", line, err)
+	}
+	if got, want := canonical(t, back), canonical(t, s); got != want {
+		t.Errorf("round trip of\n%s\ngot  %s\nwant %s", line, got, want)
+	}
+	return line
 }
 
 // TestMegatronRefuses: a plan Megatron-LM cannot run is an error naming
