@@ -9,6 +9,7 @@ import (
 
 	"paraplay/sim/strategy"
 	"paraplay/sim/strategytest"
+	"paraplay/sim/timeline"
 	"paraplay/sim/units"
 )
 
@@ -28,16 +29,7 @@ func TestCaptions(t *testing.T) {
 		{"dapple", lstm + "split: model, microbatches: 8, stage_replicas: '1,1,2,4'}\n" + h100 + "8}\n", "DAPPLE's planner"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			parts, _, sum := strategytest.Caption(t, Strategy{}, strings.Replace(c.yaml, "batch: 256, split: hybrid, batch: 128", "split: hybrid, batch: 128", 1))
-			var texts []string
-			for _, p := range parts {
-				texts = append(texts, text(p))
-			}
-			all := strings.Join(texts, "; ")
-			t.Logf("%s: %s", c.name, all)
-			if !strings.Contains(all, c.want) || !strings.Contains(all, "simulated") {
-				t.Errorf("caption lacks %q or \"simulated\": %s", c.want, all)
-			}
+			parts, sum := captionSays(t, strings.Replace(c.yaml, "batch: 256, split: hybrid, batch: 128", "split: hybrid, batch: 128", 1), c.want)
 			if c.name == "hybrid ideal" {
 				strategytest.Checked(t, parts, "seq2seq hybrid iteration")
 			}
@@ -49,6 +41,23 @@ func TestCaptions(t *testing.T) {
 			}
 		})
 	}
+}
+
+// captionSays is yaml's caption, failing t unless its text, logged,
+// holds want and "simulated".
+func captionSays(t *testing.T, yaml, want string) ([]strategy.Part, timeline.Summary) {
+	t.Helper()
+	parts, _, sum := strategytest.Caption(t, Strategy{}, yaml)
+	var texts []string
+	for _, p := range parts {
+		texts = append(texts, text(p))
+	}
+	all := strings.Join(texts, "; ")
+	t.Logf("%s", all)
+	if !strings.Contains(all, want) || !strings.Contains(all, "simulated") {
+		t.Errorf("caption lacks %q or \"simulated\": %s", want, all)
+	}
+	return parts, sum
 }
 
 // text is p with its values written plainly, for the log.
