@@ -13,6 +13,21 @@ import (
 	"paraplay/sim/scene"
 )
 
+// searchFor runs the planner's whole search for the question scenario s
+// asks (its model, cluster and global batch, plan.ForScenario) on every
+// core: the workers change how fast, not what (plan.Run).
+func searchFor(s scenario.Scenario) (plan.Config, *plan.Result, error) {
+	cfg, err := plan.ForScenario(s)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("view.plan: %w", err)
+	}
+	r, err := plan.Run(cfg, runtime.GOMAXPROCS(0), nil)
+	if err != nil {
+		return cfg, nil, fmt.Errorf("view.plan: %w", err)
+	}
+	return cfg, r, nil
+}
+
 // newPlanDemo is the embedded planner: a ```sim block with view.plan set.
 // The block's scenario asks the question (its model, cluster and global
 // batch, plan.ForScenario); the build runs the whole search, the same one
@@ -20,15 +35,9 @@ import (
 // and writes the winner and the tally of losses into the caption. The live
 // demo opens play.html with plan=1, which starts the search in the page.
 func newPlanDemo(slug string, n int, s scenario.Scenario, v demoView) (*demo, error) {
-	cfg, err := plan.ForScenario(s)
+	_, r, err := searchFor(s)
 	if err != nil {
-		return nil, fmt.Errorf("view.plan: %w", err)
-	}
-	// The workers change how fast, not what: the result is the same for
-	// any number (plan.Run).
-	r, err := plan.Run(cfg, runtime.GOMAXPROCS(0), nil)
-	if err != nil {
-		return nil, fmt.Errorf("view.plan: %w", err)
+		return nil, err
 	}
 	// The scatter in enumeration order, as the page draws it.
 	byIndex := slices.Clone(r.Plans)

@@ -3,7 +3,6 @@ package site
 import (
 	"fmt"
 	"html"
-	"runtime"
 	"strings"
 	"sync"
 
@@ -77,14 +76,9 @@ func planSearch(s scenario.Scenario, rows []compareRow) (*searchTable, error) {
 }
 
 func runSearch(s scenario.Scenario, rows []compareRow) (*searchTable, error) {
-	cfg, err := plan.ForScenario(s)
+	cfg, r, err := searchFor(s)
 	if err != nil {
-		return nil, fmt.Errorf("view.plan: %w", err)
-	}
-	// The workers change how fast, not what (plan.Run).
-	r, err := plan.Run(cfg, runtime.GOMAXPROCS(0), nil)
-	if err != nil {
-		return nil, fmt.Errorf("view.plan: %w", err)
+		return nil, err
 	}
 	if len(r.Plans) == 0 || r.Plans[0].Status != plan.Best {
 		return nil, fmt.Errorf("view.plan: no plan of the search fits in memory")
