@@ -104,6 +104,9 @@ func estimateItems(f *Frames, w float64) int {
 	if len(tl.Switches) == 0 {
 		links *= 3 // a line and two arrowhead strokes each
 	}
+	if g := &f.ring.g; f.ring.ok && g.block > 1 {
+		links = 3 * len(g.marks) // a torus in blocks draws its links as marks
+	}
 	fixed := 64 + 4*len(tl.GPUs) + 2*len(tl.Switches) + links
 	if f.strip.ok { // the strip of the last frame is known exactly
 		return fixed + len(f.strip.items)

@@ -30,6 +30,14 @@ type ringLayout struct {
 	bw, bh float64   // box size
 	rx, ry float64   // radii of the ellipse the centres lie on
 	segs   []segment // by link id
+	// A torus's layout (layoutTorus) also keeps its chips along each
+	// axis, the side of the blocks its chips are drawn in (1: one by
+	// one), its planes, each link's axis (-1: none) and its marks.
+	dims   [3]int
+	block  int
+	planes []box
+	axis   []int8
+	marks  []mark
 }
 
 // segment is a link drawn from the edge of its source box to the edge of its
@@ -49,8 +57,8 @@ func (g segment) at(f float64) (x, y float64) {
 // the top and the ids running clockwise, with boxes as large as the spacing
 // allows.
 func layoutRing(tl *timeline.Timeline, top, bottom, w, s float64) ringLayout {
-	if x, y := torusGrid(tl); x > 0 {
-		return layoutGrid(tl, x, y, top, bottom, w, s)
+	if d := torusDims(tl); d[0] > 0 {
+		return layoutTorus(tl, d, top, bottom, w, s)
 	}
 	n := len(tl.GPUs)
 	halfW, halfH := w/2-12*s, (bottom-top)/2
@@ -139,22 +147,35 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 			}
 		}
 	}
+	var axisBusy [3]bool
+	if g.axis != nil {
+		b.collectiveLinks(tl, g, t, busy)
+		for i, on := range busy {
+			if a := g.axis[i]; on && a >= 0 {
+				axisBusy[a] = true
+			}
+		}
+	}
 	for i, sg := range g.segs {
-		if !sg.ok {
+		if !sg.ok || g.marked(i) {
 			continue
 		}
 		c, width := colLink, 1.5*b.s
 		if busy[i] {
 			c, width = stateStyle[Communicating].fill, 3.5*b.s
+			if g.axis != nil && g.axis[i] >= 0 {
+				c = axisColors[g.axis[i]]
+			}
 		}
 		b.line(b.f.ids.link.at(i), sg.x1, sg.y1, sg.x2, sg.y2, c, width)
-		b.arrowhead(i, sg, c, width)
+		b.arrowhead(b.f.ids.linkHeadA.at(i), b.f.ids.linkHeadB.at(i), sg, c, width)
 	}
+	b.marks(g, axisBusy)
 }
 
-// arrowhead draws two short strokes at the end of link i's segment sg, if
-// it is long enough.
-func (b *builder) arrowhead(i int, sg segment, c Color, width float64) {
+// arrowhead draws two short strokes, ids ida and idb, at the end of
+// segment sg, if it is long enough.
+func (b *builder) arrowhead(ida, idb string, sg segment, c Color, width float64) {
 	dx, dy := sg.x2-sg.x1, sg.y2-sg.y1
 	d := math.Hypot(dx, dy)
 	size := 7 * b.s
@@ -166,9 +187,9 @@ func (b *builder) arrowhead(i int, sg segment, c Color, width float64) {
 		// Rotate the backwards direction by ±30°.
 		hx := -ux*0.866 - side*uy*0.5
 		hy := -uy*0.866 + side*ux*0.5
-		id := b.f.ids.linkHeadA.at(i)
+		id := ida
 		if k == 1 {
-			id = b.f.ids.linkHeadB.at(i)
+			id = idb
 		}
 		b.line(id, sg.x2, sg.y2, sg.x2+hx*size, sg.y2+hy*size, c, width)
 	}
@@ -181,6 +202,9 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 	nameSize, stateSize := b.size(min(13*b.fs, bh*0.36)), b.size(min(11*b.fs, bh*0.3))
 	twoLines := bh >= nameSize+stateSize+8*b.s
 	for i := range cx {
+		if math.IsNaN(cx[i]) {
+			continue // inside a torus's block, drawn by its first chip
+		}
 		id := b.f.ids.gpu.at(i)
 		a := acts[i]
 		fill, text := a.state.fill(), a.state.textColor()
