@@ -168,14 +168,14 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 			}
 		}
 		b.line(b.f.ids.link.at(i), sg.x1, sg.y1, sg.x2, sg.y2, c, width)
-		b.arrowhead(b.f.ids.linkHeadA.at(i), b.f.ids.linkHeadB.at(i), sg, c, width)
+		b.arrowhead(i, sg, c, width)
 	}
 	b.marks(g, axisBusy)
 }
 
-// arrowhead draws two short strokes, ids ida and idb, at the end of
-// segment sg, if it is long enough.
-func (b *builder) arrowhead(ida, idb string, sg segment, c Color, width float64) {
+// arrowhead draws two short strokes at the end of link i's segment sg, if
+// it is long enough.
+func (b *builder) arrowhead(i int, sg segment, c Color, width float64) {
 	dx, dy := sg.x2-sg.x1, sg.y2-sg.y1
 	d := math.Hypot(dx, dy)
 	size := 7 * b.s
@@ -187,9 +187,9 @@ func (b *builder) arrowhead(ida, idb string, sg segment, c Color, width float64)
 		// Rotate the backwards direction by ±30°.
 		hx := -ux*0.866 - side*uy*0.5
 		hy := -uy*0.866 + side*ux*0.5
-		id := ida
+		id := b.f.ids.linkHeadA.at(i)
 		if k == 1 {
-			id = idb
+			id = b.f.ids.linkHeadB.at(i)
 		}
 		b.line(id, sg.x2, sg.y2, sg.x2+hx*size, sg.y2+hy*size, c, width)
 	}

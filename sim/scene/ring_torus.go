@@ -13,6 +13,7 @@ import (
 type mark struct {
 	seg  segment
 	axis int8
+	_    [0]func() // not comparable: no equality function in the wasm
 }
 
 // layoutTorus puts the chips of a torus of dims (ids x fastest, see
@@ -181,15 +182,12 @@ func (g ringLayout) zMark(a, b int, s float64) segment {
 // planes and for z's wraparound (where its links are), and, with the
 // chips in blocks, each plane's x mark above it and y mark left of it.
 func (g *ringLayout) torusMarks(tl *timeline.Timeline, side bool, s float64) {
-	seen := map[[2]int]bool{}
+	z, plane := g.dims[2], g.dims[0]*g.dims[1]
+	seen := make([]bool, z*z) // by from-plane·z + to-plane
 	for i, l := range tl.Links {
-		if g.axis[i] != 2 {
-			continue
-		}
-		pa, pb := l.From/(g.dims[0]*g.dims[1]), l.To/(g.dims[0]*g.dims[1])
-		if !seen[[2]int{pa, pb}] {
-			seen[[2]int{pa, pb}] = true
-			g.marks = append(g.marks, mark{g.segs[i], 2})
+		if k := l.From/plane*z + l.To/plane; g.axis[i] == 2 && !seen[k] {
+			seen[k] = true
+			g.marks = append(g.marks, mark{seg: g.segs[i], axis: 2})
 		}
 	}
 	if g.block == 1 {
@@ -200,8 +198,8 @@ func (g *ringLayout) torusMarks(tl *timeline.Timeline, side bool, s float64) {
 		ax, ay = 1, 0
 	}
 	for _, p := range g.planes {
-		g.marks = append(g.marks, mark{segment{p.x0, p.y0 - 4*s, p.x1, p.y0 - 4*s, true}, ax},
-			mark{segment{p.x0 - 5*s, p.y1, p.x0 - 5*s, p.y0, true}, ay})
+		g.marks = append(g.marks, mark{seg: segment{p.x0, p.y0 - 4*s, p.x1, p.y0 - 4*s, true}, axis: ax},
+			mark{seg: segment{p.x0 - 5*s, p.y1, p.x0 - 5*s, p.y0, true}, axis: ay})
 	}
 }
 
@@ -211,35 +209,26 @@ var axisColors = [3]Color{{0xd6, 0x45, 0x50, 0xff}, {0x1f, 0x9e, 0x89, 0xff}, {0
 
 // collectiveLinks marks busy, on a torus, the links of every collective
 // in flight at t that is recorded as one span (an analytic run's: it has
-// no transfers): a link is busy when both its chips take part in a
-// collective whose chips differ along the link's axis.
+// no transfers): a link is busy when both its chips take part in the same
+// one.
 func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.Time, busy []bool) {
 	n := len(g.cx)
-	masks := b.f.axesBuf
-	if cap(masks) < n {
-		masks = make([]uint8, n)
+	in := b.f.inColl
+	if cap(in) < n {
+		in = make([]int32, n)
 	}
-	masks = masks[:n]
-	clear(masks)
-	b.f.axesBuf = masks
+	in = in[:n]
+	clear(in)
+	b.f.inColl = in
 	any := false
-	for _, c := range b.f.colls {
-		if c.Start > t || t >= c.End || len(c.GPUs) < 2 {
+	for k, c := range b.f.colls {
+		if c.Start > t || t >= c.End {
 			continue
 		}
 		any = true
-		var m uint8
-		first := coords(c.GPUs[0], g.dims)
-		for _, id := range c.GPUs[1:] {
-			for k, v := range coords(id, g.dims) {
-				if v != first[k] {
-					m |= 1 << k
-				}
-			}
-		}
 		for _, id := range c.GPUs {
 			if id >= 0 && id < n {
-				masks[id] |= m
+				in[id] = int32(k + 1)
 			}
 		}
 	}
@@ -247,7 +236,7 @@ func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.T
 		return
 	}
 	for i, l := range tl.Links {
-		if a := g.axis[i]; a >= 0 && l.From < n && l.To < n && masks[l.From]&masks[l.To]&(1<<a) != 0 {
+		if l.From < n && l.To < n && in[l.From] != 0 && in[l.From] == in[l.To] {
 			busy[i] = true
 		}
 	}
@@ -263,9 +252,7 @@ func (b *builder) marks(g ringLayout, busy [3]bool) {
 		if busy[m.axis] {
 			c, width = axisColors[m.axis], 3.5*b.s
 		}
-		id := "torus/mark/" + itoa(i)
-		b.line(id, m.seg.x1, m.seg.y1, m.seg.x2, m.seg.y2, c, width)
-		b.arrowhead(id+"/a", id+"/b", m.seg, c, width)
+		b.line("torus/mark/"+itoa(i), m.seg.x1, m.seg.y1, m.seg.x2, m.seg.y2, c, width)
 	}
 	if g.dims[2] < 2 {
 		return
