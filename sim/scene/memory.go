@@ -85,7 +85,7 @@ func (b *builder) memory(t units.Time, r box) {
 	room := r.w()
 	if msg, c := b.f.metrics.memAlert(); msg != "" {
 		b.text("mem/oom", r.x1, r.y0+size, msg, size, c, AnchorEnd).Bold = true
-		room -= textWidth(msg, size) + 8*b.s // the title stops short of it
+		room -= 1.25*textWidth(msg, size) + 8*b.s // the title stops short of it (bold is wider than textWidth's estimate)
 	}
 	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, room), size, colMuted, AnchorStart)
 	legendTop := b.memLegend(r)
