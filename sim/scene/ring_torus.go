@@ -268,6 +268,9 @@ func (b *builder) marks(g ringLayout, busy [3]bool) {
 	for _, p := range g.planes {
 		x = max(x, p.x1)
 	}
+	if 1.2*textWidth(along[0]+along[1]+along[2], b.size(size))+28*b.s > x-g.planes[0].x0 {
+		along = [3]string{"x", "y", "z"} // a narrow frame: the colours alone
+	}
 	for k := 2; k >= 0; k-- {
 		b.text("torus/axis/"+itoa(k), x, y, along[k], size, axisColors[k], AnchorEnd).Bold = true
 		x -= b.wide(along[k], size) + 14*b.s

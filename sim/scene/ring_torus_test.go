@@ -85,5 +85,12 @@ func TestTorusLayouts(t *testing.T) {
 		if len(dl.Items) > 2000 {
 			t.Errorf("pod frame: %d items, want a frame the size of a small run's (≤ 2000)", len(dl.Items))
 		}
+		// On a phone's column the axes' key still fits in the frame.
+		compact := Build(tl, tl.Collectives[0].Start+1, Options{Width: CompactWidth, Height: 440, MinText: 12, Compact: true})
+		for _, it := range compact.Items {
+			if strings.HasPrefix(it.ID, "torus/axis/") && it.X-1.2*textWidth(it.Text, it.Size) < 0 {
+				t.Errorf("compact pod frame: key %q runs off the left edge (ends at x = %.0f)", it.Text, it.X)
+			}
+		}
 	}
 }
