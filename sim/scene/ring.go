@@ -170,7 +170,9 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 		b.line(b.f.ids.link.at(i), sg.x1, sg.y1, sg.x2, sg.y2, c, width)
 		b.arrowhead(i, sg, c, width)
 	}
-	b.marks(g, axisBusy)
+	if g.axis != nil {
+		b.marks(g, axisBusy)
+	}
 }
 
 // arrowhead draws two short strokes at the end of link i's segment sg, if

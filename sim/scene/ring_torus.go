@@ -43,8 +43,9 @@ func layoutTorus(tl *timeline.Timeline, d [3]int, top, bottom, w, s float64) rin
 		cols, rows = rows, cols
 	}
 	hgap, vgap := 24*s, 20*s
+	top += 16 * s // the axes' key runs above the planes
 	if d[2] > 1 {
-		top += 26 * s // the axes' key and z's wraparound run above the planes
+		top += 10 * s // and z's wraparound
 	}
 	planes := planeBoxes(d[2], cols, rows, box{12 * s, top, w - 12*s, bottom}, hgap, vgap)
 	cw, ch := planes[0].w()/float64(cols), planes[0].h()/float64(rows)
@@ -243,9 +244,9 @@ func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.T
 }
 
 // marks draws a torus's marks, each in its axis's colour while that axis
-// carries data, and the axes' names, in their colours, at the first
-// plane: x and y at its x-neighbour and y-neighbour links' ends, z at the
-// left end of the z wraparound's mark (or of the first z mark).
+// carries data, and the key above the planes: each axis's colour with the
+// way it runs on the canvas (by direction, not by name: the scene numbers
+// the axes as the chip ids run, which a mesh layout may reorder).
 func (b *builder) marks(g ringLayout, busy [3]bool) {
 	for i, m := range g.marks {
 		c, width := colLink, 1.5*b.s
@@ -254,25 +255,23 @@ func (b *builder) marks(g ringLayout, busy [3]bool) {
 		}
 		b.line("torus/mark/"+itoa(i), m.seg.x1, m.seg.y1, m.seg.x2, m.seg.y2, c, width)
 	}
-	if g.dims[2] < 2 {
-		return
-	}
-	// The key, right to left from the torus's right end: which way each
-	// axis runs on the canvas.
-	along := [3]string{"x: along rows", "y: along columns", "z: plane to plane"}
+	key := [3]string{"along rows", "along columns", "plane to plane"}
 	if g.dims[1] > g.dims[0] { // on its side
-		along[0], along[1] = "x: along columns", "y: along rows"
+		key[0], key[1] = key[1], key[0]
 	}
-	size := 11 * b.fs
-	x, y := g.planes[0].x0, g.planes[0].y0-17*b.s
+	size, p := 11*b.fs, g.planes[0]
+	x, y := p.x0, p.y0-5*b.s
+	if g.dims[2] > 1 {
+		y -= 12 * b.s // over z's wraparound
+	}
 	for _, p := range g.planes {
 		x = max(x, p.x1)
 	}
-	if 1.2*textWidth(along[0]+along[1]+along[2], b.size(size))+28*b.s > x-g.planes[0].x0 {
-		along = [3]string{"x", "y", "z"} // a narrow frame: the colours alone
+	if 1.2*textWidth(key[0]+key[1]+key[2], b.size(size))+28*b.s > x-p.x0 {
+		key = [3]string{key[0][6:], key[1][6:], "planes"} // a narrow frame: "rows", "columns"
 	}
-	for k := 2; k >= 0; k-- {
-		b.text("torus/axis/"+itoa(k), x, y, along[k], size, axisColors[k], AnchorEnd).Bold = true
-		x -= b.wide(along[k], size) + 14*b.s
+	for k := min(2, g.dims[2]); k >= 0; k-- { // z only on a 3D torus
+		b.text("torus/axis/"+itoa(k), x, y, key[k], size, axisColors[k], AnchorEnd).Bold = true
+		x -= b.wide(key[k], size) + 14*b.s
 	}
 }
