@@ -149,11 +149,10 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 	}
 	var axisBusy [3]bool
 	if g.axis != nil {
-		b.collectiveLinks(tl, g, t, busy)
-		for i, on := range busy {
-			if a := g.axis[i]; on && a >= 0 {
-				axisBusy[a] = true
-			}
+		axisBusy = b.collectiveLinks(tl, g, t, busy)
+		if g.block > 1 { // every link is a mark's
+			b.marks(g, axisBusy)
+			return
 		}
 	}
 	for i, sg := range g.segs {

@@ -211,8 +211,9 @@ var axisColors = [3]Color{{0xd6, 0x45, 0x50, 0xff}, {0x1f, 0x9e, 0x89, 0xff}, {0
 // collectiveLinks marks busy, on a torus, the links of every collective
 // in flight at t that is recorded as one span (an analytic run's: it has
 // no transfers): a link is busy when both its chips take part in the same
-// one.
-func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.Time, busy []bool) {
+// one. It returns the axes with a busy link, these or those busy already
+// (carrying a transfer).
+func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.Time, busy []bool) (axes [3]bool) {
 	n := len(g.cx)
 	in := b.f.inColl
 	if cap(in) < n {
@@ -221,26 +222,25 @@ func (b *builder) collectiveLinks(tl *timeline.Timeline, g ringLayout, t units.T
 	in = in[:n]
 	clear(in)
 	b.f.inColl = in
-	any := false
 	for k, c := range b.f.colls {
 		if c.Start > t || t >= c.End {
 			continue
 		}
-		any = true
 		for _, id := range c.GPUs {
 			if id >= 0 && id < n {
 				in[id] = int32(k + 1)
 			}
 		}
 	}
-	if !any {
-		return
-	}
 	for i, l := range tl.Links {
 		if l.From < n && l.To < n && in[l.From] != 0 && in[l.From] == in[l.To] {
 			busy[i] = true
 		}
+		if a := g.axis[i]; busy[i] && a >= 0 {
+			axes[a] = true
+		}
 	}
+	return axes
 }
 
 // marks draws a torus's marks, each in its axis's colour while that axis
