@@ -153,42 +153,50 @@ func TrainingDays(s scenario.Scenario, sum timeline.Summary) (days, book float64
 // TorusTraffic is the bytes chip 0 receives along each torus axis (x, y,
 // z) and over the data-centre network in the run's torus collectives (the
 // data-parallel and ZeRO ones; tensor- and sequence-parallel traffic is
-// priced as time, not recorded as collectives): each collective's box and
-// collective.TorusAxisBytes, and over several slices the DCN ring's
-// 2(M−1) chunks of S/(N·M) (collective.TorusSlicesTime). ok is false off a
+// priced as time, not recorded as collectives: TorusMeshTraffic adds it):
+// each collective's box and collective.TorusAxisBytes, and over several
+// slices each slice's torus part the same way and the DCN ring's steps
+// (collective.TorusSlicesDCNBytes: 2(M−1) chunks of S/(N·M) in an
+// all-reduce, M−1 in a reduce-scatter or a gather). ok is false off a
 // slice or without such a collective.
 func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, dcn float64, ok bool) {
-	sl, on := s.MeshSlice()
+	t, on := meshTorus(s)
 	if !on {
 		return ici, 0, false
 	}
-	pod, err := sl.Check()
-	if err != nil {
-		return ici, 0, false
-	}
-	t := sl.Torus(pod)
 	for _, c := range tl.Collectives {
 		if c.Algorithm != "torus" || !slices.Contains(c.GPUs, 0) {
 			continue
 		}
 		g, _, box := torusBox(&t, c.GPUs)
-		m := 1
 		if !box {
+			var m int
 			if g, _, m, box = slicesBox(&t, c.GPUs); !box {
 				continue
 			}
-			dcn += 2 * float64(m-1) * float64(c.Bytes) / float64(g.Group()*m)
+			dcn += collective.TorusSlicesDCNBytes(c.Name, g, m, c.Bytes)
 		}
 		b := collective.TorusAxisBytes(c.Name, g, c.Bytes)
-		if m > 1 {
-			b = collective.TorusAxisBytes(collective.OpAllReduce, g, c.Bytes) // a reduce-scatter and an all-gather on each slice
-		}
 		for a := range ici {
 			ici[a] += b[a]
 		}
 		ok = true
 	}
 	return ici, dcn, ok
+}
+
+// meshTorus is s's torus, its chips numbered as its mesh lays them out;
+// ok is false off a slice.
+func meshTorus(s scenario.Scenario) (topo.Torus, bool) {
+	sl, on := s.MeshSlice()
+	if !on {
+		return topo.Torus{}, false
+	}
+	pod, err := sl.Check()
+	if err != nil {
+		return topo.Torus{}, false
+	}
+	return sl.Torus(pod), true
 }
 
 // torusTraffic is TorusTraffic as a caption part: the bytes chip 0
