@@ -118,9 +118,7 @@ func torusMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 5", Tolerance: 0.1},
 			"so compute-bound above {} tokens per data shard; the book's e·C / W_ici: {}", math.Round(b.Critical), math.Round(b.Book), strategy.Int))
 	}
-	if part, ok := torusTraffic(s, tl); ok {
-		parts = append(parts, part)
-	}
+	parts = append(parts, torusTraffic(s, tl)...)
 	if days, book, ok := TrainingDays(s, sum); ok {
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "days to train", Formula: "6·N·T / (chips·e·C)",
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 6", Tolerance: 0.1},
@@ -199,24 +197,36 @@ func meshTorus(s scenario.Scenario) (topo.Torus, bool) {
 	return sl.Torus(pod), true
 }
 
-// torusTraffic is TorusTraffic as a caption part: the bytes chip 0
-// receives a step along each axis of the slice (and over the DCN).
-func torusTraffic(s scenario.Scenario, tl *timeline.Timeline) (strategy.Part, bool) {
-	ici, dcn, ok := TorusTraffic(s, tl)
+// torusTraffic is TorusMeshTraffic as caption parts: the bytes chip 0
+// receives a step along each axis of the slice (and over the DCN), one
+// part for each kind of parallelism that sends any.
+func torusTraffic(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
+	mt, ok := TorusMeshTraffic(s, tl)
 	sl, _ := s.Slice()
 	if !ok {
-		return strategy.Part{}, false
+		return nil
 	}
-	text, vals := "chip 0 receives in its data-parallel torus collectives", []strategy.Value(nil)
-	for a, n := range sl.Shape {
-		if n > 1 {
-			text += " " + string("xyz"[a]) + " {}"
-			vals = append(vals, strategy.Bytes(units.Bytes(ici[a]), strategy.Size))
+	var parts []strategy.Part
+	for _, k := range []struct {
+		what string
+		t    AxisTraffic
+	}{{"its data-parallel torus collectives", mt.Data}, {"its tensor-parallel all-reduces (model axis)", mt.Model},
+		{"ring attention's keys and values (seq axis)", mt.Seq}} {
+		if k.t == (AxisTraffic{}) {
+			continue
 		}
+		text, vals := "chip 0 receives in "+k.what, []strategy.Value(nil)
+		for a, n := range sl.Shape {
+			if n > 1 {
+				text += " " + string("xyz"[a]) + " {}"
+				vals = append(vals, strategy.Bytes(units.Bytes(k.t.ICI[a]), strategy.Size))
+			}
+		}
+		if sl.Slices > 1 {
+			text += ", DCN {}"
+			vals = append(vals, strategy.Bytes(units.Bytes(k.t.DCN), strategy.Size))
+		}
+		parts = append(parts, strategy.Figure(text+" a step", vals...))
 	}
-	if sl.Slices > 1 {
-		text += ", DCN {}"
-		vals = append(vals, strategy.Bytes(units.Bytes(dcn), strategy.Size))
-	}
-	return strategy.Figure(text+" a step", vals...), true
+	return parts
 }

@@ -5,6 +5,7 @@ package training
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"paraplay/sim/scenario"
@@ -110,6 +111,36 @@ func TestTorusMeshTraffic(t *testing.T) {
 		}
 		if got.Model.DCN != 0 || got.Seq.DCN != 0 {
 			t.Errorf("%s %s: model and seq cross the DCN (%.0f, %.0f B); want neither", c.cluster, c.mesh, got.Model.DCN, got.Seq.DCN)
+		}
+	}
+}
+
+// TestTorusTrafficCaption: a MaxText-style mesh over two slices says in
+// its caption what each mesh axis carries: the data-parallel collectives
+// (with the DCN), the model axis's all-reduces and the seq axis's keys and
+// values, each along the torus axes it takes.
+func TestTorusTrafficCaption(t *testing.T) {
+	s, err := scenario.Parse([]byte("strategy: training\nfidelity: analytic\nmodel: {layers: 2, hidden: 512, heads: 16, ffn_hidden: 2048, vocab: 1024, seq_len: 512}" +
+		"\ncluster: {gpu: tpu-v5p, topology: 4x4x8, slices: 2}\nparallel: {mesh: {data: 2, fsdp: 8, seq: 4, model: 4}, microbatches: 1, micro_batch_size: 1}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parts, err := Strategy{}.Caption(s, tl, tl.Summarize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	for _, p := range parts {
+		text += p.Text + "\n"
+	}
+	for _, want := range []string{"its data-parallel torus collectives x {} y {} z {}, DCN {} a step",
+		"its tensor-parallel all-reduces (model axis) x {} y {} z {}, DCN {} a step", "ring attention's keys and values (seq axis) x {}"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("caption lacks %q:\n%s", want, text)
 		}
 	}
 }
