@@ -155,15 +155,23 @@ func TrainingDays(s scenario.Scenario, sum timeline.Summary) (days, book float64
 // each collective's box and collective.TorusAxisBytes, and over several
 // slices each slice's torus part the same way and the DCN ring's steps
 // (collective.TorusSlicesDCNBytes: 2(M−1) chunks of S/(N·M) in an
-// all-reduce, M−1 in a reduce-scatter or a gather). ok is false off a
-// slice or without such a collective.
+// all-reduce, M−1 in a reduce-scatter or a gather); a ring over one chip
+// of each slice (hierarchical ZeRO's, parallel.zero_group) is DCN traffic
+// alone. ok is false off a slice or without such a collective.
 func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, dcn float64, ok bool) {
 	t, on := meshTorus(s)
 	if !on {
 		return ici, 0, false
 	}
 	for _, c := range tl.Collectives {
-		if c.Algorithm != "torus" || !slices.Contains(c.GPUs, 0) {
+		if !slices.Contains(c.GPUs, 0) {
+			continue
+		}
+		if c.Algorithm == "ring" && acrossSlices(&t, c.GPUs) {
+			dcn += ringBytes(c.Name, len(c.GPUs), c.Bytes) // every hop of the ring crosses the DCN
+			ok = true
+		}
+		if c.Algorithm != "torus" {
 			continue
 		}
 		g, _, box := torusBox(&t, c.GPUs)
@@ -181,6 +189,34 @@ func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, d
 		ok = true
 	}
 	return ici, dcn, ok
+}
+
+// acrossSlices reports whether gpus are one chip in each of several
+// slices (a hierarchical ZeRO's all-reduce across its groups).
+func acrossSlices(t *topo.Torus, gpus []int) bool {
+	seen := make([]bool, t.Slices)
+	for _, id := range gpus {
+		sl, _ := t.Coord(id)
+		if seen[sl] {
+			return false
+		}
+		seen[sl] = true
+	}
+	return len(gpus) > 1
+}
+
+// ringBytes is the bytes each of n ranks receives in a ring op of S bytes
+// (Patarasuk & Yuan 2009): (n−1)/n·S in a reduce-scatter or an
+// all-gather, twice that in an all-reduce; 0 for other ops.
+func ringBytes(op collective.Op, n int, s units.Bytes) float64 {
+	b := float64(n-1) / float64(n) * float64(s)
+	switch op {
+	case collective.OpAllReduce:
+		return 2 * b
+	case collective.OpReduceScatter, collective.OpAllGather:
+		return b
+	}
+	return 0
 }
 
 // meshTorus is s's torus, its chips numbered as its mesh lays them out;

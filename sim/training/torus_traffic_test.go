@@ -4,6 +4,7 @@ package training
 
 import (
 	"math"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -115,13 +116,17 @@ func TestTorusMeshTraffic(t *testing.T) {
 	}
 }
 
-// TestTorusTrafficCaption: a MaxText-style mesh over two slices says in
+// TestTorusTrafficCaption: a MaxText-style mesh over two slices (the
+// testdata scenario paraplay run prints the traffic table of) says in
 // its caption what each mesh axis carries: the data-parallel collectives
 // (with the DCN), the model axis's all-reduces and the seq axis's keys and
 // values, each along the torus axes it takes.
 func TestTorusTrafficCaption(t *testing.T) {
-	s, err := scenario.Parse([]byte("strategy: training\nfidelity: analytic\nmodel: {layers: 2, hidden: 512, heads: 16, ffn_hidden: 2048, vocab: 1024, seq_len: 512}" +
-		"\ncluster: {gpu: tpu-v5p, topology: 4x4x8, slices: 2}\nparallel: {mesh: {data: 2, fsdp: 8, seq: 4, model: 4}, microbatches: 1, micro_batch_size: 1}"))
+	data, err := os.ReadFile("testdata/tpu-v5p-two-slices-maxtext.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := scenario.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -142,5 +147,34 @@ func TestTorusTrafficCaption(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("caption lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestTorusTrafficZeROGroup: with FSDP inside each slice
+// (parallel.zero_group) the gradient shards are all-reduced across the two
+// slices by a ring of one chip a slice, every byte of it over the DCN: a
+// ring of 2 brings each chip 2·(2−1)/2 = 1 buffer.
+func TestTorusTrafficZeROGroup(t *testing.T) {
+	s, err := scenario.Parse([]byte("strategy: training\nfidelity: analytic\nmodel: {layers: 2, hidden: 512, heads: 16, ffn_hidden: 2048, vocab: 1024, seq_len: 512}" +
+		"\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}\nparallel: {mesh: {data: 2, fsdp: 4, model: 16}, microbatches: 1, micro_batch_size: 1, zero_group: 4}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Simulate(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want float64
+	for _, c := range tl.Collectives {
+		if c.Algorithm == "ring" && slices.Contains(c.GPUs, 0) {
+			if len(c.GPUs) != 2 || c.GPUs[1] < 64 {
+				t.Fatalf("ring over %v; want chip 0 and its peer in the other slice", c.GPUs)
+			}
+			want += float64(c.Bytes)
+		}
+	}
+	_, dcn, ok := TorusTraffic(s, tl)
+	if !ok || want == 0 || math.Abs(dcn-want) > 1e-9*want {
+		t.Errorf("the DCN carries %.0f B (ok %v); want %.0f", dcn, ok, want)
 	}
 }
