@@ -178,3 +178,39 @@ func TestTorusTrafficZeROGroup(t *testing.T) {
 		t.Errorf("the DCN carries %.0f B (ok %v); want %.0f", dcn, ok, want)
 	}
 }
+
+// TestTorusTrafficArticle holds the figures tpu-pods.md quotes for its
+// two-slice scenario ('Mesh axes on the torus'): GiB a step chip 0
+// receives by mesh axis, as paraplay run prints them (three decimals), and
+// the MFU, with FSDP across the slices and with parallel.zero_group 8.
+func TestTorusTrafficArticle(t *testing.T) {
+	data, err := os.ReadFile("testdata/tpu-v5p-two-slices-maxtext.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		extra                                     string
+		dataY, dataZ, dcn, modelX, seqY, mfuPct float64
+	}{
+		{"", 1.578, 5.317, 0.292, 1.500, 0.281, 30.3},
+		{"zero_group: 8, ", 1.578, 5.317, 0.117, 1.500, 0.281, 50.6},
+	} {
+		text := strings.Replace(string(data), "parallel: {", "parallel: {"+c.extra, 1)
+		s, err := scenario.Parse([]byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tl, err := Simulate(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mt, _ := TorusMeshTraffic(s, tl)
+		gib := func(b float64) float64 { return math.Round(b/(1<<30)*1000) / 1000 }
+		mfu := math.Round(tl.Summarize().MFU*1000) / 10
+		got := [6]float64{gib(mt.Data.ICI[1]), gib(mt.Data.ICI[2]), gib(mt.Data.DCN), gib(mt.Model.ICI[0]), gib(mt.Seq.ICI[1]), mfu}
+		want := [6]float64{c.dataY, c.dataZ, c.dcn, c.modelX, c.seqY, c.mfuPct}
+		if got != want {
+			t.Errorf("%q: data y, z, DCN, model x, seq y (GiB), MFU (%%) %v; the article says %v", c.extra, got, want)
+		}
+	}
+}
