@@ -189,7 +189,7 @@ func TestTorusTrafficArticle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct {
-		extra                                     string
+		extra                                   string
 		dataY, dataZ, dcn, modelX, seqY, mfuPct float64
 	}{
 		{"", 1.578, 5.317, 0.292, 1.500, 0.281, 30.3},
