@@ -11,8 +11,11 @@ import (
 // data-centre network (DCN), as multi-slice data parallelism and FSDP run
 // it: the standard two-level (hierarchical) decomposition, the fast level
 // first where data shrinks and last where it grows, so that the slow DCN
-// carries only 1/C of it (the scaling book's multi-slice section, Austin
-// et al. 2025, Part 5; MaxText's DCN data axis). Rank s·C + c is chip c of
+// carries only 1/N of the buffer (N the chips of a torus group). Austin et
+// al. 2025, 'How to Scale Your Model', Part 2 ('Multi-slice training')
+// sets slices joined by a much slower DCN and Part 5 runs data
+// parallelism over the DCN axis with FSDP within a pod; MaxText's DCN data
+// axis is the same layout. Rank s·C + c is chip c of
 // slice s (C chips a slice). A DCN message carries the same chunk of each
 // of the chip's k pieces (one per torus axis part) as one message
 // (Ranges).
