@@ -61,7 +61,7 @@ func writeMeshTraffic(w io.Writer, s scenario.Scenario, tl *timeline.Timeline) e
 			continue
 		}
 		const g = 1 << 30
-		if _, err := fmt.Fprintf(w, "    %-42s %8.3f %8.3f %8.3f %8.3f\n", r.name, r.t.ICI[0]/g, r.t.ICI[1]/g, r.t.ICI[2]/g, r.t.DCN/g); err != nil {
+		if _, err := fmt.Fprintf(w, "    %-47s %8.3f %8.3f %8.3f %8.3f\n", r.name, r.t.ICI[0]/g, r.t.ICI[1]/g, r.t.ICI[2]/g, r.t.DCN/g); err != nil {
 			return err
 		}
 	}
