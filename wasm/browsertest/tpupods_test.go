@@ -32,6 +32,7 @@ func TestSiteTPUPodsArticle(t *testing.T) {
 		}
 	}
 	playDemo(t, ctx, 1, "tpu")
+	eval[bool](t, ctx, `(document.querySelector("#demo-1 iframe").contentWindow.paraplay.pause(), true)`) // not to share the cores with the pod
 	playDemo(t, ctx, 8, "tpu")
 	player := `document.querySelector("#demo-8 iframe").contentWindow.paraplay`
 	a := eval[float64](t, ctx, player+`.frames`)
