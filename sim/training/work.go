@@ -158,7 +158,10 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	}
 	c, k := spansPerOp(p), 0.0
 	if s.Compression.Enabled() {
-		k = 1
+		k = 1 // a codec span per bucket's collective (dataparallel.go, compress)
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			k = float64(1 + dp) // subnetwork data parallelism sums each bucket in 1 + dp groups (sdpWork)
+		}
 	}
 	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets + codecSpans(s, ops))
 	spans := budget.Count{N: spansN, Why: fmt.Sprintf("%g GPUs × %g ops (%g parallel.microbatches × %g chunks)", g, ops, m, v),
