@@ -291,8 +291,8 @@ const opListBytes = 4 << 10
 // embedding or the head, in bf16, one bucket per 25 MB, plus one.
 func bucketBound(s scenario.Scenario, stages float64) float64 {
 	mdl, err := s.Model.Resolve()
-	if err != nil {
-		return 8
+	if err != nil || mdl.IsMoE() {
+		return 8 // the cap; a mixture's layers also hold its experts, which 16h² leaves out
 	}
 	layers := math.Ceil(float64(mdl.Layers) / stages)
 	if split, err := stageLayers(s.Parallel, mdl.Layers, int(stages)); err == nil {
