@@ -122,19 +122,8 @@ func TestTorusMeshTraffic(t *testing.T) {
 // (with the DCN), the model axis's all-reduces and the seq axis's keys and
 // values, each along the torus axes it takes.
 func TestTorusTrafficCaption(t *testing.T) {
-	data, err := os.ReadFile("testdata/tpu-v5p-two-slices-maxtext.yaml")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := scenario.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	parts, err := Strategy{}.Caption(s, tl, tl.Summarize())
+	s, tl, sum := bookRun(t, "tpu-v5p-two-slices-maxtext.yaml")
+	parts, err := Strategy{}.Caption(s, tl, sum)
 	if err != nil {
 		t.Fatal(err)
 	}
