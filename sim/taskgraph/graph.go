@@ -15,9 +15,9 @@ import (
 // graph's table of its kind.
 type op struct {
 	kind    opKind
-	item    int32 // index into the table of its kind: spans, xfers, groups or analytics
+	item    int32 // index into the table of its kind: spans, groups or analytics; a message's transfer in its schedule
 	waiting int32 // unfinished predecessors and holds
-	slot    int32 // message: its index in the timeline's Transfers, once sent
+	coll    int32 // message: its placed schedule (messages.colls)
 }
 
 // opKind says what an op does.
@@ -136,7 +136,6 @@ func (g *Graph) Len() int { return len(g.ops) }
 // more rate pieces, so that a large run sizes its tables once.
 func (g *Graph) Reserve(ops, messages, rates int) {
 	g.ops = reserve(g.ops, ops)
-	g.msgs.xfers = reserve(g.msgs.xfers, messages)
 	g.out.Transfers.Grow(messages, rates)
 }
 
