@@ -27,7 +27,6 @@ type Message struct {
 	remaining float64    // bytes still to send at time since
 	since     units.Time // when remaining was last brought up to date
 	rate      float64    // current rate, bytes per second
-	slot      int        // index in Network.active
 	mark      uint64     // scratch: visited in the current recomputation
 	frozen    bool       // scratch for progressive filling
 	state     uint8      // latent, active or arrived
@@ -83,10 +82,16 @@ type Network struct {
 	routes  map[[2]int]route // cached paths, shared by messages
 	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng     *engine.Engine
-	active  []*Message   // flows past their latency
-	onLink  [][]*Message // onLink[id] lists the active flows crossing link id
-	dirty   []int        // links whose set of flows changed since the last recomputation
-	pending bool         // a recomputation is scheduled for this instant
+	onLink  [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
+	// dirty lists the links whose set of flows changed since the last
+	// recomputation, in order; an entry −1−k stands for the links of
+	// fresh[k], a flow that found all of its links empty and not yet in
+	// the list (alone), which the recomputation then settles without
+	// walking them.
+	dirty   []int
+	fresh   []*Message
+	dirtied []uint64 // by link: the recomputation (pass) whose list holds it
+	pending bool     // a recomputation is scheduled for this instant
 	free    []*Message   // arrived messages nobody holds, for reuse
 	pass    uint64       // recomputation counter, for Message.mark
 
@@ -105,7 +110,7 @@ func New(t *topo.Topology, eng *engine.Engine) *Network {
 	net := &Network{
 		topo: t, router: topo.NewRouter(t), routes: map[[2]int]route{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
-		bandwidth: make([]float64, n),
+		bandwidth: make([]float64, n), dirtied: make([]uint64, n),
 	}
 	for i, l := range t.Links {
 		net.bandwidth[i] = float64(l.Bandwidth)
@@ -228,13 +233,26 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 func (n *Network) activate(m *Message) {
 	m.state = active
 	m.since = n.eng.Now()
-	m.slot = len(n.active)
-	n.active = append(n.active, m)
+	alone := len(m.Path) > 0
 	for _, id := range m.Path {
+		alone = alone && len(n.onLink[id]) == 0 && n.dirtied[id] != n.pass+1
 		n.onLink[id] = append(n.onLink[id], m)
-		n.dirty = append(n.dirty, id)
+	}
+	if alone {
+		n.dirty = append(n.dirty, -1-len(n.fresh))
+		n.fresh = append(n.fresh, m)
+	} else {
+		for _, id := range m.Path {
+			n.markDirty(id)
+		}
 	}
 	n.schedule()
+}
+
+// markDirty adds link id to the list of links whose flows changed.
+func (n *Network) markDirty(id int) {
+	n.dirty = append(n.dirty, id)
+	n.dirtied[id] = n.pass + 1
 }
 
 // schedule asks for one rate recomputation at the current instant, after
@@ -255,13 +273,36 @@ func (n *Network) recompute() {
 	n.pending = false
 	n.pass++
 	n.component, n.links = n.component[:0], n.links[:0]
+	fresh := false
 	for _, id := range n.dirty {
-		n.visitLink(id)
+		if id >= 0 {
+			n.visitLink(id)
+			continue
+		}
+		// A fresh flow alone on its links yet is a component of its own,
+		// found where the walk below would find it (its links enter the
+		// list here, and no other flow leads to them); one that is no
+		// longer alone stands for its links, as they were listed.
+		m := n.fresh[-1-id]
+		if n.alone(m) {
+			n.links = append(n.links, id)
+			fresh = true
+			continue
+		}
+		for _, l := range m.Path {
+			n.visitLink(l)
+		}
 	}
 	n.dirty = n.dirty[:0]
 	// Visit in a fixed order: links and flows are discovered in the order
 	// of the dirty list and of each link's flows, both deterministic.
 	for i := 0; i < len(n.links); i++ {
+		if id := n.links[i]; id < 0 {
+			m := n.fresh[-1-id]
+			m.mark = n.pass
+			n.component = append(n.component, m)
+			continue
+		}
 		for _, m := range n.onLink[n.links[i]] {
 			if m.mark != n.pass {
 				m.mark = n.pass
@@ -271,6 +312,17 @@ func (n *Network) recompute() {
 				}
 			}
 		}
+	}
+	n.fresh = n.fresh[:0]
+	if fresh { // the fresh flows' entries are not links (the filling skips alone flows' links)
+		k := 0
+		for _, id := range n.links {
+			if id >= 0 {
+				n.links[k] = id
+				k++
+			}
+		}
+		n.links = n.links[:k]
 	}
 	now := n.eng.Now()
 	for _, m := range n.component {
@@ -284,6 +336,16 @@ func (n *Network) recompute() {
 			n.arm(m)
 		}
 	}
+}
+
+// alone reports whether m is the only flow on each of its links.
+func (n *Network) alone(m *Message) bool {
+	for _, id := range m.Path {
+		if len(n.onLink[id]) != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func (n *Network) visitLink(id int) {
@@ -318,10 +380,6 @@ func (n *Network) arm(m *Message) {
 // complete retires m and reshares the links it used.
 func (n *Network) complete(m *Message) {
 	m.remaining, m.End, m.rate, m.state = 0, n.eng.Now(), 0, arrived
-	last := n.active[len(n.active)-1]
-	n.active[m.slot], last.slot = last, m.slot
-	n.active[len(n.active)-1] = nil
-	n.active = n.active[:len(n.active)-1]
 	for _, id := range m.Path {
 		fl := n.onLink[id]
 		for i, f := range fl {
@@ -335,7 +393,7 @@ func (n *Network) complete(m *Message) {
 			}
 		}
 		if len(n.onLink[id]) > 0 { // an emptied link has no flow to reshare
-			n.dirty = append(n.dirty, id)
+			n.markDirty(id)
 		}
 	}
 	n.schedule()

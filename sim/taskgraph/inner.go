@@ -22,19 +22,6 @@ func (g *Graph) placeInner(first, c int, ready []int) bool {
 	return true
 }
 
-// countInner adds the inner edges to the counts of successors in first.
-func (g *Graph) countInner() {
-	a := &g.edges
-	for _, in := range a.inner {
-		sch := &g.msgs.colls[in.coll].sch
-		for i := range sch.Transfers {
-			for _, d := range sch.After(i) {
-				a.first[in.first+d]++
-			}
-		}
-	}
-}
-
 // fillInner writes the inner edges at the front of their sources' lists,
 // each list's start in first moving back past them (link has written the
 // other edges behind them).

@@ -13,8 +13,6 @@ type innerEdges struct{}
 // placeInner reports that the schedule's waits go into the edges.
 func (g *Graph) placeInner(first, c int, ready []int) bool { return false }
 
-func (g *Graph) countInner() {}
-
 func (g *Graph) fillInner() {}
 
 // innerPredecessors is pre: every edge is in the list.
