@@ -66,9 +66,6 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 	if !inner || ready != nil {
 		g.edges.edges = reserve(g.edges.edges, 2*len(sch.Transfers))
 	}
-	if inner {
-		g.edges.growCounts(first + len(sch.Transfers))
-	}
 	for i := range sch.Transfers {
 		tr := &sch.Transfers[i] // not a copy: millions of records
 		deps := g.edges.scratch[:0]
@@ -82,14 +79,9 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 		}
 		id := g.add(op{kind: opTransfer, item: int32(i), coll: int32(c), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst]), bytes: tr.Bytes}, deps)
 		if inner {
-			// Count the successors here, on this one walk over the
-			// schedule's records, for link (countInner was a second walk
-			// over a 1,024-GPU ring's 300 MB).
 			after := sch.After(i)
 			g.ops[id].waiting += int32(len(after))
-			for _, d := range after {
-				g.edges.first[first+int(d)]++
-			}
+			g.edges.countAfter(first, after, sch.Deps)
 		}
 		g.edges.scratch = deps
 	}
