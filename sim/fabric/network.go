@@ -77,12 +77,12 @@ func (m *Message) Fire() {
 
 // Network carries messages over a topology, driven by an engine.
 type Network struct {
-	topo    *topo.Topology
-	router  *topo.Router
-	routes  map[[2]int]route // cached paths, shared by messages
-	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
-	eng     *engine.Engine
-	onLink  [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
+	topo   *topo.Topology
+	router *topo.Router
+	routes map[[2]int]route // cached paths, shared by messages
+	recent [][2]recentRoute // by source GPU: its last two routes, checked before the map
+	eng    *engine.Engine
+	onLink [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
 	// dirty lists the links whose set of flows changed since the last
 	// recomputation, in order; an entry −1−k stands for the links of
 	// fresh[k], a flow that found all of its links empty and not yet in
@@ -90,10 +90,10 @@ type Network struct {
 	// walking them.
 	dirty   []int
 	fresh   []*Message
-	dirtied []uint64 // by link: the recomputation (pass) whose list holds it
-	pending bool     // a recomputation is scheduled for this instant
-	free    []*Message   // arrived messages nobody holds, for reuse
-	pass    uint64       // recomputation counter, for Message.mark
+	dirtied []uint64   // by link: the recomputation (pass) whose list holds it
+	pending bool       // a recomputation is scheduled for this instant
+	free    []*Message // arrived messages nobody holds, for reuse
+	pass    uint64     // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
 	bandwidth []float64 // each link's, in bytes per second
