@@ -12,18 +12,12 @@ import (
 
 // op is one node of the task graph. It is kept small (a 1,024-GPU ring
 // all-reduce has four million of them): what it does is looked up in the
-// graph's table of its kind. A message keeps the little the run asks of
-// its transfer (its GPUs and size) in the op itself: reading them from
-// the schedule's 72-byte records, which the run would otherwise never
-// touch, made a cache miss of every message.
+// graph's table of its kind.
 type op struct {
 	kind    opKind
 	item    int32 // index into the table of its kind: spans, groups or analytics; a message's transfer in its schedule
 	waiting int32 // unfinished predecessors and holds
 	coll    int32 // message: its placed schedule (messages.colls)
-	// src and dst are a message's GPUs, bytes its size.
-	src, dst int32
-	bytes    units.Bytes
 }
 
 // opKind says what an op does.

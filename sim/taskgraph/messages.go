@@ -36,6 +36,9 @@ type placedSchedule struct {
 	// (Transfers.AddSource), or −1 when its messages record what they
 	// are themselves (a channel, whose transfers grow as it runs).
 	item int32
+	// wires are the GPUs and size of each transfer, which the run reads
+	// (and the timeline keeps): nil when item is −1.
+	wires []timeline.Wire
 }
 
 // Channel is a placed schedule that messages join one at a time
@@ -57,7 +60,8 @@ func (g *Graph) ConcurrentMessages() { g.msgs.concurrent = true }
 func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, purpose string) (first int) {
 	c := g.place(sch, gpus, purpose)
 	p := &g.msgs.colls[c]
-	p.item = g.out.Transfers.AddSource(sch.Transfers, gpus, p.tl)
+	p.item, p.wires = g.out.Transfers.AddSource(sch.Transfers, p.tl)
+	wires := p.wires
 	first = len(g.ops)
 	// The messages' waits for each other stay in the schedule when the
 	// build reads them from there (placeInner); the others go into the
@@ -77,7 +81,10 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 				deps = append(deps, first+int(a))
 			}
 		}
-		id := g.add(op{kind: opTransfer, item: int32(i), coll: int32(c), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst]), bytes: tr.Bytes}, deps)
+		if wires != nil {
+			wires[i] = timeline.Wire{Src: int32(gpus[tr.Src]), Dst: int32(gpus[tr.Dst]), Bytes: tr.Bytes}
+		}
+		id := g.add(op{kind: opTransfer, item: int32(i), coll: int32(c)}, deps)
 		if inner {
 			after := sch.After(i)
 			g.ops[id].waiting += int32(len(after))
@@ -112,14 +119,25 @@ func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
 func (g *Graph) AddMessage(c Channel, tr collective.Transfer, deps ...int) int {
 	p := &g.msgs.colls[c]
 	p.sch.Transfers = append(p.sch.Transfers, tr)
-	return g.add(op{kind: opTransfer, item: int32(len(p.sch.Transfers) - 1), coll: int32(c),
-		src: int32(p.gpus[tr.Src]), dst: int32(p.gpus[tr.Dst]), bytes: tr.Bytes}, deps)
+	return g.add(op{kind: opTransfer, item: int32(len(p.sch.Transfers) - 1), coll: int32(c)}, deps)
+}
+
+// wire is message id's GPUs and size.
+func (g *Graph) wire(id int32) timeline.Wire {
+	o := &g.ops[id]
+	c := &g.msgs.colls[o.coll]
+	if c.wires != nil {
+		return c.wires[o.item]
+	}
+	tr := &c.sch.Transfers[o.item]
+	return timeline.Wire{Src: int32(c.gpus[tr.Src]), Dst: int32(c.gpus[tr.Dst]), Bytes: tr.Bytes}
 }
 
 // portsOf is the send and receive port of message id (ports.portOf), or
 // its route's first and last link where every link is a port.
 func (g *Graph) portsOf(id int32) (src, dst int) {
-	s, d := int(g.ops[id].src), int(g.ops[id].dst)
+	w := g.wire(id)
+	s, d := int(w.Src), int(w.Dst)
 	p := &g.msgs.ports
 	if p.links >= 0 {
 		if path, err := g.net.Route(s, d); err == nil && len(path) > 0 {
@@ -146,7 +164,8 @@ func (g *Graph) ready(id int32) {
 func (g *Graph) send(id int32) {
 	o := &g.ops[id]
 	c := &g.msgs.colls[o.coll]
-	src, dst, bytes := int(o.src), int(o.dst), o.bytes
+	w := g.wire(id)
+	src, dst, bytes := int(w.Src), int(w.Dst), w.Bytes
 	// Record the transfer now, so that Transfers come out in start order
 	// without a sort; Arrived fills in the rest.
 	var slot int

@@ -72,8 +72,8 @@ func (t *Transfers) ends(r *transferRec) (src, dst int, bytes units.Bytes, coll 
 		return int(l.src), int(l.dst), l.bytes, int(l.coll)
 	}
 	s := t.sourceOf(r.item)
-	tr := &s.transfers[r.item-s.first]
-	return s.gpus[tr.Src], s.gpus[tr.Dst], tr.Bytes, int(s.coll)
+	w := &s.wires[r.item-s.first]
+	return int(w.Src), int(w.Dst), w.Bytes, int(s.coll)
 }
 
 // follow walks path from its first link's start.
