@@ -148,8 +148,8 @@ func (n *Network) route(src, dst int) (route, error) {
 	var recent *[2]recentRoute
 	if src >= 0 && src < len(n.recent) {
 		recent = &n.recent[src]
-		for _, r := range recent {
-			if r.path != nil && r.dst == dst {
+		for i := range recent { // by index: ranging over the array copied each entry
+			if r := &recent[i]; r.path != nil && r.dst == dst {
 				return r.route, nil
 			}
 		}
