@@ -8,18 +8,26 @@ import (
 )
 
 // Message is one GPU-to-GPU transfer and, once it has arrived, its record.
+// It fits two cache lines, 128 bytes (a 1,024-GPU ring sends 4 million
+// and recycles a few thousand): its path is the network's table entry of
+// its route (Path), and its End, until it arrives, is when its latest
+// completion event fires.
 type Message struct {
 	// Src and Dst are GPU ids.
-	Src, Dst int
-	// Bytes is the size.
-	Bytes units.Bytes
-	// Path is the link ids crossed, from Src to Dst. It is shared between
-	// messages on the same route: read it, never change it.
-	Path []int
+	Src, Dst int32
 	// Route numbers the path among the network's routes, from 0 in the
 	// order they were first used: messages on the same path share it.
-	Route int
-	// Start is when it was sent; End when its last byte arrived.
+	Route int32
+	frozen bool  // scratch for progressive filling
+	state  uint8 // latent, active or arrived
+	// recycle says the network may reuse m once its receiver has been
+	// told.
+	recycle bool
+	// Bytes is the size.
+	Bytes units.Bytes
+	// Start is when it was sent; End when its last byte arrived (before
+	// that, when its latest completion event fires, or −1 while it is
+	// stalled: a stale event is told apart by it).
 	Start, End units.Time
 	// Rates is its sending rate over time (see timeline.Transfer.Rates).
 	Rates []timeline.Rate
@@ -28,18 +36,15 @@ type Message struct {
 	since     units.Time // when remaining was last brought up to date
 	rate      float64    // current rate, bytes per second
 	mark      uint64     // scratch: visited in the current recomputation
-	frozen    bool       // scratch for progressive filling
-	state     uint8      // latent, active or arrived
-	// recycle says the network may reuse m once its receiver has been
-	// told. (Next to the other two flags: a Message fits three cache
-	// lines, 192 bytes, where a flag at the end made it 208.)
-	recycle bool
-	armedAt units.Time // when the latest completion event fires
-	net     *Network
-	to      Receiver
+	net       *Network
+	to        Receiver
 	// Tag is the sender's own label for the message, handed back on arrival.
 	Tag int
 }
+
+// Path is the link ids m crosses, from Src to Dst. It is shared between
+// messages on the same route: read it, never change it.
+func (m *Message) Path() []int { return m.net.paths[m.Route] }
 
 // Message states.
 const (
@@ -68,7 +73,7 @@ func (m *Message) Fire() {
 	switch {
 	case m.state == latent:
 		n.activate(m)
-	case m.state == active && m.armedAt == n.eng.Now():
+	case m.state == active && m.End == n.eng.Now():
 		n.complete(m)
 	default:
 		n.eng.Idle() // made stale by a later rate change
@@ -80,6 +85,7 @@ type Network struct {
 	topo   *topo.Topology
 	router *topo.Router
 	routes map[[2]int]route // cached paths, shared by messages
+	paths  [][]int          // paths[k] is route k's path (Message.Path)
 	recent [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng    *engine.Engine
 	onLink [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
@@ -162,6 +168,7 @@ func (n *Network) route(src, dst int) (route, error) {
 			return route{}, err
 		}
 		r.path, r.id = p, len(n.routes)
+		n.paths = append(n.paths, p)
 		for _, id := range p {
 			r.latency += n.topo.Links[id].Latency
 		}
@@ -216,7 +223,6 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	if err != nil {
 		return nil, err
 	}
-	path := rt.path
 	var m *Message
 	var rates []timeline.Rate
 	if k := len(n.free); k > 0 {
@@ -225,7 +231,7 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	} else {
 		m = new(Message)
 	}
-	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Route: rt.id, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
+	*m = Message{Src: int32(src), Dst: int32(dst), Bytes: b, Route: int32(rt.id), Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
 	n.eng.Schedule(n.eng.Now()+rt.latency, m)
 	return m, nil
 }
@@ -233,8 +239,8 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 func (n *Network) activate(m *Message) {
 	m.state = active
 	m.since = n.eng.Now()
-	alone := len(m.Path) > 0
-	for _, id := range m.Path {
+	alone := len(n.paths[m.Route]) > 0
+	for _, id := range n.paths[m.Route] {
 		alone = alone && len(n.onLink[id]) == 0 && n.dirtied[id] != n.pass+1
 		n.onLink[id] = append(n.onLink[id], m)
 	}
@@ -242,7 +248,7 @@ func (n *Network) activate(m *Message) {
 		n.dirty = append(n.dirty, -1-len(n.fresh))
 		n.fresh = append(n.fresh, m)
 	} else {
-		for _, id := range m.Path {
+		for _, id := range n.paths[m.Route] {
 			n.markDirty(id)
 		}
 	}
@@ -289,7 +295,7 @@ func (n *Network) recompute() {
 			fresh = true
 			continue
 		}
-		for _, l := range m.Path {
+		for _, l := range n.paths[m.Route] {
 			n.visitLink(l)
 		}
 	}
@@ -307,7 +313,7 @@ func (n *Network) recompute() {
 			if m.mark != n.pass {
 				m.mark = n.pass
 				n.component = append(n.component, m)
-				for _, id := range m.Path {
+				for _, id := range n.paths[m.Route] {
 					n.visitLink(id)
 				}
 			}
@@ -340,7 +346,7 @@ func (n *Network) recompute() {
 
 // alone reports whether m is the only flow on each of its links.
 func (n *Network) alone(m *Message) bool {
-	for _, id := range m.Path {
+	for _, id := range n.paths[m.Route] {
 		if len(n.onLink[id]) != 1 {
 			return false
 		}
@@ -363,7 +369,7 @@ func (n *Network) arm(m *Message) {
 	case m.remaining <= 0:
 		eta = m.since
 	case m.rate <= 0:
-		m.armedAt = -1 // stalled: a later recomputation will arm it
+		m.End = -1 // stalled: a later recomputation will arm it
 		return
 	default:
 		eta = m.since + units.Round(m.remaining/m.rate)
@@ -373,14 +379,14 @@ func (n *Network) arm(m *Message) {
 			eta = m.Start + 1
 		}
 	}
-	m.armedAt = eta
+	m.End = eta
 	n.eng.Schedule(eta, m)
 }
 
 // complete retires m and reshares the links it used.
 func (n *Network) complete(m *Message) {
-	m.remaining, m.End, m.rate, m.state = 0, n.eng.Now(), 0, arrived
-	for _, id := range m.Path {
+	m.remaining, m.rate, m.state = 0, 0, arrived // End is now, when it was armed
+	for _, id := range n.paths[m.Route] {
 		fl := n.onLink[id]
 		for i, f := range fl {
 			if f == m {
@@ -432,7 +438,7 @@ func (n *Network) share(flows []*Message, links []int) {
 	}
 	for _, m := range flows {
 		if m.frozen { // its links drop out of the filling
-			for _, id := range m.Path {
+			for _, id := range n.paths[m.Route] {
 				n.count[id] = 0
 			}
 		}
@@ -452,7 +458,7 @@ func (n *Network) share(flows []*Message, links []int) {
 			}
 			m.frozen, m.rate = true, best
 			left--
-			for _, id := range m.Path {
+			for _, id := range n.paths[m.Route] {
 				n.residual[id] -= best
 				n.count[id]--
 			}
@@ -466,11 +472,11 @@ func (n *Network) share(flows []*Message, links []int) {
 // ends the filling at that rate: its links' share never falls below it
 // while it is unfrozen, and no other flow's freezing touches them.
 func (n *Network) shareAlone(m *Message) bool {
-	if len(m.Path) == 0 {
+	if len(n.paths[m.Route]) == 0 {
 		return false
 	}
 	best := -1.0
-	for _, id := range m.Path {
+	for _, id := range n.paths[m.Route] {
 		if len(n.onLink[id]) != 1 {
 			return false
 		}
@@ -485,7 +491,7 @@ func (n *Network) shareAlone(m *Message) bool {
 // bottleneckAt reports whether one of m's links offers at most share per
 // unfrozen flow, i.e. m is limited by that link.
 func (n *Network) bottleneckAt(m *Message, share float64) bool {
-	for _, id := range m.Path {
+	for _, id := range n.paths[m.Route] {
 		if n.count[id] > 0 && max(0, n.residual[id]/float64(n.count[id])) <= share {
 			return true
 		}

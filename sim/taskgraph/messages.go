@@ -210,9 +210,9 @@ func (a *arrivals) Arrived(m *fabric.Message) {
 	id, slot := untag(m.Tag)
 	g.record(id, slot, m)
 	p := &g.msgs.ports
-	src, dst := p.portOf(m.Src, m.Dst), p.portOf(m.Dst, m.Src)
-	if p.links >= 0 && len(m.Path) > 0 {
-		src, dst = p.pathPorts(m.Path)
+	src, dst := p.portOf(int(m.Src), int(m.Dst)), p.portOf(int(m.Dst), int(m.Src))
+	if path := m.Path(); p.links >= 0 && len(path) > 0 {
+		src, dst = p.pathPorts(path)
 	}
 	p.sending[src], p.receiving[dst] = false, false
 	g.touch(src, dst)
@@ -228,12 +228,12 @@ func (g *Graph) arrived(id int32, slot int, m *fabric.Message) {
 // record completes message id's transfer record, Transfers' slot, from m.
 func (g *Graph) record(id int32, slot int, m *fabric.Message) {
 	// The timeline's table of paths gets each of the network's routes once.
-	for len(g.msgs.routes) <= m.Route {
+	for len(g.msgs.routes) <= int(m.Route) {
 		g.msgs.routes = append(g.msgs.routes, -1)
 	}
 	r := &g.msgs.routes[m.Route]
 	if *r < 0 {
-		*r = g.out.Transfers.Route(m.Path)
+		*r = g.out.Transfers.Route(m.Path())
 	}
 	g.out.Transfers.Arrive(slot, *r, m.End, m.Rates)
 	if c := g.msgs.colls[g.ops[id].coll].tl; c >= 0 { // and ends with its last
