@@ -17,7 +17,7 @@ type Message struct {
 	Src, Dst int32
 	// Route numbers the path among the network's routes, from 0 in the
 	// order they were first used: messages on the same path share it.
-	Route int32
+	Route  int32
 	frozen bool  // scratch for progressive filling
 	state  uint8 // latent, active or arrived
 	// recycle says the network may reuse m once its receiver has been
