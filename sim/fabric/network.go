@@ -10,7 +10,7 @@ import (
 // Message is one GPU-to-GPU transfer and, once it has arrived, its record.
 // It fits two cache lines, 128 bytes (a 1,024-GPU ring sends 4 million
 // and recycles a few thousand): its path is the network's table entry of
-// its route (Path), and its End, until it arrives, is when its latest
+// its route (PathOf), and its End, until it arrives, is when its latest
 // completion event fires.
 type Message struct {
 	// Src and Dst are GPU ids.
@@ -42,9 +42,12 @@ type Message struct {
 	Tag int
 }
 
-// Path is the link ids m crosses, from Src to Dst. It is shared between
-// messages on the same route: read it, never change it.
-func (m *Message) Path() []int { return m.net.paths[m.Route] }
+// PathOf is the link ids m crosses, from Src to Dst. It is shared between
+// messages on the same route: read it, never change it. (A function, not
+// a method: the browser build keeps every exported method of a type that
+// becomes an interface, as a Message does, since reflection's
+// MethodByName is linked in.)
+func PathOf(m *Message) []int { return m.net.paths[m.Route] }
 
 // Message states.
 const (
@@ -85,7 +88,7 @@ type Network struct {
 	topo   *topo.Topology
 	router *topo.Router
 	routes map[[2]int]route // cached paths, shared by messages
-	paths  [][]int          // paths[k] is route k's path (Message.Path)
+	paths  [][]int          // paths[k] is route k's path (PathOf)
 	recent [][2]recentRoute // by source GPU: its last two routes, checked before the map
 	eng    *engine.Engine
 	onLink [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
@@ -210,7 +213,7 @@ func (n *Network) Send(src, dst int, b units.Bytes, done func(*Message)) error {
 
 // SendTo starts a message like Send and tells r, with the message's Tag
 // set to tag, when it arrives. r must not keep the *Message, nor its Rates
-// slice, after Arrived returns (it may keep Path, and copy Rates): the
+// slice, after Arrived returns (it may keep PathOf's path, and copy Rates): the
 // network reuses both, which spares the garbage collector millions of
 // objects in a large run.
 func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) error {
@@ -239,16 +242,16 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 func (n *Network) activate(m *Message) {
 	m.state = active
 	m.since = n.eng.Now()
-	alone := len(n.paths[m.Route]) > 0
-	for _, id := range n.paths[m.Route] {
-		alone = alone && len(n.onLink[id]) == 0 && n.dirtied[id] != n.pass+1
+	path := n.paths[m.Route]
+	alone := n.freshAlone(path)
+	for _, id := range path {
 		n.onLink[id] = append(n.onLink[id], m)
 	}
 	if alone {
 		n.dirty = append(n.dirty, -1-len(n.fresh))
 		n.fresh = append(n.fresh, m)
 	} else {
-		for _, id := range n.paths[m.Route] {
+		for _, id := range path {
 			n.markDirty(id)
 		}
 	}
@@ -279,34 +282,12 @@ func (n *Network) recompute() {
 	n.pending = false
 	n.pass++
 	n.component, n.links = n.component[:0], n.links[:0]
-	fresh := false
-	for _, id := range n.dirty {
-		if id >= 0 {
-			n.visitLink(id)
-			continue
-		}
-		// A fresh flow alone on its links yet is a component of its own,
-		// found where the walk below would find it (its links enter the
-		// list here, and no other flow leads to them); one that is no
-		// longer alone stands for its links, as they were listed.
-		m := n.fresh[-1-id]
-		if n.alone(m) {
-			n.links = append(n.links, id)
-			fresh = true
-			continue
-		}
-		for _, l := range n.paths[m.Route] {
-			n.visitLink(l)
-		}
-	}
-	n.dirty = n.dirty[:0]
+	fresh := n.visitDirty()
 	// Visit in a fixed order: links and flows are discovered in the order
 	// of the dirty list and of each link's flows, both deterministic.
 	for i := 0; i < len(n.links); i++ {
 		if id := n.links[i]; id < 0 {
-			m := n.fresh[-1-id]
-			m.mark = n.pass
-			n.component = append(n.component, m)
+			n.component = append(n.component, n.freshFlow(id))
 			continue
 		}
 		for _, m := range n.onLink[n.links[i]] {
@@ -319,16 +300,8 @@ func (n *Network) recompute() {
 			}
 		}
 	}
-	n.fresh = n.fresh[:0]
-	if fresh { // the fresh flows' entries are not links (the filling skips alone flows' links)
-		k := 0
-		for _, id := range n.links {
-			if id >= 0 {
-				n.links[k] = id
-				k++
-			}
-		}
-		n.links = n.links[:k]
+	if fresh {
+		n.dropFresh()
 	}
 	now := n.eng.Now()
 	for _, m := range n.component {
@@ -342,16 +315,6 @@ func (n *Network) recompute() {
 			n.arm(m)
 		}
 	}
-}
-
-// alone reports whether m is the only flow on each of its links.
-func (n *Network) alone(m *Message) bool {
-	for _, id := range n.paths[m.Route] {
-		if len(n.onLink[id]) != 1 {
-			return false
-		}
-	}
-	return true
 }
 
 func (n *Network) visitLink(id int) {

@@ -49,7 +49,7 @@ func TestUncontendedMessageCostsAlphaPlusSOverB(t *testing.T) {
 			t.Errorf("message %d: [%v, %v], want [%v, %v]", i, got[i].Start, got[i].End, want[0], want[1])
 		}
 	}
-	if c := Cost(sw, got[0].Path(), 1000); c != 2000 {
+	if c := Cost(sw, PathOf(got[0]), 1000); c != 2000 {
 		t.Errorf("Cost = %v, want 2µs", c)
 	}
 }
@@ -229,7 +229,7 @@ func fill(tp *topo.Topology, flows []*Message, onLink [][]*Message) []float64 {
 		}
 		for i, m := range flows {
 			limited := false
-			for _, id := range m.Path() {
+			for _, id := range PathOf(m) {
 				limited = limited || count[id] > 0 && max(0, residual[id]/float64(count[id])) <= best
 			}
 			if frozen[i] || !limited {
@@ -237,7 +237,7 @@ func fill(tp *topo.Topology, flows []*Message, onLink [][]*Message) []float64 {
 			}
 			frozen[i], rate[i] = true, best
 			left--
-			for _, id := range m.Path() {
+			for _, id := range PathOf(m) {
 				residual[id] -= best
 				count[id]--
 			}

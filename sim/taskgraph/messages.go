@@ -33,7 +33,7 @@ type placedSchedule struct {
 	// for point-to-point messages, which belong to no collective.
 	tl int
 	// item is the number of its transfer 0 in the timeline's list
-	// (Transfers.AddSource), or −1 when its messages record what they
+	// (addSource), or −1 when its messages record what they
 	// are themselves (a channel, whose transfers grow as it runs).
 	item int32
 	// wires are the GPUs and size of each transfer, which the run reads
@@ -60,7 +60,7 @@ func (g *Graph) ConcurrentMessages() { g.msgs.concurrent = true }
 func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, purpose string) (first int) {
 	c := g.place(sch, gpus, purpose)
 	p := &g.msgs.colls[c]
-	p.item, p.wires = g.out.Transfers.AddSource(sch.Transfers, p.tl)
+	g.addSource(p)
 	wires := p.wires
 	first = len(g.ops)
 	// The messages' waits for each other stay in the schedule when the
@@ -170,7 +170,7 @@ func (g *Graph) send(id int32) {
 	// without a sort; Arrived fills in the rest.
 	var slot int
 	if c.item >= 0 {
-		slot = g.out.Transfers.LeaveItem(c.item+o.item, g.eng.Now())
+		slot = g.leaveItem(c.item + o.item)
 	} else {
 		tr := &c.sch.Transfers[o.item]
 		slot = g.out.Transfers.Leave(src, dst, bytes, c.tl, tr.Step, tr.Chunk, tr.Channel, tr.Phase.String(), g.eng.Now())
@@ -211,7 +211,7 @@ func (a *arrivals) Arrived(m *fabric.Message) {
 	g.record(id, slot, m)
 	p := &g.msgs.ports
 	src, dst := p.portOf(int(m.Src), int(m.Dst)), p.portOf(int(m.Dst), int(m.Src))
-	if path := m.Path(); p.links >= 0 && len(path) > 0 {
+	if path := fabric.PathOf(m); p.links >= 0 && len(path) > 0 {
 		src, dst = p.pathPorts(path)
 	}
 	p.sending[src], p.receiving[dst] = false, false
@@ -233,7 +233,7 @@ func (g *Graph) record(id int32, slot int, m *fabric.Message) {
 	}
 	r := &g.msgs.routes[m.Route]
 	if *r < 0 {
-		*r = g.out.Transfers.Route(m.Path())
+		*r = g.out.Transfers.Route(fabric.PathOf(m))
 	}
 	g.out.Transfers.Arrive(slot, *r, m.End, m.Rates)
 	if c := g.msgs.colls[g.ops[id].coll].tl; c >= 0 { // and ends with its last
