@@ -89,8 +89,8 @@ const (
 	// (measured ≈ 950 B; more on training runs that gather their
 	// iterations, where each message copied into the whole run's list
 	// brings its path into the table and a copy of its rates besides its
-	// 64-byte record: at 1,024 two of TestWorkBoundsRandom's training runs
-	// were 1–2% over).
+	// 32-byte record and 40-byte loose fields: at 1,024 two of
+	// TestWorkBoundsRandom's training runs were 1–2% over).
 	TransferBytes = 1088
 	// EventBytes is an engine event in the heap (40 B, grown by doubling).
 	EventBytes = 64

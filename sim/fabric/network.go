@@ -8,18 +8,26 @@ import (
 )
 
 // Message is one GPU-to-GPU transfer and, once it has arrived, its record.
+// It fits two cache lines, 128 bytes (a 1,024-GPU ring sends 4 million
+// and recycles a few thousand): its path is the network's table entry of
+// its route (PathOf), and its End, until it arrives, is when its latest
+// completion event fires.
 type Message struct {
 	// Src and Dst are GPU ids.
-	Src, Dst int
-	// Bytes is the size.
-	Bytes units.Bytes
-	// Path is the link ids crossed, from Src to Dst. It is shared between
-	// messages on the same route: read it, never change it.
-	Path []int
+	Src, Dst int32
 	// Route numbers the path among the network's routes, from 0 in the
 	// order they were first used: messages on the same path share it.
-	Route int
-	// Start is when it was sent; End when its last byte arrived.
+	Route  int32
+	frozen bool  // scratch for progressive filling
+	state  uint8 // latent, active or arrived
+	// recycle says the network may reuse m once its receiver has been
+	// told.
+	recycle bool
+	// Bytes is the size.
+	Bytes units.Bytes
+	// Start is when it was sent; End when its last byte arrived (before
+	// that, when its latest completion event fires, or −1 while it is
+	// stalled: a stale event is told apart by it).
 	Start, End units.Time
 	// Rates is its sending rate over time (see timeline.Transfer.Rates).
 	Rates []timeline.Rate
@@ -27,20 +35,19 @@ type Message struct {
 	remaining float64    // bytes still to send at time since
 	since     units.Time // when remaining was last brought up to date
 	rate      float64    // current rate, bytes per second
-	slot      int        // index in Network.active
 	mark      uint64     // scratch: visited in the current recomputation
-	frozen    bool       // scratch for progressive filling
-	state     uint8      // latent, active or arrived
-	// recycle says the network may reuse m once its receiver has been
-	// told. (Next to the other two flags: a Message fits three cache
-	// lines, 192 bytes, where a flag at the end made it 208.)
-	recycle bool
-	armedAt units.Time // when the latest completion event fires
-	net     *Network
-	to      Receiver
+	net       *Network
+	to        Receiver
 	// Tag is the sender's own label for the message, handed back on arrival.
 	Tag int
 }
+
+// PathOf is the link ids m crosses, from Src to Dst. It is shared between
+// messages on the same route: read it, never change it. (A function, not
+// a method: the browser build keeps every exported method of a type that
+// becomes an interface, as a Message does, since reflection's
+// MethodByName is linked in.)
+func PathOf(m *Message) []int { return m.net.paths[m.Route] }
 
 // Message states.
 const (
@@ -69,7 +76,7 @@ func (m *Message) Fire() {
 	switch {
 	case m.state == latent:
 		n.activate(m)
-	case m.state == active && m.armedAt == n.eng.Now():
+	case m.state == active && m.End == n.eng.Now():
 		n.complete(m)
 	default:
 		n.eng.Idle() // made stale by a later rate change
@@ -78,17 +85,24 @@ func (m *Message) Fire() {
 
 // Network carries messages over a topology, driven by an engine.
 type Network struct {
-	topo    *topo.Topology
-	router  *topo.Router
-	routes  map[[2]int]route // cached paths, shared by messages
-	recent  [][2]recentRoute // by source GPU: its last two routes, checked before the map
-	eng     *engine.Engine
-	active  []*Message   // flows past their latency
-	onLink  [][]*Message // onLink[id] lists the active flows crossing link id
-	dirty   []int        // links whose set of flows changed since the last recomputation
-	pending bool         // a recomputation is scheduled for this instant
-	free    []*Message   // arrived messages nobody holds, for reuse
-	pass    uint64       // recomputation counter, for Message.mark
+	topo   *topo.Topology
+	router *topo.Router
+	routes map[[2]int]route // cached paths, shared by messages
+	paths  [][]int          // paths[k] is route k's path (PathOf)
+	recent [][2]recentRoute // by source GPU: its last two routes, checked before the map
+	eng    *engine.Engine
+	onLink [][]*Message // onLink[id] lists the active flows crossing link id (past their latency)
+	// dirty lists the links whose set of flows changed since the last
+	// recomputation, in order; an entry −1−k stands for the links of
+	// fresh[k], a flow that found all of its links empty and not yet in
+	// the list (alone), which the recomputation then settles without
+	// walking them.
+	dirty   []int
+	fresh   []*Message
+	dirtied []uint64   // by link: the recomputation (pass) whose list holds it
+	pending bool       // a recomputation is scheduled for this instant
+	free    []*Message // arrived messages nobody holds, for reuse
+	pass    uint64     // recomputation counter, for Message.mark
 
 	// scratch for progressive filling, indexed by link id
 	bandwidth []float64 // each link's, in bytes per second
@@ -105,7 +119,7 @@ func New(t *topo.Topology, eng *engine.Engine) *Network {
 	net := &Network{
 		topo: t, router: topo.NewRouter(t), routes: map[[2]int]route{}, recent: make([][2]recentRoute, len(t.GPUs)), eng: eng,
 		onLink: make([][]*Message, n), residual: make([]float64, n), count: make([]int, n), linkMark: make([]uint64, n),
-		bandwidth: make([]float64, n),
+		bandwidth: make([]float64, n), dirtied: make([]uint64, n),
 	}
 	for i, l := range t.Links {
 		net.bandwidth[i] = float64(l.Bandwidth)
@@ -143,8 +157,8 @@ func (n *Network) route(src, dst int) (route, error) {
 	var recent *[2]recentRoute
 	if src >= 0 && src < len(n.recent) {
 		recent = &n.recent[src]
-		for _, r := range recent {
-			if r.path != nil && r.dst == dst {
+		for i := range recent { // by index: ranging over the array copied each entry
+			if r := &recent[i]; r.path != nil && r.dst == dst {
 				return r.route, nil
 			}
 		}
@@ -157,6 +171,7 @@ func (n *Network) route(src, dst int) (route, error) {
 			return route{}, err
 		}
 		r.path, r.id = p, len(n.routes)
+		n.paths = append(n.paths, p)
 		for _, id := range p {
 			r.latency += n.topo.Links[id].Latency
 		}
@@ -198,7 +213,7 @@ func (n *Network) Send(src, dst int, b units.Bytes, done func(*Message)) error {
 
 // SendTo starts a message like Send and tells r, with the message's Tag
 // set to tag, when it arrives. r must not keep the *Message, nor its Rates
-// slice, after Arrived returns (it may keep Path, and copy Rates): the
+// slice, after Arrived returns (it may keep PathOf's path, and copy Rates): the
 // network reuses both, which spares the garbage collector millions of
 // objects in a large run.
 func (n *Network) SendTo(src, dst int, b units.Bytes, r Receiver, tag int) error {
@@ -211,7 +226,6 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	if err != nil {
 		return nil, err
 	}
-	path := rt.path
 	var m *Message
 	var rates []timeline.Rate
 	if k := len(n.free); k > 0 {
@@ -220,7 +234,7 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 	} else {
 		m = new(Message)
 	}
-	*m = Message{Src: src, Dst: dst, Bytes: b, Path: path, Route: rt.id, Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
+	*m = Message{Src: int32(src), Dst: int32(dst), Bytes: b, Route: int32(rt.id), Start: n.eng.Now(), remaining: float64(b), net: n, to: r, Tag: tag, recycle: recycle, Rates: rates}
 	n.eng.Schedule(n.eng.Now()+rt.latency, m)
 	return m, nil
 }
@@ -228,13 +242,26 @@ func (n *Network) send(src, dst int, b units.Bytes, r Receiver, tag int, recycle
 func (n *Network) activate(m *Message) {
 	m.state = active
 	m.since = n.eng.Now()
-	m.slot = len(n.active)
-	n.active = append(n.active, m)
-	for _, id := range m.Path {
+	path := n.paths[m.Route]
+	alone := n.freshAlone(path)
+	for _, id := range path {
 		n.onLink[id] = append(n.onLink[id], m)
-		n.dirty = append(n.dirty, id)
+	}
+	if alone {
+		n.dirty = append(n.dirty, -1-len(n.fresh))
+		n.fresh = append(n.fresh, m)
+	} else {
+		for _, id := range path {
+			n.markDirty(id)
+		}
 	}
 	n.schedule()
+}
+
+// markDirty adds link id to the list of links whose flows changed.
+func (n *Network) markDirty(id int) {
+	n.dirty = append(n.dirty, id)
+	n.dirtied[id] = n.pass + 1
 }
 
 // schedule asks for one rate recomputation at the current instant, after
@@ -255,22 +282,26 @@ func (n *Network) recompute() {
 	n.pending = false
 	n.pass++
 	n.component, n.links = n.component[:0], n.links[:0]
-	for _, id := range n.dirty {
-		n.visitLink(id)
-	}
-	n.dirty = n.dirty[:0]
+	fresh := n.visitDirty()
 	// Visit in a fixed order: links and flows are discovered in the order
 	// of the dirty list and of each link's flows, both deterministic.
 	for i := 0; i < len(n.links); i++ {
+		if id := n.links[i]; id < 0 {
+			n.component = append(n.component, n.freshFlow(id))
+			continue
+		}
 		for _, m := range n.onLink[n.links[i]] {
 			if m.mark != n.pass {
 				m.mark = n.pass
 				n.component = append(n.component, m)
-				for _, id := range m.Path {
+				for _, id := range n.paths[m.Route] {
 					n.visitLink(id)
 				}
 			}
 		}
+	}
+	if fresh {
+		n.dropFresh()
 	}
 	now := n.eng.Now()
 	for _, m := range n.component {
@@ -301,7 +332,7 @@ func (n *Network) arm(m *Message) {
 	case m.remaining <= 0:
 		eta = m.since
 	case m.rate <= 0:
-		m.armedAt = -1 // stalled: a later recomputation will arm it
+		m.End = -1 // stalled: a later recomputation will arm it
 		return
 	default:
 		eta = m.since + units.Round(m.remaining/m.rate)
@@ -311,18 +342,14 @@ func (n *Network) arm(m *Message) {
 			eta = m.Start + 1
 		}
 	}
-	m.armedAt = eta
+	m.End = eta
 	n.eng.Schedule(eta, m)
 }
 
 // complete retires m and reshares the links it used.
 func (n *Network) complete(m *Message) {
-	m.remaining, m.End, m.rate, m.state = 0, n.eng.Now(), 0, arrived
-	last := n.active[len(n.active)-1]
-	n.active[m.slot], last.slot = last, m.slot
-	n.active[len(n.active)-1] = nil
-	n.active = n.active[:len(n.active)-1]
-	for _, id := range m.Path {
+	m.remaining, m.rate, m.state = 0, 0, arrived // End is now, when it was armed
+	for _, id := range n.paths[m.Route] {
 		fl := n.onLink[id]
 		for i, f := range fl {
 			if f == m {
@@ -335,7 +362,7 @@ func (n *Network) complete(m *Message) {
 			}
 		}
 		if len(n.onLink[id]) > 0 { // an emptied link has no flow to reshare
-			n.dirty = append(n.dirty, id)
+			n.markDirty(id)
 		}
 	}
 	n.schedule()
@@ -374,7 +401,7 @@ func (n *Network) share(flows []*Message, links []int) {
 	}
 	for _, m := range flows {
 		if m.frozen { // its links drop out of the filling
-			for _, id := range m.Path {
+			for _, id := range n.paths[m.Route] {
 				n.count[id] = 0
 			}
 		}
@@ -394,7 +421,7 @@ func (n *Network) share(flows []*Message, links []int) {
 			}
 			m.frozen, m.rate = true, best
 			left--
-			for _, id := range m.Path {
+			for _, id := range n.paths[m.Route] {
 				n.residual[id] -= best
 				n.count[id]--
 			}
@@ -408,11 +435,11 @@ func (n *Network) share(flows []*Message, links []int) {
 // ends the filling at that rate: its links' share never falls below it
 // while it is unfrozen, and no other flow's freezing touches them.
 func (n *Network) shareAlone(m *Message) bool {
-	if len(m.Path) == 0 {
+	if len(n.paths[m.Route]) == 0 {
 		return false
 	}
 	best := -1.0
-	for _, id := range m.Path {
+	for _, id := range n.paths[m.Route] {
 		if len(n.onLink[id]) != 1 {
 			return false
 		}
@@ -427,7 +454,7 @@ func (n *Network) shareAlone(m *Message) bool {
 // bottleneckAt reports whether one of m's links offers at most share per
 // unfrozen flow, i.e. m is limited by that link.
 func (n *Network) bottleneckAt(m *Message, share float64) bool {
-	for _, id := range m.Path {
+	for _, id := range n.paths[m.Route] {
 		if n.count[id] > 0 && max(0, n.residual[id]/float64(n.count[id])) <= share {
 			return true
 		}

@@ -8,6 +8,7 @@ import (
 	"paraplay/sim/engine"
 	"paraplay/sim/topo"
 	"paraplay/sim/units"
+	"unsafe"
 )
 
 type send struct {
@@ -48,7 +49,7 @@ func TestUncontendedMessageCostsAlphaPlusSOverB(t *testing.T) {
 			t.Errorf("message %d: [%v, %v], want [%v, %v]", i, got[i].Start, got[i].End, want[0], want[1])
 		}
 	}
-	if c := Cost(sw, got[0].Path, 1000); c != 2000 {
+	if c := Cost(sw, PathOf(got[0]), 1000); c != 2000 {
 		t.Errorf("Cost = %v, want 2µs", c)
 	}
 }
@@ -182,11 +183,12 @@ func TestShareMatchesProgressiveFilling(t *testing.T) {
 			if src == dst {
 				continue
 			}
-			path, err := n.Route(src, dst)
+			rt, err := n.route(src, dst)
 			if err != nil {
 				t.Fatal(err)
 			}
-			m := &Message{Path: path}
+			path := rt.path
+			m := &Message{Route: int32(rt.id), net: n}
 			flows = append(flows, m)
 			for _, id := range path {
 				n.onLink[id] = append(n.onLink[id], m)
@@ -227,7 +229,7 @@ func fill(tp *topo.Topology, flows []*Message, onLink [][]*Message) []float64 {
 		}
 		for i, m := range flows {
 			limited := false
-			for _, id := range m.Path {
+			for _, id := range PathOf(m) {
 				limited = limited || count[id] > 0 && max(0, residual[id]/float64(count[id])) <= best
 			}
 			if frozen[i] || !limited {
@@ -235,11 +237,19 @@ func fill(tp *topo.Topology, flows []*Message, onLink [][]*Message) []float64 {
 			}
 			frozen[i], rate[i] = true, best
 			left--
-			for _, id := range m.Path {
+			for _, id := range PathOf(m) {
 				residual[id] -= best
 				count[id]--
 			}
 		}
 	}
 	return rate
+}
+
+// TestMessageFitsTwoCacheLines: the size the message's doc promises (a
+// large run touches every recycled message several times per step).
+func TestMessageFitsTwoCacheLines(t *testing.T) {
+	if got := unsafe.Sizeof(Message{}); got != 128 {
+		t.Errorf("Message is %d bytes, want 128", got)
+	}
 }

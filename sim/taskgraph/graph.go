@@ -11,13 +11,13 @@ import (
 )
 
 // op is one node of the task graph. It is kept small (a 1,024-GPU ring
-// all-reduce has two million of them): what it does is looked up in the
+// all-reduce has four million of them): what it does is looked up in the
 // graph's table of its kind.
 type op struct {
 	kind    opKind
-	item    int32 // index into the table of its kind: spans, xfers, groups or analytics
+	item    int32 // index into the table of its kind: spans, groups or analytics; a message's transfer in its schedule
 	waiting int32 // unfinished predecessors and holds
-	slot    int32 // message: its index in the timeline's Transfers, once sent
+	coll    int32 // message: its placed schedule (messages.colls)
 }
 
 // opKind says what an op does.
@@ -136,7 +136,6 @@ func (g *Graph) Len() int { return len(g.ops) }
 // more rate pieces, so that a large run sizes its tables once.
 func (g *Graph) Reserve(ops, messages, rates int) {
 	g.ops = reserve(g.ops, ops)
-	g.msgs.xfers = reserve(g.msgs.xfers, messages)
 	g.out.Transfers.Grow(messages, rates)
 }
 
@@ -241,12 +240,12 @@ func (g *Graph) link() {
 	a := &g.edges
 	// first[i] counts op i's successors, then (summed) is where its list
 	// ends; filling each list from its end, the edges walked backwards,
-	// leaves it where the list starts.
-	a.first = make([]int32, len(g.ops)+1)
+	// leaves it where the list starts. AddSchedule has counted the edges
+	// it keeps in the schedule.
+	a.growCounts(len(g.ops) + 1)
 	for _, e := range a.edges {
 		a.first[e[0]]++
 	}
-	g.countInner()
 	for i := 1; i < len(g.ops); i++ {
 		a.first[i] += a.first[i-1]
 	}
@@ -263,6 +262,21 @@ func (g *Graph) link() {
 	}
 	g.fillInner() // before the other edges of the same ops: they were added first
 	a.edges = nil
+}
+
+// growCounts makes first at least n long, the new counts 0.
+func (a *adjacency) growCounts(n int) {
+	k := len(a.first)
+	switch {
+	case n <= k:
+	case n <= cap(a.first):
+		a.first = a.first[:n]
+		clear(a.first[k:])
+	default:
+		grown := make([]int32, n)
+		copy(grown, a.first)
+		a.first = grown
+	}
 }
 
 // execute plays the graph from time 0 and returns the time the last op

@@ -13,9 +13,9 @@ type innerEdges struct{}
 // placeInner reports that the schedule's waits go into the edges.
 func (g *Graph) placeInner(first, c int, ready []int) bool { return false }
 
-func (g *Graph) countInner() {}
-
 func (g *Graph) fillInner() {}
+
+func (a *adjacency) countAfter(first int, after, deps []int32) {}
 
 // innerPredecessors is pre: every edge is in the list.
 func (g *Graph) innerPredecessors(id int, pre []int) []int { return pre }

@@ -12,8 +12,10 @@ import (
 const PointToPoint = "p2p"
 
 // messages is the graph's placed schedules and what their messages need.
+// A message's op names its schedule and its transfer there (op.coll,
+// op.item): no table per message besides the op (a 1,024-GPU ring has 4
+// million messages, and every byte per message is 4 MB of fresh memory).
 type messages struct {
-	xfers []xferRef
 	colls []placedSchedule
 	// routes[k] is the index of the network's route k in the timeline's
 	// table of paths, −1 until a message took it.
@@ -23,15 +25,6 @@ type messages struct {
 	concurrent bool
 }
 
-// xferRef names one transfer of one of the graph's schedules, with the
-// GPUs it runs between (read once when it is added: the executor asks
-// for them when the message becomes ready and when it leaves, and the
-// schedule's 72-byte records are far apart in a large run).
-type xferRef struct {
-	coll, index int32
-	src, dst    int32
-}
-
 // placedSchedule is a collective schedule with its ranks mapped to GPUs.
 type placedSchedule struct {
 	sch  collective.Schedule
@@ -39,6 +32,13 @@ type placedSchedule struct {
 	// tl is the index of its record in the timeline's Collectives, or −1
 	// for point-to-point messages, which belong to no collective.
 	tl int
+	// item is the number of its transfer 0 in the timeline's list
+	// (addSource), or −1 when its messages record what they
+	// are themselves (a channel, whose transfers grow as it runs).
+	item int32
+	// wires are the GPUs and size of each transfer, which the run reads
+	// (and the timeline keeps): nil when item is −1.
+	wires []timeline.Wire
 }
 
 // Channel is a placed schedule that messages join one at a time
@@ -59,8 +59,10 @@ func (g *Graph) ConcurrentMessages() { g.msgs.concurrent = true }
 // purpose ("dp", "zero", …), unless purpose is PointToPoint.
 func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, purpose string) (first int) {
 	c := g.place(sch, gpus, purpose)
+	p := &g.msgs.colls[c]
+	g.addSource(p)
+	wires := p.wires
 	first = len(g.ops)
-	g.msgs.xfers = reserve(g.msgs.xfers, len(sch.Transfers))
 	// The messages' waits for each other stay in the schedule when the
 	// build reads them from there (placeInner); the others go into the
 	// edges.
@@ -79,10 +81,14 @@ func (g *Graph) AddSchedule(sch collective.Schedule, gpus []int, ready []int, pu
 				deps = append(deps, first+int(a))
 			}
 		}
-		g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(i), src: int32(gpus[tr.Src]), dst: int32(gpus[tr.Dst])})
-		id := g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+		if wires != nil {
+			wires[i] = timeline.Wire{Src: int32(gpus[tr.Src]), Dst: int32(gpus[tr.Dst]), Bytes: tr.Bytes}
+		}
+		id := g.add(op{kind: opTransfer, item: int32(i), coll: int32(c)}, deps)
 		if inner {
-			g.ops[id].waiting += int32(len(sch.After(i)))
+			after := sch.After(i)
+			g.ops[id].waiting += int32(len(after))
+			g.edges.countAfter(first, after, sch.Deps)
 		}
 		g.edges.scratch = deps
 	}
@@ -104,7 +110,7 @@ func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
 		g.out.Collectives = append(g.out.Collectives, timeline.Collective{Name: sch.Op, Algorithm: sch.Algorithm, Channels: sch.Channels,
 			Ranks: sch.Ranks, Bytes: sch.Bytes, GPUs: append([]int(nil), gpus...), Purpose: purpose, Start: -1})
 	}
-	g.msgs.colls = append(g.msgs.colls, placedSchedule{sch: sch, gpus: gpus, tl: tl})
+	g.msgs.colls = append(g.msgs.colls, placedSchedule{sch: sch, gpus: gpus, tl: tl, item: -1})
 	return c
 }
 
@@ -113,25 +119,25 @@ func (g *Graph) place(sch collective.Schedule, gpus []int, purpose string) int {
 func (g *Graph) AddMessage(c Channel, tr collective.Transfer, deps ...int) int {
 	p := &g.msgs.colls[c]
 	p.sch.Transfers = append(p.sch.Transfers, tr)
-	g.msgs.xfers = append(g.msgs.xfers, xferRef{coll: int32(c), index: int32(len(p.sch.Transfers) - 1), src: int32(p.gpus[tr.Src]), dst: int32(p.gpus[tr.Dst])})
-	return g.add(op{kind: opTransfer, item: int32(len(g.msgs.xfers) - 1)}, deps)
+	return g.add(op{kind: opTransfer, item: int32(len(p.sch.Transfers) - 1), coll: int32(c)}, deps)
 }
 
-func (g *Graph) transfer(item int32) (*placedSchedule, *collective.Transfer) {
-	ref := g.msgs.xfers[item]
-	c := &g.msgs.colls[ref.coll]
-	return c, &c.sch.Transfers[ref.index]
+// wire is message id's GPUs and size.
+func (g *Graph) wire(id int32) timeline.Wire {
+	o := &g.ops[id]
+	c := &g.msgs.colls[o.coll]
+	if c.wires != nil {
+		return c.wires[o.item]
+	}
+	tr := &c.sch.Transfers[o.item]
+	return timeline.Wire{Src: int32(c.gpus[tr.Src]), Dst: int32(c.gpus[tr.Dst]), Bytes: tr.Bytes}
 }
 
-func (g *Graph) endpoints(item int32) (src, dst int) {
-	ref := &g.msgs.xfers[item]
-	return int(ref.src), int(ref.dst)
-}
-
-// portsOf is the send and receive port of a message (ports.portOf), or
+// portsOf is the send and receive port of message id (ports.portOf), or
 // its route's first and last link where every link is a port.
-func (g *Graph) portsOf(item int32) (src, dst int) {
-	s, d := g.endpoints(item)
+func (g *Graph) portsOf(id int32) (src, dst int) {
+	w := g.wire(id)
+	s, d := int(w.Src), int(w.Dst)
 	p := &g.msgs.ports
 	if p.links >= 0 {
 		if path, err := g.net.Route(s, d); err == nil && len(path) > 0 {
@@ -148,7 +154,7 @@ func (g *Graph) ready(id int32) {
 		g.send(id)
 		return
 	}
-	src, dst := g.portsOf(g.ops[id].item)
+	src, dst := g.portsOf(id)
 	p := &g.msgs.ports
 	p.touched.ready = append(p.touched.ready, p.queue(id, src, dst))
 	g.wantDispatch()
@@ -156,13 +162,19 @@ func (g *Graph) ready(id int32) {
 
 // send starts message id on the network.
 func (g *Graph) send(id int32) {
-	ref := &g.msgs.xfers[g.ops[id].item]
-	c := &g.msgs.colls[ref.coll]
-	tr := &c.sch.Transfers[ref.index]
-	src, dst := int(ref.src), int(ref.dst)
+	o := &g.ops[id]
+	c := &g.msgs.colls[o.coll]
+	w := g.wire(id)
+	src, dst, bytes := int(w.Src), int(w.Dst), w.Bytes
 	// Record the transfer now, so that Transfers come out in start order
 	// without a sort; Arrived fills in the rest.
-	g.ops[id].slot = int32(g.out.Transfers.Leave(ref.src, ref.dst, tr.Bytes, c.tl, tr.Step, tr.Chunk, tr.Channel, tr.Phase.String(), g.eng.Now()))
+	var slot int
+	if c.item >= 0 {
+		slot = g.leaveItem(c.item + o.item)
+	} else {
+		tr := &c.sch.Transfers[o.item]
+		slot = g.out.Transfers.Leave(src, dst, bytes, c.tl, tr.Step, tr.Chunk, tr.Channel, tr.Phase.String(), g.eng.Now())
+	}
 	if c.tl >= 0 { // the collective's record starts with its first message
 		if cs := &g.out.Collectives[c.tl]; cs.Start < 0 {
 			cs.Start = g.eng.Now()
@@ -171,14 +183,22 @@ func (g *Graph) send(id int32) {
 	var err error
 	if g.msgs.concurrent {
 		// Sent with a callback, which the network never recycles.
-		err = g.net.Send(src, dst, tr.Bytes, func(m *fabric.Message) { g.arrived(id, m) })
+		err = g.net.Send(src, dst, bytes, func(m *fabric.Message) { g.arrived(id, slot, m) })
 	} else { // dispatch has taken its ports
-		err = g.net.SendTo(src, dst, tr.Bytes, (*arrivals)(g), int(id))
+		err = g.net.SendTo(src, dst, bytes, (*arrivals)(g), tagOf(id, slot))
 	}
 	if err != nil {
 		g.Fail(err)
 	}
 }
+
+// tagOf is the fabric's tag of message id, whose record is Transfers'
+// slot: both travel with the message (untag) rather than in a table of
+// millions.
+func tagOf(id int32, slot int) int { return int(uint32(id)) | slot<<32 }
+
+// untag is the message id and record slot tagOf put into tag.
+func untag(tag int) (id int32, slot int) { return int32(uint32(tag)), tag >> 32 }
 
 // arrivals is the graph as the network's fabric.Receiver of its
 // single-port messages.
@@ -187,12 +207,12 @@ type arrivals Graph
 // Arrived records a message of the graph and releases what waits for it.
 func (a *arrivals) Arrived(m *fabric.Message) {
 	g := (*Graph)(a)
-	id := int32(m.Tag)
-	g.record(id, m)
+	id, slot := untag(m.Tag)
+	g.record(id, slot, m)
 	p := &g.msgs.ports
-	src, dst := p.portOf(m.Src, m.Dst), p.portOf(m.Dst, m.Src)
-	if p.links >= 0 && len(m.Path) > 0 {
-		src, dst = p.pathPorts(m.Path)
+	src, dst := p.portOf(int(m.Src), int(m.Dst)), p.portOf(int(m.Dst), int(m.Src))
+	if path := fabric.PathOf(m); p.links >= 0 && len(path) > 0 {
+		src, dst = p.pathPorts(path)
 	}
 	p.sending[src], p.receiving[dst] = false, false
 	g.touch(src, dst)
@@ -200,23 +220,23 @@ func (a *arrivals) Arrived(m *fabric.Message) {
 }
 
 // arrived is Arrived for a message sent concurrently.
-func (g *Graph) arrived(id int32, m *fabric.Message) {
-	g.record(id, m)
+func (g *Graph) arrived(id int32, slot int, m *fabric.Message) {
+	g.record(id, slot, m)
 	g.finish(id)
 }
 
-// record completes message id's transfer record from m.
-func (g *Graph) record(id int32, m *fabric.Message) {
+// record completes message id's transfer record, Transfers' slot, from m.
+func (g *Graph) record(id int32, slot int, m *fabric.Message) {
 	// The timeline's table of paths gets each of the network's routes once.
-	for len(g.msgs.routes) <= m.Route {
+	for len(g.msgs.routes) <= int(m.Route) {
 		g.msgs.routes = append(g.msgs.routes, -1)
 	}
 	r := &g.msgs.routes[m.Route]
 	if *r < 0 {
-		*r = g.out.Transfers.Route(m.Path)
+		*r = g.out.Transfers.Route(fabric.PathOf(m))
 	}
-	g.out.Transfers.Arrive(int(g.ops[id].slot), *r, m.End, m.Rates)
-	if c := g.msgs.colls[g.msgs.xfers[g.ops[id].item].coll].tl; c >= 0 { // and ends with its last
+	g.out.Transfers.Arrive(slot, *r, m.End, m.Rates)
+	if c := g.msgs.colls[g.ops[id].coll].tl; c >= 0 { // and ends with its last
 		cs := &g.out.Collectives[c]
 		cs.End = max(cs.End, m.End)
 	}

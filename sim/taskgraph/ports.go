@@ -25,12 +25,11 @@ type ports struct {
 	sending, receiving []bool
 	// A message that becomes ready gets the next ready sequence number
 	// (seq): the queues and the tables below name messages by it.
-	bySrc, byDst     [][]int32  // waiting messages (seq) per sender / receiver, in arrival order
-	srcPass, dstPass []uint32   // by port: the dispatch pass that last collected its queue
-	started          []bool     // by seq: the message has left its queues
-	bySeq            []int32    // op of each ready sequence number
-	seqPorts         [][2]int32 // send and receive port of each ready sequence number
-	collected        []uint32   // by seq: dispatch pass that last collected it
+	bySrc, byDst     [][]int32 // waiting messages (seq) per sender / receiver, in arrival order
+	srcPass, dstPass []uint32  // by port: the dispatch pass that last collected its queue
+	started          []bool    // by seq: the message has left its queues
+	bySeq            []int32   // op of each ready sequence number (its ports are portsOf it again: a table of them cost a 1,024-GPU ring 34 MB)
+	collected        []uint32  // by seq: dispatch pass that last collected it
 	pass             uint32
 	touched          touched
 	candidates       []int32  // ready sequence numbers of this pass's candidates
@@ -90,7 +89,6 @@ func (p *ports) size(ops int) {
 	p.started = make([]bool, ops)
 	p.collected = make([]uint32, ops)
 	p.bySeq = make([]int32, 0, ops)
-	p.seqPorts = make([][2]int32, 0, ops)
 }
 
 // queue puts message id from send port src to receive port dst in their
@@ -98,7 +96,6 @@ func (p *ports) size(ops int) {
 func (p *ports) queue(id int32, src, dst int) int32 {
 	seq := int32(len(p.bySeq))
 	p.bySeq = append(p.bySeq, id)
-	p.seqPorts = append(p.seqPorts, [2]int32{int32(src), int32(dst)})
 	p.bySrc[src] = append(p.bySrc[src], seq)
 	p.byDst[dst] = append(p.byDst[dst], seq)
 	return seq
@@ -155,10 +152,10 @@ func (g *Graph) dispatch() {
 		if p.started[seq] {
 			continue
 		}
-		ends := p.seqPorts[seq] // portsOf, kept when it was queued
-		if !p.sending[ends[0]] && !p.receiving[ends[1]] {
-			p.sending[ends[0]], p.receiving[ends[1]], p.started[seq] = true, true, true
-			g.send(p.bySeq[seq])
+		id := p.bySeq[seq]
+		if src, dst := g.portsOf(id); !p.sending[src] && !p.receiving[dst] {
+			p.sending[src], p.receiving[dst], p.started[seq] = true, true, true
+			g.send(id)
 		}
 	}
 	p.candidates = c

@@ -4,17 +4,26 @@ import (
 	"math"
 	"slices"
 
+	"paraplay/sim/collective"
 	"paraplay/sim/units"
 )
 
 // Transfers is the list of a run's messages, read one Transfer at a time
 // (Len, At). A 1,024-GPU ring all-reduce records 4 million of them, so the
-// list keeps each in a 64-byte record without pointers, for the garbage
+// list keeps each in a 32-byte record without pointers, for the garbage
 // collector to skip: its path and phase are indices into tables of the
 // distinct paths and phases (a run has a few thousand routes and a few
 // phases), its rates a window on one array of every message's rate
 // pieces. A Transfer read from the list is a copy whose Path and Rates
 // point into those tables: read them, never change them.
+//
+// What a message is (its ends, size, collective, step, chunk, channel and
+// phase) is fixed before it leaves. A message of a collective schedule
+// keeps it in the schedule, which the list then holds (AddSource): its
+// record names the schedule's transfer, so that a large run writes 32
+// bytes per message instead of 64 (a 1,024-GPU ring writes 134 MB less,
+// and page faults on fresh memory cost a tenth of its run). Any other
+// message keeps those fields in a loose record of its own beside it.
 //
 // An executor adds each distinct path once (Route) and gives its index
 // when a message arrives (Arrive); Append adds a path per message.
@@ -24,28 +33,54 @@ import (
 // JSON methods (transfers_json.go) are left out of the wasm, which never
 // writes a timeline as JSON.
 type Transfers struct {
-	recs   []transferRec
-	paths  [][]int // distinct paths, each the list's own copy
-	phases []string
-	rates  []Rate     // the rate pieces of every message, back to back
-	wide   []Transfer // the rare message whose numbers do not fit a record
-	phase  int32      // the phase last looked up
-	made   bool       // written [] when empty, not null
+	recs    []transferRec
+	loose   []looseRec // fixed fields of the messages no source holds
+	sources []source   // schedules whose transfers the records name
+	paths   [][]int    // distinct paths, each the list's own copy
+	phases  []string
+	rates   []Rate     // the rate pieces of every message, back to back
+	wide    []Transfer // the rare message whose numbers do not fit a record
+	phase   int32      // the phase last looked up
+	made    bool       // written [] when empty, not null
 }
 
-// transferRec is one message, 64 bytes: three 8-byte numbers, nine
-// 32-bit ones and the channel in what would be padding. route is −1 for a
-// nil Path; nrates is −1 for nil Rates; a wide message (a field beyond 32 bits, as only a
-// hand-made timeline has) keeps route = wideRoute and its whole Transfer
-// in wide[rates].
+// transferRec is one message, 32 bytes. item ≥ 0 is the message's number
+// among the sources' transfers (source.first on); item < 0 its loose
+// record, loose[−1−item]. route is −1 for a nil Path; nrates is −1 for
+// nil Rates; a wide message (a field beyond 32 bits, as only a hand-made
+// timeline has) keeps route = wideRoute and its whole Transfer in
+// wide[rates].
 type transferRec struct {
 	_                    [0]func() // not comparable: no equality function in the wasm
 	start, end           units.Time
-	bytes                units.Bytes
-	src, dst, collective int32
-	step, chunk, phase   int32
+	item                 int32
 	route, rates, nrates int32
-	channel              int8
+}
+
+// looseRec is what a message outside any source is, 40 bytes.
+type looseRec struct {
+	_                  [0]func()
+	bytes              units.Bytes
+	src, dst, coll     int32
+	step, chunk, phase int32
+	channel            int8
+}
+
+// source is a schedule's transfers: its transfer k is message item
+// first+k, of collective coll, which travels as wires[k].
+type source struct {
+	first, coll int32
+	transfers   []collective.Transfer
+	wires       []Wire
+}
+
+// Wire is what the network sees of a message: its GPUs and size. A
+// source keeps them apart from the schedule's 72-byte records, which the
+// run and the validation would otherwise read once more for every message
+// (300 MB in a 1,024-GPU ring).
+type Wire struct {
+	Src, Dst int32
+	Bytes    units.Bytes
 }
 
 const wideRoute = -2
@@ -86,8 +121,8 @@ func (t *Transfers) At(i int) Transfer {
 	if r.route == wideRoute {
 		return t.wide[r.rates]
 	}
-	x := Transfer{Src: int(r.src), Dst: int(r.dst), Bytes: r.bytes, Collective: int(r.collective),
-		Step: int(r.step), Chunk: int(r.chunk), Channel: r.channel, Phase: t.phases[r.phase], Start: r.start, End: r.end}
+	x := t.fixed(r)
+	x.Start, x.End = r.start, r.end
 	if r.route >= 0 {
 		x.Path = t.paths[r.route]
 	}
@@ -97,6 +132,17 @@ func (t *Transfers) At(i int) Transfer {
 		x.Rates = t.rates[r.rates : r.rates+r.nrates : r.rates+r.nrates]
 	}
 	return x
+}
+
+// fixed is what record r's message is: all of its Transfer but the
+// times, path and rates.
+func (t *Transfers) fixed(r *transferRec) Transfer {
+	if r.item < 0 {
+		l := &t.loose[-1-r.item]
+		return Transfer{Src: int(l.src), Dst: int(l.dst), Bytes: l.bytes, Collective: int(l.coll),
+			Step: int(l.step), Chunk: int(l.chunk), Channel: l.channel, Phase: t.phases[l.phase]}
+	}
+	return t.sourced(r.item)
 }
 
 // Interval is message i's start and end, without reading the rest.
@@ -111,18 +157,7 @@ func (t *Transfers) Interval(i int) (start, end units.Time) {
 // Append adds x at the end of the list and returns its index. The list
 // keeps a copy of x.Rates, and x.Path as it is (it must not change).
 func (t *Transfers) Append(x Transfer) int {
-	t.made = true
-	i := len(t.recs)
-	t.recs = append(t.recs, transferRec{route: wideRoute, rates: int32(len(t.wide))})
-	if fits32(x.Src) && fits32(x.Dst) && fits32(x.Collective) && fits32(x.Step) && fits32(x.Chunk) {
-		r := &t.recs[i]
-		r.start, r.bytes, r.src, r.dst = x.Start, x.Bytes, int32(x.Src), int32(x.Dst)
-		r.collective, r.step, r.chunk, r.phase = int32(x.Collective), int32(x.Step), int32(x.Chunk), t.phaseOf(x.Phase)
-		r.channel = x.Channel
-		r.route, r.rates, r.nrates = -1, int32(len(t.rates)), -1
-	} else {
-		t.wide = append(t.wide, x)
-	}
+	i := t.Leave(x.Src, x.Dst, x.Bytes, x.Collective, x.Step, x.Chunk, x.Channel, x.Phase, x.Start)
 	t.Arrive(i, t.Route(x.Path), x.End, x.Rates)
 	return i
 }
@@ -131,14 +166,17 @@ func (t *Transfers) Append(x Transfer) int {
 // rates, and returns its index: an executor's record, which Arrive
 // completes when its last byte lands. It is Append of a Transfer with
 // those fields, without building one for each of millions of messages.
-func (t *Transfers) Leave(src, dst int32, b units.Bytes, collective, step, chunk int, channel int8, phase string, start units.Time) int {
-	if !fits32(collective) || !fits32(step) || !fits32(chunk) {
-		return t.Append(Transfer{Src: int(src), Dst: int(dst), Bytes: b, Collective: collective, Step: step, Chunk: chunk,
-			Channel: channel, Phase: phase, Start: start})
-	}
+func (t *Transfers) Leave(src, dst int, b units.Bytes, collective, step, chunk int, channel int8, phase string, start units.Time) int {
 	t.made = true
-	t.recs = append(t.recs, transferRec{start: start, bytes: b, src: src, dst: dst, collective: int32(collective),
-		step: int32(step), chunk: int32(chunk), phase: t.phaseOf(phase), channel: channel, route: -1, rates: int32(len(t.rates)), nrates: -1})
+	if !fits32(src) || !fits32(dst) || !fits32(collective) || !fits32(step) || !fits32(chunk) {
+		t.recs = append(t.recs, transferRec{route: wideRoute, rates: int32(len(t.wide))})
+		t.wide = append(t.wide, Transfer{Src: src, Dst: dst, Bytes: b, Collective: collective, Step: step, Chunk: chunk,
+			Channel: channel, Phase: phase, Start: start})
+		return len(t.recs) - 1
+	}
+	t.loose = append(t.loose, looseRec{bytes: b, src: int32(src), dst: int32(dst), coll: int32(collective),
+		step: int32(step), chunk: int32(chunk), phase: t.phaseOf(phase), channel: channel})
+	t.recs = append(t.recs, transferRec{start: start, item: int32(-len(t.loose)), route: -1, rates: int32(len(t.rates)), nrates: -1})
 	return len(t.recs) - 1
 }
 

@@ -8,11 +8,15 @@ import (
 	"unsafe"
 )
 
-// TestTransferRecordIs64Bytes: the record the memory budget counts
-// (budget.TransferBytes) and the padding the channel lives in.
-func TestTransferRecordIs64Bytes(t *testing.T) {
-	if got := unsafe.Sizeof(transferRec{}); got != 64 {
-		t.Errorf("transferRec is %d bytes, want 64", got)
+// TestTransferRecordIs32Bytes: the record the memory budget counts
+// (budget.TransferBytes), and the loose record of a message no schedule
+// holds.
+func TestTransferRecordIs32Bytes(t *testing.T) {
+	if got := unsafe.Sizeof(transferRec{}); got != 32 {
+		t.Errorf("transferRec is %d bytes, want 32", got)
+	}
+	if got := unsafe.Sizeof(looseRec{}); got != 40 {
+		t.Errorf("looseRec is %d bytes, want 40", got)
 	}
 }
 

@@ -52,16 +52,28 @@ type routeCheck struct {
 // recordOK is the quick test of record r (which has a path): true when
 // checkTransfer would accept its message.
 func (tl *Timeline) recordOK(xs *Transfers, r *transferRec, routes []routeCheck) bool {
-	src, dst := int(r.src), int(r.dst)
+	src, dst, bytes, coll := xs.ends(r)
 	rc := &routes[r.route]
 	if rc.state == 0 {
 		*rc = tl.follow(xs.paths[r.route])
 	}
 	if !tl.isGPU(src) || !tl.isGPU(dst) || src == dst || rc.state != 1 || rc.from != src || rc.to != dst ||
-		r.start < 0 || r.end <= r.start || r.bytes <= 0 || r.collective < -1 || int(r.collective) >= len(tl.Collectives) {
+		r.start < 0 || r.end <= r.start || bytes <= 0 || coll < -1 || coll >= len(tl.Collectives) {
 		return false
 	}
-	return checkRates(r.start, r.end, r.bytes, xs.rates[r.rates:r.rates+max(r.nrates, 0)]) == nil
+	return checkRates(r.start, r.end, bytes, xs.rates[r.rates:r.rates+max(r.nrates, 0)]) == nil
+}
+
+// ends is the GPUs, size and collective of record r's message (fixed,
+// without the rest).
+func (t *Transfers) ends(r *transferRec) (src, dst int, bytes units.Bytes, coll int) {
+	if r.item < 0 {
+		l := &t.loose[-1-r.item]
+		return int(l.src), int(l.dst), l.bytes, int(l.coll)
+	}
+	s := t.sourceOf(r.item)
+	w := &s.wires[r.item-s.first]
+	return int(w.Src), int(w.Dst), w.Bytes, int(s.coll)
 }
 
 // follow walks path from its first link's start.
