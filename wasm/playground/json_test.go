@@ -48,7 +48,7 @@ func TestJSONAsEncodingJSON(t *testing.T) {
 	}
 	lo, hi := 1e-9, 2e21
 	same(t, "edge controls", []Control{{Name: "a<b>&\"", Options: []Option{}, Min: &lo, Max: &hi, Step: 1e-7, Inactive: true},
-		{Kind: "select", Options: []Option{{"", "default"}, {"x\u2028", "\xff"}}}}, ControlsJSON)
+		{Kind: "select", Options: []Option{{"", "default", ""}, {"x\u2028", "\xff", "a=&b=<1>"}}}}, ControlsJSON)
 	same(t, "no controls", []Control(nil), ControlsJSON)
 	same(t, "empty controls", []Control{}, ControlsJSON)
 	same(t, "edge metrics", Metrics{Collectives: []CollectiveMetrics{}, GPUs: []GPUMetrics{{Busy: 5e-7}},
