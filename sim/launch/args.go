@@ -68,9 +68,15 @@ type flagSet struct {
 	order  []string
 }
 
+// listFlags take every word up to the next flag as their value (argparse's
+// nargs='*'), kept joined by commas: Megatron-Core's --recompute-modules
+// core_attn moe_act.
+var listFlags = []string{"recompute-modules"}
+
 // parseFlags reads --name value, --name=value and lone --name words: a
-// word after a flag is its value unless it starts with "--". Words that
-// are not flags are returned as positional.
+// word after a flag is its value unless it starts with "--"; a list
+// flag's value is every such word. Words that are not flags are returned
+// as positional.
 func parseFlags(ws []string) (flagSet, []string) {
 	fs := flagSet{values: map[string][]string{}}
 	var pos []string
@@ -81,9 +87,9 @@ func parseFlags(ws []string) (flagSet, []string) {
 			continue
 		}
 		name, val, hasVal := strings.Cut(w[2:], "=")
-		if !hasVal && i+1 < len(ws) && !strings.HasPrefix(ws[i+1], "--") {
+		for more := !hasVal; more && i+1 < len(ws) && !strings.HasPrefix(ws[i+1], "--"); more = contains(listFlags, name) {
 			i++
-			val = ws[i]
+			val = strings.TrimPrefix(val+","+ws[i], ",")
 		}
 		if _, seen := fs.values[name]; !seen {
 			fs.order = append(fs.order, name)

@@ -31,8 +31,8 @@ var ignoredMegatron = strings.Fields(`lr min-lr lr-decay-style lr-decay-iters lr
 var readMegatron = strings.Fields(`tensor-model-parallel-size pipeline-model-parallel-size context-parallel-size
 	expert-model-parallel-size num-virtual-stages-per-pipeline-rank num-layers-per-virtual-pipeline-stage
 	sequence-parallel tp-comm-overlap recompute-activations recompute-granularity recompute-method
-	recompute-num-layers micro-batch-size global-batch-size use-distributed-optimizer use-megatron-fsdp
-	use-custom-fsdp use-torch-fsdp2 data-parallel-sharding-strategy overlap-grad-reduce
+	recompute-num-layers recompute-modules micro-batch-size global-batch-size use-distributed-optimizer
+	use-megatron-fsdp use-custom-fsdp use-torch-fsdp2 data-parallel-sharding-strategy overlap-grad-reduce
 	no-gradient-accumulation-fusion bf16 fp16 fp8-format optimizer num-layers hidden-size ffn-hidden-size
 	num-attention-heads group-query-attention num-query-groups num-experts moe-router-topk moe-ffn-hidden-size
 	seq-length swiglu normalization position-embedding-type untie-embeddings-and-output-weights

@@ -18,6 +18,7 @@ import (
 //	sequence_parallel            --sequence-parallel
 //	tp_comm_overlap              --tp-comm-overlap
 //	recompute selective          --recompute-granularity selective
+//	recompute_modules a,b        --recompute-modules a b (Megatron-Core's names; with selective only)
 //	recompute full               --recompute-granularity full --recompute-method uniform --recompute-num-layers 1
 //	micro_batch_size, dp·m·b     --micro-batch-size, --global-batch-size
 //	zero 1                       --use-distributed-optimizer
@@ -92,6 +93,9 @@ func Megatron(s scenario.Scenario) (string, error) {
 	switch p.Recompute {
 	case "selective":
 		f.add("recompute-granularity", "selective")
+		if p.RecomputeModules != "" {
+			f.add("recompute-modules", p.RecomputeModules)
+		}
 	case "full":
 		f.add("recompute-granularity", "full").add("recompute-method", "uniform").int("recompute-num-layers", 1)
 	}
@@ -110,8 +114,8 @@ func Megatron(s scenario.Scenario) (string, error) {
 	fmt.Fprintf(&b, "torchrun --nnodes %d --nproc-per-node %d pretrain_gpt.py", nodes, perNode)
 	for _, kv := range f {
 		b.WriteString(" \\\n  --" + kv[0])
-		if kv[1] != "" {
-			b.WriteString(" " + shellWord(kv[1]))
+		for _, v := range flagWords(kv[0], kv[1]) {
+			b.WriteString(" " + shellWord(v))
 		}
 	}
 	b.WriteString("\n")
@@ -175,6 +179,18 @@ func worldShape(s scenario.Scenario) (nodes, perNode int) {
 		return 1, n
 	}
 	return n / perNode, perNode
+}
+
+// flagWords are a flag's value as words: none for a lone flag, one per
+// item for a list flag (parseFlags joins them back with commas).
+func flagWords(name, value string) []string {
+	switch {
+	case value == "":
+		return nil
+	case contains(listFlags, name):
+		return strings.Split(value, ",")
+	}
+	return []string{value}
 }
 
 // shellWord quotes v for a shell when it holds a character the shell

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"paraplay/sim/operators"
 	"paraplay/sim/scenario"
 )
 
@@ -30,6 +31,9 @@ func megatronReadParallel(r *reader, s *scenario.Scenario) {
 	megatronReadSplit(r, p)
 	p.SequenceParallel, p.TPCommOverlap = r.f.has("sequence-parallel"), r.f.has("tp-comm-overlap")
 	p.Recompute = megatronReadRecompute(r)
+	if m, ok := r.f.last("recompute-modules"); ok && p.Recompute == "selective" {
+		p.RecomputeModules = megatronReadModules(r, m)
+	}
 	p.MicroBatchSize = r.int("micro-batch-size", 1)
 	global := r.int("global-batch-size", p.DP*p.MicroBatchSize)
 	if global%(p.DP*p.MicroBatchSize) != 0 {
@@ -53,6 +57,8 @@ func megatronReadRecompute(r *reader) string {
 		return "none"
 	case g == "selective":
 		return "selective"
+	case r.f.has("recompute-modules"):
+		r.bad("recompute-modules", "applies with --recompute-granularity selective, and it is %q", g)
 	case g != "full":
 		r.bad("recompute-granularity", "%q; allowed full, selective", g)
 	}
@@ -61,6 +67,18 @@ func megatronReadRecompute(r *reader) string {
 	}
 	r.int("recompute-num-layers", 1)
 	return "full"
+}
+
+// megatronReadModules checks Megatron-Core's module names (the simulator
+// runs four of them; the scenario's own checks, which need the model,
+// come when it is validated).
+func megatronReadModules(r *reader, list string) string {
+	if list == "" {
+		r.bad("recompute-modules", "names no module; allowed core_attn, moe_act, layernorm, mla_up_proj")
+	} else if _, err := operators.ParseModules(list); err != nil {
+		r.bad("recompute-modules", "%v", err)
+	}
+	return list
 }
 
 // megatronReadZeRO is the ZeRO stage of the distributed optimizer and

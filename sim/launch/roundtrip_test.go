@@ -48,7 +48,12 @@ func roundTripPlans() []scenario.Scenario {
 		Microbatches: 4, MicroBatchSize: 1, Recompute: "full", Partition: "equal", ZeRO: 1})
 	moe.Model = scenario.Model{Preset: "mixtral-8x7b", Layers: 16}
 	out = append(out, moe)
-	return out
+	// Selective recomputation by module, in Megatron-Core's list form.
+	moeMods := moe
+	moeMods.Parallel.Recompute, moeMods.Parallel.RecomputeModules = "selective", "core_attn,moe_act"
+	dense := planScenario(scenario.Parallel{DP: 8, TP: 4, PP: 2, CP: 1, EP: 1, Schedule: "1f1b", VirtualStages: 1,
+		Microbatches: 8, MicroBatchSize: 1, Recompute: "selective", RecomputeModules: "layernorm", Partition: "equal"})
+	return append(out, moeMods, dense)
 }
 
 // TestMegatronRoundTrip: every plan's Megatron-LM line, read back, is the
@@ -111,6 +116,9 @@ func TestFromMegatronNamesFlags(t *testing.T) {
 		{" --recompute-method block", `--recompute-granularity: "block"`},
 		{" --data-parallel-sharding-strategy optim", "applies with --use-megatron-fsdp"},
 		{" --optimizer sgd", "--optimizer"},
+		{" --recompute-granularity selective --recompute-modules core_attn mlp", `--recompute-modules: "mlp" is not a module`},
+		{" --recompute-granularity selective --recompute-modules", "--recompute-modules: names no module"},
+		{" --recompute-granularity full --recompute-modules moe_act", "--recompute-modules: applies with --recompute-granularity selective"},
 		{" --hidden-size 4000", "no model preset has hidden size 4000"},
 		{" stray", `"stray"`},
 		{" 'unclosed", "unclosed"},
