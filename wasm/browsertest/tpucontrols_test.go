@@ -69,6 +69,8 @@ func TestTPUSliceControls(t *testing.T) {
 	screenshot(t, ctx, "paraplay-tpu-v5p-mesh.png")
 	eval[bool](t, ctx, `(document.getElementById("c-topology").scrollIntoView(), true)`)
 	screenshot(t, ctx, "paraplay-tpu-form.png")
+	eval[bool](t, ctx, `(document.getElementById("c-mesh_data").scrollIntoView(), true)`)
+	screenshot(t, ctx, "paraplay-tpu-mesh-form.png")
 	// Back to GPUs: servers of 8 as many as the chips, the mesh's plan written out.
 	setControl(t, ctx, "gpu", "h100-sxm")
 	ok("GPUs again", "gpus_per_node=8")
