@@ -69,9 +69,12 @@ func replayTorus(g Grid, slices int, sch Schedule) error {
 	cuts = sortedUnique(cuts)
 	seg := func(off units.Bytes) int { i, _ := sortSearch(cuts, off); return i }
 	ax, per, chips := g.spanned(), g.chips(), sch.Ranks
-	own := func(c int) (segs []int) { // the segments of chip c's own pieces
+	own := func(c int) (segs []int) { // the segments of chip c's own pieces (over slices: its slice's chunk of them)
 		for j := range ax {
 			b := torusBlock(g, sch.Bytes, ax, j, 0, c%per)
+			if slices > 1 && sch.Op != OpAllReduce {
+				b.Offset, b.Bytes = b.Offset+ChunkOffset(b.Bytes, slices, c/per), ChunkBytes(b.Bytes, slices, c/per)
+			}
 			for i := seg(b.Offset); i < seg(b.Offset+b.Bytes); i++ {
 				segs = append(segs, i)
 			}
@@ -162,25 +165,30 @@ var (
 
 func sortedUnique(b []units.Bytes) []units.Bytes { slices.Sort(b); return slices.Compact(b) }
 
-// TestTorusSlicesAllReduce replays the multi-slice all-reduce byte by
-// byte: every chip ends with every byte summed over its group in every
-// slice.
-func TestTorusSlicesAllReduce(t *testing.T) {
+// TestTorusSlicesSchedule replays the multi-slice collectives byte by
+// byte: after the all-reduce every chip holds every byte summed over its
+// group in every slice; after the reduce-scatter chip c of slice s holds
+// chunk s of its torus pieces so summed; the all-gather starts from those
+// chunks and leaves every chip every byte, each from one chip of its
+// group.
+func TestTorusSlicesSchedule(t *testing.T) {
 	for _, g := range torusGrids() {
 		for _, m := range []int{2, 3} {
 			if g.chips()*m > 64 {
 				continue
 			}
-			for _, s := range []units.Bytes{960, 1001, 7} {
-				sch, err := TorusSlicesAllReduce(g, m, s)
-				if err != nil {
-					t.Fatalf("%v × %d: %v", g, m, err)
-				}
-				if err := sch.Validate(); err != nil {
-					t.Fatalf("%v × %d: %v", g, m, err)
-				}
-				if err := replayTorus(g, m, sch); err != nil {
-					t.Errorf("%v × %d slices, %d B: %v", g, m, s, err)
+			for _, op := range []Op{OpAllReduce, OpReduceScatter, OpAllGather} {
+				for _, s := range []units.Bytes{960, 1001, 7} {
+					sch, err := TorusSlicesSchedule(op, g, m, s)
+					if err != nil {
+						t.Fatalf("%v × %d %s: %v", g, m, op, err)
+					}
+					if err := sch.Validate(); err != nil {
+						t.Fatalf("%v × %d %s: %v", g, m, op, err)
+					}
+					if err := replayTorus(g, m, sch); err != nil {
+						t.Errorf("%v × %d slices %s, %d B: %v", g, m, op, s, err)
+					}
 				}
 			}
 		}

@@ -69,7 +69,11 @@ func Formula(s scenario.Scenario, op, algo string) (string, float64, error) {
 	switch algo {
 	case AlgorithmTorus:
 		secs, err := TorusTime(s, t)
-		return "closed form Σ over phases of the slowest axis's ⌈(n−1)/2⌉·α + (n−1)/2·b/B (a ring) or (n−1)·(α + b/B) (a line), b = the block a chip holds", secs, err
+		text := "closed form Σ over phases of the slowest axis's ⌈(n−1)/2⌉·α + (n−1)/2·b/B (a ring) or (n−1)·(α + b/B) (a line), b = the block a chip holds"
+		if s.Cluster.Slices > 1 { // collective.TorusSlicesTime
+			text += ", plus the DCN ring's (M−1)·(α + S/(N·M)/B) between the slices (twice for an all-reduce)"
+		}
+		return text, secs, err
 	case AlgorithmNVLS:
 		secs, _, err := inNetworkTime(s, t)
 		return "closed form 2α + ((n+1)/n + 1/9)·S/B (NVLS: the NVSwitch adds)", secs, err

@@ -47,8 +47,6 @@ func checkTorus(s *scenario.Scenario, bad scenario.Reporter) {
 	}
 	algo := onSlice(*s)
 	switch {
-	case algo == AlgorithmTorus && sl.Slices > 1 && c.Op != "all_reduce":
-		bad("collective.algorithm", "torus over %d slices does the all-reduce only (each slice's torus, then the data-centre network between them); %s across slices is not built yet (use cluster.slices 1)", sl.Slices, c.Op)
 	case c.Axes != "" && algo != AlgorithmTorus:
 		bad("collective.axes", "is read by the torus algorithm only, not %s; set collective.algorithm to torus or auto", algo)
 	case algo == AlgorithmTorus:

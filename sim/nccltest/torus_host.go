@@ -26,7 +26,7 @@ func torusMessages(s scenario.Scenario) budget.Count {
 		return budget.Count{}
 	}
 	m := max(s.Cluster.Slices, 1)
-	dcn := float64(2 * (m - 1) * s.NumGPUs())
+	dcn := float64(2 * (m - 1) * s.NumGPUs()) // the all-reduce's; a reduce-scatter or gather sends half
 	return budget.Count{N: float64(m)*collective.TorusMessages(s.Collective.Op, g) + dcn, Field: "cluster.topology",
 		Why: fmt.Sprintf("%d chips (torus %s)", s.NumGPUs(), collective.Label(s.Collective.Op)), Fix: "use a smaller slice"}
 }
@@ -72,19 +72,14 @@ func parseAxes(text string, dims [3]int) ([3]bool, error) {
 }
 
 // torusPlan is Plan for the torus collective: one slice's
-// (collective.TorusSchedule), or the all-reduce over several slices and
-// their DCN (collective.TorusSlicesAllReduce).
+// (collective.TorusSchedule), or the hierarchical one over several slices
+// and their DCN (collective.TorusSlicesSchedule).
 func torusPlan(s scenario.Scenario, t *topo.Topology) (Planned, error) {
 	g, err := TorusGrid(s)
 	if err != nil {
 		return Planned{}, err
 	}
-	var sch collective.Schedule
-	if m := max(s.Cluster.Slices, 1); m > 1 {
-		sch, err = collective.TorusSlicesAllReduce(g, m, s.Collective.Size)
-	} else {
-		sch, err = collective.TorusSchedule(collective.Op(s.Collective.Op), g, s.Collective.Size)
-	}
+	sch, err := collective.TorusSlicesSchedule(collective.Op(s.Collective.Op), g, max(s.Cluster.Slices, 1), s.Collective.Size)
 	if err != nil {
 		return Planned{}, fmt.Errorf("collective: %w", err)
 	}

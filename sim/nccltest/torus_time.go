@@ -42,7 +42,7 @@ func TorusTime(s scenario.Scenario, t *topo.Topology) (float64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return collective.TorusSlicesTime(g, m, s.Collective.Size, alpha, bw, da, dbw), nil
+	return collective.TorusSlicesTime(s.Collective.Op, g, m, s.Collective.Size, alpha, bw, da, dbw), nil
 }
 
 // DCNShare is the α of the route from chip 0 to chip 0 of the next slice

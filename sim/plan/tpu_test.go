@@ -62,17 +62,20 @@ func TestPruningMatchesExhaustiveOnSlices(t *testing.T) {
 	layouts := map[string]bool{}
 	for _, c := range []struct {
 		model, gpu, topology string
-		batch                int
+		batch, slices        int
 	}{
 		// Small batches leave few data-parallel ways: model and seq axes,
 		// whose layout matters, win.
-		{"megatron-7.5b", "tpu-v5e", "16x2", 2},
-		{"megatron-7.5b", "tpu-v5e", "16x2", 4},
-		{"megatron-1.7b", "tpu-v5p", "2x2x4", 2},
-		{"megatron-3.6b", "tpu-v4", "4x4x4", 4},
-		{"gpt3-1.3b", "tpu-v5e", "8x4", 8},
+		{"megatron-7.5b", "tpu-v5e", "16x2", 2, 1},
+		{"megatron-7.5b", "tpu-v5e", "16x2", 4, 1},
+		{"megatron-1.7b", "tpu-v5p", "2x2x4", 2, 1},
+		{"megatron-3.6b", "tpu-v4", "4x4x4", 4, 1},
+		{"gpt3-1.3b", "tpu-v5e", "8x4", 8, 1},
+		// Two slices: the data axis spans the DCN, and FSDP's gathers and
+		// reduce-scatters over it are hierarchical.
+		{"megatron-1.7b", "tpu-v5p", "2x2x4", 4, 2},
 	} {
-		cfg := Config{Model: scenario.Model{Preset: c.model}, Cluster: scenario.Cluster{GPU: c.gpu, Topology: c.topology},
+		cfg := Config{Model: scenario.Model{Preset: c.model}, Cluster: scenario.Cluster{GPU: c.gpu, Topology: c.topology, Slices: c.slices},
 			GlobalBatch: c.batch, MaxMicroBatch: 2}
 		fast := mustRun(t, cfg, 2)
 		cfg.Exhaustive = true

@@ -63,8 +63,12 @@ func FuzzSimulate(f *testing.F) {
 	for i := range bases {
 		f.Add([]byte{byte(i)})
 		f.Add([]byte{byte(i), 9, 3, 12, 1, 7, 200})
-		f.Add([]byte{byte(i), 1, 21, 0, 0, 1, 0, 0, 0, 0}) // a v5e 4x4 slice, torus
-		f.Add([]byte{byte(i), 1, 21, 1, 2, 2, 1, 0, 1, 1}) // two v5p 4x4x4 slices, without wraparound
+		f.Add([]byte{byte(i), 1, 21, 0, 0, 1, 0, 0, 0, 0})                 // a v5e 4x4 slice, torus
+		f.Add([]byte{byte(i), 1, 21, 1, 2, 2, 1, 0, 1, 1})                 // two v5p 4x4x4 slices, without wraparound
+		f.Add([]byte{byte(i), 1, 21, 0, 0, 2, 0, 0, 1, 0, 1, 0, 0})        // two v5e 4x4 slices: the hierarchical all-gather
+		f.Add([]byte{byte(i), 1, 21, 1, 1, 2, 0, 0, 0, 0, 2, 0, 0})        // two v5p 2x2x4 slices: the hierarchical reduce-scatter
+		f.Add([]byte{byte(i), 2, 21, 0, 0, 2, 0, 0, 1, 0, 0, 4, 0, 11, 2}) // two v5e 4x4 slices: FSDP over the DCN, analytic
+		f.Add([]byte{byte(i), 2, 21, 1, 1, 2, 0, 0, 1, 0, 0, 4, 0, 11, 1}) // two v5p 2x2x4 slices: FSDP over the DCN, detailed
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b := bytesOf(data)
@@ -237,10 +241,11 @@ func mutateTPU(b *bytesOf, s *scenario.Scenario) {
 	c.GPU, c.Topology = pick(b, "tpu-v5e", "tpu-v5p", "tpu-v4", "h100-sxm"), pick(b, "4x4", "2x2x4", "4x4x4", "16", "8x2", "3x0")
 	c.Nodes, c.GPUsPerNode, c.NodeGPUs, c.Intra, c.Inter, c.Network = 0, 0, nil, "", "", ""
 	c.Slices, c.Wraparound, c.Twisted = pick(b, 0, 1, 2), pick(b, "", "none", "x"), pick(b, false, true)
-	s.GPUs = 0
+	s.GPUs = scenario.Default().GPUs // as a parsed slice scenario has it (0 is refused: gpus)
 	s.Collective.Algorithm, s.Collective.Axes = pick(b, "torus", "auto", "ring"), pick(b, "", "x", "xy", "z", "q", "xx")
 	s.Collective.Op = pick(b, s.Collective.Op, "all_gather", "reduce_scatter", "all_reduce", "broadcast")
-	m := pick(b, scenario.Mesh{}, scenario.Mesh{Data: 4, Model: 4}, scenario.Mesh{FSDP: 8, Model: 2}, scenario.Mesh{Data: 2, Seq: 2, Model: 4})
+	m := pick(b, scenario.Mesh{}, scenario.Mesh{Data: 4, Model: 4}, scenario.Mesh{FSDP: 8, Model: 2}, scenario.Mesh{Data: 2, Seq: 2, Model: 4},
+		scenario.Mesh{Data: 2, FSDP: 8, Seq: 2}) // the last fills two slices of 16: FSDP over the DCN
 	m.Layout = pick(b, "", "zyx", "yx", "z", "xx", "w")
 	if p := &s.Parallel; m.Set() || m.Layout != "" {
 		p.Mesh, p.DP, p.TP, p.CP, p.PP = m, max(m.Data, 1)*max(m.FSDP, 1), max(m.Model, 1), max(m.Seq, 1), 1

@@ -118,9 +118,7 @@ func torusMetrics(s scenario.Scenario, tl *timeline.Timeline, sum timeline.Summa
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 5", Tolerance: 0.1},
 			"so compute-bound above {} tokens per data shard; the book's e·C / W_ici: {}", math.Round(b.Critical), math.Round(b.Book), strategy.Int))
 	}
-	if part, ok := torusTraffic(s, tl); ok {
-		parts = append(parts, part)
-	}
+	parts = append(parts, torusTraffic(s, tl)...)
 	if days, book, ok := TrainingDays(s, sum); ok {
 		parts = append(parts, strategy.Compare(strategy.Check{Name: "days to train", Formula: "6·N·T / (chips·e·C)",
 			Source: "Austin et al. 2025, How to Scale Your Model, Part 6", Tolerance: 0.1},
@@ -153,36 +151,38 @@ func TrainingDays(s scenario.Scenario, sum timeline.Summary) (days, book float64
 // TorusTraffic is the bytes chip 0 receives along each torus axis (x, y,
 // z) and over the data-centre network in the run's torus collectives (the
 // data-parallel and ZeRO ones; tensor- and sequence-parallel traffic is
-// priced as time, not recorded as collectives): each collective's box and
-// collective.TorusAxisBytes, and over several slices the DCN ring's
-// 2(M−1) chunks of S/(N·M) (collective.TorusSlicesTime). ok is false off a
-// slice or without such a collective.
+// priced as time, not recorded as collectives: TorusMeshTraffic adds it):
+// each collective's box and collective.TorusAxisBytes, and over several
+// slices each slice's torus part the same way and the DCN ring's steps
+// (collective.TorusSlicesDCNBytes: 2(M−1) chunks of S/(N·M) in an
+// all-reduce, M−1 in a reduce-scatter or a gather); a ring over one chip
+// of each slice (hierarchical ZeRO's, parallel.zero_group) is DCN traffic
+// alone. ok is false off a slice or without such a collective.
 func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, dcn float64, ok bool) {
-	sl, on := s.MeshSlice()
+	t, on := meshTorus(s)
 	if !on {
 		return ici, 0, false
 	}
-	pod, err := sl.Check()
-	if err != nil {
-		return ici, 0, false
-	}
-	t := sl.Torus(pod)
 	for _, c := range tl.Collectives {
-		if c.Algorithm != "torus" || !slices.Contains(c.GPUs, 0) {
+		if !slices.Contains(c.GPUs, 0) {
+			continue
+		}
+		if c.Algorithm == "ring" && acrossSlices(&t, c.GPUs) {
+			dcn += ringBytes(c.Name, len(c.GPUs), c.Bytes) // every hop of the ring crosses the DCN
+			ok = true
+		}
+		if c.Algorithm != "torus" {
 			continue
 		}
 		g, _, box := torusBox(&t, c.GPUs)
-		m := 1
 		if !box {
+			var m int
 			if g, _, m, box = slicesBox(&t, c.GPUs); !box {
 				continue
 			}
-			dcn += 2 * float64(m-1) * float64(c.Bytes) / float64(g.Group()*m)
+			dcn += collective.TorusSlicesDCNBytes(c.Name, g, m, c.Bytes)
 		}
 		b := collective.TorusAxisBytes(c.Name, g, c.Bytes)
-		if m > 1 {
-			b = collective.TorusAxisBytes(collective.OpAllReduce, g, c.Bytes) // a reduce-scatter and an all-gather on each slice
-		}
 		for a := range ici {
 			ici[a] += b[a]
 		}
@@ -191,24 +191,78 @@ func TorusTraffic(s scenario.Scenario, tl *timeline.Timeline) (ici [3]float64, d
 	return ici, dcn, ok
 }
 
-// torusTraffic is TorusTraffic as a caption part: the bytes chip 0
-// receives a step along each axis of the slice (and over the DCN).
-func torusTraffic(s scenario.Scenario, tl *timeline.Timeline) (strategy.Part, bool) {
-	ici, dcn, ok := TorusTraffic(s, tl)
+// acrossSlices reports whether gpus are one chip in each of several
+// slices (a hierarchical ZeRO's all-reduce across its groups).
+func acrossSlices(t *topo.Torus, gpus []int) bool {
+	seen := make([]bool, t.Slices)
+	for _, id := range gpus {
+		sl, _ := t.Coord(id)
+		if seen[sl] {
+			return false
+		}
+		seen[sl] = true
+	}
+	return len(gpus) > 1
+}
+
+// ringBytes is the bytes each of n ranks receives in a ring op of S bytes
+// (Patarasuk & Yuan 2009): (n−1)/n·S in a reduce-scatter or an
+// all-gather, twice that in an all-reduce; 0 for other ops.
+func ringBytes(op collective.Op, n int, s units.Bytes) float64 {
+	b := float64(n-1) / float64(n) * float64(s)
+	switch op {
+	case collective.OpAllReduce:
+		return 2 * b
+	case collective.OpReduceScatter, collective.OpAllGather:
+		return b
+	}
+	return 0
+}
+
+// meshTorus is s's torus, its chips numbered as its mesh lays them out;
+// ok is false off a slice.
+func meshTorus(s scenario.Scenario) (topo.Torus, bool) {
+	sl, on := s.MeshSlice()
+	if !on {
+		return topo.Torus{}, false
+	}
+	pod, err := sl.Check()
+	if err != nil {
+		return topo.Torus{}, false
+	}
+	return sl.Torus(pod), true
+}
+
+// torusTraffic is TorusMeshTraffic as caption parts: the bytes chip 0
+// receives a step along each axis of the slice (and over the DCN), one
+// part for each kind of parallelism that sends any.
+func torusTraffic(s scenario.Scenario, tl *timeline.Timeline) []strategy.Part {
+	mt, ok := TorusMeshTraffic(s, tl)
 	sl, _ := s.Slice()
 	if !ok {
-		return strategy.Part{}, false
+		return nil
 	}
-	text, vals := "chip 0 receives in its data-parallel torus collectives", []strategy.Value(nil)
-	for a, n := range sl.Shape {
-		if n > 1 {
-			text += " " + string("xyz"[a]) + " {}"
-			vals = append(vals, strategy.Bytes(units.Bytes(ici[a]), strategy.Size))
+	var parts []strategy.Part
+	for _, k := range []struct {
+		what string
+		t    AxisTraffic
+	}{{"its data-parallel torus collectives", mt.Data}, {"its tensor-parallel all-reduces (model axis)", mt.Model},
+		{"ring attention's keys and values (seq axis)", mt.Seq}} {
+		if k.t == (AxisTraffic{}) {
+			continue
 		}
+		text, vals := "chip 0 receives in "+k.what, []strategy.Value(nil)
+		for a, n := range sl.Shape {
+			if n > 1 {
+				text += " " + string("xyz"[a]) + " {}"
+				vals = append(vals, strategy.Bytes(units.Bytes(k.t.ICI[a]), strategy.Size))
+			}
+		}
+		if sl.Slices > 1 {
+			text += ", DCN {}"
+			vals = append(vals, strategy.Bytes(units.Bytes(k.t.DCN), strategy.Size))
+		}
+		parts = append(parts, strategy.Figure(text+" a step", vals...))
 	}
-	if sl.Slices > 1 {
-		text += ", DCN {}"
-		vals = append(vals, strategy.Bytes(units.Bytes(dcn), strategy.Size))
-	}
-	return strategy.Figure(text+" a step", vals...), true
+	return parts
 }

@@ -94,7 +94,8 @@ func TestScalingBookLLaMA70B(t *testing.T) {
 // in detailed fidelity each takes its closed form (collective.TorusTime)
 // within 0.5%, each group on links of its own; over two slices the data
 // axis's all-reduce is the hierarchical one (collective.TorusSlicesTime:
-// each torus, the DCN ring, each torus).
+// each torus, the DCN ring, each torus), and an fsdp axis's
+// reduce-scatters (torus, then DCN) and gathers (DCN, then torus) are too.
 func TestTrainingTorusCollectives(t *testing.T) {
 	const head = `strategy: training
 fidelity: detailed
@@ -102,7 +103,9 @@ model: {layers: 2, hidden: 512, heads: 8, ffn_hidden: 2048, vocab: 1024, seq_len
 cluster: {gpu: tpu-v5p, topology: 4x4x4}
 parallel: {microbatches: 1, micro_batch_size: 1, mesh: `
 	g := collective.Grid{Dims: [3]int{1, 4, 4}, Wrap: [3]bool{false, true, true}}
-	for _, mesh := range []string{"{data: 16, model: 4}}", "{fsdp: 16, model: 4}}", "{data: 32, model: 4}}\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}"} {
+	for _, mesh := range []string{"{data: 16, model: 4}}", "{fsdp: 16, model: 4}}", "{data: 32, model: 4}}\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}",
+		"{data: 2, fsdp: 16, model: 4}}\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}",
+		"{data: 32, model: 4}, zero: 1}\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}"} {
 		text := head + mesh
 		if strings.Contains(mesh, "slices") { // the cluster line given twice: keep the second
 			text = strings.Replace(text, "cluster: {gpu: tpu-v5p, topology: 4x4x4}\n", "", 1)
@@ -134,7 +137,7 @@ parallel: {microbatches: 1, micro_batch_size: 1, mesh: `
 				if err != nil {
 					t.Fatal(err)
 				}
-				want = collective.TorusSlicesTime(g, 2, c.Bytes, 1000, 90*units.GBps, da, dbw)
+				want = collective.TorusSlicesTime(string(c.Name), g, 2, c.Bytes, 1000, 90*units.GBps, da, dbw)
 			}
 			got := (c.End - c.Start).Seconds()
 			worst = max(worst, math.Abs(got/want-1))

@@ -124,16 +124,14 @@ func torusOp(op collective.Op) bool {
 
 // box is the torus grid gpus form for op, its slices (1 within one) and
 // the index in gpus of each of its ranks: a box of one slice (torusBox),
-// or, for an all-reduce, the same box in every slice (slicesBox).
+// or the same box in every slice (slicesBox), whose all-reduce,
+// reduce-scatter and all-gather are hierarchical (torus, then DCN).
 func (tr *iteration) box(op collective.Op, gpus []int) (g collective.Grid, order []int, slices int, ok bool) {
 	if !torusOp(op) {
 		return g, nil, 0, false
 	}
 	if g, order, ok = torusBox(tr.topo.Torus, gpus); ok {
 		return g, order, 1, true
-	}
-	if op != collective.OpAllReduce {
-		return g, nil, 0, false // across slices the torus collectives do the all-reduce only
 	}
 	return slicesBox(tr.topo.Torus, gpus)
 }
@@ -159,7 +157,7 @@ func (tr *iteration) torusTime(op collective.Op, gpus []int, bytes units.Bytes) 
 	if err != nil {
 		return 0, false
 	}
-	return collective.TorusSlicesTime(g, m, bytes, alpha, bw, da, dbw), true
+	return collective.TorusSlicesTime(string(op), g, m, bytes, alpha, bw, da, dbw), true
 }
 
 // torusCollective adds op over gpus as a torus collective when they are a
@@ -185,10 +183,7 @@ func (tr *iteration) torusCollective(op collective.Op, purpose string, gpus, rea
 		}
 		return done, true, nil
 	}
-	sch, err := collective.TorusSchedule(op, g, bytes)
-	if m > 1 {
-		sch, err = collective.TorusSlicesAllReduce(g, m, bytes)
-	}
+	sch, err := collective.TorusSlicesSchedule(op, g, m, bytes)
 	if err != nil {
 		return nil, true, err
 	}

@@ -3,8 +3,10 @@
 package training
 
 import (
+	"math"
 	"testing"
 
+	"paraplay/sim/scenario"
 	"paraplay/sim/topo"
 )
 
@@ -82,6 +84,45 @@ func TestSlicesBox(t *testing.T) {
 		for r, i := range order {
 			if want := r/4*64 + r%4; c.gpus[i] != want {
 				t.Errorf("%s: rank %d is chip %d; want %d", c.name, r, c.gpus[i], want)
+			}
+		}
+	}
+}
+
+// TestSlicesFidelitiesAgree: a training step whose FSDP or ZeRO axis spans
+// two slices (its reduce-scatters and gathers hierarchical: torus, then
+// DCN) takes the same time within 2%, and so do its data-parallel
+// collectives together, whether each is one span of the closed form
+// (analytic) or every message (detailed).
+func TestSlicesFidelitiesAgree(t *testing.T) {
+	for _, mesh := range []string{"{data: 2, fsdp: 16, model: 4}", "{data: 32, model: 4}, zero: 1", "{data: 2, fsdp: 16, seq: 4}"} {
+		var got, comm [2]float64
+		for i, fid := range []string{"analytic", "detailed"} {
+			s, err := scenario.Parse([]byte("strategy: training\nfidelity: " + fid +
+				"\nmodel: {layers: 2, hidden: 512, heads: 8, ffn_hidden: 2048, vocab: 1024, seq_len: 512}" +
+				"\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}\nparallel: {microbatches: 2, micro_batch_size: 1, mesh: " + mesh + "}"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			tl, err := Simulate(s)
+			if err != nil {
+				t.Fatalf("%s %s: %v", mesh, fid, err)
+			}
+			got[i] = tl.Summarize().Iteration.Seconds()
+			for _, c := range tl.Collectives {
+				if c.Purpose == "dp" || c.Purpose == "zero" {
+					comm[i] += (c.End - c.Start).Seconds()
+				}
+			}
+		}
+		for _, c := range []struct {
+			what string
+			v    [2]float64
+		}{{"step", got}, {"data-parallel collectives", comm}} {
+			if e := c.v[1]/c.v[0] - 1; c.v[0] == 0 || math.Abs(e) > 0.02 {
+				t.Errorf("%s: %s detailed %.4g s, analytic %.4g s (%+.2f%%); want within 2%%", mesh, c.what, c.v[1], c.v[0], 100*e)
+			} else {
+				t.Logf("%s: %s detailed %.4g s, analytic %.4g s (%+.3f%%)", mesh, c.what, c.v[1], c.v[0], 100*e)
 			}
 		}
 	}

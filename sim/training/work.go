@@ -37,7 +37,9 @@ import (
 // ring(n) being collective.Messages of the ring all-reduce (2(n−1)n) or
 // reduce-scatter (n(n−1)); both ring terms double on a cluster of several
 // nodes, where a group across nodes runs on channels and each GPU sends
-// two messages a step, over NVLink and through its NIC (ringConfig).
+// two messages a step, over NVLink and through its NIC (ringConfig), and on
+// a TPU slice, whose hosts are such nodes and whose torus collectives send
+// at most two messages a chip and step, one each way along an axis.
 // Engine events: 4 per group op (G/(tp·cp) of
 // them per span of a GPU) and per closed form, budget.EventsPerItem per
 // transfer. An imperfect
@@ -313,8 +315,8 @@ func detailedTransfers(s scenario.Scenario, v, m, b float64) budget.Count {
 		op = "reduce_scatter"
 	}
 	channels := 1.0
-	if s.Cluster.Nodes > 1 {
-		channels = 2
+	if s.Cluster.Nodes > 1 || s.Cluster.Topology != "" {
+		channels = 2 // a TPU slice's hosts are nodes to a ring over chip ids; a torus schedule sends at most two messages a chip and step
 	}
 	grad := 0.0
 	sg := float64(p.ShardGroup())

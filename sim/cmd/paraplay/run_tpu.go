@@ -16,8 +16,8 @@ import (
 // Scale Your Model'): the tokens per data shard at which the
 // data-parallel torus all-reduce would take as long as the backward pass,
 // against e·C / W_ici (Part 5); the bytes chip 0 receives along each
-// torus axis and the DCN in the run's torus collectives
-// (training.TorusTraffic); and, with training.tokens, the days to train
+// torus axis and the DCN, by mesh axis (writeMeshTraffic); and, with
+// training.tokens, the days to train
 // against 6·N·T / (chips·e·C) (Part 6). Nothing for other runs.
 func writeTorusBook(w io.Writer, s scenario.Scenario, tl *timeline.Timeline) error {
 	if _, ok := s.Slice(); !ok || s.Strategy != training.Name {
@@ -30,15 +30,40 @@ func writeTorusBook(w io.Writer, s scenario.Scenario, tl *timeline.Timeline) err
 			return err
 		}
 	}
-	if ici, dcn, ok := training.TorusTraffic(s, tl); ok {
-		if _, err := fmt.Fprintf(w, "  torus traffic         chip 0 receives x %.3f, y %.3f, z %.3f GiB over ICI and %.3f GiB over the DCN a step in its torus collectives\n",
-			ici[0]/(1<<30), ici[1]/(1<<30), ici[2]/(1<<30), dcn/(1<<30)); err != nil {
-			return err
-		}
+	if err := writeMeshTraffic(w, s, tl); err != nil {
+		return err
 	}
 	if days, book, ok := training.TrainingDays(s, sum); ok {
 		_, err := fmt.Fprintf(w, "  the book's estimate   6·N·T/(chips·e·C) = %.1f days; simulated %.1f (%+.1f%%)\n", book, days, 100*(days/book-1))
 		return err
+	}
+	return nil
+}
+
+// writeMeshTraffic prints the bytes chip 0 receives a step along each
+// torus axis and over the DCN (training.TorusMeshTraffic), a row for each
+// kind of parallelism that sends any: data (the data-parallel and
+// ZeRO/FSDP collectives), model (tensor-parallel all-reduces) and seq
+// (ring attention's keys and values).
+func writeMeshTraffic(w io.Writer, s scenario.Scenario, tl *timeline.Timeline) error {
+	mt, ok := training.TorusMeshTraffic(s, tl)
+	if !ok {
+		return nil
+	}
+	if _, err := fmt.Fprintf(w, "  torus traffic         chip 0 receives a step (GiB)   x ICI    y ICI    z ICI      DCN\n"); err != nil {
+		return err
+	}
+	for _, r := range []struct {
+		name string
+		t    training.AxisTraffic
+	}{{"data (dp, ZeRO/FSDP)", mt.Data}, {"model (tp)", mt.Model}, {"seq (cp)", mt.Seq}} {
+		if r.t == (training.AxisTraffic{}) {
+			continue
+		}
+		const g = 1 << 30
+		if _, err := fmt.Fprintf(w, "    %-47s %8.3f %8.3f %8.3f %8.3f\n", r.name, r.t.ICI[0]/g, r.t.ICI[1]/g, r.t.ICI[2]/g, r.t.DCN/g); err != nil {
+			return err
+		}
 	}
 	return nil
 }

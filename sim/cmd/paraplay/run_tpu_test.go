@@ -15,6 +15,10 @@ func TestRunPrintsTheScalingBookLines(t *testing.T) {
 		{"scaling-book-dp-one-axis.yaml", "compute-bound above 2380 tokens per chip (the book's e·C/W_ici: 2550"},
 		{"scaling-book-dp-three-axes.yaml", "compute-bound above 822 tokens per chip (the book's e·C/W_ici: 850"},
 		{"scaling-book-llama3-70b-v5p.yaml", "6·N·T/(chips·e·C) = 44.7 days; simulated 47.6"},
+		// The traffic table: a row per mesh axis, x, y, z and DCN (tpu-pods.md quotes it).
+		{"tpu-v5p-two-slices-maxtext.yaml", "    data (dp, ZeRO/FSDP)                               0.000    1.578    5.317    0.292\n" +
+			"    model (tp)                                         1.500    0.000    0.000    0.000\n" +
+			"    seq (cp)                                           0.000    0.281    0.000    0.000\n"},
 	} {
 		var out, errOut bytes.Buffer
 		if code := Main([]string{"run", "../../training/testdata/" + c.file}, &out, &errOut); code != 0 {
