@@ -42,6 +42,6 @@ func (d *demo) writeStaticHTML(w interface{ WriteString(string) (int, error) }, 
 		title = "<strong>" + esc(name) + "</strong> — " + title
 	}
 	fmt.Fprintf(&b, `</tbody></table><figcaption>%s. Every figure computed when the site was built, by the simulation `+
-		`<code>paraplay run</code> runs; the browser does not run this one (the playground leaves the sequence-to-sequence hybrid, the 3D U-Net and the FlexFlow and DLPlacer searches out to stay small, and a whole TPU pod is more than its work budget).</figcaption></figure>`+"\n", title)
+		`<code>paraplay run</code> runs; the browser does not run this one (the playground leaves the sequence-to-sequence hybrid, the 3D U-Net and the FlexFlow and DLPlacer searches out to stay small).</figcaption></figure>`+"\n", title)
 	_, _ = w.WriteString(b.String())
 }

@@ -71,9 +71,11 @@ type demoView struct {
 	Beside []compareRow
 	// Static makes the block a table of the run's caption figures (with
 	// Plan: of the search, searchHTML), computed at build time, with no
-	// poster and no live demo: for runs larger than the browser's work
-	// budget, such as a whole TPU pod's, or searches longer than a page
-	// should take, which paraplay run and paraplay plan reproduce.
+	// poster and no live demo: for runs the playground leaves out to keep
+	// the wasm small, or larger than the browser's work budget
+	// (TestDemosFitTheBrowsersBudget holds the live ones to it), or
+	// searches longer than a page should take, which paraplay run and
+	// paraplay plan reproduce.
 	Static bool
 }
 

@@ -1,6 +1,7 @@
 package dataparallel
 
 import (
+	"paraplay/sim/nccltest"
 	"paraplay/sim/scenario"
 )
 
@@ -24,8 +25,11 @@ func (Strategy) Keys() scenario.Keys {
 	return scenario.Keys{Op: "all_reduce", MinGPUs: 1}
 }
 
-// Check has nothing to add to the shared keys' checks.
-func (Strategy) Check(*scenario.Scenario, scenario.Reporter) {}
+// Check adds the torus collective's checks (collective.axes on the
+// slice), as the lone collective's.
+func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
+	nccltest.CheckTorus(s, bad) // its all-reduce runs on the slice's torus (nccltest.Plan)
+}
 
 // Title is e.g. "Data parallelism on 8 GPUs".
 func (Strategy) Title(s *scenario.Scenario) string {

@@ -28,7 +28,7 @@ func (Strategy) Keys() scenario.Keys {
 // (nvls, collnet) and the torus collectives fit.
 func (Strategy) Check(s *scenario.Scenario, bad scenario.Reporter) {
 	checkInNetwork(s, bad)
-	checkTorus(s, bad)
+	CheckTorus(s, bad)
 }
 
 // Title is e.g. "ring all-reduce on 8 GPUs".

@@ -27,10 +27,10 @@ func onSlice(s scenario.Scenario) string {
 	return s.Collective.Algorithm
 }
 
-// checkTorus reports, as collective.algorithm or collective.axes, why s's
+// CheckTorus reports, as collective.algorithm or collective.axes, why s's
 // torus collective cannot run: it needs one TPU slice and an operation it
 // does; collective.axes needs a slice.
-func checkTorus(s *scenario.Scenario, bad scenario.Reporter) {
+func CheckTorus(s *scenario.Scenario, bad scenario.Reporter) {
 	c := s.Collective
 	sl, ok := s.Slice()
 	if c.Axes != "" && !ok {

@@ -104,6 +104,9 @@ func estimateItems(f *Frames, w float64) int {
 	if len(tl.Switches) == 0 {
 		links *= 3 // a line and two arrowhead strokes each
 	}
+	if g := &f.ring.g; f.ring.ok && g.block > 1 {
+		links = 3 * len(g.marks) // a torus in blocks draws its links as marks
+	}
 	fixed := 64 + 4*len(tl.GPUs) + 2*len(tl.Switches) + links
 	if f.strip.ok { // the strip of the last frame is known exactly
 		return fixed + len(f.strip.items)
@@ -133,15 +136,22 @@ func (b *builder) list() DrawList {
 	return DrawList{Width: b.w, Height: b.h, Background: colBackground, Items: b.items}
 }
 
+// rect, line and text are not inlined: the scene calls them from about
+// ninety places, and each inlined append of an Item cost the browser's
+// download a few hundred bytes.
+//
+//go:noinline
 func (b *builder) rect(id string, x, y, w, h float64, fill Color) *Item {
 	b.items = append(b.items, Item{ID: id, Shape: Rect, X: x, Y: y, W: w, H: h, Fill: fill})
 	return &b.items[len(b.items)-1]
 }
 
+//go:noinline
 func (b *builder) line(id string, x, y, x2, y2 float64, c Color, width float64) {
 	b.items = append(b.items, Item{ID: id, Shape: Line, X: x, Y: y, X2: x2, Y2: y2, Stroke: c, StrokeWidth: width})
 }
 
+//go:noinline
 func (b *builder) text(id string, x, y float64, s string, size float64, c Color, a Anchor) *Item {
 	b.items = append(b.items, Item{ID: id, Shape: Text, X: x, Y: y, Text: s, Size: b.size(size), Fill: c, Anchor: a})
 	return &b.items[len(b.items)-1]

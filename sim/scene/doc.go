@@ -10,7 +10,10 @@
 // Build lays a frame out in three bands: a header (title, "t = now / end"),
 // the network with the chunks in flight, and a timeline strip of the whole
 // run with a playhead. A timeline without switches shows its GPUs on a ring
-// joined by their direct links. One with switches shows the topology view:
+// joined by their direct links, or, when the links form a 2D or 3D torus
+// (a TPU slice), as the grid of each z plane, the planes side by side,
+// busy links in their axis's colour, and a pod's chips in blocks
+// (ring_grid.go, ring_torus.go). One with switches shows the topology view:
 // a caption naming the collective step, each node as a box holding its GPUs
 // and its switch (NVSwitch, PCIe), the network's switches in rows below
 // (leaves or rails, then the spine), every link coloured by its load at t
@@ -82,6 +85,10 @@
 //	gpu/<i>, gpu/<i>/label, gpu/<i>/state
 //	                                   GPU i's box, name and activity
 //	link/<id>, link/<id>/head/{a,b}    a directed link and its arrowhead (ring only)
+//	torus/mark/<k>                     a torus's mark: the z links between two planes,
+//	                                   or a plane's x or y links when its chips are
+//	                                   drawn in blocks (ring_torus.go)
+//	torus/axis/<k>                     the key naming which way axis k runs (3D)
 //	node/<n>, node/<n>/label           node n's group box (topology view)
 //	node/<n>/gpus, node/<n>/gpus/<state>  node n's GPUs as one bar split by state, when
 //	                                   their boxes would be under 3 px (~1,000 GPUs)

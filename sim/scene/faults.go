@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -54,7 +55,7 @@ func (b *builder) gpuFaults(tl *timeline.Timeline, t units.Time, cx, cy []float6
 	}
 	for g := range cx {
 		st, factor := tl.StateAt(g, t)
-		if st == "" {
+		if st == "" || math.IsNaN(cx[g]) {
 			continue
 		}
 		id := "gpu/" + itoa(g) + "/fault"

@@ -42,6 +42,7 @@ type Frames struct {
 	ring     ringMemo     // the last ring layout
 	loadsBuf []float64    // link loads, by link id
 	busyBuf  []bool       // ring links carrying a transfer, by link id
+	inColl   []int32      // by GPU, 1 + the torus collective it is in at t (0: none)
 	actsBuf  []activity   // what each GPU does at the frame's instant, by GPU id
 	legend   []legendItem // the legend's swatches, made on first use
 	bld      builder      // the frame being built, kept so it need not escape

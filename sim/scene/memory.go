@@ -78,14 +78,14 @@ func (b *builder) memory(t units.Time, r box) {
 		b.text("mem/title", r.x0, r.y0+size, truncate("memory: not modelled", size, r.w()), size, colMuted, AnchorStart)
 		return
 	case L.perGPUCapacity:
-		title += " · line: HBM " + gib(b.f.metrics.capacityOf(tl))
+		title += " · line: HBM " + gib(b.f.metrics.hbm)
 	default:
 		title += " (no HBM size)"
 	}
 	room := r.w()
 	if msg, c := b.f.metrics.memAlert(); msg != "" {
 		b.text("mem/oom", r.x1, r.y0+size, msg, size, c, AnchorEnd).Bold = true
-		room -= textWidth(msg, size) + 8*b.s // the title stops short of it
+		room -= 1.25*textWidth(msg, size) + 8*b.s // the title stops short of it (bold is wider than textWidth's estimate)
 	}
 	b.text("mem/title", r.x0, r.y0+size, truncate(title, size, room), size, colMuted, AnchorStart)
 	legendTop := b.memLegend(r)
@@ -114,15 +114,6 @@ func (b *builder) memory(t units.Time, r box) {
 
 // memGPUs are the GPUs with a memory bar, by default the strip's rows.
 func (b *builder) memGPUs() []int { return b.f.look.memGPUs(b.f) }
-
-// capacityOf is the HBM the panel's title names: the largest.
-func (m metrics) capacityOf(tl *timeline.Timeline) units.Bytes {
-	var c units.Bytes
-	for i := range tl.Memory {
-		c = max(c, tl.Memory[i].Capacity)
-	}
-	return c
-}
 
 // memScale reports whether every shown GPU has a capacity (each bar is
 // then scaled to its own), and the largest peak of the shown GPUs, which

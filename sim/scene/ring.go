@@ -30,6 +30,14 @@ type ringLayout struct {
 	bw, bh float64   // box size
 	rx, ry float64   // radii of the ellipse the centres lie on
 	segs   []segment // by link id
+	// A torus's layout (layoutTorus) also keeps its chips along each
+	// axis, the side of the blocks its chips are drawn in (1: one by
+	// one), its planes, each link's axis (-1: none) and its marks.
+	dims   [3]int
+	block  int
+	planes []box
+	axis   []int8
+	marks  []mark
 }
 
 // segment is a link drawn from the edge of its source box to the edge of its
@@ -49,8 +57,8 @@ func (g segment) at(f float64) (x, y float64) {
 // the top and the ids running clockwise, with boxes as large as the spacing
 // allows.
 func layoutRing(tl *timeline.Timeline, top, bottom, w, s float64) ringLayout {
-	if x, y := torusGrid(tl); x > 0 {
-		return layoutGrid(tl, x, y, top, bottom, w, s)
+	if d := torusDims(tl); d[0] > 0 {
+		return layoutTorus(tl, d, top, bottom, w, s)
 	}
 	n := len(tl.GPUs)
 	halfW, halfH := w/2-12*s, (bottom-top)/2
@@ -139,16 +147,30 @@ func (b *builder) links(tl *timeline.Timeline, g ringLayout, t units.Time) {
 			}
 		}
 	}
+	var axisBusy [3]bool
+	if g.axis != nil {
+		axisBusy = b.collectiveLinks(tl, g, t, busy)
+		if g.block > 1 { // every link is a mark's
+			b.marks(g, axisBusy)
+			return
+		}
+	}
 	for i, sg := range g.segs {
-		if !sg.ok {
+		if !sg.ok || g.marked(i) {
 			continue
 		}
 		c, width := colLink, 1.5*b.s
 		if busy[i] {
 			c, width = stateStyle[Communicating].fill, 3.5*b.s
+			if g.axis != nil && g.axis[i] >= 0 {
+				c = axisColors[g.axis[i]]
+			}
 		}
 		b.line(b.f.ids.link.at(i), sg.x1, sg.y1, sg.x2, sg.y2, c, width)
 		b.arrowhead(i, sg, c, width)
+	}
+	if g.axis != nil {
+		b.marks(g, axisBusy)
 	}
 }
 
@@ -181,6 +203,9 @@ func (b *builder) gpus(tl *timeline.Timeline, cx, cy []float64, bw, bh float64, 
 	nameSize, stateSize := b.size(min(13*b.fs, bh*0.36)), b.size(min(11*b.fs, bh*0.3))
 	twoLines := bh >= nameSize+stateSize+8*b.s
 	for i := range cx {
+		if math.IsNaN(cx[i]) {
+			continue // inside a torus's block, drawn by its first chip
+		}
 		id := b.f.ids.gpu.at(i)
 		a := acts[i]
 		fill, text := a.state.fill(), a.state.textColor()

@@ -203,6 +203,7 @@ type metrics struct {
 	mfu             float64
 	bubble          float64
 	peak, capacity  units.Bytes // the largest peak over GPUs, and that GPU's HBM
+	hbm             units.Bytes // the largest HBM of all, which the memory panel's title names
 	oom             int         // GPUs whose peak exceeds their HBM
 	nearOOM         int         // GPUs whose peak is above 90% of their HBM and within it
 	// iterations and lost count the completed and aborted iterations of
@@ -241,6 +242,7 @@ func trainingMetrics(tl *timeline.Timeline, counts func(*timeline.Memory) bool) 
 	}
 	for i := range tl.Memory {
 		mem := &tl.Memory[i]
+		m.hbm = max(m.hbm, mem.Capacity)
 		if counts != nil && !counts(mem) {
 			continue
 		}

@@ -158,7 +158,10 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	}
 	c, k := spansPerOp(p), 0.0
 	if s.Compression.Enabled() {
-		k = 1
+		k = 1 // a codec span per bucket's collective (dataparallel.go, compress)
+		if f := SDPOf(&s).Fraction; real && f != 0 {
+			k = float64(1 + dp) // subnetwork data parallelism sums each bucket in 1 + dp groups (sdpWork)
+		}
 	}
 	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets + codecSpans(s, ops))
 	spans := budget.Count{N: spansN, Why: fmt.Sprintf("%g GPUs × %g ops (%g parallel.microbatches × %g chunks)", g, ops, m, v),
@@ -288,8 +291,8 @@ const opListBytes = 4 << 10
 // embedding or the head, in bf16, one bucket per 25 MB, plus one.
 func bucketBound(s scenario.Scenario, stages float64) float64 {
 	mdl, err := s.Model.Resolve()
-	if err != nil {
-		return 8
+	if err != nil || mdl.IsMoE() {
+		return 8 // the cap; a mixture's layers also hold its experts, which 16h² leaves out
 	}
 	layers := math.Ceil(float64(mdl.Layers) / stages)
 	if split, err := stageLayers(s.Parallel, mdl.Layers, int(stages)); err == nil {
