@@ -50,6 +50,7 @@ WASM_COLD=(
 	github.com/hajimehoshi/ebiten/v2/internal/builtinshader
 	github.com/hajimehoshi/ebiten/v2/internal/png
 	paraplay/wasm/playground
+	paraplay/sim/jsonout
 )
 
 build_wasm() {

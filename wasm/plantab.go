@@ -46,7 +46,7 @@ type planTab struct {
 	mu      sync.Mutex
 	next    *plan.Search
 	showReq *bool
-	state   map[string]any
+	state   string // planState()'s JSON
 
 	search  *plan.Search
 	shown   bool
@@ -58,7 +58,7 @@ type planTab struct {
 }
 
 func newPlanTab(b *bridge) *planTab {
-	pt := &planTab{state: map[string]any{"active": false, "shown": false}}
+	pt := &planTab{state: `{"active":false,"shown":false}`}
 	b.fn("plan", func(args []js.Value) any {
 		q, err := url.ParseQuery(strings.TrimPrefix(arg(args, 0), "?"))
 		var s *plan.Search
@@ -90,7 +90,7 @@ func newPlanTab(b *bridge) *planTab {
 	b.fn("planState", func([]js.Value) any {
 		pt.mu.Lock()
 		defer pt.mu.Unlock()
-		return parseJSON(mapJSON(pt.state))
+		return parseJSON(pt.state)
 	})
 	return pt
 }
@@ -162,16 +162,17 @@ func (pt *planTab) plan(id string) *plan.Plan {
 	return nil
 }
 
-// publish updates what planState() returns.
+// publish updates what planState() returns (playground.PlanStateJSON:
+// the map of boxed values this was cost the wasm about 6 KB of code).
 func (pt *planTab) publish() {
 	pr := pt.search.Progress()
-	st := map[string]any{"active": true, "shown": pt.shown, "phase": pr.Phase, "done": pr.Done, "total": pr.Total,
-		"fraction": pr.Fraction(), "plans": pr.Plans, "screened": len(pt.search.Plans()), "outOfMemory": pr.OutOfMemory,
-		"bounded": pr.Bounded, "dominated": pr.Dominated, "simulated": pr.Simulated, "best": pr.Best.Seconds(),
-		"width": pt.dl.Width, "height": pt.dl.Height, "picked": pt.picked, "pickedN": pt.pickedN, "error": ""}
+	st := playground.PlanState{Active: true, Shown: pt.shown, Phase: pr.Phase, Done: pr.Done, Total: pr.Total, Fraction: pr.Fraction(),
+		Plans: pr.Plans, Screened: len(pt.search.Plans()), OutOfMemory: pr.OutOfMemory, Bounded: pr.Bounded,
+		Dominated: pr.Dominated, Simulated: pr.Simulated, Best: pr.Best.Seconds(), Width: pt.dl.Width, Height: pt.dl.Height,
+		Picked: pt.picked, PickedN: pt.pickedN}
 	for _, it := range pt.dl.Items {
 		if it.ID == "plan/axis/cost" {
-			st["costAxis"] = true // the scatter shows dollars per million tokens
+			st.CostAxis = true // the scatter shows dollars per million tokens
 			break
 		}
 	}
@@ -182,13 +183,17 @@ func (pt *planTab) publish() {
 		id := "plan/" + strconv.Itoa(p.Index())
 		for _, it := range pt.dl.Items {
 			if it.ID == id && it.Shape == scene.Rect {
-				st["bestX"], st["bestY"], st["bestID"] = it.X+it.W/2, it.Y+it.H/2, id
+				st.BestX, st.BestY, st.BestID = it.X+it.W/2, it.Y+it.H/2, id
 				break
 			}
 		}
 	}
+	buf, err := playground.PlanStateJSON(st)
+	if err != nil { // a NaN
+		buf = []byte(`{"active":true,"shown":false,"error":"plan state: not a number"}`)
+	}
 	pt.mu.Lock()
-	pt.state = st
+	pt.state = string(buf)
 	pt.mu.Unlock()
 }
 

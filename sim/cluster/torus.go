@@ -36,6 +36,9 @@ const MaxSlices = 64
 // "x" ("16", "4x4", "4x4x8"), the missing axes 1.
 func ParseShape(text string) ([3]int, error) {
 	shape := [3]int{1, 1, 1}
+	if len(text) > 32 { // an address's text: not echoed whole
+		return shape, fmt.Errorf("is %d characters long; want a shape such as 4x4x8", len(text))
+	}
 	parts := strings.Split(strings.TrimSpace(text), "x")
 	if len(parts) > 3 {
 		return shape, fmt.Errorf("%q has %d axes; want 1 to 3, e.g. 4x4x8", text, len(parts))

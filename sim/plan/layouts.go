@@ -1,13 +1,6 @@
-//go:build !js
-
 package plan
 
 import (
-	"fmt"
-	"sort"
-	"strconv"
-	"strings"
-
 	"paraplay/sim/scenario"
 	"paraplay/sim/topo"
 )
@@ -38,16 +31,21 @@ func meshLayouts(base scenario.Scenario, tp, cp, dp int, all bool) []string {
 	t := sl.Torus(pod)
 	axes := []int{tp, cp, dp / max(t.Slices, 1)}
 	var out []string
-	seen := map[string]bool{}
+	var seen [6][3][3]int64
+	n := 0
+layouts:
 	for _, o := range orders {
 		key, ok := layoutKey(t, o, axes)
-		if !ok || all {
-			key = "order " + layoutName(o) // uneven: never merged
+		if ok && !all { // an uneven order (!ok) is never merged
+			for _, k := range seen[:n] {
+				if k == key {
+					continue layouts
+				}
+			}
+			seen[n] = key
+			n++
 		}
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, layoutName(o))
-		}
+		out = append(out, layoutName(o))
 	}
 	return out
 }
@@ -67,30 +65,32 @@ func axesName(o [3]int) string {
 
 // layoutKey describes where the mesh axes (sizes inner first: model, seq,
 // data) land when chip ids run through t's axes in order o: for each mesh
-// axis, the runs of torus axes it takes, each as the axis's chips,
-// wraparound, host width over several slices (and, on a twisted torus, which axis), the chips
-// taken and their stride. A model or data axis whose runs all have stride
-// 1 is a box of the torus, whose collectives (torus boxes, torus.go in
-// sim/training) do not depend on the order of its runs, so they are
-// sorted; a seq axis keeps its order (ring attention passes along the
-// ranks). ok is false when a mesh axis ends part-way through a torus axis
-// it does not divide (its groups are then not boxes of one shape).
-func layoutKey(t topo.Torus, o [3]int, axes []int) (string, bool) {
+// axis, the runs of torus axes it takes (at most three), each packed in
+// one number (the axis's chips, the chips taken and their stride, 11 bits
+// each; wraparound; host width over several slices; on a twisted torus,
+// which axis), 0 past its last run. Integers rather than text keep the
+// browser's copy of the planner small. A model or data axis whose runs
+// all have stride 1 is a box of the torus, whose collectives (torus
+// boxes, torus.go in sim/training) do not depend on the order of its
+// runs, so they are sorted; a seq axis keeps its order (ring attention
+// passes along the ranks). ok is false when a mesh axis ends part-way
+// through a torus axis it does not divide (its groups are then not boxes
+// of one shape).
+func layoutKey(t topo.Torus, o [3]int, axes []int) (key [3][3]int64, ok bool) {
 	var rem [3]int
 	for p, a := range o {
 		rem[p] = t.Dims[a]
 	}
-	var b strings.Builder
 	p := 0
 	for k, n := range axes {
-		var runs []string
+		runs := key[k][:0]
 		box := true
 		for n > 1 {
 			for p < 3 && rem[p] == 1 {
 				p++
 			}
-			if p == 3 {
-				return "", false
+			if p == 3 || len(runs) == 3 {
+				return key, false
 			}
 			a, r, take := o[p], rem[p], rem[p]
 			switch {
@@ -98,7 +98,7 @@ func layoutKey(t topo.Torus, o [3]int, axes []int) (string, bool) {
 			case r%n == 0:
 				take = n
 			default:
-				return "", false
+				return key, false
 			}
 			id, host := -1, 0
 			if t.Twisted {
@@ -107,21 +107,18 @@ func layoutKey(t topo.Torus, o [3]int, axes []int) (string, bool) {
 			if t.Slices > 1 {
 				host = t.Host[a] // one slice has no host links (topo.BuildTorus)
 			}
-			var run []byte
-			for _, v := range []int{t.Dims[a], boolInt(t.Wrap[a]), host, id, take, t.Dims[a] / r} {
-				run = append(strconv.AppendInt(run, int64(v), 10), ',')
-			}
-			runs = append(runs, string(run))
+			runs = append(runs, int64(t.Dims[a])|int64(take)<<11|int64(t.Dims[a]/r)<<22|
+				int64(boolInt(t.Wrap[a]))<<33|int64(host)<<34|int64(id+1)<<40)
 			box = box && t.Dims[a] == r
 			rem[p], n = r/take, n/take
 		}
-		if box && k != 1 {
-			sort.Strings(runs)
+		for i := 1; box && k != 1 && i < len(runs); i++ {
+			for j := i; j > 0 && runs[j] < runs[j-1]; j-- {
+				runs[j], runs[j-1] = runs[j-1], runs[j]
+			}
 		}
-		b.WriteString(strings.Join(runs, ";"))
-		b.WriteByte('|')
 	}
-	return b.String(), true
+	return key, true
 }
 
 func boolInt(v bool) int {
@@ -129,14 +126,4 @@ func boolInt(v bool) int {
 		return 1
 	}
 	return 0
-}
-
-// meshLabel names a TPU plan's mesh and the torus axes it fills, "" off a
-// slice.
-func meshLabel(m scenario.Mesh) string {
-	if !m.Set() {
-		return ""
-	}
-	o, _ := m.Order()
-	return fmt.Sprintf("mesh data %d × fsdp %d × seq %d × model %d on %s", max(m.Data, 1), max(m.FSDP, 1), max(m.Seq, 1), max(m.Model, 1), axesName(o))
 }

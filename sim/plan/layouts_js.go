@@ -1,11 +1,11 @@
+//go:build js
+
 package plan
 
 import "paraplay/sim/scenario"
 
-// The browser's planner lays a slice's meshes on x, y, z only (the
-// layout search is host-only, layouts.go, to keep the wasm small) and
-// labels them by their degrees.
-
-func meshLayouts(scenario.Scenario, int, int, int, bool) []string { return []string{""} }
+// The browser's planner labels a slice's meshes by their degrees and
+// layout (Plan.Label), not by the mesh's axes (layouts_label.go): the
+// wasm budget.
 
 func meshLabel(scenario.Mesh) string { return "" }

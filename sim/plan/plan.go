@@ -226,6 +226,9 @@ func (p *Plan) Label() string {
 	if len(dims) == 0 {
 		dims = []string{"one GPU"}
 	}
+	if l := q.Mesh.Layout; l != "" { // the torus axes a TPU mesh fills (the browser's label; the host's is meshLabel)
+		dims = append(dims, "on "+l)
+	}
 	if l := meshLabel(q.Mesh); l != "" { // a TPU slice: the mesh and the torus axes it fills
 		dims = []string{l}
 	}

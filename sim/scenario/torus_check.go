@@ -55,7 +55,7 @@ func (s *Scenario) validateTorus(keys Keys, bad Reporter) {
 func (s *Scenario) validateMesh(shape [3]int, bad Reporter) {
 	m := s.Parallel.Mesh
 	if _, ok := m.Order(); !ok {
-		bad("parallel.mesh.layout", "is %q; want torus axes x, y, z, each at most once, innermost first (e.g. zxy)", m.Layout)
+		bad("parallel.mesh.layout", "is %q; want torus axes x, y, z, each at most once, innermost first (e.g. zxy)", m.Layout[:min(len(m.Layout), 8)])
 	}
 	if !m.Set() {
 		if m.Layout != "" {

@@ -44,6 +44,16 @@
     $("plan-status").textContent = r.ok ? "Searching…" : r.error;
   }
 
+  // formLayout writes a picked plan's mesh layout on a 2D TPU slice as
+  // the form's layout select does: the planner names the layouts with the
+  // slice's z axis of one chip (yxz), the select without it (yx).
+  function formLayout(query) {
+    const q = new URLSearchParams(query), l = q.get("mesh_layout") || "";
+    if (!l || (q.get("topology") || "").split("x").length !== 2) return query;
+    if (l.replace("z", "") === "xy") q.delete("mesh_layout"); else q.set("mesh_layout", l.replace("z", ""));
+    return q.toString();
+  }
+
   function frame() {
     const st = app.planState();
     if (st.active) {
@@ -60,7 +70,7 @@
       b.textContent = st.shown ? "Animation" : "Plans";
       if (st.pickedN !== seen) {
         seen = st.pickedN;
-        document.dispatchEvent(new CustomEvent("paraplay-run", { detail: st.picked }));
+        document.dispatchEvent(new CustomEvent("paraplay-run", { detail: formLayout(st.picked) }));
       }
     }
     requestAnimationFrame(frame);

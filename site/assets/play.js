@@ -86,10 +86,25 @@
     return r;
   }
 
-  function formQuery() {
-    const q = viewParams();
+  // derived lists the controls a TPU mesh in the form stands for: dp, tp,
+  // cp and pp, and zero (3) with an fsdp axis (parallel.mesh, Mesh.plan in
+  // sim/scenario/torus.go). The form shows them disabled and sends none.
+  function derived() {
+    const form = $("controls"), v = (n) => { const e = form.elements.namedItem(n); return e ? parseInt(e.value, 10) || 0 : 0; };
+    if (v("mesh_data") + v("mesh_fsdp") + v("mesh_seq") + v("mesh_model") <= 0) return [];
+    return v("mesh_fsdp") > 1 ? ["dp", "tp", "cp", "pp", "zero"] : ["dp", "tp", "cp", "pp"];
+  }
+
+  // formQuery is the form as a query, less what the mesh stands for (as it
+  // is after the change: derived). sets, the query a picked option carries
+  // (sliceSets), goes over it; its empty values drop keys.
+  function formQuery(sets) {
+    const q = viewParams(), d = derived();
     for (const e of $("controls").elements) {
-      if (e.name && e.value !== "") q.set(e.name, e.value);
+      if (e.name && e.value !== "" && !d.includes(e.name)) q.set(e.name, e.value);
+    }
+    for (const [k, v] of new URLSearchParams(sets || "")) {
+      if (v === "") q.delete(k); else q.set(k, v);
     }
     return q.toString();
   }
@@ -129,7 +144,13 @@
       if (c.kind === "select") setOptions(input, c.options);
       if (document.activeElement !== input || input.value !== c.value) input.value = c.value;
       input.setAttribute("aria-invalid", bad.includes(c.name) ? "true" : "false");
+      input.title = c.key + ": " + c.help;
       input.closest(".row").classList.toggle("inactive", !!c.inactive);
+    }
+    const d = derived();
+    for (const n of ["dp", "tp", "cp", "pp", "zero"]) {
+      const e = form.elements.namedItem(n);
+      if (e) e.disabled = d.includes(n);
     }
   }
 
@@ -155,22 +176,55 @@
       if (c.step) input.step = c.step;
       if (c.kind === "text") input.placeholder = c.help;
     }
-    input.title = c.key + ": " + c.help;
     input.addEventListener("change", () => {
       // A new operation may not know the old algorithm; auto knows them all.
       if (c.name === "op" && form.elements.namedItem("algo")) form.elements.namedItem("algo").value = "auto";
-      run(formQuery());
+      const picked = input.selectedOptions && input.selectedOptions[0];
+      run(formQuery(picked ? sliceSets(c.name, picked) : ""));
     });
     row.append(input);
     fs.append(row);
     return input;
   }
 
+  // sliceSets is what a pick of an accelerator or a TPU slice also sets
+  // (the page's half of wasm/playground/slices.go): the slice a TPU option
+  // carries and the servers' keys cleared; leaving a slice for GPUs, its
+  // keys cleared, servers of up to 8 GPUs as many as its chips, and the
+  // mesh's plan written out from the controls it fills (disabled: not
+  // sent); on a new slice, a training plan kept whole on its chips by
+  // resizing the mesh's data axis, or without a mesh dp.
+  function sliceSets(name, picked) {
+    const form = $("controls"), q = new URLSearchParams(picked.dataset.sets);
+    const val = (n) => { const e = form.elements.namedItem(n); return e ? e.value : ""; };
+    const chips = (t) => t.split("x").reduce((p, v) => p * (parseInt(v, 10) || 0), 1) * Math.max(1, parseInt(val("slices"), 10) || 1);
+    let shape = name === "topology" ? picked.value : q.get("topology");
+    if (name === "gpu" && shape) {
+      for (const k of ["nodes", "gpus_per_node", "link", "inter", "network", "oversubscription", "node_gpus"]) q.set(k, "");
+    } else if (name === "gpu" && val("topology")) {
+      const n = chips(val("topology")), per = n % 8 ? n : 8;
+      for (const k of ["topology", "slices", "twisted", "wraparound", "mesh_data", "mesh_fsdp", "mesh_seq", "mesh_model", "mesh_layout"]) q.set(k, "");
+      if (picked.value) { q.set("nodes", n / per); q.set("gpus_per_node", per); } else q.set("gpus", n);
+      for (const e of form.elements) if (e.disabled && e.name) q.set(e.name, e.value);
+    }
+    if (!shape || val("strategy") !== "training") return q.toString();
+    const n = chips(shape), prod = (ks) => ks.reduce((p, k) => p * Math.max(1, parseInt(val(k), 10) || 1), 1);
+    const mesh = ["mesh_data", "mesh_fsdp", "mesh_seq", "mesh_model"].some((k) => parseInt(val(k), 10) > 0);
+    const [key, inner] = mesh ? ["mesh_data", prod(["mesh_fsdp", "mesh_seq", "mesh_model"])] : ["dp", prod(["tp", "cp", "pp"])];
+    if (n % inner === 0) q.set(key, n / inner);
+    return q.toString();
+  }
+
   function setOptions(select, options) {
     const same = select.options.length === options.length &&
-      options.every((o, i) => select.options[i].value === o.value);
+      options.every((o, i) => select.options[i].value === o.value && select.options[i].dataset.sets === (o.sets || ""));
     if (same) return;
-    select.replaceChildren(...options.map((o) => { const e = el("option", null, o.label); e.value = o.value; return e; }));
+    select.replaceChildren(...options.map((o) => {
+      const e = el("option", null, o.label);
+      e.value = o.value;
+      e.dataset.sets = o.sets || "";
+      return e;
+    }));
   }
 
   // --- metrics ---------------------------------------------------------------

@@ -43,6 +43,10 @@ type Control struct {
 type Option struct {
 	Value string `json:"value"`
 	Label string `json:"label"`
+	// Sets is a query the page applies over the form's when this option
+	// is picked (an empty value drops the key): what keeps the scenario
+	// whole after the pick, such as a slice shape for a TPU (switchSets).
+	Sets string `json:"sets,omitempty"`
 }
 
 // labels name the controls in words; a field missing here is labelled by
@@ -50,7 +54,7 @@ type Option struct {
 var labels = map[string]string{
 	"name": "Title", "strategy": "Strategy", "gpus": "GPUs", "bw": "Link bandwidth",
 	"lat": "Link latency α", "fwd": "Forward", "bwd": "Backward", "jitter": "Jitter ±",
-	"gpu": "GPU preset", "nodes": "Nodes", "gpus_per_node": "GPUs per node",
+	"gpu": "GPU or TPU preset", "nodes": "Nodes", "gpus_per_node": "GPUs per node",
 	"link": "Intra-node link", "inter": "Inter-node link", "network": "Network",
 	"op": "Operation", "algo": "Algorithm", "size": "Buffer size S", "chunks": "Chunks", "seed": "Seed",
 	"fidelity": "Fidelity", "model": "Model preset", "dp": "Data parallel (dp)", "tp": "Tensor parallel (tp)",
@@ -61,6 +65,9 @@ var labels = map[string]string{
 	"cut": "Layers on each client (cut)", "hops": "Compute nodes (hops)", "compute_gpu": "Compute node GPU",
 	"batch": "Samples per client", "uplink": "Client uplink", "downlink": "Client downlink",
 	"client_lat": "Client latency α", "client_speeds": "Client speeds", "speed_cv": "Client speed spread (cv)",
+	"topology": "TPU slice", "slices": "Slices over DCN", "twisted": "Twisted torus", "wraparound": "Wraparound links",
+	"mesh_data": "Mesh axis data", "mesh_fsdp": "Mesh axis fsdp", "mesh_seq": "Mesh axis seq", "mesh_model": "Mesh axis model",
+	"mesh_layout": "Torus axes, model first",
 }
 
 // labelOf names a field missing from labels by the last part of its key:
@@ -108,6 +115,9 @@ func Controls(s scenario.Scenario) []Control {
 		if i := strings.IndexByte(p.Key, '.'); i > 0 {
 			c.Group = p.Key[:i]
 		}
+		if strings.HasPrefix(p.Key, "parallel.mesh.") {
+			c.Group = "mesh" // a TPU slice's mesh, a fieldset of its own
+		}
 		shape(&c, s)
 		out = append(out, c)
 	}
@@ -129,6 +139,7 @@ func shape(c *Control, s scenario.Scenario) {
 	if !c.choosePresets(s) {
 		c.shapeByName(s)
 	}
+	c.sliceMarks(s)
 	if optionalGroups[c.Group] {
 		c.Inactive = !s.Uses(c.Key)
 	}
@@ -159,7 +170,7 @@ func (c *Control) choose(vs ...string) {
 // choosePresets makes the controls that pick a strategy, a preset or a
 // collective selects of the known names; false for other controls.
 func (c *Control) choosePresets(s scenario.Scenario) bool {
-	cluster := s.Cluster.GPU != ""
+	cluster := servers(s)
 	switch c.Name {
 	case "strategy":
 		c.Options = nil
@@ -186,8 +197,16 @@ func (c *Control) choosePresets(s scenario.Scenario) bool {
 		c.choose("")
 		c.Options[0].Label = "none: ideal links"
 		for _, g := range hw.GPUs() {
-			c.Options = append(c.Options, Option{Value: g.Name, Label: g.Name})
+			o := Option{Value: g.Name, Label: g.Name}
+			if shapes, _ := shapesFor(g.Name); shapes != nil {
+				o.Label, o.Sets = g.Name+" (TPU slice)", tpuSets(s, shapes, g.Name)
+			}
+			c.Options = append(c.Options, o)
 		}
+	case "topology":
+		c.chooseSlices(s)
+	case "mesh_data", "mesh_fsdp", "mesh_seq", "mesh_model", "mesh_layout":
+		c.chooseMesh(s)
 	case "link", "inter":
 		c.choose("")
 		c.Options[0].Label = "default"
@@ -204,7 +223,7 @@ func (c *Control) choosePresets(s scenario.Scenario) bool {
 // shapeByName bounds the numbers of the cluster and the collective by
 // the scenario's limits, and marks what the other settings make moot.
 func (c *Control) shapeByName(s scenario.Scenario) {
-	cluster := s.Cluster.GPU != ""
+	cluster := servers(s)
 	switch c.Name {
 	case "network":
 		c.Options = []Option{{Value: "", Label: "default"}}
@@ -214,12 +233,13 @@ func (c *Control) shapeByName(s scenario.Scenario) {
 		_, keys, _ := scenario.KindOf(s.Strategy)
 		lo, _ := keys.GPURange() // one GPU for training, data parallelism, serving
 		c.number(float64(lo), scenario.MaxGPUs, 1)
-		c.Inactive = s.Cluster.GPUsPerNode > 0
+		c.Inactive = s.Cluster.GPUsPerNode > 0 || s.Cluster.Topology != ""
 	case "nodes":
 		c.number(0, scenario.MaxNodes, 1)
 		c.Inactive = !cluster
 	case "gpus_per_node":
 		c.number(0, scenario.MaxPerNode, 1)
+		c.Inactive = s.Cluster.Topology != ""
 	case "chunks":
 		c.number(1, scenario.MaxChunks, 1)
 	case "seed":
@@ -227,7 +247,7 @@ func (c *Control) shapeByName(s scenario.Scenario) {
 	case "jitter":
 		c.number(0, 0.9, 0.05)
 	case "bw", "lat":
-		c.Inactive = cluster
+		c.Inactive = s.Cluster.GPU != ""
 	}
 }
 

@@ -30,6 +30,9 @@ func ControlsJSON(cs []Control) ([]byte, error) {
 				w.Begin('{')
 				str(&w, "value", o.Value)
 				str(&w, "label", o.Label)
+				if o.Sets != "" {
+					str(&w, "sets", o.Sets)
+				}
 				w.End('}')
 			}
 			w.End(']')

@@ -48,8 +48,12 @@ func TestJSONAsEncodingJSON(t *testing.T) {
 	}
 	lo, hi := 1e-9, 2e21
 	same(t, "edge controls", []Control{{Name: "a<b>&\"", Options: []Option{}, Min: &lo, Max: &hi, Step: 1e-7, Inactive: true},
-		{Kind: "select", Options: []Option{{"", "default"}, {"x\u2028", "\xff"}}}}, ControlsJSON)
+		{Kind: "select", Options: []Option{{"", "default", ""}, {"x\u2028", "\xff", "a=&b=<1>"}}}}, ControlsJSON)
 	same(t, "no controls", []Control(nil), ControlsJSON)
+	same(t, "plan state", PlanState{Active: true, Shown: true, Done: 3, Total: 343, Fraction: 1.0 / 3, Plans: 336, Best: 0.110041672,
+		Width: 940, Height: 617.5, PickedN: 2, Phase: "done", Picked: "a=<b>&c=\u2028", CostAxis: true, BestX: 281.9, BestY: 1e-9, BestID: "plan/127"}, PlanStateJSON)
+	same(t, "plan state, no best", PlanState{Phase: "screening"}, PlanStateJSON)
+	same(t, "plan state, NaN", PlanState{Fraction: math.NaN()}, PlanStateJSON)
 	same(t, "empty controls", []Control{}, ControlsJSON)
 	same(t, "edge metrics", Metrics{Collectives: []CollectiveMetrics{}, GPUs: []GPUMetrics{{Busy: 5e-7}},
 		Rows: []MetricRow{}, ExposedNS: -1}, MetricsJSON)

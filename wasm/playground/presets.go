@@ -29,6 +29,12 @@ var Presets = []Preset{
 		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=ring&size=256MiB"},
 	{"2×8 H100: hierarchical", "Reduce inside each node over NVLink, then across nodes.",
 		"strategy=collective&gpu=h100-sxm&nodes=2&gpus_per_node=8&algo=hierarchical&size=256MiB"},
+	{"TPU v5e 4×4: all-gather", "A 2D torus slice: a v5e axis wraps around only at 16 chips, so these axes of 4 are lines, not rings.",
+		TPUv5eQuery},
+	{"TPU v5p 4×4×4: a named mesh", "Llama 3 8B on a 3D torus, mesh fsdp 16 × model 4: the model axis takes x. Change the mesh in the form.",
+		TPUMeshQuery},
+	{"TPU v5e 16×2: mesh layout yx", "The model axis of 16 laid y first: a 2×8 block without wraparound, not the ring along x (layout xyz).",
+		"model=megatron-7.5b&gpu=tpu-v5e&topology=16x2&mesh_fsdp=2&mesh_model=16&mesh_layout=yx&microbatches=1"},
 	{"GPipe, 4 stages", "All forwards, then all backwards: a large pipeline bubble.",
 		"gpus=4&network=ideal&tf=1ms&tb=1ms&tw=1ms&pp=4&microbatches=8&schedule=gpipe"},
 	{"1F1B, 4 stages", "One forward, one backward: the same bubble, far less activation memory.",
@@ -98,6 +104,12 @@ const (
 	ServingSiPipeQuery   = servingBase + "&gpus=4&pp=4&requests=8&prompt=256&output=12&host_time=200us&send_overhead=10us&sampling=cpu&async_host=true"
 	ServingKVQuery       = servingBase + "&gpus=2&dp=2&requests=256&prompt=256&output=512"
 	ServingSiDPQuery     = servingBase + "&gpus=4&dp=4&requests=560&prompt=992&output=32&shared_weights=fetch"
+)
+
+// The TPU presets the browser test opens.
+const (
+	TPUv5eQuery  = "strategy=collective&gpu=tpu-v5e&topology=4x4&op=all_gather&algo=torus&size=32MiB"
+	TPUMeshQuery = "model=llama3-8b&seq_len=2048&gpu=tpu-v5p&topology=4x4x4&mesh_fsdp=16&mesh_model=4&microbatches=1"
 )
 
 // The split-learning presets' queries, shared with the article's demos and
