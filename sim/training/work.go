@@ -156,13 +156,7 @@ func iterationWorkOf(s scenario.Scenario) (budget.Work, bool, error) {
 	if real && fid != ideal && dp*cp > 1 && !p.Cyclic { // cyclic relays the whole gradient
 		buckets = bucketBound(s, pp*v)
 	}
-	c, k := spansPerOp(p), 0.0
-	if s.Compression.Enabled() {
-		k = 1 // a codec span per bucket's collective (dataparallel.go, compress)
-		if f := SDPOf(&s).Fraction; real && f != 0 {
-			k = float64(1 + dp) // subnetwork data parallelism sums each bucket in 1 + dp groups (sdpWork)
-		}
-	}
+	c, k := spansPerOp(p), codecGroups(s, dp)
 	spansN := g * (c*(ops+(buckets-1)*v) + 1 + k*v*buckets + codecSpans(s, ops))
 	spans := budget.Count{N: spansN, Why: fmt.Sprintf("%g GPUs × %g ops (%g parallel.microbatches × %g chunks)", g, ops, m, v),
 		Field: "parallel.microbatches", Fix: "lower parallel.microbatches or use fewer GPUs"}
@@ -417,6 +411,19 @@ func clockFits(s scenario.Scenario) error {
 		return &scenario.FieldError{Field: "training.efficiency", Msg: "is " + fmt.Sprint(s.Training.Efficiency) + ": " + msg + "; raise training.efficiency"}
 	}
 	return &scenario.FieldError{Field: "model", Msg: msg + "; use a smaller model shape, fewer parallel.microbatches or more tp"}
+}
+
+// codecGroups bounds the codec spans a GPU makes per gradient bucket: one
+// per collective it joins (dataparallel.go, compress), which subnetwork
+// data parallelism makes 1 + dp a bucket (sdpWork).
+func codecGroups(s scenario.Scenario, dp float64) float64 {
+	switch {
+	case !s.Compression.Enabled():
+		return 0
+	case SDPOf(&s).Fraction != 0 && !s.Model.IsSynthetic():
+		return 1 + dp
+	}
+	return 1
 }
 
 // codecSpans bounds the compression spans per GPU that compressed ZeRO
