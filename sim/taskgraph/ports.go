@@ -27,13 +27,16 @@ type ports struct {
 	// (seq): the queues and the tables below name messages by it.
 	bySrc, byDst     [][]int32 // waiting messages (seq) per sender / receiver, in arrival order
 	srcPass, dstPass []uint32  // by port: the dispatch pass that last collected its queue
-	started          []bool    // by seq: the message has left its queues
 	bySeq            []int32   // op of each ready sequence number (its ports are portsOf it again: a table of them cost a 1,024-GPU ring 34 MB)
-	collected        []uint32  // by seq: dispatch pass that last collected it
-	pass             uint32
-	touched          touched
-	candidates       []int32  // ready sequence numbers of this pass's candidates
-	bits             []uint64 // scratch for sortSeqs
+	// collected[seq] is the dispatch pass that last collected message
+	// seq, or leftQueues once it has started: one table, so the queues'
+	// scans read one array (a second one, of flags, cost a 1,024-GPU ring
+	// a cache miss a message).
+	collected  []uint32
+	pass       uint32
+	touched    touched
+	candidates []int32  // ready sequence numbers of this pass's candidates
+	bits       []uint64 // scratch for sortSeqs
 }
 
 // touched lists the ports whose queues may hold a message that can start:
@@ -84,9 +87,12 @@ func (p *ports) portOf(g, peer int) int {
 	return 2 * g
 }
 
+// leftQueues marks a started message in ports.collected; the dispatch
+// passes, counted from 1, stay below it.
+const leftQueues = ^uint32(0)
+
 // size makes the per-message tables for ops ops.
 func (p *ports) size(ops int) {
-	p.started = make([]bool, ops)
 	p.collected = make([]uint32, ops)
 	p.bySeq = make([]int32, 0, ops)
 }
@@ -141,7 +147,7 @@ func (g *Graph) dispatch() {
 		}
 	}
 	for _, seq := range p.touched.ready {
-		if !p.started[seq] && p.collected[seq] != p.pass {
+		if k := p.collected[seq]; k != leftQueues && k != p.pass {
 			p.collected[seq] = p.pass
 			c = append(c, seq)
 		}
@@ -149,12 +155,12 @@ func (g *Graph) dispatch() {
 	p.touched.src, p.touched.dst, p.touched.ready = p.touched.src[:0], p.touched.dst[:0], p.touched.ready[:0]
 	p.sortSeqs(c)
 	for _, seq := range c {
-		if p.started[seq] {
+		if p.collected[seq] == leftQueues {
 			continue
 		}
 		id := p.bySeq[seq]
 		if src, dst := g.portsOf(id); !p.sending[src] && !p.receiving[dst] {
-			p.sending[src], p.receiving[dst], p.started[seq] = true, true, true
+			p.sending[src], p.receiving[dst], p.collected[seq] = true, true, leftQueues
 			g.send(id)
 		}
 	}
@@ -166,7 +172,7 @@ func (g *Graph) dispatch() {
 func (p *ports) collect(c []int32, queue *[]int32) []int32 {
 	q := *queue
 	k := 0
-	for k < len(q) && p.started[q[k]] {
+	for k < len(q) && p.collected[q[k]] == leftQueues {
 		k++
 	}
 	if k > 0 {
@@ -178,7 +184,7 @@ func (p *ports) collect(c []int32, queue *[]int32) []int32 {
 		*queue = q
 	}
 	for _, seq := range q {
-		if !p.started[seq] && p.collected[seq] != p.pass {
+		if k := p.collected[seq]; k != leftQueues && k != p.pass {
 			p.collected[seq] = p.pass
 			c = append(c, seq)
 		}
