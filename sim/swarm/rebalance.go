@@ -119,10 +119,12 @@ func (x *sim) flush(s int) {
 	}
 }
 
-// fault stops a peer (a fail_stop of the faults section) at its time.
+// fault stops a peer (a fail_stop of the faults section) at its time; a
+// fault after the last microbatch finished is past the run and changes
+// nothing (recorded, its state would lie outside the run).
 func (x *sim) fault(f scenario.Fault) {
 	p := &x.peers[f.GPU]
-	if !p.alive {
+	if !p.alive || len(x.done) >= x.y.Microbatches {
 		return
 	}
 	p.alive = false
