@@ -22,7 +22,14 @@ func bookRun(t *testing.T, name string) (scenario.Scenario, *timeline.Timeline, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := scenario.Parse(data)
+	s, tl := textRun(t, string(data))
+	return s, tl, tl.Summarize()
+}
+
+// textRun parses the scenario text and simulates it.
+func textRun(t *testing.T, text string) (scenario.Scenario, *timeline.Timeline) {
+	t.Helper()
+	s, err := scenario.Parse([]byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +37,7 @@ func bookRun(t *testing.T, name string) (scenario.Scenario, *timeline.Timeline, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	return s, tl, tl.Summarize()
+	return s, tl
 }
 
 // TestScalingBookTokensPerChip reproduces the scaling book's bound for
@@ -110,14 +117,7 @@ parallel: {microbatches: 1, micro_batch_size: 1, mesh: `
 		if strings.Contains(mesh, "slices") { // the cluster line given twice: keep the second
 			text = strings.Replace(text, "cluster: {gpu: tpu-v5p, topology: 4x4x4}\n", "", 1)
 		}
-		s, err := scenario.Parse([]byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl, err := Simulate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, tl := textRun(t, text)
 		seen, worst := map[string]int{}, 0.0
 		for _, c := range tl.Collectives {
 			if c.Purpose != "dp" && c.Purpose != "zero" {

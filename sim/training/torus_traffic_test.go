@@ -185,14 +185,7 @@ func TestTorusTrafficArticle(t *testing.T) {
 		{"zero_group: 8, ", 1.578, 5.317, 0.117, 1.500, 0.281, 50.6},
 	} {
 		text := strings.Replace(string(data), "parallel: {", "parallel: {"+c.extra, 1)
-		s, err := scenario.Parse([]byte(text))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl, err := Simulate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, tl := textRun(t, text)
 		mt, _ := TorusMeshTraffic(s, tl)
 		gib := func(b float64) float64 { return math.Round(b/(1<<30)*1000) / 1000 }
 		mfu := math.Round(tl.Summarize().MFU*1000) / 10
