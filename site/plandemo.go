@@ -117,20 +117,9 @@ func findPlan(plans []*plan.Plan, q scenario.Parallel) *plan.Plan {
 // lossTally counts the losing plans by their one-word reason, commonest
 // first: "oom 6,067, compute 1,055, dominated 279".
 func lossTally(plans []*plan.Plan) string {
-	n := map[string]int{}
-	for _, p := range plans {
-		if p.Status != plan.Best {
-			n[p.Reason]++
-		}
-	}
-	keys := make([]string, 0, len(n))
-	for k := range n {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(n[b], n[a]), cmp.Compare(a, b)) })
-	out := make([]string, len(keys))
-	for i, k := range keys {
-		out[i] = k + " " + count(n[k])
+	var out []string
+	for _, l := range plan.Losses(plans) {
+		out = append(out, l.Reason+" "+count(l.Plans))
 	}
 	return strings.Join(out, ", ")
 }

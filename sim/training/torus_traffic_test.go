@@ -30,15 +30,8 @@ func TestTorusTraffic(t *testing.T) {
 		{"{gpu: tpu-v5p, topology: 4x4x4, slices: 2}", "{data: 8, model: 16}", 2, 1.5, 0.25},            // z ring of 4: 2·3/4; DCN 2·1/(4·2)
 		{"{gpu: tpu-v5p, topology: 4x4x4, slices: 2}", "{data: 2, fsdp: 4, model: 16}", 2, 0.75, 0.125}, // hierarchical RS and AG: z ring 3/4; DCN 1/(4·2)
 	} {
-		s, err := scenario.Parse([]byte("strategy: training\nfidelity: analytic\nmodel: {preset: megatron-7.5b}\ncluster: " + c.cluster +
-			"\nparallel: {mesh: " + c.mesh + ", microbatches: 1, micro_batch_size: 1}"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		tl, err := Simulate(s)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, tl := textRun(t, "strategy: training\nfidelity: analytic\nmodel: {preset: megatron-7.5b}\ncluster: "+c.cluster+
+			"\nparallel: {mesh: "+c.mesh+", microbatches: 1, micro_batch_size: 1}")
 		var buf float64
 		for _, col := range tl.Collectives {
 			if col.Algorithm == "torus" && slices.Contains(col.GPUs, 0) {
@@ -144,15 +137,8 @@ func TestTorusTrafficCaption(t *testing.T) {
 // slices by a ring of one chip a slice, every byte of it over the DCN: a
 // ring of 2 brings each chip 2·(2−1)/2 = 1 buffer.
 func TestTorusTrafficZeROGroup(t *testing.T) {
-	s, err := scenario.Parse([]byte("strategy: training\nfidelity: analytic\nmodel: {layers: 2, hidden: 512, heads: 16, ffn_hidden: 2048, vocab: 1024, seq_len: 512}" +
-		"\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}\nparallel: {mesh: {data: 2, fsdp: 4, model: 16}, microbatches: 1, micro_batch_size: 1, zero_group: 4}"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tl, err := Simulate(s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, tl := textRun(t, "strategy: training\nfidelity: analytic\nmodel: {layers: 2, hidden: 512, heads: 16, ffn_hidden: 2048, vocab: 1024, seq_len: 512}"+
+		"\ncluster: {gpu: tpu-v5p, topology: 4x4x4, slices: 2}\nparallel: {mesh: {data: 2, fsdp: 4, model: 16}, microbatches: 1, micro_batch_size: 1, zero_group: 4}")
 	var want float64
 	for _, c := range tl.Collectives {
 		if c.Algorithm == "ring" && slices.Contains(c.GPUs, 0) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -206,20 +205,9 @@ func writePlanText(w io.Writer, r *plan.Result, shown []*plan.Plan) error {
 			fmt.Sprintf("%d × %d", q.MicroBatchSize, q.Microbatches), zero, q.Recompute, it, mfu, fmtGiB(p.Estimate.PeakMemory), why)
 	}
 	fmt.Fprintln(w, scheduleLegend)
-	reasons := map[string]int{}
-	for _, p := range r.Plans {
-		if p.Reason != "" {
-			reasons[p.Reason]++
-		}
-	}
-	keys := make([]string, 0, len(reasons))
-	for k := range reasons {
-		keys = append(keys, k)
-	}
-	slices.SortFunc(keys, func(a, b string) int { return cmp.Or(cmp.Compare(reasons[b], reasons[a]), strings.Compare(a, b)) })
-	counts := make([]string, len(keys))
-	for i, k := range keys {
-		counts[i] = fmt.Sprintf("%s %d", k, reasons[k])
+	var counts []string
+	for _, l := range plan.Losses(r.Plans) {
+		counts = append(counts, fmt.Sprintf("%s %d", l.Reason, l.Plans))
 	}
 	fmt.Fprintf(w, "\nwhy the others lost: %s\n", strings.Join(counts, ", "))
 	writeWhy(w, planWhy(r))
