@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 
+	"paraplay/sim/chunks"
 	"paraplay/sim/units"
 )
 
@@ -29,12 +30,36 @@ func (s *Schedule) Validate() error {
 	if s.Servers < 0 || (s.Servers > 0 && s.Servers >= s.Ranks) {
 		errs = append(errs, fmt.Errorf("%d servers among %d ranks leaves no worker", s.Servers, s.Ranks))
 	}
-	for i := range s.Transfers {
+	return errors.Join(append(errs, s.checkTransfers(chunks.For(len(s.Transfers)))...)...)
+}
+
+// checkTransfers is what is wrong with the transfers, in their order,
+// checked in n contiguous ranges of indices on goroutines of their own
+// (n > 1: a large schedule) or in place. Each transfer's check reads the
+// schedule and changes nothing (a dependency's step included), so the
+// ranges are independent, and joined in order they give the errors of
+// one pass.
+func (s *Schedule) checkTransfers(n int) []error {
+	if n <= 1 {
+		return s.checkRange(nil, 0, len(s.Transfers))
+	}
+	parts := make([][]error, n)
+	chunks.Ranges(len(s.Transfers), n, func(k, lo, hi int) { parts[k] = s.checkRange(nil, lo, hi) })
+	var errs []error
+	for _, p := range parts {
+		errs = append(errs, p...)
+	}
+	return errs
+}
+
+// checkRange appends to errs what is wrong with transfers lo..hi−1.
+func (s *Schedule) checkRange(errs []error, lo, hi int) []error {
+	for i := lo; i < hi; i++ {
 		if !s.sound(i) { // the rare faulty transfer: say what is wrong
 			errs = s.checkTransfer(errs, i)
 		}
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 // sound reports whether transfer i passes every check of checkTransfer:
