@@ -77,11 +77,15 @@ func TestCheckTransfersSplitAgrees(t *testing.T) {
 	interval := func(x *Transfer) { x.End = x.Start }
 	bytes := func(x *Transfer) { x.Bytes = 2000 }
 	collective := func(x *Transfer) { x.Collective = -2 }
-	overload := func(x *Transfer) { x.Start, x.Rates[0].At = x.Start-500, x.Start-500 } // overlaps the last message on its links
-	halves := func(x *Transfer) {                                                       // overlaps too, at half the rate: the sweep runs and finds no overload
-		x.Start, x.Rates = x.Start-1000, []Rate{{At: x.Start - 1000, BytesPerSecond: 5e8}}
+	overload := func(x *Transfer) { x.Start, x.Rates[0].At = x.Start-500, x.Start-500 } // out of order, overlapping the message before it on its links
+	// The same at half the rate: the sweep runs and finds no overload.
+	halves := func(x *Transfer) { x.Start, x.Rates = x.Start-1000, []Rate{{At: x.Start - 1000, BytesPerSecond: 5e8}} }
+	late := func(x *Transfer) { x.Start, x.End, x.Rates[0].At = x.Start+500, x.End+500, x.Start+500 } // after the next one's start, on links free until then
+	early := func(x *Transfer) { x.Start, x.Rates = -1000, []Rate{{At: -1000, BytesPerSecond: 5e8}} }
+	linger := func(x *Transfer) { // holds its links into the next step's message on them, sending nothing
+		x.End, x.Rates = x.End+1500, []Rate{{At: x.Start, BytesPerSecond: 1e9}, {At: x.Start + 1000, BytesPerSecond: 0}}
 	}
-	late := func(x *Transfer) { x.Start, x.End, x.Rates[0].At = x.Start+1500, x.End+1500, x.Start+1500 } // after the next one's start
+	hog := func(x *Transfer) { x.End, x.Bytes = x.End+1500, 2500 } // sends into the next step's message on its links
 	wide := func(x *Transfer) { x.Step = 1 << 40 }
 	type fault struct {
 		at  int
@@ -102,7 +106,13 @@ func TestCheckTransfersSplitAgrees(t *testing.T) {
 		{"collective after a bound", []fault{{bound + 1, collective}}, true, true},
 		{"overload", []fault{{n/2 + 5, overload}}, true, false},
 		{"overlap without overload", []fault{{n/3 + 2, halves}}, false, false},
-		{"out of order", []fault{{n / 4, late}}, true, false},
+		{"out of order", []fault{{n / 4, late}}, false, false},
+		{"link held across a bound", []fault{{bound - 5, linger}}, false, false},
+		{"link overloaded across a bound", []fault{{bound - 5, hog}}, true, false},
+		{"link held into the last range", []fault{{n - gpus - 1, linger}}, false, false},
+		{"out of order across a bound", []fault{{bound - 1, late}}, false, false},
+		{"starts before 0", []fault{{0, early}}, true, false},
+		{"overload last", []fault{{n - 1, overload}}, true, false},
 		{"several", []fault{{1, interval}, {bound, broken}, {bound + 1, bytes}, {n / 2, wide}, {n - 2, overload}, {n - 1, collective}}, true, false},
 	} {
 		tl, xs := ringMessages(gpus, steps)
@@ -115,14 +125,17 @@ func TestCheckTransfersSplitAgrees(t *testing.T) {
 			t.Fatalf("%d messages would be split: the sequential pass is not the reference", n)
 		}
 		wantLast, wantErrs := tl.checkTransfers()
-		if (len(wantErrs) > 0) != tc.errs || tl.walkExclusive() != tc.settles {
-			t.Errorf("%s: sequential errors %v, walk settles %t; want errors %t, settles %t", tc.name, wantErrs, tl.walkExclusive(), tc.errs, tc.settles)
+		if (len(wantErrs) > 0) != tc.errs || sweepSettles(tl) != tc.settles {
+			t.Errorf("%s: sequential errors %v, walk settles %t; want errors %t, settles %t", tc.name, wantErrs, sweepSettles(tl), tc.errs, tc.settles)
 		}
 		want := fmt.Sprint(wantErrs)
 		for _, k := range []int{2, 3, 8, 64} {
 			last, errs := tl.checkTransfersSplit(k)
 			if got := fmt.Sprint(errs); got != want || last != wantLast || (errs == nil) != (wantErrs == nil) {
 				t.Errorf("%s, %d ranges: %s, last %v\nwant %s, last %v", tc.name, k, got, last, want, wantLast)
+			}
+			if _, _, settled := tl.splitRanges(k); settled != tc.settles {
+				t.Errorf("%s, %d ranges: the joined walks settle: %t, want %t", tc.name, k, settled, tc.settles)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ package timeline
 
 import (
 	"fmt"
-	"sync"
 
 	"paraplay/sim/chunks"
 	"paraplay/sim/units"
@@ -45,83 +44,6 @@ func (tl *Timeline) checkTransfers() (last units.Time, errs []error) {
 		errs = append(errs, tl.checkCapacity()...)
 	}
 	return last, errs
-}
-
-// checkTransfersSplit is checkTransfers on several cores, with the same
-// errors in the same order and the same last end: one goroutine walks
-// the records in order for exclusiveLinks while n others check the
-// messages of n contiguous ranges, whose errors are joined in range order.
-// The walk does not wait for the checks: it needs only each message's
-// interval, path and rates, which the record gives as At does, and a
-// message checkTransfer rejects unsettles the walk anyway, so the sweep
-// runs when any range found an error or the walk did not settle, as in
-// the sequential pass.
-func (tl *Timeline) checkTransfersSplit(n int) (last units.Time, errs []error) {
-	xs := &tl.Transfers
-	var wg sync.WaitGroup
-	settled := false
-	wg.Go(func() { settled = tl.walkExclusive() })
-	routes := make([]routeCheck, len(xs.paths)) // followed up front: the ranges share them, read only
-	chunks.Ranges(len(xs.paths), n, func(_, lo, hi int) {
-		for p := lo; p < hi; p++ {
-			routes[p] = tl.follow(xs.paths[p])
-		}
-	})
-	type found struct {
-		last units.Time
-		errs []error
-	}
-	parts := make([]found, n)
-	chunks.Ranges(xs.Len(), n, func(k, lo, hi int) { parts[k].last, parts[k].errs = tl.checkRange(lo, hi, routes) })
-	wg.Wait()
-	for _, p := range parts {
-		last = max(last, p.last)
-		errs = append(errs, p.errs...)
-	}
-	if len(errs) > 0 || !settled {
-		errs = append(errs, tl.checkCapacity()...)
-	}
-	return last, errs
-}
-
-// checkRange is checkTransfers' checks of messages lo..hi−1, without the
-// walk, given every path followed.
-func (tl *Timeline) checkRange(lo, hi int, routes []routeCheck) (last units.Time, errs []error) {
-	xs := &tl.Transfers
-	for i := lo; i < hi; i++ {
-		r := &xs.recs[i]
-		if r.route < 0 || !tl.recordOK(xs, r, routes) {
-			x := xs.At(i)
-			if err := tl.checkTransfer(&x); err != nil {
-				errs = append(errs, fmt.Errorf("transfers[%d]: %v", i, err))
-			}
-			last = max(last, x.End)
-			continue
-		}
-		last = max(last, r.end)
-	}
-	return last, errs
-}
-
-// walkExclusive reports whether exclusiveLinks settles the run's
-// messages, walked in order whatever checkTransfer says of them. A record
-// with a path has the interval, path and rates At gives (a wide one has
-// none: it is read with At).
-func (tl *Timeline) walkExclusive() bool {
-	xs := &tl.Transfers
-	ex := newExclusiveLinks(tl)
-	for i := range xs.recs {
-		if r := &xs.recs[i]; r.route >= 0 {
-			ex.add(r.start, r.end, xs.paths[r.route], xs.rates[r.rates:r.rates+max(r.nrates, 0)])
-		} else {
-			x := xs.At(i)
-			ex.add(x.Start, x.End, x.Path, x.Rates)
-		}
-		if !ex.settled {
-			return false
-		}
-	}
-	return true
 }
 
 // routeCheck is what following a path once found: the vertices it leaves

@@ -14,7 +14,7 @@ import (
 // three-GPU switch, many of them broken (endpoints, paths, intervals,
 // sizes, collectives, rates, overlaps), the walk over records reports
 // exactly the errors of checkTransfer on every Transfer followed by the
-// capacity sweep, and the same last end.
+// capacity sweep, and the same last end, split into ranges or not.
 func TestCheckTransfersAgreesWithCheckTransfer(t *testing.T) {
 	tl := &Timeline{
 		GPUs:        []GPU{{ID: 0}, {ID: 1}, {ID: 2}},
@@ -69,6 +69,14 @@ func TestCheckTransfersAgreesWithCheckTransfer(t *testing.T) {
 		}
 		if got, w := fmt.Sprint(errs), fmt.Sprint(want); got != w || last != wantLast {
 			t.Errorf("run %d: %s, last %v\nwant %s, last %v\n(%+v)", run, got, last, w, wantLast, xs)
+		}
+		for _, k := range []int{2, 7} { // split, with empty ranges when k exceeds the messages
+			if last, errs := tl.checkTransfersSplit(k); fmt.Sprint(errs) != fmt.Sprint(want) || last != wantLast {
+				t.Errorf("run %d in %d ranges: %v, last %v\nwant %v, last %v\n(%+v)", run, k, errs, last, want, wantLast, xs)
+			}
+			if _, _, settled := tl.splitRanges(k); settled != sweepSettles(tl) {
+				t.Errorf("run %d in %d ranges: the joined walks settle: %t, want %t\n(%+v)", run, k, settled, !settled, xs)
+			}
 		}
 	}
 }
