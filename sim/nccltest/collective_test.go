@@ -116,12 +116,43 @@ func TestCollectiveRejectsBadPlacement(t *testing.T) {
 // of 1 GiB on 8 channels, one per NIC, as the CLI runs it by default:
 // 4.2 M messages (two per GPU per step).
 func BenchmarkRing1024Detailed1GiB(b *testing.B) {
+	c, sch := ring1024()
+	for b.Loop() {
+		if _, err := Collective(c, sch, taskgraph.Identity(1024), ""); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// ring1024 is BenchmarkRing1024Detailed1GiB's cluster and schedule.
+func ring1024() (*topo.Topology, collective.Schedule) {
 	c, _ := topo.Cluster(topo.ClusterConfig{Nodes: 128, PerNode: 8,
 		Intra: topo.Port{Bandwidth: 450 * units.GBps, Latency: 3 * units.Microsecond},
 		Inter: topo.Port{Bandwidth: 50 * units.GBps, Latency: 5 * units.Microsecond}, Network: topo.RailOptimized})
-	sch := collective.ChannelRing(collective.OpAllReduce, 128, 8, units.GiB, 1, 8)
+	return c, collective.ChannelRing(collective.OpAllReduce, 128, 8, units.GiB, 1, 8)
+}
+
+// BenchmarkRing1024ValidateSchedule is the schedule check every run of
+// BenchmarkRing1024Detailed1GiB pays: 4.2 M transfers.
+func BenchmarkRing1024ValidateSchedule(b *testing.B) {
+	_, sch := ring1024()
 	for b.Loop() {
-		if _, err := Collective(c, sch, taskgraph.Identity(1024), ""); err != nil {
+		if err := sch.Validate(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkRing1024CheckTimeline is the timeline check every run of
+// BenchmarkRing1024Detailed1GiB pays: 4.2 M messages.
+func BenchmarkRing1024CheckTimeline(b *testing.B) {
+	c, sch := ring1024()
+	tl, err := Collective(c, sch, taskgraph.Identity(1024), "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if err := taskgraph.Check(tl, "bench"); err != nil {
 			b.Fatal(err)
 		}
 	}
