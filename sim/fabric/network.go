@@ -23,6 +23,10 @@ type Message struct {
 	// recycle says the network may reuse m once its receiver has been
 	// told.
 	recycle bool
+	// stale says an event of m may still be due after its completion (a
+	// completion re-armed earlier, or one left behind by a stall): m is
+	// then never reused, for that event would fire on its next life.
+	stale bool
 	// Bytes is the size.
 	Bytes units.Bytes
 	// Start is when it was sent; End when its last byte arrived (before
@@ -332,6 +336,7 @@ func (n *Network) arm(m *Message) {
 	case m.remaining <= 0:
 		eta = m.since
 	case m.rate <= 0:
+		m.stale = m.stale || m.End > n.eng.Now()
 		m.End = -1 // stalled: a later recomputation will arm it
 		return
 	default:
@@ -342,6 +347,7 @@ func (n *Network) arm(m *Message) {
 			eta = m.Start + 1
 		}
 	}
+	m.stale = m.stale || m.End > eta
 	m.End = eta
 	n.eng.Schedule(eta, m)
 }
@@ -371,7 +377,7 @@ func (n *Network) complete(m *Message) {
 		// The receiver has copied what it keeps (Path and Rates are handed
 		// over, not reused); recycle the rest. Send's callers get no
 		// pointer, so nobody else holds m.
-		if m.recycle {
+		if m.recycle && !m.stale {
 			m.to = nil
 			n.free = append(n.free, m)
 		}

@@ -253,3 +253,37 @@ func TestMessageFitsTwoCacheLines(t *testing.T) {
 		t.Errorf("Message is %d bytes, want 128", got)
 	}
 }
+
+// arrivals records each message's start, end and first rate piece by tag.
+type arrivals map[int][3]units.Time
+
+func (a arrivals) Arrived(m *Message) { a[m.Tag] = [3]units.Time{m.Start, m.End, m.Rates[0].At} }
+
+// TestRecycledMessageIgnoresItsStaleEvent: a message whose completion was
+// re-armed earlier leaves its first completion event behind; reused for
+// a later message, it must not take that event for the end of its new
+// latency. B (3 MB) shares a downlink with A (1 MB) from 1 ms and is
+// armed for 7 ms; once A ends at 3 ms, B is re-armed and ends at 5 ms.
+// C, sent at 6 ms + 1 ns, clears its 1 ms of latency at 7 ms + 1 ns, not
+// at the stale 7 ms (until 2026-12 it started 1 ns early).
+func TestRecycledMessageIgnoresItsStaleEvent(t *testing.T) {
+	sw := topo.Switched(4, topo.Port{Bandwidth: units.GBps, Latency: units.Millisecond})
+	var eng engine.Engine
+	net := New(sw, &eng)
+	got := arrivals{}
+	eng.At(0, func() {
+		net.SendTo(0, 1, 1e6, got, 1)
+		net.SendTo(3, 1, 3e6, got, 2)
+	})
+	eng.At(6*units.Millisecond+1, func() { net.SendTo(2, 3, 1e6, got, 3) })
+	eng.Run()
+	for tag, want := range map[int][3]units.Time{
+		1: {0, 3 * units.Millisecond, units.Millisecond},
+		2: {0, 5 * units.Millisecond, units.Millisecond},
+		3: {6*units.Millisecond + 1, 8*units.Millisecond + 1, 7*units.Millisecond + 1},
+	} {
+		if got[tag] != want {
+			t.Errorf("message %d: start, end, first rate at %v, want %v", tag, got[tag], want)
+		}
+	}
+}

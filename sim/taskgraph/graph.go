@@ -40,6 +40,7 @@ type Graph struct {
 	groups    []Group
 	analytics []analytic
 	msgs      messages
+	room      room // the run's tables, being made ahead (reserve_host.go)
 	gpus      gpuState
 	hooks     hooks
 	eng       *engine.Engine
@@ -133,10 +134,12 @@ func (g *Graph) Now() units.Time { return g.eng.Now() }
 func (g *Graph) Len() int { return len(g.ops) }
 
 // Reserve makes room for ops more ops, messages more messages and rates
-// more rate pieces, so that a large run sizes its tables once.
+// more rate pieces, so that a large run sizes its tables once. A large
+// run's room for its records is made on another core while it is laid
+// out (reserve_host.go).
 func (g *Graph) Reserve(ops, messages, rates int) {
 	g.ops = reserve(g.ops, ops)
-	g.out.Transfers.Grow(messages, rates)
+	g.reserveRun(messages, rates)
 }
 
 // reserve is slices.Grow without its clearing of the new room: the
@@ -286,7 +289,7 @@ func (a *adjacency) growCounts(n int) {
 // with one microbatch could then end before its own dependency chain.)
 func (g *Graph) execute() units.Time {
 	g.link()
-	g.msgs.ports.size(len(g.ops))
+	g.takeRoom()
 	// One span per compute op, up to three (compute, blocking
 	// communication and its tail) per GPU of each group op: size the list
 	// once, it runs to millions on large clusters.
