@@ -4,6 +4,7 @@ package timeline
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"paraplay/sim/chunks"
@@ -121,10 +122,7 @@ func TestCheckTransfersSplitAgrees(t *testing.T) {
 		}
 		tl.End = xs[n-1].End
 		record(tl, xs)
-		if chunks.For(n) != 1 {
-			t.Fatalf("%d messages would be split: the sequential pass is not the reference", n)
-		}
-		wantLast, wantErrs := tl.checkTransfers()
+		wantLast, wantErrs := tl.checkTransfersInOrder()
 		if (len(wantErrs) > 0) != tc.errs || sweepSettles(tl) != tc.settles {
 			t.Errorf("%s: sequential errors %v, walk settles %t; want errors %t, settles %t", tc.name, wantErrs, sweepSettles(tl), tc.errs, tc.settles)
 		}
@@ -138,5 +136,36 @@ func TestCheckTransfersSplitAgrees(t *testing.T) {
 				t.Errorf("%s, %d ranges: the joined walks settle: %t, want %t", tc.name, k, settled, tc.settles)
 			}
 		}
+	}
+}
+
+// TestCheckTransfersSplitsLargeRuns: a 67,200-message ring, broken at
+// both ends, at the bounds of the ranges the host splits it into and by a
+// link held into the next step, gets the one pass's errors from
+// Validate.
+func TestCheckTransfersSplitsLargeRuns(t *testing.T) {
+	const gpus, steps = 16, 4200
+	n := gpus * steps
+	k := chunks.For(n)
+	if runtime.GOMAXPROCS(0) > 1 && k == 1 {
+		t.Fatalf("%d messages are not split on %d cores", n, runtime.GOMAXPROCS(0))
+	}
+	tl, xs := ringMessages(gpus, steps)
+	for _, i := range []int{0, n/k - 1, n / k, n/k + 1, n - 1} {
+		xs[i].Bytes = -5
+	}
+	xs[n/2].End, xs[n/2].Rates = xs[n/2].End+1500, append(xs[n/2].Rates, Rate{At: xs[n/2].End, BytesPerSecond: 0})
+	tl.End = xs[n-1].End
+	record(tl, xs)
+	wantLast, wantErrs := tl.checkTransfersInOrder()
+	if len(wantErrs) != 5 || wantLast != tl.End {
+		t.Errorf("the one pass finds %d errors and ends at %v, want 5 and %v: %v", len(wantErrs), wantLast, tl.End, wantErrs)
+	}
+	last, errs := tl.checkTransfers()
+	if got, want := fmt.Sprint(errs), fmt.Sprint(wantErrs); got != want || last != wantLast {
+		t.Errorf("checkTransfers: %s, last %v\nwant %s, last %v", got, last, want, wantLast)
+	}
+	if _, _, settled := tl.splitRanges(k); settled {
+		t.Errorf("the joined walks settle a run with a link held into the next step")
 	}
 }

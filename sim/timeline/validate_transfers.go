@@ -17,11 +17,18 @@ import (
 // the quick test is checked again by checkTransfer, which names the
 // fault. The capacity sweep runs only when the walk cannot settle it
 // (exclusiveLinks). A large run splits the work across the cores
-// (checkTransfersSplit).
+// (checkTransfersSplit), into no more ranges than it has messages per
+// link: each range keeps three numbers by link, which then take less
+// memory than the records.
 func (tl *Timeline) checkTransfers() (last units.Time, errs []error) {
-	if n := chunks.For(tl.Transfers.Len()); n > 1 {
+	if n := min(chunks.For(tl.Transfers.Len()), tl.Transfers.Len()/max(len(tl.Links), 1)); n > 1 {
 		return tl.checkTransfersSplit(n)
 	}
+	return tl.checkTransfersInOrder()
+}
+
+// checkTransfersInOrder is checkTransfers on one core.
+func (tl *Timeline) checkTransfersInOrder() (last units.Time, errs []error) {
 	xs := &tl.Transfers
 	ex := newExclusiveLinks(tl)
 	routes := make([]routeCheck, len(xs.paths))
