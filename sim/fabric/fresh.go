@@ -20,7 +20,8 @@ func (n *Network) freshAlone(path []int) bool {
 }
 
 // visitDirty lists the links of the dirty list for the walk, in order,
-// and reports whether it put a fresh flow's entry among them. A fresh
+// and reports whether it put a fresh flow's entry among them; a fresh
+// flow still alone gets its rate and is frozen (share leaves it be). A fresh
 // flow still alone on its links is a component of its own, found where
 // the walk would find it (its links entered the list at its entry, and no
 // other flow leads to them); one that no longer is stands for its links,
@@ -32,7 +33,10 @@ func (n *Network) visitDirty() (fresh bool) {
 			continue
 		}
 		m := n.fresh[-1-id]
-		if n.alone(m) {
+		if rate, ok := n.aloneRate(m); ok {
+			// Settled here: the filling would give it this rate
+			// (shareAlone), and it has sent nothing yet.
+			m.rate, m.frozen = rate, true
 			n.links = append(n.links, id)
 			fresh = true
 			continue
@@ -45,14 +49,19 @@ func (n *Network) visitDirty() (fresh bool) {
 	return fresh
 }
 
-// alone reports whether m is the only flow on each of its links.
-func (n *Network) alone(m *Message) bool {
+// aloneRate is the rate of m, its slowest link's bandwidth, when it is
+// the only flow on each of its links (as shareAlone), and whether it is.
+func (n *Network) aloneRate(m *Message) (float64, bool) {
+	best := -1.0
 	for _, id := range n.paths[m.Route] {
 		if len(n.onLink[id]) != 1 {
-			return false
+			return 0, false
+		}
+		if s := max(0, n.bandwidth[id]); best < 0 || s < best {
+			best = s
 		}
 	}
-	return true
+	return best, true
 }
 
 // freshFlow is the fresh flow of entry id, found by the walk.

@@ -296,7 +296,7 @@ func (n *Network) recompute() {
 		}
 		for _, m := range n.onLink[n.links[i]] {
 			if m.mark != n.pass {
-				m.mark = n.pass
+				m.mark, m.frozen = n.pass, false
 				n.component = append(n.component, m)
 				for _, id := range n.paths[m.Route] {
 					n.visitLink(id)
@@ -309,8 +309,10 @@ func (n *Network) recompute() {
 	}
 	now := n.eng.Now()
 	for _, m := range n.component {
-		m.remaining -= m.rate * (now - m.since).Seconds()
-		m.since = now
+		if !m.frozen { // a fresh flow, frozen by visitDirty, has sent nothing
+			m.remaining -= m.rate * (now - m.since).Seconds()
+			m.since = now
+		}
 	}
 	n.share(n.component, n.links)
 	for _, m := range n.component {
@@ -394,7 +396,10 @@ func (n *Network) share(flows []*Message, links []int) {
 	// (the single-port model's runs), there is nothing left to fill.
 	left := len(flows)
 	for _, m := range flows {
-		if m.frozen = n.shareAlone(m); m.frozen {
+		if !m.frozen { // not a fresh flow visitDirty settled
+			m.frozen = n.shareAlone(m)
+		}
+		if m.frozen {
 			left--
 		}
 	}

@@ -27,7 +27,7 @@ type ports struct {
 	// (seq): the queues and the tables below name messages by it.
 	bySrc, byDst     [][]int32 // waiting messages (seq) per sender / receiver, in arrival order
 	srcPass, dstPass []uint32  // by port: the dispatch pass that last collected its queue
-	bySeq            []int32   // op of each ready sequence number (its ports are portsOf it again: a table of them cost a 1,024-GPU ring 34 MB)
+	bySeq            []queued  // each ready sequence number's message and ports
 	// collected[seq] is the dispatch pass that last collected message
 	// seq, or leftQueues once it has started: one table, so the queues'
 	// scans read one array (a second one, of flags, cost a 1,024-GPU ring
@@ -87,6 +87,11 @@ func (p *ports) portOf(g, peer int) int {
 	return 2 * g
 }
 
+// queued is a message that became ready, and its send and receive
+// ports: the dispatch pass reads them rather than asking portsOf again
+// (a large run's table is made on another core, reserve_host.go).
+type queued struct{ id, src, dst int32 }
+
 // leftQueues marks a started message in ports.collected; the dispatch
 // passes, counted from 1, stay below it.
 const leftQueues = ^uint32(0)
@@ -94,14 +99,14 @@ const leftQueues = ^uint32(0)
 // size makes the per-message tables for ops ops.
 func (p *ports) size(ops int) {
 	p.collected = make([]uint32, ops)
-	p.bySeq = make([]int32, 0, ops)
+	p.bySeq = make([]queued, 0, ops)
 }
 
 // queue puts message id from send port src to receive port dst in their
 // queues and returns its ready sequence number.
 func (p *ports) queue(id int32, src, dst int) int32 {
 	seq := int32(len(p.bySeq))
-	p.bySeq = append(p.bySeq, id)
+	p.bySeq = append(p.bySeq, queued{id, int32(src), int32(dst)})
 	p.bySrc[src] = append(p.bySrc[src], seq)
 	p.byDst[dst] = append(p.byDst[dst], seq)
 	return seq
@@ -158,10 +163,9 @@ func (g *Graph) dispatch() {
 		if p.collected[seq] == leftQueues {
 			continue
 		}
-		id := p.bySeq[seq]
-		if src, dst := g.portsOf(id); !p.sending[src] && !p.receiving[dst] {
-			p.sending[src], p.receiving[dst], p.collected[seq] = true, true, leftQueues
-			g.send(id)
+		if q := p.bySeq[seq]; !p.sending[q.src] && !p.receiving[q.dst] {
+			p.sending[q.src], p.receiving[q.dst], p.collected[seq] = true, true, leftQueues
+			g.send(q.id)
 		}
 	}
 	p.candidates = c

@@ -22,7 +22,7 @@ type room struct {
 type madeRoom struct {
 	transfers timeline.Room
 	collected []uint32 // ports.collected, zero
-	bySeq     []int32  // ports.bySeq, empty
+	bySeq     []queued // ports.bySeq, empty
 }
 
 // aheadMessages is the fewest messages whose room is made ahead: fewer
@@ -40,9 +40,12 @@ func (g *Graph) reserveRun(messages, rates int) {
 	n, ops := g.out.Transfers.Len()+messages, cap(g.ops)
 	made := make(chan madeRoom, 1)
 	go func() {
-		m := madeRoom{transfers: timeline.MakeRoom(n, rates), collected: make([]uint32, ops), bySeq: make([]int32, ops)}
+		m := madeRoom{transfers: timeline.MakeRoom(n, rates), collected: make([]uint32, ops), bySeq: make([]queued, ops)}
 		for i := 0; i < ops; i += 1024 { // 4-byte entries, 4 KB pages
-			m.collected[i], m.bySeq[i] = 0, 0
+			m.collected[i] = 0
+		}
+		for i := 0; i < ops; i += 341 { // 12-byte entries
+			m.bySeq[i] = queued{}
 		}
 		m.bySeq = m.bySeq[:0]
 		made <- m
