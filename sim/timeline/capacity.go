@@ -187,10 +187,7 @@ func (e *exclusiveLinks) add(start, end units.Time, path []int, rates []Rate) {
 		return
 	}
 	e.prev = start
-	peak := 0.0
-	for _, r := range rates {
-		peak = max(peak, r.BytesPerSecond)
-	}
+	peak := peakRate(rates)
 	for _, id := range path {
 		if id < 0 || id >= len(e.free) || start < e.free[id] || peak > e.limit[id] {
 			e.settled = false
@@ -198,4 +195,13 @@ func (e *exclusiveLinks) add(start, end units.Time, path []int, rates []Rate) {
 		}
 		e.free[id] = end
 	}
+}
+
+// peakRate is the highest of rates, 0 for none.
+func peakRate(rates []Rate) float64 {
+	peak := 0.0
+	for _, r := range rates {
+		peak = max(peak, r.BytesPerSecond)
+	}
+	return peak
 }

@@ -100,10 +100,7 @@ func (w *rangeWalk) add(start, end units.Time, path []int, rates []Rate) {
 		return
 	}
 	w.prev = start
-	peak := 0.0
-	for _, r := range rates {
-		peak = max(peak, r.BytesPerSecond)
-	}
+	peak := peakRate(rates)
 	for _, id := range path {
 		if id < 0 || id >= len(w.free) || (w.used[id] && start < w.free[id]) || peak > w.limit[id] {
 			w.settled = false
