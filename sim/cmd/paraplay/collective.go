@@ -26,6 +26,7 @@ Examples:
   paraplay collective --op all_reduce --algo ring --gpus 8 --link-bw 100GB/s --link-latency 5us --size 1GiB
   paraplay collective --op all_reduce --gpus 8 --gpu h100-sxm -b 1K -e 8G -f 4
   paraplay collective --op all_reduce --algo tree --nodes 8 --gpus-per-node 8 --inter ib-ndr -b 8 -e 1G
+  paraplay collective --algo ring --nodes 128 --gpus-per-node 8 --size 1GiB --fidelity detailed --budget memory=8GiB
 
 Flags:
 `
@@ -44,6 +45,10 @@ type collectiveFlags struct {
 	channels              int
 	json                  bool
 	trace                 string
+	// budget is --budget, as run takes it, and limits what it says
+	// (budget.Parse).
+	budget string
+	limits budget.Limits
 	// topology, axes and wrap name a TPU slice (collectiveTPU).
 	topology, axes, wrap string
 	twisted              bool
@@ -62,6 +67,12 @@ func collectiveCommand(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "paraplay collective: unexpected argument %q\n", fs.Arg(0))
 		return exitUsage
 	}
+	limits, err := budget.Parse(f.budget)
+	if err != nil {
+		fmt.Fprintf(stderr, "paraplay collective: %v\n", err)
+		return exitUsage
+	}
+	f.limits = limits
 	if f.linkBW != "" && !flagSet(fs, "proto") {
 		f.proto = "none" // a link of the user's own α and bandwidth: NCCL's per-hardware protocol costs do not apply
 	}
@@ -111,6 +122,7 @@ func collectiveFlagSet(f *collectiveFlags, stderr io.Writer) *flag.FlagSet {
 	fs.StringVar(&f.fidelity, "fidelity", taskgraph.Auto, "detailed (every message simulated), analytic (closed form) or auto")
 	fs.BoolVar(&f.json, "json", false, "print JSON instead of the table")
 	fs.StringVar(&f.trace, "trace", "", "write the Chrome trace of the largest size to this file")
+	fs.StringVar(&f.budget, "budget", "cli", "the work a detailed run may ask for: cli, browser, or key=value,… (events, transfers, memory, trace), as run takes it")
 	fs.StringVar(&f.topology, "topology", "", "a TPU slice's shape, e.g. 4x4x4 (--gpu a TPU preset): the torus collective on its ICI links")
 	fs.StringVar(&f.axes, "axes", "", "the slice's torus axes the collective spans, e.g. x or xy (default: every axis longer than 1)")
 	fs.StringVar(&f.wrap, "wraparound", "auto", "auto (the wraparound links the pod gives the slice) or none")
@@ -248,8 +260,8 @@ func (f *collectiveFlags) checkBudget(n int, cfg collective.Config) error {
 		return nil
 	}
 	msgs := budget.Count{N: collective.Messages(f.op, f.algo, cfg), Why: fmt.Sprintf("%d GPUs (%s %s)", n, f.algo, collective.Label(f.op)),
-		Field: "--fidelity", Fix: "use --fidelity analytic, fewer GPUs or fewer --chunks"}
-	l := budget.CLI
+		Field: "--fidelity", Fix: "use --fidelity analytic, fewer GPUs or fewer --chunks, or raise --budget (e.g. --budget memory=8GiB)"}
+	l := f.limits
 	if f.trace == "" {
 		l.TraceBytes = math.Inf(1) // no trace is written
 	}

@@ -174,6 +174,11 @@ func TestCollectiveErrors(t *testing.T) {
 		{[]string{"--fidelity", "vague", "--size", "1K"}, "fidelity"},
 		{[]string{"--algo", "halving_doubling", "--gpus", "6", "--link-bw", "1GB/s", "--size", "1K"}, "power-of-two"},
 		{[]string{"extra"}, "unexpected argument"},
+		{[]string{"--budget", "memory=lots", "--fidelity", "analytic"}, "--budget: memory=lots"},
+		{[]string{"--nodes", "2", "--gpus-per-node", "8", "--size", "1G", "--fidelity", "detailed", "--budget", "memory=1MiB"},
+			"--budget allows 1 MiB: use --fidelity analytic, fewer GPUs or fewer --chunks, or raise --budget"},
+		{[]string{"--nodes", "128", "--gpus-per-node", "8", "--algo", "ring", "--size", "1G", "--fidelity", "detailed"},
+			"the command line allows 1.5 GiB: use --fidelity analytic, fewer GPUs or fewer --chunks, or raise --budget (e.g. --budget memory=8GiB)"},
 	}
 	for _, tc := range tests {
 		var out, errOut bytes.Buffer
