@@ -11,14 +11,45 @@ import (
 
 // Work bounds a lone collective: no spans, and the transfers of its
 // schedule, collective.Messages (e.g. 2(n−1)·n·k for a ring all-reduce of
-// n GPUs and k chunks); events and memory follow from them (budget.Of).
+// n GPUs and k chunks); events and memory follow from them (budget.Of),
+// plus what building the schedule allocates besides (collective.BuildBytes).
 func (Strategy) Work(s scenario.Scenario) budget.Work {
 	it := budget.Items{Transfers: Transfers(s), GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s)}
 	if _, ok := s.Slice(); ok && collective.Op(s.Collective.Op) == collective.OpAllToAll {
 		it.Events = it.Transfers.Times(float64(budget.EventsPerItem+it.GPUs), "")
 		it.Events.Why = fmt.Sprintf("(%d + %d chips) events a message × %s", budget.EventsPerItem, it.GPUs, it.Transfers.Why)
 	}
-	return budget.Of(it)
+	w := budget.Of(it)
+	// The schedule's builder keeps a table by rank and chunk, which a
+	// halving-doubling all-reduce on hundreds of GPUs makes larger than
+	// its messages (collective.BuildBytes).
+	if algo, cfg := boundAlgorithm(s); algo != AlgorithmTorus && !inNetwork(algo) {
+		w.Memory.N += collective.BuildBytes(s.Collective.Op, algo, cfg)
+	}
+	return w
+}
+
+// boundAlgorithm is the scenario's algorithm and configuration as Plan
+// resolves them ("auto" with the scenario's protocol, on a mesh's own
+// channel layout), or AlgorithmTorus on a TPU slice; an algorithm left
+// "auto" (a topology that does not build) is bounded over every
+// algorithm by collective.Messages and BuildBytes.
+func boundAlgorithm(s scenario.Scenario) (string, collective.Config) {
+	cfg := Config(s)
+	algo := onSlice(s)
+	if algo == AlgorithmTorus {
+		return algo, cfg
+	}
+	if t, err := Topology(s); err == nil {
+		cfg.Mesh = t.DirectPorts
+		if algo == "auto" {
+			o := Options{Protocol: s.Collective.Protocol}
+			if c, err := ChooseWith(t, s.Collective.Op, algo, o, cfg, taskgraph.Identity(s.NumGPUs())); err == nil {
+				algo = c.Picked()
+			}
+		}
+	}
+	return algo, cfg
 }
 
 // An all-to-all on a TPU slice is the one collective whose events are not
@@ -36,22 +67,9 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 // all-reduce: 2(n−1)·n·k)". "auto" is resolved as Plan resolves it.
 func Transfers(s scenario.Scenario) budget.Count {
 	n := s.NumGPUs()
-	cfg := Config(s)
-	algo := onSlice(s)
+	algo, cfg := boundAlgorithm(s)
 	if algo == AlgorithmTorus {
 		return torusMessages(s)
-	}
-	// Resolved as Plan resolves it, with the scenario's protocol, on a
-	// mesh's own channel layout; a topology that does not build is
-	// bounded over every algorithm (collective.Messages).
-	if t, err := Topology(s); err == nil {
-		cfg.Mesh = t.DirectPorts
-		if algo == "auto" {
-			o := Options{Protocol: s.Collective.Protocol}
-			if c, err := ChooseWith(t, s.Collective.Op, algo, o, cfg, taskgraph.Identity(n)); err == nil {
-				algo = c.Picked()
-			}
-		}
 	}
 	if inNetwork(algo) {
 		return budget.Count{} // one analytic collective, no messages

@@ -2,6 +2,7 @@ package run
 
 import (
 	"bytes"
+	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -188,4 +189,37 @@ func randomScenario(rng *rand.Rand, s scenario.Scenario) scenario.Scenario {
 		}
 	}
 	return s
+}
+
+// TestWorkBoundsLargeCollectives holds the bounds to collectives on 512
+// GPUs, beyond the random scenarios' sizes, whose schedules cut the
+// buffer in a chunk per rank or more: a halving-doubling all-reduce's
+// builder table outweighs its messages there (collective.BuildBytes;
+// until 2026-12 its bound was a third short).
+func TestWorkBoundsLargeCollectives(t *testing.T) {
+	if testing.Short() {
+		t.Skip("512-GPU runs")
+	}
+	for _, c := range []struct {
+		op, algo, network string
+		chunks            int
+	}{
+		{"all_reduce", "halving_doubling", "fat-tree", 8},
+		{"all_reduce", "recursive_doubling", "fat-tree", 1},
+		{"all_reduce", "tree", "fat-tree", 4},
+		{"all_reduce", "hierarchical", "rail-optimized", 1},
+		{"broadcast", "chain", "rail-optimized", 16},
+	} {
+		y := fmt.Sprintf("strategy: collective\ncluster:\n  gpu: h100-sxm\n  nodes: 64\n  gpus_per_node: 8\n  inter: ib-ndr\n  network: %s\n"+
+			"collective:\n  op: %s\n  algorithm: %s\n  size: 1GiB\n  chunks: %d\n", c.network, c.op, c.algo, c.chunks)
+		s, err := scenario.Parse([]byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		w, err := Work(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBound(t, s.Title(), w, measureWarm(t, s, w))
+	}
 }

@@ -265,7 +265,9 @@ func (f *collectiveFlags) checkBudget(n int, cfg collective.Config) error {
 	if f.trace == "" {
 		l.TraceBytes = math.Inf(1) // no trace is written
 	}
-	return l.Check(budget.Of(budget.Items{Transfers: msgs, GPUs: n}))
+	w := budget.Of(budget.Items{Transfers: msgs, GPUs: n})
+	w.Memory.N += collective.BuildBytes(f.op, f.algo, cfg) // the schedule builder's table, as nccltest.Strategy.Work
+	return l.Check(w)
 }
 
 // result is one line of the table, with the JSON field names the issue asks for.
