@@ -14,7 +14,8 @@ import (
 // n GPUs and k chunks); events and memory follow from them (budget.Of),
 // plus what building the schedule allocates besides (collective.BuildBytes).
 func (Strategy) Work(s scenario.Scenario) budget.Work {
-	it := budget.Items{Transfers: Transfers(s), GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s)}
+	algo, cfg := boundAlgorithm(s)
+	it := budget.Items{Transfers: transfersOf(s, algo, cfg), GPUs: s.NumGPUs(), Ports: budget.MeshPorts(&s)}
 	if _, ok := s.Slice(); ok && collective.Op(s.Collective.Op) == collective.OpAllToAll {
 		it.Events = it.Transfers.Times(float64(budget.EventsPerItem+it.GPUs), "")
 		it.Events.Why = fmt.Sprintf("(%d + %d chips) events a message × %s", budget.EventsPerItem, it.GPUs, it.Transfers.Why)
@@ -23,7 +24,7 @@ func (Strategy) Work(s scenario.Scenario) budget.Work {
 	// The schedule's builder keeps a table by rank and chunk, which a
 	// halving-doubling all-reduce on hundreds of GPUs makes larger than
 	// its messages (collective.BuildBytes).
-	if algo, cfg := boundAlgorithm(s); algo != AlgorithmTorus && !inNetwork(algo) {
+	if algo != AlgorithmTorus && !inNetwork(algo) {
 		w.Memory.N += collective.BuildBytes(s.Collective.Op, algo, cfg)
 	}
 	return w
@@ -66,8 +67,14 @@ func boundAlgorithm(s scenario.Scenario) (string, collective.Config) {
 // fields that drive it: "512 GPUs × 64 collective.chunks (ring
 // all-reduce: 2(n−1)·n·k)". "auto" is resolved as Plan resolves it.
 func Transfers(s scenario.Scenario) budget.Count {
-	n := s.NumGPUs()
 	algo, cfg := boundAlgorithm(s)
+	return transfersOf(s, algo, cfg)
+}
+
+// transfersOf is Transfers for the algorithm and configuration
+// boundAlgorithm resolved.
+func transfersOf(s scenario.Scenario, algo string, cfg collective.Config) budget.Count {
+	n := s.NumGPUs()
 	if algo == AlgorithmTorus {
 		return torusMessages(s)
 	}
